@@ -1,0 +1,46 @@
+package dev.kensho.sqlchecks;
+
+import java.util.Map;
+
+/**
+ * A piece of SQL from a page, with where it came from.
+ *
+ * @param location   where the SQL's first character sits in the author's file
+ * @param sql        the SQL text exactly as written
+ * @param indent     columns of indentation the Markdown fence stripped from every line (inside a
+ *                   list item, say), added back when columns are reported
+ * @param directives what the author stated about the snippet in the fence's meta (may be empty)
+ */
+public record Snippet(SourceLocation location, String sql, int indent, Map<String, String> directives) {
+
+    public Snippet {
+        directives = Map.copyOf(directives);
+    }
+
+    public static Snippet of(SourceLocation location, String sql) {
+        return new Snippet(location, sql, location.column() - 1, Map.of());
+    }
+
+    /** Maps a 0-based character index within {@link #sql()} to a location in the author's file. */
+    public SourceLocation locate(int index) {
+        int line = location.line();
+        int lineStart = 0;
+        int bounded = Math.max(0, Math.min(index, sql.length()));
+        for (int i = 0; i < bounded; i++) {
+            if (sql.charAt(i) == '\n') {
+                line++;
+                lineStart = i + 1;
+            }
+        }
+        int column = bounded - lineStart + 1 + indent;
+        return new SourceLocation(location.file(), line, column);
+    }
+
+    /** The snippet's line holding the character at {@code index}, as the author wrote it. */
+    public String lineAt(int index) {
+        int bounded = Math.max(0, Math.min(index, sql.length()));
+        int start = sql.lastIndexOf('\n', bounded - 1) + 1;
+        int end = sql.indexOf('\n', bounded);
+        return " ".repeat(indent) + sql.substring(start, end < 0 ? sql.length() : end);
+    }
+}

@@ -1,0 +1,109 @@
+package dev.kensho.sqlchecks;
+
+import dev.kensho.sqlchecks.postgres.PostgresProvider;
+import dev.kensho.sqlchecks.postgres.PostgresUnavailableException;
+import dev.kensho.sqlchecks.postgres.RunningPostgres;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Entry point of sql-checks: one server per build, one throw-away database per page.
+ *
+ * <pre>{@code
+ * try (Verifier verifier = Verifier.start(new EmbeddedPostgres(), VerifierSettings.DEFAULTS)) {
+ *     PageResult result = verifier.verifyPage("content/keys.md", snippets);
+ * }
+ * }</pre>
+ *
+ * <p>Each page's snippets run in document order on one connection, as a role that owns the page's
+ * database and nothing else: no superuser, no CREATEDB, no CREATEROLE, no membership in the roles
+ * that may read server files or run programs.
+ */
+public final class Verifier implements AutoCloseable {
+
+    private static final int REQUIRED_MAJOR = 18;
+
+    private final RunningPostgres server;
+    private final VerifierSettings settings;
+    private final String serverVersion;
+    private final String namePrefix;
+    private final AtomicInteger pageCounter = new AtomicInteger();
+
+    private Verifier(RunningPostgres server, VerifierSettings settings, String serverVersion) {
+        this.server = server;
+        this.settings = settings;
+        this.serverVersion = serverVersion;
+        this.namePrefix = "kensho_" + ProcessHandle.current().pid() + "_" + Long.toHexString(System.nanoTime() & 0xffffff);
+    }
+
+    /**
+     * Starts a server from the provider and checks that it is PostgreSQL 18.
+     *
+     * @throws PostgresUnavailableException when no server could be had or it is another major version
+     */
+    public static Verifier start(PostgresProvider provider, VerifierSettings settings) throws PostgresUnavailableException {
+        RunningPostgres server = provider.start();
+        try {
+            return new Verifier(server, settings, checkVersion(server));
+        } catch (PostgresUnavailableException | RuntimeException e) {
+            server.close();
+            throw e;
+        }
+    }
+
+    private static String checkVersion(RunningPostgres server) throws PostgresUnavailableException {
+        try (Connection admin = server.connectAdmin(); Statement statement = admin.createStatement();
+             ResultSet rs = statement.executeQuery("SELECT current_setting('server_version_num')::int, current_setting('server_version')")) {
+            rs.next();
+            int versionNum = rs.getInt(1);
+            String version = rs.getString(2);
+            if (versionNum / 10000 != REQUIRED_MAJOR) {
+                throw new PostgresUnavailableException("the server at " + server.description() + " runs PostgreSQL "
+                        + version + "; Kensho verifies lessons on PostgreSQL " + REQUIRED_MAJOR + " only");
+            }
+            return version.split(" ")[0];
+        } catch (SQLException e) {
+            throw new PostgresUnavailableException("cannot query the server's version: " + e.getMessage(), e);
+        }
+    }
+
+    /** The exact server version, such as "18.6". */
+    public String serverVersion() {
+        return serverVersion;
+    }
+
+    public String serverDescription() {
+        return server.description();
+    }
+
+    public RunningPostgres server() {
+        return server;
+    }
+
+    /**
+     * Runs a page's snippets in order in a fresh database. After the first failure the remaining
+     * snippets are reported as skipped: they build on the state the failed one should have made.
+     */
+    public PageResult verifyPage(String page, List<Snippet> snippets) {
+        String name = namePrefix + "_" + pageCounter.incrementAndGet();
+        long t0 = System.nanoTime();
+        try (PageDatabase database = PageDatabase.create(server, name, settings)) {
+            Duration setup = Duration.ofNanos(System.nanoTime() - t0);
+            List<Outcome> outcomes = new ScriptRunner(database.connection(), settings).run(snippets);
+            return new PageResult(page, outcomes, setup);
+        } catch (SQLException e) {
+            throw new IllegalStateException("could not prepare a database for " + page + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void close() {
+        server.close();
+    }
+}

@@ -1,0 +1,288 @@
+package dev.kensho.sqlchecks.postgres;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipal;
+import java.security.SecureRandom;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * PostgreSQL from the binaries Maven ships (io.zonky.test.postgres), in a fresh cluster under the
+ * temp directory that is removed on close.
+ *
+ * <p>PostgreSQL refuses to run as root. When Kensho runs as root (as CI does), initdb and the server
+ * run as an unprivileged account ({@code nobody} unless {@code KENSHO_PG_ACCOUNT} names another)
+ * through {@code runuser}.
+ *
+ * <p>The server is started under a small shell that waits for its standard input to close and then
+ * asks the server for a fast shutdown. The JVM holds the other end of that pipe, so the server goes
+ * away when Kensho closes it, when a shutdown hook runs (Ctrl-C), and even when the JVM is killed
+ * outright, since the kernel closes the pipe then too.
+ */
+public final class EmbeddedPostgres implements PostgresProvider {
+
+    private static final String SUPERUSER = "postgres";
+    private static final Duration START_DEADLINE = Duration.ofSeconds(60);
+    private static final String STDIN_WATCHDOG =
+            "trap '' INT; \"$@\" </dev/null & server=$!; cat >/dev/null; kill -INT $server 2>/dev/null; wait $server";
+
+    @Override
+    public String name() {
+        return "embedded";
+    }
+
+    @Override
+    public RunningPostgres start() throws PostgresUnavailableException {
+        Path binaries = PostgresBinaries.install();
+        Path workDir = null;
+        try {
+            workDir = Files.createTempDirectory("kensho-pg-");
+            return boot(binaries, workDir);
+        } catch (IOException e) {
+            PostgresBinaries.deleteTree(workDir);
+            throw new PostgresUnavailableException("could not prepare the embedded server: " + e.getMessage(), e);
+        } catch (PostgresUnavailableException | RuntimeException e) {
+            PostgresBinaries.deleteTree(workDir);
+            throw e;
+        }
+    }
+
+    private RunningPostgres boot(Path binaries, Path workDir) throws IOException, PostgresUnavailableException {
+        String account = serverAccount();
+        String password = HexFormat.of().formatHex(new SecureRandom().generateSeed(16));
+        Path passwordFile = workDir.resolve("pwfile");
+        Files.writeString(passwordFile, password + "\n");
+        Path dataDir = workDir.resolve("data");
+        if (account != null) {
+            handOver(workDir, account);
+            handOver(passwordFile, account);
+        }
+        Files.setPosixFilePermissions(workDir, PosixFilePermissions.fromString("rwx------"));
+
+        long t0 = System.nanoTime();
+        List<String> initdb = asServerAccount(account, List.of(
+                binaries.resolve("bin/initdb").toString(), "-D", dataDir.toString(), "-U", SUPERUSER,
+                "--pwfile=" + passwordFile, "--auth-local=trust", "--auth-host=scram-sha-256",
+                "-E", "UTF8", "--locale=C", "--no-sync", "--no-instructions"));
+        runToCompletion(initdb, workDir.resolve("initdb.log"), "initdb");
+        Files.deleteIfExists(passwordFile);
+        Duration initdbTime = Duration.ofNanos(System.nanoTime() - t0);
+
+        int port = freePort();
+        List<String> postgres = new ArrayList<>(List.of("sh", "-c", STDIN_WATCHDOG, "kensho-postgres",
+                binaries.resolve("bin/postgres").toString(), "-D", dataDir.toString(), "-p", Integer.toString(port),
+                "-k", workDir.toString(), "-c", "listen_addresses=127.0.0.1",
+                "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off",
+                "-c", "max_connections=50", "-c", "shared_buffers=32MB"));
+        Path log = workDir.resolve("postgres.log");
+        long t1 = System.nanoTime();
+        Process server = new ProcessBuilder(asServerAccount(account, postgres))
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
+        Server running = new Server(server, workDir, port, password, log, account);
+        Thread hook = new Thread(running::close, "kensho-postgres-shutdown");
+        running.shutdownHook = hook;
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            running.awaitReady();
+        } catch (PostgresUnavailableException | RuntimeException e) {
+            running.close();
+            throw e;
+        }
+        running.initdbTime = initdbTime;
+        running.startTime = Duration.ofNanos(System.nanoTime() - t1);
+        return running;
+    }
+
+    /** The account to run the server as, or null to run it as ourselves. */
+    private static String serverAccount() {
+        if (!isRoot()) {
+            return null;
+        }
+        String configured = System.getenv("KENSHO_PG_ACCOUNT");
+        return configured == null || configured.isBlank() ? "nobody" : configured;
+    }
+
+    static boolean isRoot() {
+        return "root".equals(System.getProperty("user.name"));
+    }
+
+    private static List<String> asServerAccount(String account, List<String> command) {
+        if (account == null) {
+            return command;
+        }
+        List<String> wrapped = new ArrayList<>(List.of("runuser", "-u", account, "--"));
+        wrapped.addAll(command);
+        return wrapped;
+    }
+
+    private static void handOver(Path path, String account) throws IOException, PostgresUnavailableException {
+        UserPrincipal owner;
+        try {
+            owner = path.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName(account);
+        } catch (IOException e) {
+            throw new PostgresUnavailableException("PostgreSQL cannot run as root and the account '" + account
+                    + "' to run it as does not exist; set KENSHO_PG_ACCOUNT to an unprivileged account", e);
+        }
+        Files.setOwner(path, owner);
+    }
+
+    private static void runToCompletion(List<String> command, Path log, String what)
+            throws IOException, PostgresUnavailableException {
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        try {
+            if (!process.waitFor(START_DEADLINE.toSeconds(), TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                throw new PostgresUnavailableException(what + " did not finish within " + START_DEADLINE.toSeconds() + " s");
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+            throw new PostgresUnavailableException(what + " was interrupted", e);
+        }
+        if (process.exitValue() != 0) {
+            throw new PostgresUnavailableException(what + " failed (exit " + process.exitValue() + "): "
+                    + Files.readString(log, StandardCharsets.UTF_8).strip());
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+
+    /** A started cluster; {@link #close()} is idempotent and safe from any thread. */
+    static final class Server implements RunningPostgres {
+        private final Process process;
+        private final Path workDir;
+        private final int port;
+        private final String password;
+        private final Path log;
+        private final String account;
+        private Thread shutdownHook;
+        private boolean closed;
+        Duration initdbTime = Duration.ZERO;
+        Duration startTime = Duration.ZERO;
+
+        Server(Process process, Path workDir, int port, String password, Path log, String account) {
+            this.process = process;
+            this.workDir = workDir;
+            this.port = port;
+            this.password = password;
+            this.log = log;
+            this.account = account;
+        }
+
+        void awaitReady() throws PostgresUnavailableException {
+            long deadline = System.nanoTime() + START_DEADLINE.toNanos();
+            SQLException last = null;
+            while (System.nanoTime() < deadline) {
+                if (!process.isAlive()) {
+                    throw new PostgresUnavailableException("the embedded server exited during start-up: " + tail());
+                }
+                try (Connection ignored = DriverManager.getConnection(jdbcUrl(), adminCredentials())) {
+                    return;
+                } catch (SQLException e) {
+                    last = e;
+                }
+                try {
+                    Thread.sleep(15);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new PostgresUnavailableException("interrupted while the embedded server started", e);
+                }
+            }
+            throw new PostgresUnavailableException("the embedded server did not accept connections within "
+                    + START_DEADLINE.toSeconds() + " s: " + (last == null ? "" : last.getMessage()) + "; " + tail());
+        }
+
+        private String tail() {
+            try {
+                List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+                return String.join("\n", lines.subList(Math.max(0, lines.size() - 10), lines.size()));
+            } catch (IOException e) {
+                return "(no server log)";
+            }
+        }
+
+        @Override
+        public String jdbcUrl() {
+            return urlFor("postgres");
+        }
+
+        @Override
+        public String urlFor(String database) {
+            return "jdbc:postgresql://127.0.0.1:" + port + "/" + database;
+        }
+
+        @Override
+        public Properties adminCredentials() {
+            Properties properties = new Properties();
+            properties.setProperty("user", SUPERUSER);
+            properties.setProperty("password", password);
+            return properties;
+        }
+
+        @Override
+        public String description() {
+            return "embedded binaries on 127.0.0.1:" + port
+                    + (account == null ? "" : " (server runs as '" + account + "' because Kensho runs as root)");
+        }
+
+        public Duration initdbTime() {
+            return initdbTime;
+        }
+
+        public Duration startTime() {
+            return startTime;
+        }
+
+        @Override
+        public synchronized void close() {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            try {
+                OutputStream stdin = process.getOutputStream();
+                stdin.close();
+            } catch (IOException ignored) {
+                // The watchdog shell sees end-of-file either way.
+            }
+            try {
+                if (!process.waitFor(15, TimeUnit.SECONDS)) {
+                    process.descendants().forEach(ProcessHandle::destroyForcibly);
+                    process.destroyForcibly();
+                    process.waitFor(5, TimeUnit.SECONDS);
+                }
+            } catch (InterruptedException e) {
+                process.descendants().forEach(ProcessHandle::destroyForcibly);
+                process.destroyForcibly();
+                Thread.currentThread().interrupt();
+            }
+            PostgresBinaries.deleteTree(workDir);
+            if (shutdownHook != null && Thread.currentThread() != shutdownHook) {
+                try {
+                    Runtime.getRuntime().removeShutdownHook(shutdownHook);
+                } catch (IllegalStateException alreadyShuttingDown) {
+                    // The hook is running or has run; nothing to remove.
+                }
+            }
+        }
+    }
+}
