@@ -1,0 +1,21 @@
+package dev.kensho.generator;
+
+import dev.kensho.sqlchecks.VerifierSettings;
+
+import java.nio.file.Path;
+
+/**
+ * What to build and how; immutable.
+ *
+ * @param content  lesson sources
+ * @param theme    templates and assets
+ * @param out      the site folder, replaced only by a successful build
+ * @param postgres "auto", "embedded", "container" or a JDBC URL
+ * @param image    container image for the container provider
+ * @param report   where the JSON report goes
+ * @param render   false for {@code check}: verify only, write no site
+ * @param limits   statement and lock timeouts for snippets
+ */
+public record BuildOptions(Path content, Path theme, Path out, String postgres, String image, Path report,
+                           boolean render, VerifierSettings limits) {
+}

@@ -1,0 +1,28 @@
+package dev.kensho.generator;
+
+import dev.kensho.generator.verify.VerificationRun;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * How a build ended.
+ *
+ * @param diagnostics      problems in the sources, in the order found; empty when all holds
+ * @param environmentError why no PostgreSQL server could be had, or null
+ * @param verification     the outcomes of every snippet that ran
+ * @param pages            pages loaded
+ * @param written          whether the site folder was replaced
+ * @param elapsed          wall-clock time of the whole build
+ */
+public record BuildResult(List<Diagnostic> diagnostics, String environmentError, VerificationRun verification,
+                          int pages, boolean written, Duration elapsed) {
+
+    public BuildResult {
+        diagnostics = List.copyOf(diagnostics);
+    }
+
+    public boolean succeeded() {
+        return diagnostics.isEmpty() && environmentError == null;
+    }
+}

@@ -1,0 +1,101 @@
+package dev.kensho.generator;
+
+import dev.kensho.generator.content.ContentLoader;
+import dev.kensho.generator.content.Page;
+import dev.kensho.generator.content.SiteConfig;
+import dev.kensho.generator.markdown.MarkdownDocument;
+import dev.kensho.generator.output.SiteOutput;
+import dev.kensho.generator.render.SiteRenderer;
+import dev.kensho.generator.render.Theme;
+import dev.kensho.generator.report.JsonReport;
+import dev.kensho.generator.verify.ProviderChoice;
+import dev.kensho.generator.verify.SqlVerification;
+import dev.kensho.generator.verify.VerificationRun;
+import dev.kensho.sqlchecks.postgres.PostgresUnavailableException;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * The pipeline, in the order data flows: load → parse → verify SQL → render → write. Problems from
+ * every stage are collected, so one run lists them all; nothing is written unless there are none.
+ */
+public final class KenshoBuild {
+
+    public static final String VERSION = "0.1.0";
+
+    private KenshoBuild() {
+    }
+
+    public static BuildResult run(BuildOptions options, Consumer<String> log) throws IOException {
+        long t0 = System.nanoTime();
+        Path workingDir = Path.of("").toAbsolutePath();
+        List<Diagnostic> diagnostics = new ArrayList<>();
+        if (!Files.isDirectory(options.content())) {
+            throw new IOException("content folder " + options.content() + " does not exist");
+        }
+
+        ContentLoader loader = new ContentLoader(options.content(), workingDir);
+        SiteConfig config = SiteConfig.load(loader.root(), display(workingDir, loader.root().resolve(SiteConfig.FILE_NAME)), diagnostics);
+        List<Page> pages = loader.load(diagnostics);
+        List<MarkdownDocument> documents = pages.stream().map(MarkdownDocument::parse).toList();
+
+        VerificationRun verification;
+        String environmentError = null;
+        try {
+            verification = SqlVerification.run(documents, ProviderChoice.choose(options.postgres(), options.image()),
+                    options.limits(), log);
+            diagnostics.addAll(SqlVerification.diagnostics(verification));
+        } catch (PostgresUnavailableException e) {
+            environmentError = e.getMessage();
+            verification = new VerificationRun(null, null, null, null, Duration.ZERO, Map.of());
+        }
+
+        boolean written = false;
+        if (options.render() && environmentError == null) {
+            Theme theme = Theme.load(options.theme());
+            String builtAt = OffsetDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'"));
+            Map<String, String> html = new SiteRenderer(theme, config, verification, builtAt).render(documents, diagnostics);
+            if (diagnostics.isEmpty()) {
+                SiteOutput.publish(options.out(), html, copies(loader, theme));
+                written = true;
+            }
+        }
+        Duration elapsed = Duration.ofNanos(System.nanoTime() - t0);
+        JsonReport.write(options.report(), VERSION, verification, diagnostics, pages.size(), elapsed.toMillis());
+        return new BuildResult(diagnostics, environmentError, verification, pages.size(), written, elapsed);
+    }
+
+    private static Map<String, Path> copies(ContentLoader loader, Theme theme) throws IOException {
+        Map<String, Path> copies = new LinkedHashMap<>();
+        if (Files.isDirectory(theme.assets())) {
+            try (var files = Files.walk(theme.assets())) {
+                for (Path file : (Iterable<Path>) files.filter(Files::isRegularFile).sorted()::iterator) {
+                    copies.put("assets/" + theme.assets().relativize(file).toString().replace('\\', '/'), file);
+                }
+            }
+        }
+        for (Path asset : loader.assets()) {
+            String relative = loader.root().relativize(asset).toString().replace('\\', '/');
+            if (!relative.equals(SiteConfig.FILE_NAME)) {
+                copies.put(relative, asset);
+            }
+        }
+        return copies;
+    }
+
+    private static String display(Path workingDir, Path file) {
+        Path absolute = file.toAbsolutePath().normalize();
+        return absolute.startsWith(workingDir) ? workingDir.relativize(absolute).toString() : absolute.toString();
+    }
+}

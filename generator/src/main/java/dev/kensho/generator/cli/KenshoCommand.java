@@ -1,0 +1,178 @@
+package dev.kensho.generator.cli;
+
+import dev.kensho.generator.BuildOptions;
+import dev.kensho.generator.BuildResult;
+import dev.kensho.generator.Diagnostic;
+import dev.kensho.generator.KenshoBuild;
+import dev.kensho.sqlchecks.Outcome;
+import dev.kensho.sqlchecks.VerifierSettings;
+import dev.kensho.sqlchecks.postgres.ContainerPostgres;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+/** {@code kensho build|check}: exit 0 when everything holds, 1 when something fails, 2 for a usage error. */
+@Command(name = "kensho", mixinStandardHelpOptions = true, version = "Kensho " + KenshoBuild.VERSION,
+        description = "Builds a lesson site whose SQL examples are proven on PostgreSQL 18.",
+        subcommands = {KenshoCommand.Build.class, KenshoCommand.Check.class})
+public final class KenshoCommand implements Runnable {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    public static void main(String[] args) {
+        System.exit(execute(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args));
+    }
+
+    /** Runs the command line with the given streams; returns the exit status. */
+    public static int execute(PrintWriter out, PrintWriter err, String... args) {
+        CommandLine commandLine = new CommandLine(new KenshoCommand());
+        commandLine.setOut(out);
+        commandLine.setErr(err);
+        return commandLine.execute(args);
+    }
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing command: build or check");
+    }
+
+    /** Options shared by build and check. */
+    static final class CommonOptions {
+        @Option(names = "--content", defaultValue = "content", description = "Lesson sources (default: ${DEFAULT-VALUE}).")
+        Path content;
+
+        @Option(names = "--theme", defaultValue = "site", description = "Theme folder with templates/ and assets/ (default: ${DEFAULT-VALUE}).")
+        Path theme;
+
+        @Option(names = "--out", defaultValue = "target/site", description = "Site folder, replaced only by a successful build (default: ${DEFAULT-VALUE}).")
+        Path out;
+
+        @Option(names = "--postgres", defaultValue = "auto", paramLabel = "auto|embedded|container|JDBC_URL",
+                description = "Where snippets run: auto (container when a Docker engine answers, else embedded), "
+                        + "embedded PostgreSQL 18.6 binaries, a Testcontainers container, or an existing server (default: ${DEFAULT-VALUE}).")
+        String postgres;
+
+        @Option(names = "--pg-image", defaultValue = ContainerPostgres.DEFAULT_IMAGE, description = "Image for the container provider (default: ${DEFAULT-VALUE}).")
+        String image;
+
+        @Option(names = "--report", defaultValue = "target/kensho-report.json", description = "JSON report (default: ${DEFAULT-VALUE}).")
+        Path report;
+
+        @Option(names = "--statement-timeout", defaultValue = "10s", description = "Longest a snippet statement may run, e.g. 10s or 500ms (default: ${DEFAULT-VALUE}).")
+        String statementTimeout;
+
+        @Option(names = "--lock-timeout", defaultValue = "3s", description = "Longest a statement may wait for a lock (default: ${DEFAULT-VALUE}).")
+        String lockTimeout;
+    }
+
+    abstract static class Run implements Callable<Integer> {
+        @Mixin
+        CommonOptions options = new CommonOptions();
+
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        abstract boolean render();
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            PrintWriter err = spec.commandLine().getErr();
+            VerifierSettings limits;
+            try {
+                limits = new VerifierSettings(duration("--statement-timeout", options.statementTimeout),
+                        duration("--lock-timeout", options.lockTimeout));
+                if (!options.postgres.matches("auto|embedded|container") && !options.postgres.startsWith("jdbc:postgresql:")) {
+                    throw new CommandLine.ParameterException(spec.commandLine(),
+                            "--postgres takes auto, embedded, container or a jdbc:postgresql:// URL, not '" + options.postgres + "'");
+                }
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+            }
+            BuildOptions buildOptions = new BuildOptions(options.content, options.theme, options.out, options.postgres,
+                    options.image, options.report, render(), limits);
+            BuildResult result;
+            try {
+                result = KenshoBuild.run(buildOptions, line -> {
+                    out.println(line);
+                    out.flush();
+                });
+            } catch (IOException e) {
+                err.println("error: " + e.getMessage());
+                return 1;
+            }
+            for (Diagnostic diagnostic : result.diagnostics()) {
+                err.print(diagnostic.format());
+                err.println();
+            }
+            if (result.environmentError() != null) {
+                err.println("error: " + result.environmentError());
+            }
+            err.flush();
+            long failedSnippets = result.verification().count(Outcome.Status.FAILED);
+            long otherProblems = result.diagnostics().size() - failedSnippets;
+            out.println(summary(result, otherProblems));
+            out.println(result.verification().count(Outcome.Status.PASSED) + " passed, " + failedSnippets + " failed"
+                    + (result.verification().count(Outcome.Status.SKIPPED) > 0
+                    ? ", " + result.verification().count(Outcome.Status.SKIPPED) + " skipped" : ""));
+            return result.succeeded() ? 0 : 1;
+        }
+
+        private String summary(BuildResult result, long otherProblems) {
+            String seconds = String.format(Locale.ROOT, "%.2f s", result.elapsed().toNanos() / 1e9);
+            String problems = otherProblems > 0 ? "; " + otherProblems + " other problem(s) in the sources" : "";
+            if (result.written()) {
+                return "built " + result.pages() + " page(s) into " + options.out + " in " + seconds + problems;
+            }
+            if (render()) {
+                return "nothing written: " + options.out + " is left as it was (" + seconds + ")" + problems;
+            }
+            return "checked " + result.pages() + " page(s) in " + seconds + problems;
+        }
+    }
+
+    static Duration duration(String option, String text) {
+        String value = text.strip().toLowerCase(Locale.ROOT);
+        try {
+            if (value.endsWith("ms")) {
+                return Duration.ofMillis(Long.parseLong(value.substring(0, value.length() - 2)));
+            }
+            if (value.endsWith("s")) {
+                return Duration.ofMillis(Math.round(Double.parseDouble(value.substring(0, value.length() - 1)) * 1000));
+            }
+            if (value.endsWith("min")) {
+                return Duration.ofMinutes(Long.parseLong(value.substring(0, value.length() - 3)));
+            }
+        } catch (NumberFormatException ignored) {
+            // Falls through to the message below.
+        }
+        throw new IllegalArgumentException(option + " takes a duration such as 10s or 500ms, not '" + text + "'");
+    }
+
+    @Command(name = "build", mixinStandardHelpOptions = true,
+            description = "Verify every SQL snippet, then render the site into --out (replaced only when all holds).")
+    static final class Build extends Run {
+        @Override
+        boolean render() {
+            return true;
+        }
+    }
+
+    @Command(name = "check", mixinStandardHelpOptions = true,
+            description = "Verify every SQL snippet without rendering anything.")
+    static final class Check extends Run {
+        @Override
+        boolean render() {
+            return false;
+        }
+    }
+}

@@ -1,0 +1,180 @@
+package dev.kensho.generator.content;
+
+import dev.kensho.generator.Diagnostic;
+import org.snakeyaml.engine.v2.api.Load;
+import org.snakeyaml.engine.v2.api.LoadSettings;
+import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
+import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
+
+import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/** First stage of the pipeline: finds the lesson sources and reads their headers. */
+public final class ContentLoader {
+
+    private final Path contentRoot;
+    private final Path workingDir;
+
+    public ContentLoader(Path contentRoot, Path workingDir) {
+        this.contentRoot = contentRoot.toAbsolutePath().normalize();
+        this.workingDir = workingDir.toAbsolutePath().normalize();
+    }
+
+    /** Every page in document-tree order; problems go to {@code diagnostics}, bad pages are left out. */
+    public List<Page> load(List<Diagnostic> diagnostics) throws IOException {
+        List<Path> sources;
+        try (Stream<Path> files = Files.walk(contentRoot)) {
+            sources = files.filter(Files::isRegularFile).filter(ContentLoader::isPageSource).sorted().toList();
+        }
+        List<Page> pages = new ArrayList<>();
+        for (Path source : sources) {
+            Page page = loadPage(source, diagnostics);
+            if (page != null) {
+                pages.add(page);
+            }
+        }
+        return pages;
+    }
+
+    /** Files below the content root that are not pages: diagrams, images, downloads. */
+    public List<Path> assets() throws IOException {
+        try (Stream<Path> files = Files.walk(contentRoot)) {
+            return files.filter(Files::isRegularFile).filter(p -> !isPageSource(p))
+                    .filter(p -> !p.getFileName().toString().startsWith(".")).sorted().toList();
+        }
+    }
+
+    public Path root() {
+        return contentRoot;
+    }
+
+    static boolean isPageSource(Path path) {
+        String name = path.getFileName().toString();
+        return name.endsWith(".md") || name.endsWith(".mdx");
+    }
+
+    private Page loadPage(Path source, List<Diagnostic> diagnostics) throws IOException {
+        String displayPath = display(source);
+        String text;
+        try {
+            text = StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(Files.readAllBytes(source))).toString();
+        } catch (CharacterCodingException e) {
+            diagnostics.add(Diagnostic.at(displayPath, 1, 1, "the file is not valid UTF-8", null));
+            return null;
+        }
+        text = text.replace("\r\n", "\n");
+        if (text.startsWith("\uFEFF")) {
+            text = text.substring(1);
+        }
+        String[] lines = text.split("\n", -1);
+        if (lines.length == 0 || !lines[0].strip().equals("---")) {
+            diagnostics.add(Diagnostic.at(displayPath, 1, 1,
+                    "a page must start with YAML front matter between '---' lines (at least a title)", lines.length == 0 ? "" : lines[0]));
+            return null;
+        }
+        int close = -1;
+        for (int i = 1; i < lines.length; i++) {
+            if (lines[i].strip().equals("---")) {
+                close = i;
+                break;
+            }
+        }
+        if (close < 0) {
+            diagnostics.add(Diagnostic.at(displayPath, 1, 1, "front matter is not closed: add a '---' line after it", lines[0]));
+            return null;
+        }
+        StringBuilder yaml = new StringBuilder();
+        for (int i = 1; i < close; i++) {
+            yaml.append(lines[i]).append('\n');
+        }
+        FrontMatter frontMatter = parseFrontMatter(yaml.toString(), displayPath, lines, diagnostics);
+        if (frontMatter == null) {
+            return null;
+        }
+        StringBuilder body = new StringBuilder();
+        boolean inImports = true;
+        for (int i = 0; i < lines.length; i++) {
+            String line = lines[i];
+            boolean header = i <= close;
+            boolean mdxImport = !header && inImports && line.startsWith("import ");
+            if (!header && !line.isBlank() && !mdxImport) {
+                inImports = false;
+            }
+            // Blank out the header and MDX imports rather than cutting them, so body lines keep their numbers.
+            body.append(header || mdxImport ? "" : line);
+            if (i < lines.length - 1) {
+                body.append('\n');
+            }
+        }
+        String relative = contentRoot.relativize(source.toAbsolutePath().normalize()).toString().replace('\\', '/');
+        return new Page(source, displayPath, relative, frontMatter, body.toString());
+    }
+
+    private FrontMatter parseFrontMatter(String yaml, String file, String[] lines, List<Diagnostic> diagnostics) {
+        Object loaded;
+        try {
+            loaded = new Load(LoadSettings.builder().setLabel(file).build()).loadFromString(yaml);
+        } catch (MarkedYamlEngineException e) {
+            int line = e.getProblemMark().map(m -> m.getLine() + 2).orElse(2);
+            int column = e.getProblemMark().map(m -> m.getColumn() + 1).orElse(1);
+            String problem = e.getProblem() == null ? "malformed YAML" : e.getProblem();
+            diagnostics.add(Diagnostic.at(file, line, column, "front matter: " + problem, line - 1 < lines.length ? lines[line - 1] : null));
+            return null;
+        } catch (YamlEngineException e) {
+            diagnostics.add(Diagnostic.at(file, 2, 1, "front matter: " + e.getMessage(), lines.length > 1 ? lines[1] : null));
+            return null;
+        }
+        if (!(loaded instanceof Map<?, ?> map)) {
+            diagnostics.add(Diagnostic.at(file, 2, 1, "front matter must be a mapping such as 'title: ...'", lines.length > 1 ? lines[1] : null));
+            return null;
+        }
+        Map<String, Object> fields = new LinkedHashMap<>();
+        map.forEach((k, v) -> fields.put(String.valueOf(k), v));
+        Object title = fields.remove("title");
+        if (!(title instanceof String titleText) || titleText.isBlank()) {
+            diagnostics.add(Diagnostic.at(file, 2, 1, "front matter needs a 'title' (text)", lines.length > 1 ? lines[1] : null));
+            return null;
+        }
+        Object description = fields.remove("description");
+        Integer order = null;
+        String label = null;
+        Object sidebar = fields.remove("sidebar");
+        if (sidebar instanceof Map<?, ?> sidebarMap) {
+            Object orderValue = sidebarMap.get("order");
+            if (orderValue != null && !(orderValue instanceof Number)) {
+                int line = lineOf(lines, "order:");
+                diagnostics.add(Diagnostic.at(file, line, 1, "front matter: sidebar.order must be a number, not '" + orderValue + "'", lines[line - 1]));
+                return null;
+            }
+            order = orderValue == null ? null : ((Number) orderValue).intValue();
+            label = sidebarMap.get("label") == null ? null : String.valueOf(sidebarMap.get("label"));
+        } else if (sidebar != null) {
+            int line = lineOf(lines, "sidebar:");
+            diagnostics.add(Diagnostic.at(file, line, 1, "front matter: 'sidebar' must be a mapping with 'order' and/or 'label'", lines[line - 1]));
+            return null;
+        }
+        return new FrontMatter(titleText.strip(), description == null ? "" : String.valueOf(description).strip(), order, label, fields);
+    }
+
+    private static int lineOf(String[] lines, String needle) {
+        for (int i = 1; i < lines.length; i++) {
+            if (lines[i].contains(needle)) {
+                return i + 1;
+            }
+        }
+        return 2;
+    }
+
+    private String display(Path source) {
+        Path absolute = source.toAbsolutePath().normalize();
+        return absolute.startsWith(workingDir) ? workingDir.relativize(absolute).toString().replace('\\', '/') : absolute.toString();
+    }
+}

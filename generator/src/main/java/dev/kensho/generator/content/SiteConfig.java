@@ -1,0 +1,68 @@
+package dev.kensho.generator.content;
+
+import dev.kensho.generator.Diagnostic;
+import org.snakeyaml.engine.v2.api.Load;
+import org.snakeyaml.engine.v2.api.LoadSettings;
+import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
+import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Site-wide settings from {@code content/site.yml} (all optional).
+ *
+ * @param title       site name in the header and window titles
+ * @param description default description for pages without one
+ * @param lang        the {@code lang} attribute of every page
+ * @param groups      sidebar labels of folders, in sidebar order ("lessons" → "レッスン")
+ */
+public record SiteConfig(String title, String description, String lang, Map<String, String> groups) {
+
+    public static final String FILE_NAME = "site.yml";
+
+    public SiteConfig {
+        groups = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(groups));
+    }
+
+    public static SiteConfig load(Path contentRoot, String displayPath, List<Diagnostic> diagnostics) throws IOException {
+        Path file = contentRoot.resolve(FILE_NAME);
+        SiteConfig defaults = new SiteConfig("Kensho", "", "ja", Map.of());
+        if (!Files.exists(file)) {
+            return defaults;
+        }
+        Object loaded;
+        try {
+            loaded = new Load(LoadSettings.builder().build()).loadFromString(Files.readString(file, StandardCharsets.UTF_8));
+        } catch (MarkedYamlEngineException e) {
+            int line = e.getProblemMark().map(m -> m.getLine() + 1).orElse(1);
+            int column = e.getProblemMark().map(m -> m.getColumn() + 1).orElse(1);
+            diagnostics.add(Diagnostic.at(displayPath, line, column, "site settings: " + e.getProblem(), null));
+            return defaults;
+        } catch (YamlEngineException e) {
+            diagnostics.add(Diagnostic.at(displayPath, 1, 1, "site settings: " + e.getMessage(), null));
+            return defaults;
+        }
+        if (loaded == null) {
+            return defaults;
+        }
+        if (!(loaded instanceof Map<?, ?> map)) {
+            diagnostics.add(Diagnostic.at(displayPath, 1, 1, "site settings must be a mapping such as 'title: ...'", null));
+            return defaults;
+        }
+        Map<String, String> groups = new LinkedHashMap<>();
+        if (map.get("groups") instanceof Map<?, ?> groupMap) {
+            groupMap.forEach((k, v) -> groups.put(String.valueOf(k), String.valueOf(v)));
+        }
+        return new SiteConfig(
+                map.get("title") == null ? defaults.title() : String.valueOf(map.get("title")),
+                map.get("description") == null ? defaults.description() : String.valueOf(map.get("description")),
+                map.get("lang") == null ? defaults.lang() : String.valueOf(map.get("lang")),
+                groups);
+    }
+}

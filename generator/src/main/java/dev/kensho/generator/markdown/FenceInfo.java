@@ -1,0 +1,62 @@
+package dev.kensho.generator.markdown;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The text after a fence's backticks: a language, then Expressive Code style meta such as
+ * {@code title="keys.sql" setup expect-error=23505}. Bare words become flags with the value "true".
+ */
+public record FenceInfo(String language, Map<String, String> meta) {
+
+    public static FenceInfo parse(String info) {
+        String text = info.strip();
+        int space = indexOfWhitespace(text);
+        String language = space < 0 ? text : text.substring(0, space);
+        Map<String, String> meta = new LinkedHashMap<>();
+        int i = space < 0 ? text.length() : space;
+        while (i < text.length()) {
+            while (i < text.length() && Character.isWhitespace(text.charAt(i))) {
+                i++;
+            }
+            int keyStart = i;
+            while (i < text.length() && !Character.isWhitespace(text.charAt(i)) && text.charAt(i) != '=') {
+                i++;
+            }
+            String key = text.substring(keyStart, i);
+            if (key.isEmpty()) {
+                break;
+            }
+            if (i < text.length() && text.charAt(i) == '=') {
+                i++;
+                String value;
+                if (i < text.length() && (text.charAt(i) == '"' || text.charAt(i) == '\'')) {
+                    char quote = text.charAt(i);
+                    int end = text.indexOf(quote, i + 1);
+                    end = end < 0 ? text.length() : end;
+                    value = text.substring(i + 1, end);
+                    i = Math.min(text.length(), end + 1);
+                } else {
+                    int valueStart = i;
+                    while (i < text.length() && !Character.isWhitespace(text.charAt(i))) {
+                        i++;
+                    }
+                    value = text.substring(valueStart, i);
+                }
+                meta.put(key, value);
+            } else {
+                meta.put(key, "true");
+            }
+        }
+        return new FenceInfo(language.toLowerCase(java.util.Locale.ROOT), Map.copyOf(meta));
+    }
+
+    private static int indexOfWhitespace(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            if (Character.isWhitespace(text.charAt(i))) {
+                return i;
+            }
+        }
+        return -1;
+    }
+}

@@ -1,0 +1,157 @@
+package dev.kensho.generator.render;
+
+import com.vladsch.flexmark.ast.FencedCodeBlock;
+import com.vladsch.flexmark.html.HtmlRenderer;
+import com.vladsch.flexmark.util.data.MutableDataSet;
+import dev.kensho.generator.Diagnostic;
+import dev.kensho.generator.content.Page;
+import dev.kensho.generator.content.SiteConfig;
+import dev.kensho.generator.markdown.MarkdownDocument;
+import dev.kensho.generator.verify.VerificationRun;
+import dev.kensho.sqlchecks.Outcome;
+import dev.kensho.sqlchecks.PageResult;
+import org.jsoup.Jsoup;
+import org.jsoup.nodes.Document;
+import org.jsoup.nodes.Element;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The render stage: Markdown to HTML, wrapped in the theme's page template. */
+public final class SiteRenderer {
+
+    private final Theme theme;
+    private final SiteConfig config;
+    private final VerificationRun verification;
+    private final String builtAt;
+
+    public SiteRenderer(Theme theme, SiteConfig config, VerificationRun verification, String builtAt) {
+        this.theme = theme;
+        this.config = config;
+        this.verification = verification;
+        this.builtAt = builtAt;
+    }
+
+    /**
+     * Renders every page; returns output path → HTML. Template errors are added to diagnostics.
+     */
+    public Map<String, String> render(List<MarkdownDocument> documents, List<Diagnostic> diagnostics) {
+        List<Page> pages = documents.stream().map(MarkdownDocument::page).toList();
+        Navigation navigation = Navigation.of(pages, config);
+        Map<Page, MarkdownDocument> byPage = new IdentityHashMap<>();
+        documents.forEach(d -> byPage.put(d.page(), d));
+        Map<String, String> files = new LinkedHashMap<>();
+        List<Page> order = navigation.readingOrder();
+        for (int i = 0; i < order.size(); i++) {
+            Page page = order.get(i);
+            try {
+                files.put(page.outputPath(), renderPage(byPage.get(page), navigation,
+                        i > 0 ? order.get(i - 1) : null, i + 1 < order.size() ? order.get(i + 1) : null));
+            } catch (Theme.ThemeException e) {
+                diagnostics.add(e.diagnostic());
+                return files;
+            }
+        }
+        if (!files.containsKey("index.html")) {
+            try {
+                Map<String, Object> model = baseModel("index.html", navigation, null);
+                files.put("index.html", theme.render("index.ftlh", model));
+            } catch (Theme.ThemeException e) {
+                diagnostics.add(e.diagnostic());
+            }
+        }
+        return files;
+    }
+
+    private String renderPage(MarkdownDocument document, Navigation navigation, Page previous, Page next)
+            throws Theme.ThemeException {
+        Page page = document.page();
+        PageResult result = verification.pages().get(page.relativePath());
+        Map<FencedCodeBlock, Outcome> outcomes = new IdentityHashMap<>();
+        if (result != null) {
+            List<MarkdownDocument.SqlFence> fences = document.sqlFences();
+            for (int i = 0; i < fences.size(); i++) {
+                outcomes.put(fences.get(i).node(), result.outcomes().get(i));
+            }
+        }
+        HtmlRenderer html = HtmlRenderer.builder(new MutableDataSet(MarkdownDocument.OPTIONS)
+                        .set(HtmlRenderer.GENERATE_HEADER_ID, true)
+                        .set(HtmlRenderer.RENDER_HEADER_ID, true)
+                        .set(HtmlRenderer.HEADER_ID_GENERATOR_NO_DUPED_DASHES, true))
+                .nodeRendererFactory(options -> new SnippetNodeRenderer(theme, outcomes, verification.serverVersion()))
+                .build();
+        String body;
+        try {
+            body = html.render(document.document());
+        } catch (SnippetNodeRenderer.RenderFailure failure) {
+            throw failure.cause;
+        }
+        Map<String, Object> model = baseModel(page.outputPath(), navigation, page);
+        Map<String, Object> pageModel = new HashMap<>();
+        pageModel.put("title", page.frontMatter().title());
+        pageModel.put("description", page.frontMatter().description().isEmpty() ? config.description() : page.frontMatter().description());
+        pageModel.put("content", body);
+        pageModel.put("toc", tableOfContents(body));
+        pageModel.put("source", page.relativePath());
+        pageModel.put("meta", page.frontMatter().extra());
+        pageModel.put("verification", pageVerification(result));
+        model.put("page", pageModel);
+        model.put("prev", previous == null ? null : link(previous, page.outputPath()));
+        model.put("next", next == null ? null : link(next, page.outputPath()));
+        return theme.render("page.ftlh", model);
+    }
+
+    private Map<String, Object> pageVerification(PageResult result) {
+        if (result == null) {
+            return null;
+        }
+        Map<String, Object> verified = new HashMap<>();
+        verified.put("snippets", result.outcomes().size());
+        verified.put("passed", result.outcomes().stream().filter(Outcome::passed).count());
+        verified.put("serverVersion", verification.serverVersion());
+        verified.put("builtAt", builtAt);
+        return verified;
+    }
+
+    private Map<String, Object> baseModel(String outputPath, Navigation navigation, Page current) {
+        Map<String, Object> model = new HashMap<>();
+        String root = relativeRoot(outputPath);
+        model.put("root", root);
+        model.put("site", Map.of("title", config.title(), "description", config.description(), "lang", config.lang()));
+        List<Map<String, Object>> sidebar = new ArrayList<>();
+        for (Navigation.Group group : navigation.groups()) {
+            List<Map<String, Object>> items = new ArrayList<>();
+            for (Page page : group.pages()) {
+                Map<String, Object> item = new HashMap<>(link(page, outputPath));
+                item.put("current", page == current);
+                items.add(item);
+            }
+            sidebar.add(Map.of("label", group.label(), "items", items));
+        }
+        model.put("sidebar", sidebar);
+        return model;
+    }
+
+    private static Map<String, Object> link(Page target, String fromOutputPath) {
+        String label = target.frontMatter().sidebarLabel() == null ? target.frontMatter().title() : target.frontMatter().sidebarLabel();
+        return Map.of("title", label, "href", relativeRoot(fromOutputPath) + target.outputPath());
+    }
+
+    /** "" for a page at the top, "../" one folder down, and so on: the site works from any base path. */
+    static String relativeRoot(String outputPath) {
+        return "../".repeat((int) outputPath.chars().filter(c -> c == '/').count());
+    }
+
+    private static List<Map<String, Object>> tableOfContents(String bodyHtml) {
+        Document fragment = Jsoup.parseBodyFragment(bodyHtml);
+        List<Map<String, Object>> toc = new ArrayList<>();
+        for (Element heading : fragment.select("h2[id], h3[id]")) {
+            toc.add(Map.of("level", heading.tagName().equals("h2") ? 2 : 3, "id", heading.id(), "text", heading.text()));
+        }
+        return toc;
+    }
+}

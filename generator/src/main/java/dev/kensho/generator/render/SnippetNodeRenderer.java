@@ -1,0 +1,85 @@
+package dev.kensho.generator.render;
+
+import com.vladsch.flexmark.ast.FencedCodeBlock;
+import com.vladsch.flexmark.html.HtmlWriter;
+import com.vladsch.flexmark.html.renderer.NodeRenderer;
+import com.vladsch.flexmark.html.renderer.NodeRendererContext;
+import com.vladsch.flexmark.html.renderer.NodeRenderingHandler;
+import dev.kensho.generator.markdown.FenceInfo;
+import dev.kensho.sqlchecks.Outcome;
+import dev.kensho.sqlchecks.ResultTable;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Renders every fenced code block through the theme's {@code code.ftlh}; a verified ```sql fence also
+ * gets its evidence (which server, how long, the rows when the author asked for them) from what the
+ * verify stage recorded, never from anything else.
+ */
+final class SnippetNodeRenderer implements NodeRenderer {
+
+    private final Theme theme;
+    private final Map<FencedCodeBlock, Outcome> outcomes;
+    private final String serverVersion;
+
+    SnippetNodeRenderer(Theme theme, Map<FencedCodeBlock, Outcome> outcomes, String serverVersion) {
+        this.theme = theme;
+        this.outcomes = outcomes;
+        this.serverVersion = serverVersion;
+    }
+
+    @Override
+    public Set<NodeRenderingHandler<?>> getNodeRenderingHandlers() {
+        return Set.of(new NodeRenderingHandler<>(FencedCodeBlock.class, this::render));
+    }
+
+    private void render(FencedCodeBlock node, NodeRendererContext context, HtmlWriter html) {
+        FenceInfo info = FenceInfo.parse(node.getInfo().toString());
+        String code = node.getContentChars().toString();
+        Map<String, Object> model = new HashMap<>();
+        model.put("code", code.endsWith("\n") ? code.substring(0, code.length() - 1) : code);
+        model.put("language", info.language().isEmpty() ? "text" : info.language());
+        model.put("title", info.meta().getOrDefault("title", ""));
+        Outcome outcome = outcomes.get(node);
+        model.put("verified", outcome != null && outcome.passed());
+        if (outcome != null) {
+            model.put("evidence", evidence(outcome, info));
+        }
+        try {
+            html.line().raw(theme.render("code.ftlh", model)).line();
+        } catch (Theme.ThemeException e) {
+            throw new RenderFailure(e);
+        }
+    }
+
+    private Map<String, Object> evidence(Outcome outcome, FenceInfo info) {
+        Map<String, Object> evidence = new HashMap<>();
+        evidence.put("status", outcome.status().label());
+        evidence.put("serverVersion", serverVersion);
+        evidence.put("durationMs", String.format(java.util.Locale.ROOT, "%.1f", outcome.duration().toNanos() / 1e6));
+        evidence.put("location", outcome.snippet().location().toString());
+        List<Map<String, Object>> tables = new ArrayList<>();
+        if (info.meta().containsKey("result")) {
+            for (ResultTable table : outcome.results()) {
+                tables.add(Map.of("columns", table.columns(),
+                        "rows", table.rows().stream().map(r -> r.stream().map(v -> v == null ? "NULL" : v).toList()).toList()));
+            }
+        }
+        evidence.put("results", tables);
+        return evidence;
+    }
+
+    /** Carries a theme error out of flexmark's rendering callbacks, which cannot throw checked ones. */
+    static final class RenderFailure extends RuntimeException {
+        final Theme.ThemeException cause;
+
+        RenderFailure(Theme.ThemeException cause) {
+            super(cause);
+            this.cause = cause;
+        }
+    }
+}

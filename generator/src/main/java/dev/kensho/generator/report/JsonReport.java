@@ -1,0 +1,87 @@
+package dev.kensho.generator.report;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.kensho.generator.Diagnostic;
+import dev.kensho.generator.verify.VerificationRun;
+import dev.kensho.sqlchecks.Failure;
+import dev.kensho.sqlchecks.Outcome;
+import dev.kensho.sqlchecks.PageResult;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The machine-readable account of a build: provider, server version, every snippet's outcome, totals. */
+public final class JsonReport {
+
+    private JsonReport() {
+    }
+
+    public static void write(Path file, String kenshoVersion, VerificationRun run, List<Diagnostic> diagnostics,
+                             int pages, long elapsedMs) throws IOException {
+        Map<String, Object> report = new LinkedHashMap<>();
+        report.put("kensho", kenshoVersion);
+        report.put("provider", run.provider());
+        report.put("providerReason", run.providerReason());
+        report.put("serverVersion", run.serverVersion());
+        report.put("server", run.serverDescription());
+        report.put("serverStartMs", run.serverStart().toMillis());
+        report.put("elapsedMs", elapsedMs);
+        List<Map<String, Object>> snippets = new ArrayList<>();
+        for (PageResult page : run.pages().values()) {
+            for (Outcome outcome : page.outcomes()) {
+                snippets.add(snippet(outcome));
+            }
+        }
+        report.put("snippets", snippets);
+        List<Map<String, Object>> problems = new ArrayList<>();
+        for (Diagnostic d : diagnostics) {
+            Map<String, Object> problem = new LinkedHashMap<>();
+            problem.put("file", d.file());
+            problem.put("line", d.line());
+            problem.put("column", d.column());
+            problem.put("message", d.message());
+            problem.put("code", d.code());
+            problems.add(problem);
+        }
+        report.put("problems", problems);
+        Map<String, Object> totals = new LinkedHashMap<>();
+        totals.put("pages", pages);
+        totals.put("pagesWithSql", run.pages().size());
+        totals.put("snippets", snippets.size());
+        totals.put("passed", run.count(Outcome.Status.PASSED));
+        totals.put("failed", run.count(Outcome.Status.FAILED));
+        totals.put("skipped", run.count(Outcome.Status.SKIPPED));
+        totals.put("problems", diagnostics.size());
+        report.put("totals", totals);
+        Path parent = file.toAbsolutePath().getParent();
+        Files.createDirectories(parent);
+        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(file.toFile(), report);
+    }
+
+    private static Map<String, Object> snippet(Outcome outcome) {
+        Map<String, Object> entry = new LinkedHashMap<>();
+        entry.put("file", outcome.snippet().location().file());
+        entry.put("line", outcome.snippet().location().line());
+        entry.put("column", outcome.snippet().location().column());
+        entry.put("kind", "sql");
+        entry.put("status", outcome.status().label());
+        Failure failure = outcome.failure();
+        entry.put("message", failure == null ? null : failure.message());
+        entry.put("sqlstate", failure == null ? null : failure.sqlState());
+        if (failure != null) {
+            entry.put("errorLine", failure.location().line());
+            entry.put("errorColumn", failure.location().column());
+            entry.put("detail", failure.detail());
+            entry.put("hint", failure.hint());
+        }
+        entry.put("durationMs", outcome.duration().toNanos() / 1e6);
+        entry.put("statementsWithRows", outcome.results().size());
+        return entry;
+    }
+}

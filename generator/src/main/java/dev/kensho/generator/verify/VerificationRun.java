@@ -1,0 +1,34 @@
+package dev.kensho.generator.verify;
+
+import dev.kensho.sqlchecks.Outcome;
+import dev.kensho.sqlchecks.PageResult;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.Map;
+
+/**
+ * Everything the verify stage learnt, keyed by the page's path below content/.
+ *
+ * @param provider          provider name, or null when no page had SQL and no server was started
+ * @param providerReason    why that provider
+ * @param serverVersion     exact version such as "18.6", or null
+ * @param serverDescription where the server ran
+ * @param serverStart       time to get the server accepting connections
+ * @param pages             outcomes per page
+ */
+public record VerificationRun(String provider, String providerReason, String serverVersion, String serverDescription,
+                              Duration serverStart, Map<String, PageResult> pages) {
+
+    public VerificationRun {
+        pages = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(pages));
+    }
+
+    public long count(Outcome.Status status) {
+        return outcomes().stream().filter(o -> o.status() == status).count();
+    }
+
+    public Collection<Outcome> outcomes() {
+        return pages.values().stream().flatMap(p -> p.outcomes().stream()).toList();
+    }
+}
