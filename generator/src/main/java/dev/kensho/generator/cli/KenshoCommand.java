@@ -37,6 +37,7 @@ public final class KenshoCommand implements Runnable {
         CommandLine commandLine = new CommandLine(new KenshoCommand());
         commandLine.setOut(out);
         commandLine.setErr(err);
+        commandLine.setOverwrittenOptionsAllowed(true);
         return commandLine.execute(args);
     }
 

@@ -123,8 +123,11 @@ public final class ContentLoader {
         try {
             loaded = new Load(LoadSettings.builder().setLabel(file).build()).loadFromString(yaml);
         } catch (MarkedYamlEngineException e) {
-            int line = e.getProblemMark().map(m -> m.getLine() + 2).orElse(2);
-            int column = e.getProblemMark().map(m -> m.getColumn() + 1).orElse(1);
+            int closingLine = yaml.split("\n", -1).length + 1;
+            // A construct left open is only noticed at the closing '---'; point at where it was opened instead.
+            var mark = e.getProblemMark().filter(m -> m.getLine() + 2 < closingLine).or(e::getContextMark);
+            int line = mark.map(m -> m.getLine() + 2).orElse(2);
+            int column = mark.map(m -> m.getColumn() + 1).orElse(1);
             String problem = e.getProblem() == null ? "malformed YAML" : e.getProblem();
             diagnostics.add(Diagnostic.at(file, line, column, "front matter: " + problem, line - 1 < lines.length ? lines[line - 1] : null));
             return null;

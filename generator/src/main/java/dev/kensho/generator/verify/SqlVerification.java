@@ -68,8 +68,10 @@ public final class SqlVerification {
             if (failure.hint() != null) {
                 notes.add("hint: " + failure.hint());
             }
-            if (!failure.location().equals(outcome.snippet().location())) {
-                notes.add("note: in the snippet starting at " + outcome.snippet().location());
+            long skipped = run.pages().values().stream().filter(p -> p.outcomes().contains(outcome))
+                    .flatMap(p -> p.outcomes().stream()).filter(o -> o.status() == Outcome.Status.SKIPPED).count();
+            if (skipped > 0) {
+                notes.add("note: " + skipped + " later snippet(s) on this page were not run; they build on this one");
             }
             diagnostics.add(new Diagnostic(failure.location().file(), failure.location().line(), failure.location().column(),
                     failure.message(), failure.sqlState(), failure.sourceLine(), notes));

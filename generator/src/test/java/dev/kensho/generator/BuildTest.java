@@ -1,0 +1,192 @@
+package dev.kensho.generator;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.jsoup.Jsoup;
+import org.jsoup.nodes.Document;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The whole pipeline through the CLI, against embedded PostgreSQL 18.6. */
+class BuildTest {
+
+    @TempDir
+    Path temp;
+
+    @AfterEach
+    void noServerOutlivesABuild() {
+        assertEquals(List.of(), TestSite.kenshoPostgresProcesses());
+    }
+
+    @Test
+    void aPassingPageIsWrittenWithItsEvidenceAndReported() throws Exception {
+        TestSite site = new TestSite(temp).page("lessons/keys.md", TestSite.source("冪等キー", """
+
+                ## 予約
+
+                ```sql result
+                CREATE TABLE t (id int PRIMARY KEY);
+                INSERT INTO t VALUES (1), (2) RETURNING id;
+                ```
+                """));
+        TestSite.Run run = site.build();
+        assertEquals(0, run.status(), run::toString);
+        assertTrue(run.out().startsWith("Kensho: PostgreSQL 18.6 via embedded (--postgres embedded)"), run::toString);
+        assertTrue(run.out().endsWith("1 passed, 0 failed\n"), run::toString);
+
+        Document html = Jsoup.parse(site.out.resolve("lessons/keys.html").toFile());
+        assertEquals("ja", html.selectFirst("html").attr("lang"));
+        assertEquals("冪等キー", html.selectFirst("h1").text());
+        assertEquals("✓ PostgreSQL 18.6 で検証済み", html.selectFirst(".verified .evidence summary").text());
+        assertEquals(List.of("1", "2"), html.select(".verified table.result td").eachText());
+        assertTrue(Files.exists(site.out.resolve("index.html")));
+        assertTrue(Files.exists(site.out.resolve("assets/kensho.css")));
+
+        JsonNode report = new ObjectMapper().readTree(site.report.toFile());
+        assertEquals("18.6", report.get("serverVersion").asText());
+        assertEquals("embedded", report.get("provider").asText());
+        JsonNode snippet = report.get("snippets").get(0);
+        assertEquals(site.display("lessons/keys.md"), snippet.get("file").asText());
+        assertEquals(8, snippet.get("line").asInt());
+        assertEquals("passed", snippet.get("status").asText());
+        assertEquals(1, report.get("totals").get("passed").asInt());
+    }
+
+    @Test
+    void aSyntaxErrorIsReportedLikeACompilerErrorAtFileLineColumn() throws Exception {
+        TestSite site = new TestSite(temp).page("keys.md", TestSite.source("Keys", """
+
+                ```sql
+                SELECT 1;
+                SELEC 2;
+                ```
+                """));
+        TestSite.Run run = site.build();
+        assertEquals(1, run.status(), run::toString);
+        String file = site.display("keys.md");
+        assertEquals(file + ":7:1: error: syntax error at or near \"SELEC\" [42601]\n"
+                + " 7 | SELEC 2;\n"
+                + "   | ^\n\n", run.err());
+        assertTrue(run.out().endsWith("0 passed, 1 failed\n"), run::toString);
+    }
+
+    @Test
+    void aMissingTableIsReportedAtTheServersPositionWithTheSqlState() throws Exception {
+        TestSite site = new TestSite(temp).page("a.md", TestSite.source("A", """
+
+                ```sql
+                CREATE TABLE orders (id int);
+                ```
+
+                Then:
+
+                - a list item with its own fence:
+
+                  ```sql
+                  SELECT id
+                  FROM "order" WHERE id = 1;
+                  ```
+                """));
+        TestSite.Run run = site.check();
+        assertEquals(1, run.status(), run::toString);
+        assertTrue(run.err().startsWith(site.display("a.md") + ":15:8: error: relation \"order\" does not exist [42P01]\n"
+                + " 15 |   FROM \"order\" WHERE id = 1;\n"
+                + "    |        ^\n"), run::toString);
+        assertTrue(run.out().contains("1 passed, 1 failed"), run::toString);
+    }
+
+    @Test
+    void everyFailingPageIsListedNotOnlyTheFirst() throws Exception {
+        TestSite site = new TestSite(temp)
+                .page("a.md", TestSite.source("A", "\n```sql\nSELECT * FROM missing_a;\n```\n"))
+                .page("b.md", TestSite.source("B", "\n```sql\nSELECT * FROM missing_b;\n```\n"));
+        TestSite.Run run = site.check();
+        assertEquals(1, run.status(), run::toString);
+        assertTrue(run.err().contains(site.display("a.md") + ":6:15: error: relation \"missing_a\" does not exist [42P01]"), run::toString);
+        assertTrue(run.err().contains(site.display("b.md") + ":6:15: error: relation \"missing_b\" does not exist [42P01]"), run::toString);
+    }
+
+    @Test
+    void aRunawaySnippetIsStoppedByTheTimeout() throws Exception {
+        TestSite site = new TestSite(temp).page("slow.md", TestSite.source("Slow", "\n```sql\nSELECT pg_sleep(60);\n```\n"));
+        long t0 = System.nanoTime();
+        TestSite.Run run = site.check("--statement-timeout", "1s");
+        assertEquals(1, run.status(), run::toString);
+        assertTrue(run.err().contains(":6:1: error: canceling statement due to statement timeout [57014]"), run::toString);
+        assertTrue(run.err().contains("= hint: Kensho stops every statement after 1 s so that a runaway snippet cannot hang the build"), run::toString);
+        assertTrue(System.nanoTime() - t0 < 20_000_000_000L, "the build took more than 20 s");
+    }
+
+    @Test
+    void aFailedBuildLeavesThePreviousSiteExactlyAsItWas() throws Exception {
+        TestSite site = new TestSite(temp).page("a.md", TestSite.source("A", "\n```sql\nSELECT 1;\n```\n"));
+        assertEquals(0, site.build().status());
+        Path page = site.out.resolve("a.html");
+        byte[] before = Files.readAllBytes(page);
+        Files.writeString(site.out.resolve("marker.txt"), "previous build");
+
+        site.page("a.md", TestSite.source("A changed", "\n```sql\nSELECT * FROM nowhere;\n```\n"));
+        TestSite.Run run = site.build();
+        assertEquals(1, run.status(), run::toString);
+        assertTrue(run.out().contains("nothing written: " + site.out + " is left as it was"), run::toString);
+        assertEquals(new String(before), Files.readString(page));
+        assertEquals("previous build", Files.readString(site.out.resolve("marker.txt")));
+        try (var siblings = Files.list(site.out.getParent())) {
+            assertEquals(List.of("report.json", "site"), siblings.map(p -> p.getFileName().toString()).sorted().toList(),
+                    "no staging folder may be left behind");
+        }
+    }
+
+    @Test
+    void aSuccessfulBuildReplacesTheWholeSite() throws Exception {
+        TestSite site = new TestSite(temp).page("a.md", TestSite.source("A", "text\n"));
+        assertEquals(0, site.build().status());
+        Files.writeString(site.out.resolve("stale.html"), "old");
+        site.page("a.md", TestSite.source("A", "new text\n"));
+        assertEquals(0, site.build().status());
+        assertFalse(Files.exists(site.out.resolve("stale.html")));
+        assertTrue(Files.readString(site.out.resolve("a.html")).contains("new text"));
+    }
+
+    @Test
+    void malformedFrontMatterIsReportedAtItsLine() throws Exception {
+        TestSite site = new TestSite(temp).page("bad.md", "---\ntitle: Bad\nsidebar: [unclosed\n---\nbody\n");
+        TestSite.Run run = site.build();
+        assertEquals(1, run.status(), run::toString);
+        assertTrue(run.err().startsWith(site.display("bad.md") + ":3:10: error: front matter: expected ',' or ']', but got <stream end>\n"
+                + " 3 | sidebar: [unclosed\n"), run::toString);
+    }
+
+    @Test
+    void aPageWithoutATitleIsRejected() throws Exception {
+        TestSite site = new TestSite(temp).page("bad.md", "---\ndescription: no title\n---\nbody\n");
+        TestSite.Run run = site.build();
+        assertEquals(1, run.status(), run::toString);
+        assertTrue(run.err().startsWith(site.display("bad.md") + ":2:1: error: front matter needs a 'title' (text)"), run::toString);
+    }
+
+    @Test
+    void usageErrorsExitWithTwo() throws Exception {
+        TestSite site = new TestSite(temp);
+        TestSite.Run run = site.build("--postgres", "mysql");
+        assertEquals(2, run.status(), run::toString);
+        assertTrue(run.err().contains("--postgres takes auto, embedded, container or a jdbc:postgresql:// URL, not 'mysql'"), run::toString);
+    }
+
+    @Test
+    void aPageWithoutSqlStartsNoServer() throws Exception {
+        TestSite site = new TestSite(temp).page("plain.md", TestSite.source("Plain", "no SQL here\n"));
+        TestSite.Run run = site.build();
+        assertEquals(0, run.status(), run::toString);
+        assertTrue(run.out().startsWith("Kensho: no SQL on any page; no PostgreSQL server started"), run::toString);
+    }
+}

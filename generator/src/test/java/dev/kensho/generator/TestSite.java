@@ -1,0 +1,78 @@
+package dev.kensho.generator;
+
+import dev.kensho.generator.cli.KenshoCommand;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** A content folder in a temp directory, built with the real CLI against the real theme. */
+final class TestSite {
+
+    static final Path THEME = Path.of("../site").toAbsolutePath().normalize();
+
+    final Path root;
+    final Path content;
+    final Path out;
+    final Path report;
+
+    TestSite(Path root) throws IOException {
+        this.root = root;
+        this.content = Files.createDirectories(root.resolve("content"));
+        this.out = root.resolve("out/site");
+        this.report = root.resolve("out/report.json");
+    }
+
+    TestSite page(String relative, String text) throws IOException {
+        Path file = content.resolve(relative);
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, text, StandardCharsets.UTF_8);
+        return this;
+    }
+
+    String display(String relative) {
+        return content.resolve(relative).toString();
+    }
+
+    Run build(String... extra) {
+        return run("build", extra);
+    }
+
+    Run check(String... extra) {
+        return run("check", extra);
+    }
+
+    private Run run(String command, String... extra) {
+        List<String> args = new ArrayList<>(List.of(command, "--content", content.toString(), "--theme", THEME.toString(),
+                "--out", out.toString(), "--report", report.toString(), "--postgres", "embedded"));
+        args.addAll(List.of(extra));
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int status = KenshoCommand.execute(new PrintWriter(out, true), new PrintWriter(err, true), args.toArray(String[]::new));
+        return new Run(status, out.toString(), err.toString());
+    }
+
+    record Run(int status, String out, String err) {
+        @Override
+        public String toString() {
+            return "exit " + status + "\n--- stdout\n" + out + "--- stderr\n" + err;
+        }
+    }
+
+    /** Processes of an embedded server Kensho started (their data folder is kensho-pg-*). */
+    static List<String> kenshoPostgresProcesses() {
+        return ProcessHandle.allProcesses()
+                .map(p -> p.info().commandLine().orElse(""))
+                .filter(c -> c.contains("/bin/postgres") && c.contains("kensho-pg-"))
+                .toList();
+    }
+
+    static String source(String title, String body) {
+        return "---\ntitle: " + title + "\n---\n" + body;
+    }
+}
