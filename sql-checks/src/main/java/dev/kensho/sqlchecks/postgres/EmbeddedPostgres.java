@@ -47,6 +47,7 @@ public final class EmbeddedPostgres implements PostgresProvider {
     @Override
     public RunningPostgres start() throws PostgresUnavailableException {
         Path binaries = PostgresBinaries.install();
+        removeAbandonedClusters();
         Path workDir = null;
         try {
             workDir = Files.createTempDirectory("kensho-pg-");
@@ -106,6 +107,34 @@ public final class EmbeddedPostgres implements PostgresProvider {
         running.initdbTime = initdbTime;
         running.startTime = Duration.ofNanos(System.nanoTime() - t1);
         return running;
+    }
+
+    /**
+     * Deletes clusters left by builds that were killed outright (SIGKILL leaves no chance to clean
+     * up; the server itself still stops, see the class comment). A cluster counts as abandoned when
+     * it is older than a build could be still starting and no server runs on it.
+     */
+    private static void removeAbandonedClusters() {
+        Path temp = Path.of(System.getProperty("java.io.tmpdir"));
+        long cutoff = System.currentTimeMillis() - Duration.ofMinutes(10).toMillis();
+        try (var dirs = Files.newDirectoryStream(temp, "kensho-pg-*")) {
+            for (Path dir : dirs) {
+                if (Files.getLastModifiedTime(dir).toMillis() < cutoff && !serverRunsOn(dir)) {
+                    PostgresBinaries.deleteTree(dir);
+                }
+            }
+        } catch (IOException ignored) {
+            // Housekeeping only; a leftover folder harms nothing.
+        }
+    }
+
+    private static boolean serverRunsOn(Path workDir) {
+        try {
+            String pid = Files.readAllLines(workDir.resolve("data/postmaster.pid")).get(0).strip();
+            return ProcessHandle.of(Long.parseLong(pid)).map(ProcessHandle::isAlive).orElse(false);
+        } catch (IOException | RuntimeException noPidFile) {
+            return false;
+        }
     }
 
     /** The account to run the server as, or null to run it as ourselves. */
