@@ -44,7 +44,7 @@ public record Diagnostic(String file, int line, int column, String message, Stri
             out.append(' ').append(gutter).append(" | ").append(" ".repeat(Math.max(0, column - 1))).append("^\n");
         }
         for (String note : notes) {
-            out.append("  = ").append(note).append('\n');
+            out.append("  = ").append(note.replace("\n", "\n    ")).append('\n');
         }
         return out.toString();
     }

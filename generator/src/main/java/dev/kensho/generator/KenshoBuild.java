@@ -48,7 +48,7 @@ public final class KenshoBuild {
         ContentLoader loader = new ContentLoader(options.content(), workingDir);
         SiteConfig config = SiteConfig.load(loader.root(), display(workingDir, loader.root().resolve(SiteConfig.FILE_NAME)), diagnostics);
         List<Page> pages = loader.load(diagnostics);
-        List<MarkdownDocument> documents = pages.stream().map(MarkdownDocument::parse).toList();
+        List<MarkdownDocument> documents = pages.stream().map(page -> MarkdownDocument.parse(page, diagnostics)).toList();
 
         VerificationRun verification;
         String environmentError = null;

@@ -6,13 +6,16 @@ import java.util.List;
 /**
  * What happened to one snippet.
  *
- * @param snippet  the snippet
- * @param status   whether it held, failed, or was not run
- * @param failure  why it failed or was skipped; null when it passed
- * @param results  the rows each row-returning statement produced, in order
- * @param duration time spent on the server round trips of this snippet
+ * @param snippet    the snippet
+ * @param status     whether it held, failed, or was not run
+ * @param failure    why it failed or was skipped; null when it passed
+ * @param results    the rows each row-returning statement produced, in order
+ * @param assertions every claim checked, in order (the first is always what the run itself showed)
+ * @param plan       EXPLAIN (ANALYZE, BUFFERS) text of the last statement when the author asked to show it, else null
+ * @param duration   time spent on the server round trips of this snippet
  */
-public record Outcome(Snippet snippet, Status status, Failure failure, List<ResultTable> results, Duration duration) {
+public record Outcome(Snippet snippet, Status status, Failure failure, List<ResultTable> results,
+                      List<Assertion> assertions, String plan, Duration duration) {
 
     public enum Status {
         PASSED, FAILED,
@@ -26,6 +29,7 @@ public record Outcome(Snippet snippet, Status status, Failure failure, List<Resu
 
     public Outcome {
         results = List.copyOf(results);
+        assertions = List.copyOf(assertions);
     }
 
     public boolean passed() {

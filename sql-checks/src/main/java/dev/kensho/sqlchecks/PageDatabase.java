@@ -39,6 +39,9 @@ final class PageDatabase implements AutoCloseable {
         credentials.setProperty("user", name);
         credentials.setProperty("password", password);
         credentials.setProperty("ApplicationName", "kensho");
+        // Text results exactly as the server prints them, so rows compare like psql shows them.
+        credentials.setProperty("binaryTransfer", "false");
+        credentials.setProperty("options", "-c TimeZone=UTC -c DateStyle=ISO,YMD -c IntervalStyle=postgres -c extra_float_digits=1");
         Connection connection;
         try {
             connection = DriverManager.getConnection(server.urlFor(name), credentials);

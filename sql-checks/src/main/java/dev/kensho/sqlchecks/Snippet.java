@@ -1,7 +1,5 @@
 package dev.kensho.sqlchecks;
 
-import java.util.Map;
-
 /**
  * A piece of SQL from a page, with where it came from.
  *
@@ -9,16 +7,17 @@ import java.util.Map;
  * @param sql        the SQL text exactly as written
  * @param indent     columns of indentation the Markdown fence stripped from every line (inside a
  *                   list item, say), added back when columns are reported
- * @param directives what the author stated about the snippet in the fence's meta (may be empty)
+ * @param directives   what the author stated about the snippet in the fence's meta
+ * @param expectedRows rows the last statement must return, or null when none were written
  */
-public record Snippet(SourceLocation location, String sql, int indent, Map<String, String> directives) {
-
-    public Snippet {
-        directives = Map.copyOf(directives);
-    }
+public record Snippet(SourceLocation location, String sql, int indent, Directives directives, ExpectedRows expectedRows) {
 
     public static Snippet of(SourceLocation location, String sql) {
-        return new Snippet(location, sql, location.column() - 1, Map.of());
+        return new Snippet(location, sql, location.column() - 1, Directives.NONE, null);
+    }
+
+    public Snippet with(Directives newDirectives, ExpectedRows newExpectedRows) {
+        return new Snippet(location, sql, indent, newDirectives, newExpectedRows);
     }
 
     /** Maps a 0-based character index within {@link #sql()} to a location in the author's file. */

@@ -7,7 +7,6 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -69,7 +68,7 @@ class EmbeddedVerifierTest {
     @Test
     void aMissingTableIsReportedWithItsSqlStateAndColumn() {
         PageResult result = verifier.verifyPage("page", List.of(
-                new Snippet(new SourceLocation("content/page.md", 20, 4), "SELECT *\nFROM \"order\";", 3, Map.of())));
+                new Snippet(new SourceLocation("content/page.md", 20, 4), "SELECT *\nFROM \"order\";", 3, Directives.NONE, null)));
         Failure failure = result.outcomes().get(0).failure();
         assertEquals("relation \"order\" does not exist", failure.message());
         assertEquals("42P01", failure.sqlState());

@@ -48,7 +48,7 @@ public record FenceInfo(String language, Map<String, String> meta) {
                 meta.put(key, "true");
             }
         }
-        return new FenceInfo(language.toLowerCase(java.util.Locale.ROOT), Map.copyOf(meta));
+        return new FenceInfo(language.toLowerCase(java.util.Locale.ROOT), java.util.Collections.unmodifiableMap(meta));
     }
 
     private static int indexOfWhitespace(String text) {

@@ -11,7 +11,11 @@ import com.vladsch.flexmark.util.ast.Node;
 import com.vladsch.flexmark.util.data.DataHolder;
 import com.vladsch.flexmark.util.data.MutableDataSet;
 import com.vladsch.flexmark.util.sequence.BasedSequence;
+import dev.kensho.generator.Diagnostic;
 import dev.kensho.generator.content.Page;
+import dev.kensho.sqlchecks.Directives;
+import dev.kensho.sqlchecks.ExpectedRows;
+import dev.kensho.sqlchecks.InvalidDirectiveException;
 import dev.kensho.sqlchecks.SourceLocation;
 import dev.kensho.sqlchecks.Snippet;
 
@@ -29,6 +33,9 @@ public final class MarkdownDocument {
             .set(TablesExtension.HEADER_SEPARATOR_COLUMN_MATCH, true)
             .toImmutable();
 
+    /** Language of the fence that states a snippet's expected rows, written right under it. */
+    public static final String ROWS_LANGUAGE = "rows";
+
     private static final Parser PARSER = Parser.builder(OPTIONS).build();
 
     private final Page page;
@@ -41,24 +48,59 @@ public final class MarkdownDocument {
         this.sqlFences = List.copyOf(sqlFences);
     }
 
-    public static MarkdownDocument parse(Page page) {
+    /** Parses a page; problems with directives or expected-rows tables go to {@code diagnostics}. */
+    public static MarkdownDocument parse(Page page, List<Diagnostic> diagnostics) {
         Document document = PARSER.parse(page.body());
         List<SqlFence> fences = new ArrayList<>();
-        collect(document, page, fences);
+        collect(document, page, fences, diagnostics);
         return new MarkdownDocument(page, document, fences);
     }
 
-    private static void collect(Node node, Page page, List<SqlFence> fences) {
+    private static void collect(Node node, Page page, List<SqlFence> fences, List<Diagnostic> diagnostics) {
         for (Node child = node.getFirstChild(); child != null; child = child.getNext()) {
-            if (child instanceof FencedCodeBlock fence) {
-                FenceInfo info = FenceInfo.parse(fence.getInfo().toString());
-                if (info.language().equals("sql")) {
-                    fences.add(new SqlFence(fence, info, snippetOf(fence, info, page)));
-                }
-            } else {
-                collect(child, page, fences);
+            if (!(child instanceof FencedCodeBlock fence)) {
+                collect(child, page, fences, diagnostics);
+                continue;
             }
+            FenceInfo info = FenceInfo.parse(fence.getInfo().toString());
+            if (info.language().equals(ROWS_LANGUAGE)) {
+                boolean claimed = !fences.isEmpty() && fences.get(fences.size() - 1).rowsNode() == fence;
+                if (!claimed) {
+                    diagnostics.add(fenceDiagnostic(page, fence, "a ```" + ROWS_LANGUAGE
+                            + " table must directly follow the ```sql fence whose rows it states"));
+                }
+                continue;
+            }
+            if (!info.language().equals("sql")) {
+                continue;
+            }
+            Snippet snippet = snippetOf(fence, info, page);
+            Directives directives = Directives.NONE;
+            try {
+                directives = Directives.parse(info.meta());
+            } catch (InvalidDirectiveException e) {
+                diagnostics.add(fenceDiagnostic(page, fence, e.getMessage()));
+            }
+            FencedCodeBlock rowsNode = null;
+            ExpectedRows expectedRows = null;
+            if (fence.getNext() instanceof FencedCodeBlock next && FenceInfo.parse(next.getInfo().toString()).language().equals(ROWS_LANGUAGE)) {
+                rowsNode = next;
+                try {
+                    expectedRows = ExpectedRows.parse(next.getContentChars().toString());
+                } catch (InvalidDirectiveException e) {
+                    diagnostics.add(fenceDiagnostic(page, next, "expected rows: " + e.getMessage()));
+                }
+            }
+            fences.add(new SqlFence(fence, info, snippet.with(directives, expectedRows), rowsNode));
         }
+    }
+
+    private static Diagnostic fenceDiagnostic(Page page, FencedCodeBlock fence, String message) {
+        int line = fence.getStartLineNumber() + 1;
+        String[] lines = page.body().split("\n", -1);
+        String source = line - 1 < lines.length ? lines[line - 1] : null;
+        int column = source == null ? 1 : source.length() - source.stripLeading().length() + 1;
+        return Diagnostic.at(page.displayPath(), line, column, message, source);
     }
 
     private static Snippet snippetOf(FencedCodeBlock fence, FenceInfo info, Page page) {
@@ -81,7 +123,7 @@ public final class MarkdownDocument {
             indent = offset - lineStart;
         }
         SourceLocation location = new SourceLocation(page.displayPath(), line, indent + 1);
-        return new Snippet(location, sql, indent, info.meta());
+        return new Snippet(location, sql, indent, Directives.NONE, null);
     }
 
     public Page page() {
@@ -108,7 +150,11 @@ public final class MarkdownDocument {
         return headings;
     }
 
-    /** A ```sql fence and the snippet it becomes. */
-    public record SqlFence(FencedCodeBlock node, FenceInfo info, Snippet snippet) {
+    /**
+     * A ```sql fence and the snippet it becomes.
+     *
+     * @param rowsNode the ```rows fence right after it, or null
+     */
+    public record SqlFence(FencedCodeBlock node, FenceInfo info, Snippet snippet, FencedCodeBlock rowsNode) {
     }
 }

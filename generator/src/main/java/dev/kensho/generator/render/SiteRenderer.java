@@ -72,17 +72,21 @@ public final class SiteRenderer {
         Page page = document.page();
         PageResult result = verification.pages().get(page.relativePath());
         Map<FencedCodeBlock, Outcome> outcomes = new IdentityHashMap<>();
+        Map<FencedCodeBlock, Outcome> expectedRows = new IdentityHashMap<>();
         if (result != null) {
             List<MarkdownDocument.SqlFence> fences = document.sqlFences();
             for (int i = 0; i < fences.size(); i++) {
                 outcomes.put(fences.get(i).node(), result.outcomes().get(i));
+                if (fences.get(i).rowsNode() != null) {
+                    expectedRows.put(fences.get(i).rowsNode(), result.outcomes().get(i));
+                }
             }
         }
         HtmlRenderer html = HtmlRenderer.builder(new MutableDataSet(MarkdownDocument.OPTIONS)
                         .set(HtmlRenderer.GENERATE_HEADER_ID, true)
                         .set(HtmlRenderer.RENDER_HEADER_ID, true)
                         .set(HtmlRenderer.HEADER_ID_GENERATOR_NO_DUPED_DASHES, true))
-                .nodeRendererFactory(options -> new SnippetNodeRenderer(theme, outcomes, verification.serverVersion()))
+                .nodeRendererFactory(options -> new SnippetNodeRenderer(theme, outcomes, expectedRows, verification.serverVersion()))
                 .build();
         String body;
         try {
@@ -111,6 +115,7 @@ public final class SiteRenderer {
         }
         Map<String, Object> verified = new HashMap<>();
         verified.put("snippets", result.outcomes().size());
+        verified.put("assertions", result.outcomes().stream().mapToLong(o -> o.assertions().size()).sum());
         verified.put("passed", result.outcomes().stream().filter(Outcome::passed).count());
         verified.put("serverVersion", verification.serverVersion());
         verified.put("builtAt", builtAt);

@@ -24,11 +24,18 @@ final class SnippetNodeRenderer implements NodeRenderer {
 
     private final Theme theme;
     private final Map<FencedCodeBlock, Outcome> outcomes;
+    private final Map<FencedCodeBlock, Outcome> expectedRows;
     private final String serverVersion;
 
-    SnippetNodeRenderer(Theme theme, Map<FencedCodeBlock, Outcome> outcomes, String serverVersion) {
+    /**
+     * @param outcomes     each ```sql fence's outcome
+     * @param expectedRows each ```rows fence's snippet outcome (the rows were compared in that run)
+     */
+    SnippetNodeRenderer(Theme theme, Map<FencedCodeBlock, Outcome> outcomes, Map<FencedCodeBlock, Outcome> expectedRows,
+                        String serverVersion) {
         this.theme = theme;
         this.outcomes = outcomes;
+        this.expectedRows = expectedRows;
         this.serverVersion = serverVersion;
     }
 
@@ -39,13 +46,19 @@ final class SnippetNodeRenderer implements NodeRenderer {
 
     private void render(FencedCodeBlock node, NodeRendererContext context, HtmlWriter html) {
         FenceInfo info = FenceInfo.parse(node.getInfo().toString());
+        Outcome outcome = outcomes.get(node);
+        if (outcome != null && outcome.snippet().directives().hidden()) {
+            return;
+        }
         String code = node.getContentChars().toString();
         Map<String, Object> model = new HashMap<>();
         model.put("code", code.endsWith("\n") ? code.substring(0, code.length() - 1) : code);
         model.put("language", info.language().isEmpty() ? "text" : info.language());
         model.put("title", info.meta().getOrDefault("title", ""));
-        Outcome outcome = outcomes.get(node);
         model.put("verified", outcome != null && outcome.passed());
+        Outcome compared = expectedRows.get(node);
+        model.put("expectedRowsVerified", compared != null && compared.passed());
+        model.put("serverVersion", serverVersion == null ? "" : serverVersion);
         if (outcome != null) {
             model.put("evidence", evidence(outcome, info));
         }
@@ -70,6 +83,10 @@ final class SnippetNodeRenderer implements NodeRenderer {
             }
         }
         evidence.put("results", tables);
+        evidence.put("assertions", outcome.assertions().stream().map(a -> a.description()).toList());
+        evidence.put("parameters", outcome.snippet().directives().parameters().stream()
+                .map(p -> Map.of("name", "$" + p.position(), "type", p.type(), "value", p.value())).toList());
+        evidence.put("plan", outcome.plan() == null ? "" : outcome.plan());
         return evidence;
     }
 

@@ -57,6 +57,7 @@ public final class JsonReport {
         totals.put("passed", run.count(Outcome.Status.PASSED));
         totals.put("failed", run.count(Outcome.Status.FAILED));
         totals.put("skipped", run.count(Outcome.Status.SKIPPED));
+        totals.put("assertions", run.outcomes().stream().mapToLong(o -> o.assertions().size()).sum());
         totals.put("problems", diagnostics.size());
         report.put("totals", totals);
         Path parent = file.toAbsolutePath().getParent();
@@ -80,6 +81,8 @@ public final class JsonReport {
             entry.put("detail", failure.detail());
             entry.put("hint", failure.hint());
         }
+        entry.put("assertions", outcome.assertions().stream()
+                .map(a -> Map.of("assertion", a.description(), "outcome", a.passed() ? "passed" : "failed")).toList());
         entry.put("durationMs", outcome.duration().toNanos() / 1e6);
         entry.put("statementsWithRows", outcome.results().size());
         return entry;
