@@ -97,6 +97,14 @@ final class ScriptRunner {
             if (!directives.parameters().isEmpty() && statements.size() != 1) {
                 return fail("parameters ($1 … $n) bind to one statement, and this snippet has " + statements.size(), null, null);
             }
+            for (SqlStatement statement : statements) {
+                int placeholders = SqlText.highestPlaceholder(statement.text());
+                if (placeholders > directives.parameters().size()) {
+                    return fail("the statement uses $" + placeholders + " but " + (directives.parameters().isEmpty() ? "no value is"
+                            : "only $1 … $" + directives.parameters().size() + " are") + " bound; add $" + placeholders
+                            + ":TYPE=VALUE to the fence", null, null);
+                }
+            }
             SqlStatement last = statements.get(statements.size() - 1);
             Target target = directives.parameters().isEmpty() ? new Target(last.text(), 0, null) : prepare(last);
             if (target == null) {

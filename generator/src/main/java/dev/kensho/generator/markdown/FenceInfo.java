@@ -32,10 +32,18 @@ public record FenceInfo(String language, Map<String, String> meta) {
                 String value;
                 if (i < text.length() && (text.charAt(i) == '"' || text.charAt(i) == '\'')) {
                     char quote = text.charAt(i);
-                    int end = text.indexOf(quote, i + 1);
-                    end = end < 0 ? text.length() : end;
-                    value = text.substring(i + 1, end);
-                    i = Math.min(text.length(), end + 1);
+                    StringBuilder quoted = new StringBuilder();
+                    i++;
+                    while (i < text.length() && text.charAt(i) != quote) {
+                        // A backslash lets a value hold the quote character itself: "say \"hi\"".
+                        if (text.charAt(i) == '\\' && i + 1 < text.length() && text.charAt(i + 1) == quote) {
+                            i++;
+                        }
+                        quoted.append(text.charAt(i));
+                        i++;
+                    }
+                    value = quoted.toString();
+                    i = Math.min(text.length(), i + 1);
                 } else {
                     int valueStart = i;
                     while (i < text.length() && !Character.isWhitespace(text.charAt(i))) {

@@ -42,18 +42,31 @@ public final class MarkdownDocument {
     private final Document document;
     private final List<SqlFence> sqlFences;
 
-    private MarkdownDocument(Page page, Document document, List<SqlFence> sqlFences) {
+    private final boolean verifiable;
+
+    private MarkdownDocument(Page page, Document document, List<SqlFence> sqlFences, boolean verifiable) {
         this.page = page;
         this.document = document;
         this.sqlFences = List.copyOf(sqlFences);
+        this.verifiable = verifiable;
+    }
+
+    /**
+     * False when a fence's directives or expected rows could not be read: running the page would
+     * check something other than what the author meant, so it is not run at all.
+     */
+    public boolean verifiable() {
+        return verifiable;
     }
 
     /** Parses a page; problems with directives or expected-rows tables go to {@code diagnostics}. */
     public static MarkdownDocument parse(Page page, List<Diagnostic> diagnostics) {
         Document document = PARSER.parse(page.body());
         List<SqlFence> fences = new ArrayList<>();
-        collect(document, page, fences, diagnostics);
-        return new MarkdownDocument(page, document, fences);
+        List<Diagnostic> found = new ArrayList<>();
+        collect(document, page, fences, found);
+        diagnostics.addAll(found);
+        return new MarkdownDocument(page, document, fences, found.isEmpty());
     }
 
     private static void collect(Node node, Page page, List<SqlFence> fences, List<Diagnostic> diagnostics) {

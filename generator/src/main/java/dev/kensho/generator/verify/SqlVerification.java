@@ -30,7 +30,7 @@ public final class SqlVerification {
      */
     public static VerificationRun run(List<MarkdownDocument> documents, ProviderChoice choice, VerifierSettings settings,
                                       Consumer<String> log) throws PostgresUnavailableException {
-        boolean anySql = documents.stream().anyMatch(d -> !d.sqlFences().isEmpty());
+        boolean anySql = documents.stream().anyMatch(d -> d.verifiable() && !d.sqlFences().isEmpty());
         if (!anySql) {
             log.accept("Kensho: no SQL on any page; no PostgreSQL server started");
             return new VerificationRun(null, null, null, null, Duration.ZERO, Map.of());
@@ -42,7 +42,7 @@ public final class SqlVerification {
                     + choice.reason() + "): " + verifier.serverDescription() + ", ready in " + start.toMillis() + " ms");
             Map<String, PageResult> results = new LinkedHashMap<>();
             for (MarkdownDocument document : documents) {
-                if (document.sqlFences().isEmpty()) {
+                if (document.sqlFences().isEmpty() || !document.verifiable()) {
                     continue;
                 }
                 List<Snippet> snippets = document.sqlFences().stream().map(MarkdownDocument.SqlFence::snippet).toList();

@@ -28,6 +28,16 @@ public final class SqlText {
         return false;
     }
 
+    /** The highest {@code $n} placeholder in the statement, 0 when it has none. */
+    public static int highestPlaceholder(String sql) {
+        var matcher = java.util.regex.Pattern.compile("(?<![\\w$])\\$(\\d+)").matcher(blankOutLiterals(sql));
+        int highest = 0;
+        while (matcher.find()) {
+            highest = Math.max(highest, Integer.parseInt(matcher.group(1)));
+        }
+        return highest;
+    }
+
     /** Replaces quoted strings, quoted identifiers and comments with spaces, keeping offsets. */
     static String blankOutLiterals(String sql) {
         char[] out = sql.toCharArray();
