@@ -1,0 +1,116 @@
+package dev.kensho.generator;
+
+import org.jsoup.Jsoup;
+import org.jsoup.nodes.Document;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Directives as authors meet them: errors at file:line, evidence on the page. */
+class DirectiveBuildTest {
+
+    @TempDir
+    Path temp;
+
+    @AfterEach
+    void noServerOutlivesABuild() {
+        assertEquals(List.of(), TestSite.kenshoPostgresProcesses());
+    }
+
+    @Test
+    void anUnknownDirectiveIsAnErrorAtTheFenceAndThePageIsNotRun() throws Exception {
+        TestSite site = new TestSite(temp).page("a.md", TestSite.source("A", "\n```sql expect=23505\nSELECT 1;\n```\n"));
+        TestSite.Run run = site.check();
+        assertEquals(1, run.status(), run::toString);
+        assertTrue(run.err().startsWith(site.display("a.md") + ":5:1: error: unknown directive 'expect'; known: "), run::toString);
+        assertTrue(run.out().startsWith("Kensho: no SQL on any page"), "a page with unreadable directives must not run: " + run);
+    }
+
+    @Test
+    void wrongRowsAreShownAsBothTablesUnderTheCompilerStyleError() throws Exception {
+        TestSite site = new TestSite(temp).page("a.md", TestSite.source("A", """
+
+                ```sql
+                SELECT * FROM (VALUES ('a'), ('b')) AS t(k);
+                ```
+
+                ```rows
+                 k
+                ---
+                 a
+                 c
+                ```
+                """));
+        TestSite.Run run = site.check();
+        assertEquals(1, run.status(), run::toString);
+        assertEquals(site.display("a.md") + ":6:1: error: rows differ (as a multiset, because the query has no ORDER BY)\n"
+                + " 6 | SELECT * FROM (VALUES ('a'), ('b')) AS t(k);\n"
+                + "   | ^\n"
+                + "  = detail: expected:\n"
+                + "        k\n"
+                + "       ---\n"
+                + "        a\n"
+                + "     >  c\n"
+                + "       (2 rows)\n"
+                + "    actual:\n"
+                + "        k\n"
+                + "       ---\n"
+                + "        a\n"
+                + "     >  b\n"
+                + "       (2 rows)\n"
+                + "    missing: c\n"
+                + "    extra:   b\n\n", run.err());
+    }
+
+    @Test
+    void aRowsTableAwayFromItsQueryIsAnError() throws Exception {
+        TestSite site = new TestSite(temp).page("a.md", TestSite.source("A", "\nText.\n\n```rows\n a\n---\n 1\n```\n"));
+        TestSite.Run run = site.check();
+        assertEquals(1, run.status(), run::toString);
+        assertTrue(run.err().startsWith(site.display("a.md") + ":7:1: error: a ```rows table must directly follow the ```sql fence whose rows it states"), run::toString);
+    }
+
+    @Test
+    void thePageShowsWhatWasAssertedTheBoundValuesAndHidesSetup() throws Exception {
+        TestSite site = new TestSite(temp).page("a.md", TestSite.source("A", """
+
+                ```sql setup hidden
+                CREATE TABLE secret_seed (n int); INSERT INTO secret_seed VALUES (1), (2);
+                ```
+
+                ```sql $1:integer=1
+                SELECT n FROM secret_seed WHERE n > $1;
+                ```
+
+                ```rows
+                 n
+                ---
+                 2
+                ```
+
+                ```sql expect-error=42P01
+                SELECT * FROM nothing_here;
+                ```
+                """));
+        TestSite.Run run = site.build();
+        assertEquals(0, run.status(), run::toString);
+        Document html = Jsoup.parse(site.out.resolve("a.html").toFile());
+        assertFalse(html.text().contains("CREATE TABLE secret_seed"), "a hidden snippet must not be shown");
+        List<String> evidence = html.select(".evidence").eachText();
+        assertEquals(2, evidence.size());
+        assertTrue(evidence.get(0).contains("$1 = 1（integer）"), evidence.get(0));
+        assertEquals(List.of("runs without error", "returns the 1 expected row(s) (in any order)"),
+                html.select(".evidence").get(0).select(".assertions li").eachText());
+        assertEquals(List.of("fails with SQLSTATE 42P01"), html.select(".evidence").get(1).select(".assertions li").eachText());
+        assertEquals("期待する結果（PostgreSQL 18.6 の結果と一致）", html.selectFirst(".expected-rows figcaption").text());
+        assertNull(html.selectFirst(".plan"), "no plan is shown unless the author asks for it");
+    }
+}

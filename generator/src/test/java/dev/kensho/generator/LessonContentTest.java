@@ -1,0 +1,45 @@
+package dev.kensho.generator;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.kensho.generator.cli.KenshoCommand;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The project's own lessons and guide build, with every claim they make holding. */
+class LessonContentTest {
+
+    @TempDir
+    Path temp;
+
+    @Test
+    void theLessonSiteBuildsAndTheGuideProvesAnErrorAndAPlan() throws Exception {
+        Path report = temp.resolve("report.json");
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int status = KenshoCommand.execute(new PrintWriter(out, true), new PrintWriter(err, true), "build",
+                "--content", "../content", "--theme", "../site", "--out", temp.resolve("site").toString(),
+                "--report", report.toString(), "--postgres", "embedded");
+        assertEquals(0, status, () -> out + "\n" + err);
+        JsonNode json = new ObjectMapper().readTree(report.toFile());
+        assertEquals(0, json.get("totals").get("failed").asInt());
+        List<String> guideAssertions = new ArrayList<>();
+        for (JsonNode snippet : json.get("snippets")) {
+            if (snippet.get("file").asText().endsWith("guide/directives.md")) {
+                snippet.get("assertions").forEach(a -> guideAssertions.add(a.get("assertion").asText() + " " + a.get("outcome").asText()));
+            }
+        }
+        assertTrue(guideAssertions.contains("fails with SQLSTATE 42P10 passed"), guideAssertions::toString);
+        assertTrue(guideAssertions.contains("uses index events_account_created_idx passed"), guideAssertions::toString);
+        assertTrue(guideAssertions.contains("no node chosen against a disabled planner method passed"), guideAssertions::toString);
+    }
+}
