@@ -73,12 +73,32 @@ class InterruptedBuildTest {
     }
 
     @Test
-    void evenAKilledBuildTakesItsServerWithIt() throws Exception {
+    void evenAKilledBuildTakesItsServerWithItAndTheNextBuildRemovesItsFolder() throws Exception {
         TestSite site = new TestSite(temp);
+        List<Path> existing = clusters();
         Process build = startSlowBuild(site);
 
+        List<Path> clustersBefore = clusters().stream().filter(c -> !existing.contains(c)).toList();
         build.destroyForcibly(); // SIGKILL: no shutdown hook runs; the server's stdin pipe closes.
         assertTrue(build.waitFor(30, TimeUnit.SECONDS));
         awaitNoServer();
+
+        // The killed build could not delete its cluster folder; the next build does.
+        assertEquals(1, clustersBefore.size(), clustersBefore::toString);
+        assertTrue(Files.exists(clustersBefore.get(0)));
+        site.page("slow.md", TestSite.source("Fast", "\n```sql\nSELECT 1;\n```\n"));
+        assertEquals(0, site.build().status());
+        assertTrue(Files.notExists(clustersBefore.get(0)), "the abandoned cluster was not removed");
+    }
+
+    private static List<Path> clusters() throws java.io.IOException {
+        try (var dirs = Files.list(EmbeddedClusterRoot.PATH)) {
+            return dirs.filter(d -> d.getFileName().toString().startsWith("kensho-pg-")).toList();
+        }
+    }
+
+    /** Same rule as the embedded provider: /dev/shm where it exists. */
+    private static final class EmbeddedClusterRoot {
+        static final Path PATH = Files.isDirectory(Path.of("/dev/shm")) ? Path.of("/dev/shm") : Path.of(System.getProperty("java.io.tmpdir"));
     }
 }

@@ -14,26 +14,37 @@ import java.util.Properties;
 final class PageDatabase implements AutoCloseable {
 
     private final RunningPostgres server;
+    private final Connection admin;
     private final String name;
     private final Connection connection;
 
-    private PageDatabase(RunningPostgres server, String name, Connection connection) {
+    private PageDatabase(RunningPostgres server, Connection admin, String name, Connection connection) {
         this.server = server;
+        this.admin = admin;
         this.name = name;
         this.connection = connection;
     }
 
-    static PageDatabase create(RunningPostgres server, String name, VerifierSettings settings) throws SQLException {
+    /**
+     * @param admin a connection of an account that may create roles and databases; PageDatabase
+     *              uses it but does not close it
+     */
+    static PageDatabase create(RunningPostgres server, Connection admin, String name, VerifierSettings settings) throws SQLException {
         String password = HexFormat.of().formatHex(new SecureRandom().generateSeed(16));
-        try (Connection admin = server.connectAdmin(); Statement statement = admin.createStatement()) {
-            statement.execute("CREATE ROLE " + name + " LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION"
-                    + " NOBYPASSRLS PASSWORD '" + password + "'");
-            statement.execute("ALTER ROLE " + name + " SET statement_timeout = '" + settings.statementTimeout().toMillis() + "ms'");
-            statement.execute("ALTER ROLE " + name + " SET lock_timeout = '" + settings.lockTimeout().toMillis() + "ms'");
-            statement.execute("ALTER ROLE " + name + " SET idle_in_transaction_session_timeout = '"
-                    + settings.statementTimeout().multipliedBy(3).toMillis() + "ms'");
-            statement.execute("CREATE DATABASE " + name + " OWNER " + name + " TEMPLATE template1");
-            statement.execute("REVOKE ALL ON DATABASE " + name + " FROM PUBLIC");
+        synchronized (admin) {
+            try (Statement statement = admin.createStatement()) {
+                // The role lives for one page and its password is 128 random bits: a costly SCRAM
+                // verifier would only slow every page's login down.
+                statement.execute("SET scram_iterations = 16");
+                statement.execute("CREATE ROLE " + name + " LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION"
+                        + " NOBYPASSRLS PASSWORD '" + password + "'");
+                statement.execute("ALTER ROLE " + name + " SET statement_timeout = '" + settings.statementTimeout().toMillis() + "ms'");
+                statement.execute("ALTER ROLE " + name + " SET lock_timeout = '" + settings.lockTimeout().toMillis() + "ms'");
+                statement.execute("ALTER ROLE " + name + " SET idle_in_transaction_session_timeout = '"
+                        + settings.statementTimeout().multipliedBy(3).toMillis() + "ms'");
+                statement.execute("CREATE DATABASE " + name + " OWNER " + name + " TEMPLATE template1");
+                statement.execute("REVOKE ALL ON DATABASE " + name + " FROM PUBLIC");
+            }
         }
         Properties credentials = new Properties();
         credentials.setProperty("user", name);
@@ -46,10 +57,10 @@ final class PageDatabase implements AutoCloseable {
         try {
             connection = DriverManager.getConnection(server.urlFor(name), credentials);
         } catch (SQLException e) {
-            drop(server, name);
+            drop(admin, name);
             throw e;
         }
-        return new PageDatabase(server, name, connection);
+        return new PageDatabase(server, admin, name, connection);
     }
 
     Connection connection() {
@@ -63,15 +74,17 @@ final class PageDatabase implements AutoCloseable {
         } catch (SQLException ignored) {
             // The database is dropped with FORCE below.
         }
-        drop(server, name);
+        drop(admin, name);
     }
 
-    private static void drop(RunningPostgres server, String name) {
-        try (Connection admin = server.connectAdmin(); Statement statement = admin.createStatement()) {
-            statement.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
-            statement.execute("DROP ROLE IF EXISTS " + name);
-        } catch (SQLException e) {
-            System.err.println("warning: could not drop page database " + name + ": " + e.getMessage());
+    private static void drop(Connection admin, String name) {
+        synchronized (admin) {
+            try (Statement statement = admin.createStatement()) {
+                statement.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+                statement.execute("DROP ROLE IF EXISTS " + name);
+            } catch (SQLException e) {
+                System.err.println("warning: could not drop page database " + name + ": " + e.getMessage());
+            }
         }
     }
 }

@@ -30,13 +30,15 @@ public final class Verifier implements AutoCloseable {
     private static final int REQUIRED_MAJOR = 18;
 
     private final RunningPostgres server;
+    private final Connection admin;
     private final VerifierSettings settings;
     private final String serverVersion;
     private final String namePrefix;
     private final AtomicInteger pageCounter = new AtomicInteger();
 
-    private Verifier(RunningPostgres server, VerifierSettings settings, String serverVersion) {
+    private Verifier(RunningPostgres server, Connection admin, VerifierSettings settings, String serverVersion) {
         this.server = server;
+        this.admin = admin;
         this.settings = settings;
         this.serverVersion = serverVersion;
         this.namePrefix = "kensho_" + ProcessHandle.current().pid() + "_" + Long.toHexString(System.nanoTime() & 0xffffff);
@@ -49,16 +51,33 @@ public final class Verifier implements AutoCloseable {
      */
     public static Verifier start(PostgresProvider provider, VerifierSettings settings) throws PostgresUnavailableException {
         RunningPostgres server = provider.start();
+        Connection admin = null;
         try {
-            return new Verifier(server, settings, checkVersion(server));
+            admin = server.connectAdmin();
+            return new Verifier(server, admin, settings, checkVersion(server, admin));
+        } catch (SQLException e) {
+            closeQuietly(admin);
+            server.close();
+            throw new PostgresUnavailableException("cannot connect to the server: " + e.getMessage(), e);
         } catch (PostgresUnavailableException | RuntimeException e) {
+            closeQuietly(admin);
             server.close();
             throw e;
         }
     }
 
-    private static String checkVersion(RunningPostgres server) throws PostgresUnavailableException {
-        try (Connection admin = server.connectAdmin(); Statement statement = admin.createStatement();
+    private static void closeQuietly(Connection connection) {
+        if (connection != null) {
+            try {
+                connection.close();
+            } catch (SQLException ignored) {
+                // Going away with the server.
+            }
+        }
+    }
+
+    private static String checkVersion(RunningPostgres server, Connection admin) throws PostgresUnavailableException {
+        try (Statement statement = admin.createStatement();
              ResultSet rs = statement.executeQuery("SELECT current_setting('server_version_num')::int, current_setting('server_version')")) {
             rs.next();
             int versionNum = rs.getInt(1);
@@ -93,7 +112,7 @@ public final class Verifier implements AutoCloseable {
     public PageResult verifyPage(String page, List<Snippet> snippets) {
         String name = namePrefix + "_" + pageCounter.incrementAndGet();
         long t0 = System.nanoTime();
-        try (PageDatabase database = PageDatabase.create(server, name, settings)) {
+        try (PageDatabase database = PageDatabase.create(server, admin, name, settings)) {
             Duration setup = Duration.ofNanos(System.nanoTime() - t0);
             List<Outcome> outcomes = new ScriptRunner(database.connection(), settings).run(snippets);
             return new PageResult(page, outcomes, setup);
@@ -104,6 +123,7 @@ public final class Verifier implements AutoCloseable {
 
     @Override
     public void close() {
+        closeQuietly(admin);
         server.close();
     }
 }

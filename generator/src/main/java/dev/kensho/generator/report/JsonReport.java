@@ -39,6 +39,16 @@ public final class JsonReport {
             }
         }
         report.put("snippets", snippets);
+        List<Map<String, Object>> pageTimes = new ArrayList<>();
+        for (PageResult page : run.pages().values()) {
+            Map<String, Object> entry = new LinkedHashMap<>();
+            entry.put("file", page.page());
+            entry.put("snippets", page.outcomes().size());
+            entry.put("databaseSetupMs", page.databaseSetup().toNanos() / 1e6);
+            entry.put("snippetsMs", page.outcomes().stream().mapToLong(o -> o.duration().toNanos()).sum() / 1e6);
+            pageTimes.add(entry);
+        }
+        report.put("pages", pageTimes);
         List<Map<String, Object>> problems = new ArrayList<>();
         for (Diagnostic d : diagnostics) {
             Map<String, Object> problem = new LinkedHashMap<>();
