@@ -1,5 +1,7 @@
 package dev.kensho.sqlchecks;
 
+import dev.kensho.sqlchecks.scenario.ScenarioTranscript;
+
 import java.time.Duration;
 import java.util.List;
 
@@ -12,10 +14,11 @@ import java.util.List;
  * @param results    the rows each row-returning statement produced, in order
  * @param assertions every claim checked, in order (the first is always what the run itself showed)
  * @param plan       EXPLAIN (ANALYZE, BUFFERS) text of the last statement when the author asked to show it, else null
+ * @param transcript what each session did, for a scenario; null for a plain snippet
  * @param duration   time spent on the server round trips of this snippet
  */
 public record Outcome(Snippet snippet, Status status, Failure failure, List<ResultTable> results,
-                      List<Assertion> assertions, String plan, Duration duration) {
+                      List<Assertion> assertions, String plan, ScenarioTranscript transcript, Duration duration) {
 
     public enum Status {
         PASSED, FAILED,

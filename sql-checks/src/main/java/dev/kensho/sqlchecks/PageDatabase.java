@@ -16,12 +16,14 @@ final class PageDatabase implements AutoCloseable {
     private final RunningPostgres server;
     private final Connection admin;
     private final String name;
+    private final Properties credentials;
     private final Connection connection;
 
-    private PageDatabase(RunningPostgres server, Connection admin, String name, Connection connection) {
+    private PageDatabase(RunningPostgres server, Connection admin, String name, Properties credentials, Connection connection) {
         this.server = server;
         this.admin = admin;
         this.name = name;
+        this.credentials = credentials;
         this.connection = connection;
     }
 
@@ -60,11 +62,16 @@ final class PageDatabase implements AutoCloseable {
             drop(admin, name);
             throw e;
         }
-        return new PageDatabase(server, admin, name, connection);
+        return new PageDatabase(server, admin, name, credentials, connection);
     }
 
     Connection connection() {
         return connection;
+    }
+
+    /** Another connection to the page's database as the page's role (a scenario's session). */
+    Connection openSession() throws SQLException {
+        return DriverManager.getConnection(server.urlFor(name), credentials);
     }
 
     @Override

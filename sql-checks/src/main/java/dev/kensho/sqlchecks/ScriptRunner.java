@@ -3,6 +3,7 @@ package dev.kensho.sqlchecks;
 import dev.kensho.sqlchecks.assertion.PlanCheck;
 import dev.kensho.sqlchecks.assertion.RowComparison;
 import dev.kensho.sqlchecks.assertion.SqlText;
+import dev.kensho.sqlchecks.scenario.ScenarioRunner;
 import dev.kensho.sqlchecks.script.SqlSplitter;
 import dev.kensho.sqlchecks.script.SqlStatement;
 import org.postgresql.core.BaseConnection;
@@ -35,11 +36,13 @@ final class ScriptRunner {
     private static final String LOCK_TIMEOUT_SQLSTATE = "55P03";
 
     private final Connection connection;
+    private final ScenarioRunner scenarios;
     private final VerifierSettings settings;
     private int preparedCounter;
 
-    ScriptRunner(Connection connection, VerifierSettings settings) {
+    ScriptRunner(Connection connection, ScenarioRunner.SessionFactory sessions, VerifierSettings settings) {
         this.connection = connection;
+        this.scenarios = new ScenarioRunner(connection, sessions, settings);
         this.settings = settings;
     }
 
@@ -63,10 +66,10 @@ final class ScriptRunner {
             if (failed != null) {
                 Failure reason = new Failure("not run: the snippet at " + failed.snippet().location()
                         + " failed and this one builds on it", null, snippet.location(), snippet.lineAt(0), null, null);
-                outcomes[index] = new Outcome(snippet, Outcome.Status.SKIPPED, reason, List.of(), List.of(), null, Duration.ZERO);
+                outcomes[index] = new Outcome(snippet, Outcome.Status.SKIPPED, reason, List.of(), List.of(), null, null, Duration.ZERO);
                 continue;
             }
-            Outcome outcome = new SnippetRun(snippet).run();
+            Outcome outcome = snippet.scenario() != null ? scenarios.run(snippet) : new SnippetRun(snippet).run();
             outcomes[index] = outcome;
             if (!outcome.passed()) {
                 failed = outcome;
@@ -134,7 +137,7 @@ final class ScriptRunner {
                 if (planOutcome != null) {
                     return planOutcome;
                 }
-                return new Outcome(snippet, Outcome.Status.PASSED, null, results, assertions, plan, elapsed());
+                return new Outcome(snippet, Outcome.Status.PASSED, null, results, assertions, plan, null, elapsed());
             } finally {
                 target.release();
             }
@@ -174,7 +177,7 @@ final class ScriptRunner {
             String expected = directives.expectError();
             if (expected == null) {
                 rollbackIfAborted();
-                return new Outcome(snippet, Outcome.Status.FAILED, failure, results, assertions, null, elapsed());
+                return new Outcome(snippet, Outcome.Status.FAILED, failure, results, assertions, null, null, elapsed());
             }
             String sqlState = failure.sqlState();
             if (!expected.equals(sqlState)) {
@@ -195,7 +198,7 @@ final class ScriptRunner {
             // The failed transaction is left as it is: the lesson's next snippet may ROLLBACK TO SAVEPOINT.
             assertions.add(new Assertion("fails with SQLSTATE " + expected
                     + (directives.errorPattern() == null ? "" : " and a message matching /" + directives.errorPattern().pattern() + "/"), true));
-            return new Outcome(snippet, Outcome.Status.PASSED, null, results, assertions, null, elapsed());
+            return new Outcome(snippet, Outcome.Status.PASSED, null, results, assertions, null, null, elapsed());
         }
 
         private Outcome checkRows(SqlStatement last) {
@@ -294,7 +297,7 @@ final class ScriptRunner {
             String line = cause == null ? snippet.lineAt(0) : cause.sourceLine();
             Failure failure = new Failure(message, sqlState, location, line, detail == null || detail.isBlank() ? null : detail,
                     cause == null ? null : cause.hint());
-            return new Outcome(snippet, Outcome.Status.FAILED, failure, results, assertions, null, elapsed());
+            return new Outcome(snippet, Outcome.Status.FAILED, failure, results, assertions, null, null, elapsed());
         }
 
         private Duration elapsed() {

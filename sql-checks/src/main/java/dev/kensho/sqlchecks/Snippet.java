@@ -1,5 +1,7 @@
 package dev.kensho.sqlchecks;
 
+import dev.kensho.sqlchecks.scenario.Scenario;
+
 /**
  * A piece of SQL from a page, with where it came from.
  *
@@ -9,15 +11,34 @@ package dev.kensho.sqlchecks;
  *                   list item, say), added back when columns are reported
  * @param directives   what the author stated about the snippet in the fence's meta
  * @param expectedRows rows the last statement must return, or null when none were written
+ * @param scenario     when not null, {@code sql} is a multi-session scenario block, run as such
  */
-public record Snippet(SourceLocation location, String sql, int indent, Directives directives, ExpectedRows expectedRows) {
+public record Snippet(SourceLocation location, String sql, int indent, Directives directives, ExpectedRows expectedRows,
+                      Scenario scenario) {
 
     public static Snippet of(SourceLocation location, String sql) {
-        return new Snippet(location, sql, location.column() - 1, Directives.NONE, null);
+        return new Snippet(location, sql, location.column() - 1, Directives.NONE, null, null);
     }
 
     public Snippet with(Directives newDirectives, ExpectedRows newExpectedRows) {
-        return new Snippet(location, sql, indent, newDirectives, newExpectedRows);
+        return new Snippet(location, sql, indent, newDirectives, newExpectedRows, scenario);
+    }
+
+    public Snippet withScenario(Scenario newScenario) {
+        return new Snippet(location, sql, indent, directives, expectedRows, newScenario);
+    }
+
+    /** Index in {@link #sql()} of the first character of the 0-based {@code line}. */
+    public int indexOfLine(int line) {
+        int index = 0;
+        for (int i = 0; i < line; i++) {
+            int newline = sql.indexOf('\n', index);
+            if (newline < 0) {
+                return sql.length();
+            }
+            index = newline + 1;
+        }
+        return index;
     }
 
     /** Maps a 0-based character index within {@link #sql()} to a location in the author's file. */

@@ -114,7 +114,7 @@ public final class Verifier implements AutoCloseable {
         long t0 = System.nanoTime();
         try (PageDatabase database = PageDatabase.create(server, admin, name, settings)) {
             Duration setup = Duration.ofNanos(System.nanoTime() - t0);
-            List<Outcome> outcomes = new ScriptRunner(database.connection(), settings).run(snippets);
+            List<Outcome> outcomes = new ScriptRunner(database.connection(), database::openSession, settings).run(snippets);
             return new PageResult(page, outcomes, setup);
         } catch (SQLException e) {
             throw new IllegalStateException("could not prepare a database for " + page + ": " + e.getMessage(), e);

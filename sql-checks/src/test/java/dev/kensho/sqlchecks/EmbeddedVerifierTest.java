@@ -68,7 +68,7 @@ class EmbeddedVerifierTest {
     @Test
     void aMissingTableIsReportedWithItsSqlStateAndColumn() {
         PageResult result = verifier.verifyPage("page", List.of(
-                new Snippet(new SourceLocation("content/page.md", 20, 4), "SELECT *\nFROM \"order\";", 3, Directives.NONE, null)));
+                new Snippet(new SourceLocation("content/page.md", 20, 4), "SELECT *\nFROM \"order\";", 3, Directives.NONE, null, null)));
         Failure failure = result.outcomes().get(0).failure();
         assertEquals("relation \"order\" does not exist", failure.message());
         assertEquals("42P01", failure.sqlState());

@@ -136,7 +136,7 @@ public final class MarkdownDocument {
             indent = offset - lineStart;
         }
         SourceLocation location = new SourceLocation(page.displayPath(), line, indent + 1);
-        return new Snippet(location, sql, indent, Directives.NONE, null);
+        return new Snippet(location, sql, indent, Directives.NONE, null, null);
     }
 
     public Page page() {
