@@ -41,5 +41,17 @@ class LessonContentTest {
         assertTrue(guideAssertions.contains("fails with SQLSTATE 42P10 passed"), guideAssertions::toString);
         assertTrue(guideAssertions.contains("uses index events_account_created_idx passed"), guideAssertions::toString);
         assertTrue(guideAssertions.contains("no node chosen against a disabled planner method passed"), guideAssertions::toString);
+
+        List<String> scenarioClaims = new ArrayList<>();
+        for (JsonNode snippet : json.get("snippets")) {
+            if (snippet.get("kind").asText().equals("scenario") && snippet.get("file").asText().endsWith("idempotency/concurrency.md")) {
+                snippet.get("assertions").forEach(a -> scenarioClaims.add(a.get("assertion").asText() + " " + a.get("outcome").asText()));
+            }
+        }
+        // The four claims of the concurrency page, as the build proved them.
+        assertTrue(scenarioClaims.contains("b_reserve returns the 0 expected row(s) passed"), scenarioClaims::toString); // A commits
+        assertTrue(scenarioClaims.contains("b_reserve returns the 1 expected row(s) passed"), scenarioClaims::toString); // A rolls back
+        assertTrue(scenarioClaims.contains("b_insert fails with SQLSTATE 23505 passed"), scenarioClaims::toString);      // SELECT then INSERT
+        assertTrue(scenarioClaims.contains("b_claim waits for a passed"), scenarioClaims::toString);                      // stable operation ID
     }
 }

@@ -16,6 +16,8 @@ import dev.kensho.generator.content.Page;
 import dev.kensho.sqlchecks.Directives;
 import dev.kensho.sqlchecks.ExpectedRows;
 import dev.kensho.sqlchecks.InvalidDirectiveException;
+import dev.kensho.sqlchecks.scenario.ScenarioParser;
+import dev.kensho.sqlchecks.scenario.ScenarioSyntaxException;
 import dev.kensho.sqlchecks.SourceLocation;
 import dev.kensho.sqlchecks.Snippet;
 
@@ -35,6 +37,8 @@ public final class MarkdownDocument {
 
     /** Language of the fence that states a snippet's expected rows, written right under it. */
     public static final String ROWS_LANGUAGE = "rows";
+    /** Language of a multi-session scenario block (see the authoring guide). */
+    public static final String SCENARIO_LANGUAGE = "scenario";
 
     private static final Parser PARSER = Parser.builder(OPTIONS).build();
 
@@ -84,10 +88,21 @@ public final class MarkdownDocument {
                 }
                 continue;
             }
-            if (!info.language().equals("sql")) {
+            boolean scenario = info.language().equals(SCENARIO_LANGUAGE);
+            if (!info.language().equals("sql") && !scenario) {
                 continue;
             }
             Snippet snippet = snippetOf(fence, info, page);
+            if (scenario) {
+                try {
+                    snippet = snippet.withScenario(ScenarioParser.parse(snippet.sql()));
+                } catch (ScenarioSyntaxException e) {
+                    int index = snippet.indexOfLine(e.line());
+                    var at = snippet.locate(index);
+                    diagnostics.add(Diagnostic.at(at.file(), at.line(), at.column(), "scenario: " + e.getMessage(), snippet.lineAt(index)));
+                    continue;
+                }
+            }
             Directives directives = Directives.NONE;
             try {
                 directives = Directives.parse(info.meta());
@@ -147,7 +162,7 @@ public final class MarkdownDocument {
         return document;
     }
 
-    /** The page's ```sql fences in document order. */
+    /** The page's ```sql and ```scenario fences in document order. */
     public List<SqlFence> sqlFences() {
         return sqlFences;
     }

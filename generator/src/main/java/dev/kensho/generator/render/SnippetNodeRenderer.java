@@ -61,6 +61,9 @@ final class SnippetNodeRenderer implements NodeRenderer {
         model.put("serverVersion", serverVersion == null ? "" : serverVersion);
         if (outcome != null) {
             model.put("evidence", evidence(outcome, info));
+            if (outcome.transcript() != null) {
+                model.put("timeline", Timeline.of(outcome.transcript()));
+            }
         }
         try {
             html.line().raw(theme.render("code.ftlh", model)).line();

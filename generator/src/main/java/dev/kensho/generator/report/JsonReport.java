@@ -80,7 +80,7 @@ public final class JsonReport {
         entry.put("file", outcome.snippet().location().file());
         entry.put("line", outcome.snippet().location().line());
         entry.put("column", outcome.snippet().location().column());
-        entry.put("kind", "sql");
+        entry.put("kind", outcome.snippet().scenario() == null ? "sql" : "scenario");
         entry.put("status", outcome.status().label());
         Failure failure = outcome.failure();
         entry.put("message", failure == null ? null : failure.message());
@@ -93,6 +93,9 @@ public final class JsonReport {
         }
         entry.put("assertions", outcome.assertions().stream()
                 .map(a -> Map.of("assertion", a.description(), "outcome", a.passed() ? "passed" : "failed")).toList());
+        if (outcome.transcript() != null) {
+            entry.put("transcript", outcome.transcript().toString());
+        }
         entry.put("durationMs", outcome.duration().toNanos() / 1e6);
         entry.put("statementsWithRows", outcome.results().size());
         return entry;

@@ -33,7 +33,7 @@ import java.util.regex.Pattern;
  * permutation a1 b1 a2                   # one or more
  * </pre>
  *
- * A block opened by <code>{</code> ends at the first <code>}</code> that closes a line.
+ * A block is one line, <code>{ … }</code>, or runs from a <code>{</code> ending a line to a line holding only <code>}</code>.
  */
 public final class ScenarioParser {
 
@@ -215,28 +215,34 @@ public final class ScenarioParser {
         return matcher.group(1) != null ? matcher.group(1) : matcher.group(2);
     }
 
-    /** Reads "{ … }" and returns what is inside, stripped. */
+    /**
+     * Reads a block and returns what is inside, stripped. A block is either one line,
+     * <code>{ … }</code>, or opens with <code>{</code> at the end of a line and closes with a line
+     * holding only <code>}</code>, so a row ending in a JSON object's brace does not end it.
+     */
     private String block(String owner) throws ScenarioSyntaxException {
         skipSpaceAndComments();
         if (pos >= text.length() || text.charAt(pos) != '{') {
             throw new ScenarioSyntaxException(owner + " needs a block: { … }", line(Math.min(pos, text.length())));
         }
         int open = pos;
-        int i = open + 1;
-        while (i < text.length()) {
-            if (text.charAt(i) == '}') {
-                int after = i + 1;
-                while (after < text.length() && (text.charAt(after) == ' ' || text.charAt(after) == '\t')) {
-                    after++;
-                }
-                if (after >= text.length() || text.charAt(after) == '\n' || text.charAt(after) == '#') {
-                    pos = i + 1;
-                    return text.substring(open + 1, i).strip();
-                }
-            }
-            i++;
+        int eol = text.indexOf('\n', open);
+        String rest = text.substring(open + 1, eol < 0 ? text.length() : eol).strip();
+        if (rest.endsWith("}")) {
+            pos = eol < 0 ? text.length() : eol;
+            return rest.substring(0, rest.length() - 1).strip();
         }
-        throw new ScenarioSyntaxException(owner + ": the block opened here is never closed by a '}' at the end of a line", line(open));
+        int lineStart = eol < 0 ? text.length() : eol + 1;
+        while (lineStart < text.length()) {
+            int lineEnd = text.indexOf('\n', lineStart);
+            lineEnd = lineEnd < 0 ? text.length() : lineEnd;
+            if (text.substring(lineStart, lineEnd).strip().equals("}")) {
+                pos = lineEnd;
+                return text.substring(open + 1, lineStart).strip();
+            }
+            lineStart = lineEnd + 1;
+        }
+        throw new ScenarioSyntaxException(owner + ": the block opened here is never closed by a line holding only '}'", line(open));
     }
 
     /** Skips whitespace, newlines and # comments; false at the end of the text. */

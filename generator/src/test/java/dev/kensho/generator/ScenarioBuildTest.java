@@ -1,0 +1,81 @@
+package dev.kensho.generator;
+
+import org.jsoup.Jsoup;
+import org.jsoup.nodes.Document;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Scenario blocks as authors meet them: errors at the step's file:line, a timeline on the page. */
+class ScenarioBuildTest {
+
+    @TempDir
+    Path temp;
+
+    @AfterEach
+    void noServerOutlivesABuild() {
+        assertEquals(List.of(), TestSite.kenshoPostgresProcesses());
+    }
+
+    private static String page(String bWaits) {
+        return TestSite.source("Race", """
+
+                ```sql setup hidden
+                CREATE TABLE r (key text PRIMARY KEY);
+                ```
+
+                ```scenario
+                session a
+                step a1 { BEGIN; INSERT INTO r VALUES ('K1') ON CONFLICT DO NOTHING; }
+                step a2 { COMMIT; }
+                session b
+                step b1%s { INSERT INTO r VALUES ('K1') ON CONFLICT DO NOTHING RETURNING key; }
+                permutation a1 b1 a2
+                ```
+                """.formatted(bWaits));
+    }
+
+    @Test
+    void aWrongClaimAboutWaitingFailsAtTheStepsLine() throws Exception {
+        TestSite site = new TestSite(temp).page("race.md", page(""));
+        TestSite.Run run = site.check();
+        assertEquals(1, run.status(), run::toString);
+        assertEquals(site.display("race.md") + ":14:1: error: step b1 waits for a, but the scenario does not say so; "
+                + "add waits-for=a if that is the point\n"
+                + " 14 | step b1 { INSERT INTO r VALUES ('K1') ON CONFLICT DO NOTHING RETURNING key; }\n"
+                + "    | ^\n\n", run.err());
+    }
+
+    @Test
+    void aScenarioSyntaxErrorIsReportedAtItsLine() throws Exception {
+        TestSite site = new TestSite(temp).page("race.md", page(" wait=a"));
+        TestSite.Run run = site.check();
+        assertEquals(1, run.status(), run::toString);
+        assertTrue(run.err().startsWith(site.display("race.md") + ":14:1: error: scenario: unknown step option 'wait'"), run::toString);
+    }
+
+    @Test
+    void theTimelineShowsOneColumnPerSessionAndTheWait() throws Exception {
+        TestSite site = new TestSite(temp).page("race.md", page(" waits-for=a"));
+        TestSite.Run run = site.build();
+        assertEquals(0, run.status(), run::toString);
+        Document html = Jsoup.parse(site.out.resolve("race.html").toFile());
+        assertEquals(List.of("セッション a", "セッション b"), html.select(".timeline > thead th").eachText());
+        List<String> rows = html.select(".timeline > tbody > tr").stream()
+                .map(tr -> tr.select("> td").stream().map(td -> td.select(".step-name, .step-state").eachText().toString()).toList().toString())
+                .toList();
+        assertEquals(List.of(
+                "[[a1], []]",
+                "[[], [b1, 待機中：a のトランザクションの終了を待つ]]",
+                "[[a2], []]",
+                "[[], [b1, 待機が解けて完了]]"), rows);
+        assertTrue(html.selectFirst(".scenario .evidence summary").text().contains("PostgreSQL 18.6 で検証済み"));
+        assertTrue(html.select(".scenario .assertions li").eachText().contains("b1 waits for a"));
+    }
+}
