@@ -1,5 +1,6 @@
 package dev.kensho.generator;
 
+import dev.kensho.generator.verify.Shard;
 import dev.kensho.sqlchecks.VerifierSettings;
 
 import java.nio.file.Path;
@@ -15,7 +16,9 @@ import java.nio.file.Path;
  * @param report   where the JSON report goes
  * @param render   false for {@code check}: verify only, write no site
  * @param limits   statement and lock timeouts for snippets
+ * @param shard    which share of the pages to verify ({@link Shard#ALL} for every page)
+ * @param junitXml folder for a JUnit XML report, or null for none
  */
 public record BuildOptions(Path content, Path theme, Path out, String postgres, String image, Path report,
-                           boolean render, VerifierSettings limits) {
+                           boolean render, VerifierSettings limits, Shard shard, Path junitXml) {
 }

@@ -7,8 +7,10 @@ import dev.kensho.generator.markdown.MarkdownDocument;
 import dev.kensho.generator.output.SiteOutput;
 import dev.kensho.generator.render.SiteRenderer;
 import dev.kensho.generator.render.Theme;
+import dev.kensho.generator.report.JUnitReport;
 import dev.kensho.generator.report.JsonReport;
 import dev.kensho.generator.verify.ProviderChoice;
+import dev.kensho.generator.verify.Shard;
 import dev.kensho.generator.verify.SqlVerification;
 import dev.kensho.generator.verify.VerificationRun;
 import dev.kensho.sqlchecks.postgres.PostgresUnavailableException;
@@ -53,7 +55,12 @@ public final class KenshoBuild {
         VerificationRun verification;
         String environmentError = null;
         try {
-            verification = SqlVerification.run(documents, ProviderChoice.choose(options.postgres(), options.image()),
+            List<MarkdownDocument> share = documents.stream()
+                    .filter(d -> options.shard().contains(d.page().relativePath())).toList();
+            if (!options.shard().equals(Shard.ALL)) {
+                log.accept("Kensho: shard " + options.shard() + ": " + share.size() + " of " + documents.size() + " page(s)");
+            }
+            verification = SqlVerification.run(share, ProviderChoice.choose(options.postgres(), options.image()),
                     options.limits(), log);
             diagnostics.addAll(SqlVerification.diagnostics(verification));
         } catch (PostgresUnavailableException e) {
@@ -73,6 +80,9 @@ public final class KenshoBuild {
         }
         Duration elapsed = Duration.ofNanos(System.nanoTime() - t0);
         JsonReport.write(options.report(), VERSION, verification, diagnostics, pages.size(), elapsed.toMillis());
+        if (options.junitXml() != null) {
+            JUnitReport.write(options.junitXml(), verification, diagnostics);
+        }
         return new BuildResult(diagnostics, environmentError, verification, pages.size(), written, elapsed);
     }
 

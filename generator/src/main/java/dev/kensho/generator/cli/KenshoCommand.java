@@ -4,6 +4,8 @@ import dev.kensho.generator.BuildOptions;
 import dev.kensho.generator.BuildResult;
 import dev.kensho.generator.Diagnostic;
 import dev.kensho.generator.KenshoBuild;
+import dev.kensho.generator.report.JUnitReport;
+import dev.kensho.generator.verify.Shard;
 import dev.kensho.sqlchecks.Outcome;
 import dev.kensho.sqlchecks.VerifierSettings;
 import dev.kensho.sqlchecks.postgres.ContainerPostgres;
@@ -73,6 +75,10 @@ public final class KenshoCommand implements Runnable {
 
         @Option(names = "--lock-timeout", defaultValue = "3s", description = "Longest a statement may wait for a lock (default: ${DEFAULT-VALUE}).")
         String lockTimeout;
+
+        @Option(names = "--junit-xml", paramLabel = "DIR", description = "Also write JUnit XML (DIR/" + JUnitReport.FILE_NAME
+                + "): one test case per snippet and scenario, for CI systems.")
+        Path junitXml;
     }
 
     abstract static class Run implements Callable<Integer> {
@@ -83,6 +89,11 @@ public final class KenshoCommand implements Runnable {
         CommandLine.Model.CommandSpec spec;
 
         abstract boolean render();
+
+        /** The share of pages to verify; every page unless the command takes --shard. */
+        Shard shard() {
+            return Shard.ALL;
+        }
 
         @Override
         public Integer call() {
@@ -99,8 +110,14 @@ public final class KenshoCommand implements Runnable {
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
             }
+            Shard shard;
+            try {
+                shard = shard();
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+            }
             BuildOptions buildOptions = new BuildOptions(options.content, options.theme, options.out, options.postgres,
-                    options.image, options.report, render(), limits);
+                    options.image, options.report, render(), limits, shard, options.junitXml);
             BuildResult result;
             try {
                 result = KenshoBuild.run(buildOptions, line -> {
@@ -171,9 +188,18 @@ public final class KenshoCommand implements Runnable {
     @Command(name = "check", mixinStandardHelpOptions = true,
             description = "Verify every SQL snippet without rendering anything.")
     static final class Check extends Run {
+        @Option(names = "--shard", paramLabel = "I/N", description = "Verify only the I-th of N deterministic shares of the pages "
+                + "(by a hash of each page's path; all shares together cover every page once).")
+        String shard;
+
         @Override
         boolean render() {
             return false;
+        }
+
+        @Override
+        Shard shard() {
+            return shard == null ? Shard.ALL : Shard.parse(shard);
         }
     }
 }

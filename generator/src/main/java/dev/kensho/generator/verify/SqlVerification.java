@@ -56,26 +56,31 @@ public final class SqlVerification {
     /** One diagnostic per failed snippet, in page order. */
     public static List<Diagnostic> diagnostics(VerificationRun run) {
         List<Diagnostic> diagnostics = new ArrayList<>();
-        for (Outcome outcome : run.outcomes()) {
-            if (outcome.status() != Outcome.Status.FAILED) {
-                continue;
+        for (PageResult page : run.pages().values()) {
+            for (Outcome outcome : page.outcomes()) {
+                if (outcome.status() == Outcome.Status.FAILED) {
+                    diagnostics.add(diagnostic(page, outcome));
+                }
             }
-            Failure failure = outcome.failure();
-            List<String> notes = new ArrayList<>();
-            if (failure.detail() != null) {
-                notes.add("detail: " + failure.detail());
-            }
-            if (failure.hint() != null) {
-                notes.add("hint: " + failure.hint());
-            }
-            long skipped = run.pages().values().stream().filter(p -> p.outcomes().contains(outcome))
-                    .flatMap(p -> p.outcomes().stream()).filter(o -> o.status() == Outcome.Status.SKIPPED).count();
-            if (skipped > 0) {
-                notes.add("note: " + skipped + " later snippet(s) on this page were not run; they build on this one");
-            }
-            diagnostics.add(new Diagnostic(failure.location().file(), failure.location().line(), failure.location().column(),
-                    failure.message(), failure.sqlState(), failure.sourceLine(), notes));
         }
         return diagnostics;
+    }
+
+    /** The compiler-style report of one failed snippet of {@code page}. */
+    public static Diagnostic diagnostic(PageResult page, Outcome outcome) {
+        Failure failure = outcome.failure();
+        List<String> notes = new ArrayList<>();
+        if (failure.detail() != null) {
+            notes.add("detail: " + failure.detail());
+        }
+        if (failure.hint() != null) {
+            notes.add("hint: " + failure.hint());
+        }
+        long skipped = page.outcomes().stream().filter(o -> o.status() == Outcome.Status.SKIPPED).count();
+        if (skipped > 0) {
+            notes.add("note: " + skipped + " later snippet(s) on this page were not run; they build on this one");
+        }
+        return new Diagnostic(failure.location().file(), failure.location().line(), failure.location().column(),
+                failure.message(), failure.sqlState(), failure.sourceLine(), notes);
     }
 }
