@@ -3,10 +3,11 @@ package dev.kensho.generator.verify;
 import dev.kensho.sqlchecks.postgres.ContainerPostgres;
 import dev.kensho.sqlchecks.postgres.EmbeddedPostgres;
 import dev.kensho.sqlchecks.postgres.ExistingServer;
+import dev.kensho.sqlchecks.postgres.FirstAvailable;
 import dev.kensho.sqlchecks.postgres.PostgresProvider;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.util.List;
+
 
 /**
  * Which PostgreSQL provider the build uses, and why; the reason is printed on the first line.
@@ -27,7 +28,8 @@ public record ProviderChoice(PostgresProvider provider, String reason) {
             case "embedded" -> new ProviderChoice(new EmbeddedPostgres(), "--postgres embedded");
             case "container" -> new ProviderChoice(new ContainerPostgres(image), "--postgres container");
             case "auto" -> dockerEngineAnswers()
-                    ? new ProviderChoice(new ContainerPostgres(image), "a Docker engine answered")
+                    ? new ProviderChoice(new FirstAvailable(List.of(new ContainerPostgres(image), new EmbeddedPostgres())),
+                    "a Docker engine answered")
                     : new ProviderChoice(new EmbeddedPostgres(), "no Docker engine answered");
             default -> {
                 if (option.startsWith("jdbc:postgresql:")) {
@@ -39,12 +41,15 @@ public record ProviderChoice(PostgresProvider provider, String reason) {
         };
     }
 
+    /** Why the provider ran: the reason, plus any provider passed over on the way. */
+    public String fullReason() {
+        if (provider instanceof FirstAvailable fallback && !fallback.passedOver().isEmpty()) {
+            return reason + ", but " + String.join("; ", fallback.passedOver()) + " — so the embedded binaries";
+        }
+        return reason;
+    }
+
     private static boolean dockerEngineAnswers() {
-        // Asking Testcontainers costs seconds when nothing is there; skip it when no engine can be.
-        boolean someEngineConfigured = System.getenv("DOCKER_HOST") != null
-                || Files.exists(Path.of("/var/run/docker.sock"))
-                || Files.exists(Path.of(System.getProperty("user.home"), ".docker/run/docker.sock"))
-                || Files.exists(Path.of(System.getProperty("user.home"), ".testcontainers.properties"));
-        return someEngineConfigured && ContainerPostgres.dockerAvailable();
+        return ContainerPostgres.dockerAvailable();
     }
 }

@@ -39,7 +39,7 @@ public final class SqlVerification {
         try (Verifier verifier = Verifier.start(choice.provider(), settings)) {
             Duration start = Duration.ofNanos(System.nanoTime() - t0);
             log.accept("Kensho: PostgreSQL " + verifier.serverVersion() + " via " + choice.provider().name() + " ("
-                    + choice.reason() + "): " + verifier.serverDescription() + ", ready in " + start.toMillis() + " ms");
+                    + choice.fullReason() + "): " + verifier.serverDescription() + ", ready in " + start.toMillis() + " ms");
             Map<String, PageResult> results = new LinkedHashMap<>();
             for (MarkdownDocument document : documents) {
                 if (document.sqlFences().isEmpty() || !document.verifiable()) {
@@ -48,7 +48,7 @@ public final class SqlVerification {
                 List<Snippet> snippets = document.sqlFences().stream().map(MarkdownDocument.SqlFence::snippet).toList();
                 results.put(document.page().relativePath(), verifier.verifyPage(document.page().displayPath(), snippets));
             }
-            return new VerificationRun(choice.provider().name(), choice.reason(), verifier.serverVersion(),
+            return new VerificationRun(choice.provider().name(), choice.fullReason(), verifier.serverVersion(),
                     verifier.serverDescription(), start, results);
         }
     }

@@ -13,6 +13,9 @@ import java.util.Properties;
 public final class ContainerPostgres implements PostgresProvider {
 
     public static final String DEFAULT_IMAGE = "postgres:18";
+    /** Marks Kensho's containers with the host and pid of the build that started them. */
+    static final String OWNER_LABEL = "dev.kensho.owner";
+    private static final java.time.Duration PULL_LIMIT = java.time.Duration.ofSeconds(60);
 
     private final String image;
 
@@ -20,8 +23,14 @@ public final class ContainerPostgres implements PostgresProvider {
         this.image = image;
     }
 
-    /** True when a Docker engine answers; asks Testcontainers, which knows every way to find one. */
+    /**
+     * True when a Docker engine answers. A quick ping of the engine's socket comes first, because
+     * Testcontainers retries for minutes when the engine it is pointed at does not answer.
+     */
     public static boolean dockerAvailable() {
+        if (!DockerPing.answers()) {
+            return false;
+        }
         try {
             return DockerClientFactory.instance().isDockerAvailable();
         } catch (RuntimeException | LinkageError e) {
@@ -34,14 +43,81 @@ public final class ContainerPostgres implements PostgresProvider {
         return "container";
     }
 
+    /**
+     * Pulls the image when it is not there yet, within a minute: Testcontainers would otherwise
+     * retry for minutes where no registry answers, before the build could say anything.
+     */
+    private void ensureImage() throws PostgresUnavailableException {
+        var client = DockerClientFactory.instance().client();
+        if (!client.listImagesCmd().withImageNameFilter(image).exec().isEmpty()) {
+            return;
+        }
+        DockerImageName name = DockerImageName.parse(image);
+        try {
+            boolean done = client.pullImageCmd(name.getUnversionedPart()).withTag(name.getVersionPart())
+                    .exec(new com.github.dockerjava.api.async.ResultCallback.Adapter<>())
+                    .awaitCompletion(PULL_LIMIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+            if (!done) {
+                throw new PostgresUnavailableException("image " + image + " is not present and could not be pulled within "
+                        + PULL_LIMIT.toSeconds() + " s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new PostgresUnavailableException("interrupted while pulling " + image, e);
+        } catch (RuntimeException e) {
+            throw new PostgresUnavailableException("image " + image + " is not present and could not be pulled: "
+                    + e.getMessage().strip().replaceAll("\\s+", " ") + " (without a registry, build one with docker/postgres-offline/build.sh)", e);
+        }
+    }
+
+    private static String ownerId() {
+        return hostName() + "/" + ProcessHandle.current().pid();
+    }
+
+    private static String hostName() {
+        try {
+            return java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.io.IOException e) {
+            return "localhost";
+        }
+    }
+
+    /**
+     * Removes containers whose build was killed outright (with Ryuk disabled, as it must be where no
+     * registry is reachable, nothing else would): Kensho's label names a process of this host that
+     * no longer runs.
+     */
+    private static void removeAbandonedContainers() {
+        try {
+            var client = DockerClientFactory.instance().client();
+            for (var container : client.listContainersCmd().withShowAll(true).withLabelFilter(java.util.List.of(OWNER_LABEL)).exec()) {
+                String owner = container.getLabels().get(OWNER_LABEL);
+                int slash = owner == null ? -1 : owner.lastIndexOf('/');
+                if (slash < 0 || !owner.substring(0, slash).equals(hostName())) {
+                    continue;
+                }
+                long pid = Long.parseLong(owner.substring(slash + 1));
+                if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+                    continue;
+                }
+                client.removeContainerCmd(container.getId()).withForce(true).withRemoveVolumes(true).exec();
+            }
+        } catch (RuntimeException e) {
+            // Housekeeping only.
+        }
+    }
+
     @Override
     public RunningPostgres start() throws PostgresUnavailableException {
         if (!dockerAvailable()) {
             throw new PostgresUnavailableException("--postgres container needs a Docker engine and none answered; "
                     + "start one, or use --postgres embedded");
         }
+        removeAbandonedContainers();
+        ensureImage();
         PostgreSQLContainer container = new PostgreSQLContainer(
-                DockerImageName.parse(image).asCompatibleSubstituteFor("postgres"));
+                DockerImageName.parse(image).asCompatibleSubstituteFor("postgres"))
+                .withLabel(OWNER_LABEL, ownerId());
         try {
             container.start();
         } catch (RuntimeException e) {
