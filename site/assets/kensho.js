@@ -5,16 +5,61 @@ document.querySelector('.theme-toggle')?.addEventListener('click', () => {
   localStorage.setItem('kensho-theme', next);
 });
 
+async function copyText(text, button) {
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch (e) {
+    // file:// pages and older browsers: fall back to a hidden textarea.
+    const area = document.createElement('textarea');
+    area.value = text;
+    area.style.position = 'fixed';
+    area.style.opacity = '0';
+    document.body.appendChild(area);
+    area.select();
+    document.execCommand('copy');
+    area.remove();
+  }
+  const label = button.textContent;
+  button.textContent = 'コピーしました';
+  setTimeout(() => { button.textContent = label; }, 1500);
+}
+
 // Copy buttons on code blocks.
 for (const block of document.querySelectorAll('.code-block pre')) {
   const button = document.createElement('button');
   button.type = 'button';
   button.className = 'copy';
   button.textContent = 'コピー';
-  button.addEventListener('click', async () => {
-    await navigator.clipboard.writeText(block.innerText);
-    button.textContent = 'コピーしました';
-    setTimeout(() => { button.textContent = 'コピー'; }, 1500);
-  });
+  button.addEventListener('click', () => copyText(block.innerText, button));
   block.parentElement.insertBefore(button, block);
+}
+for (const button of document.querySelectorAll('[data-copy-target]')) {
+  button.addEventListener('click', () => copyText(document.getElementById(button.dataset.copyTarget).innerText, button));
+}
+
+// Tabs (ARIA tabs pattern): click or arrow keys switch panels.
+for (const tabs of document.querySelectorAll('[data-tabs]')) {
+  const buttons = [...tabs.querySelectorAll(':scope > .tab-list [role="tab"]')];
+  const select = (chosen) => {
+    for (const button of buttons) {
+      const selected = button === chosen;
+      button.setAttribute('aria-selected', String(selected));
+      button.tabIndex = selected ? 0 : -1;
+      document.getElementById(button.getAttribute('aria-controls')).hidden = !selected;
+    }
+  };
+  buttons.forEach((button, i) => {
+    button.addEventListener('click', () => select(button));
+    button.addEventListener('keydown', (event) => {
+      const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
+      if (step) {
+        const next = buttons[(i + step + buttons.length) % buttons.length];
+        select(next);
+        next.focus();
+      }
+    });
+  });
+  if (buttons.length) {
+    select(buttons[0]);
+  }
 }

@@ -50,7 +50,8 @@ public final class KenshoBuild {
         ContentLoader loader = new ContentLoader(options.content(), workingDir);
         SiteConfig config = SiteConfig.load(loader.root(), display(workingDir, loader.root().resolve(SiteConfig.FILE_NAME)), diagnostics);
         List<Page> pages = loader.load(diagnostics);
-        List<MarkdownDocument> documents = pages.stream().map(page -> MarkdownDocument.parse(page, diagnostics)).toList();
+        Theme theme = Theme.load(options.theme());
+        List<MarkdownDocument> documents = pages.stream().map(page -> MarkdownDocument.parse(page, theme, diagnostics)).toList();
 
         VerificationRun verification;
         String environmentError = null;
@@ -70,7 +71,6 @@ public final class KenshoBuild {
 
         boolean written = false;
         if (options.render() && environmentError == null) {
-            Theme theme = Theme.load(options.theme());
             String builtAt = OffsetDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'"));
             Map<String, String> html = new SiteRenderer(theme, config, verification, builtAt).render(documents, diagnostics);
             if (diagnostics.isEmpty()) {

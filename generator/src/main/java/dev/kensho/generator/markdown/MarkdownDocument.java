@@ -21,8 +21,11 @@ import dev.kensho.sqlchecks.scenario.ScenarioSyntaxException;
 import dev.kensho.sqlchecks.SourceLocation;
 import dev.kensho.sqlchecks.Snippet;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /** A page's Markdown parsed once; the verify and render stages both read this tree. */
 public final class MarkdownDocument {
@@ -33,6 +36,8 @@ public final class MarkdownDocument {
             .set(TablesExtension.APPEND_MISSING_COLUMNS, true)
             .set(TablesExtension.DISCARD_EXTRA_COLUMNS, true)
             .set(TablesExtension.HEADER_SEPARATOR_COLUMN_MATCH, true)
+            // As in MDX: indentation inside components is layout, not an indented code block.
+            .set(Parser.INDENTED_CODE_BLOCK_PARSER, false)
             .toImmutable();
 
     /** Language of the fence that states a snippet's expected rows, written right under it. */
@@ -45,14 +50,28 @@ public final class MarkdownDocument {
     private final Page page;
     private final Document document;
     private final List<SqlFence> sqlFences;
-
+    private final List<ComponentTag> components;
+    private final Map<Integer, String> diagrams;
     private final boolean verifiable;
 
-    private MarkdownDocument(Page page, Document document, List<SqlFence> sqlFences, boolean verifiable) {
+    private MarkdownDocument(Page page, Document document, List<SqlFence> sqlFences, List<ComponentTag> components,
+                             Map<Integer, String> diagrams, boolean verifiable) {
         this.page = page;
         this.document = document;
         this.sqlFences = List.copyOf(sqlFences);
+        this.components = List.copyOf(components);
+        this.diagrams = Map.copyOf(diagrams);
         this.verifiable = verifiable;
+    }
+
+    /** The page's component tags in order; their markers stand in the rendered Markdown. */
+    public List<ComponentTag> components() {
+        return components;
+    }
+
+    /** Inline SVG markup of each Diagram tag, by tag id. */
+    public Map<Integer, String> diagrams() {
+        return diagrams;
     }
 
     /**
@@ -63,27 +82,63 @@ public final class MarkdownDocument {
         return verifiable;
     }
 
-    /** Parses a page; problems with directives or expected-rows tables go to {@code diagnostics}. */
-    public static MarkdownDocument parse(Page page, List<Diagnostic> diagnostics) {
-        Document document = PARSER.parse(page.body());
-        List<SqlFence> fences = new ArrayList<>();
+    /**
+     * Parses a page; problems with components, diagrams, directives or expected-rows tables go to
+     * {@code diagnostics}.
+     */
+    public static MarkdownDocument parse(Page page, ComponentCatalog catalog, List<Diagnostic> diagnostics) {
         List<Diagnostic> found = new ArrayList<>();
-        collect(document, page, fences, found);
+        ComponentSyntax.Result components = ComponentSyntax.extract(page.body(), page.displayPath(), catalog, found);
+        Map<Integer, String> diagrams = new HashMap<>();
+        for (ComponentTag tag : components.tags()) {
+            if (tag.name().equals(DIAGRAM) && tag.attributes().get("src") instanceof String src) {
+                Path file = src.startsWith("/") ? contentRoot(page).resolve(src.substring(1)) : page.source().getParent().resolve(src);
+                String alt = String.valueOf(tag.attributes().get("alt"));
+                try {
+                    if (alt.isBlank()) {
+                        throw new SvgDiagram.Problem("<Diagram> needs a text alternative: alt=\"what the diagram shows\"");
+                    }
+                    diagrams.put(tag.id(), SvgDiagram.load(file.normalize(), alt, "d" + tag.id() + "-"));
+                } catch (SvgDiagram.Problem e) {
+                    String source = page.body().split("\n", -1)[tag.line() - 1];
+                    found.add(Diagnostic.at(page.displayPath(), tag.line(), source.indexOf('<') + 1, e.getMessage(), source));
+                }
+            }
+        }
+        Document document = PARSER.parse(components.body());
+        List<SqlFence> fences = new ArrayList<>();
+        collect(document, page, components.body(), fences, found);
         diagnostics.addAll(found);
-        return new MarkdownDocument(page, document, fences, found.isEmpty());
+        return new MarkdownDocument(page, document, fences, components.tags(), diagrams, found.isEmpty());
     }
 
-    private static void collect(Node node, Page page, List<SqlFence> fences, List<Diagnostic> diagnostics) {
+    /** Parses a snippet of Markdown that holds no SQL, such as a one-line component's content. */
+    public static Document parseFragment(String markdown) {
+        return PARSER.parse(markdown);
+    }
+
+    /** The component that inlines an SVG from content/. */
+    public static final String DIAGRAM = "Diagram";
+
+    private static Path contentRoot(Page page) {
+        Path root = page.source().toAbsolutePath().normalize();
+        for (int i = 0; i < page.relativePath().split("/").length; i++) {
+            root = root.getParent();
+        }
+        return root;
+    }
+
+    private static void collect(Node node, Page page, String body, List<SqlFence> fences, List<Diagnostic> diagnostics) {
         for (Node child = node.getFirstChild(); child != null; child = child.getNext()) {
             if (!(child instanceof FencedCodeBlock fence)) {
-                collect(child, page, fences, diagnostics);
+                collect(child, page, body, fences, diagnostics);
                 continue;
             }
             FenceInfo info = FenceInfo.parse(fence.getInfo().toString());
             if (info.language().equals(ROWS_LANGUAGE)) {
                 boolean claimed = !fences.isEmpty() && fences.get(fences.size() - 1).rowsNode() == fence;
                 if (!claimed) {
-                    diagnostics.add(fenceDiagnostic(page, fence, "a ```" + ROWS_LANGUAGE
+                    diagnostics.add(fenceDiagnostic(page, body, fence, "a ```" + ROWS_LANGUAGE
                             + " table must directly follow the ```sql fence whose rows it states"));
                 }
                 continue;
@@ -92,7 +147,7 @@ public final class MarkdownDocument {
             if (!info.language().equals("sql") && !scenario) {
                 continue;
             }
-            Snippet snippet = snippetOf(fence, info, page);
+            Snippet snippet = snippetOf(fence, info, page, body);
             if (scenario) {
                 try {
                     snippet = snippet.withScenario(ScenarioParser.parse(snippet.sql()));
@@ -107,7 +162,7 @@ public final class MarkdownDocument {
             try {
                 directives = Directives.parse(info.meta());
             } catch (InvalidDirectiveException e) {
-                diagnostics.add(fenceDiagnostic(page, fence, e.getMessage()));
+                diagnostics.add(fenceDiagnostic(page, body, fence, e.getMessage()));
             }
             FencedCodeBlock rowsNode = null;
             ExpectedRows expectedRows = null;
@@ -116,22 +171,22 @@ public final class MarkdownDocument {
                 try {
                     expectedRows = ExpectedRows.parse(next.getContentChars().toString());
                 } catch (InvalidDirectiveException e) {
-                    diagnostics.add(fenceDiagnostic(page, next, "expected rows: " + e.getMessage()));
+                    diagnostics.add(fenceDiagnostic(page, body, next, "expected rows: " + e.getMessage()));
                 }
             }
             fences.add(new SqlFence(fence, info, snippet.with(directives, expectedRows), rowsNode));
         }
     }
 
-    private static Diagnostic fenceDiagnostic(Page page, FencedCodeBlock fence, String message) {
+    private static Diagnostic fenceDiagnostic(Page page, String body, FencedCodeBlock fence, String message) {
         int line = fence.getStartLineNumber() + 1;
-        String[] lines = page.body().split("\n", -1);
+        String[] lines = body.split("\n", -1);
         String source = line - 1 < lines.length ? lines[line - 1] : null;
         int column = source == null ? 1 : source.length() - source.stripLeading().length() + 1;
         return Diagnostic.at(page.displayPath(), line, column, message, source);
     }
 
-    private static Snippet snippetOf(FencedCodeBlock fence, FenceInfo info, Page page) {
+    private static Snippet snippetOf(FencedCodeBlock fence, FenceInfo info, Page page, String body) {
         BasedSequence content = fence.getContentChars();
         String sql = content.toString();
         if (sql.endsWith("\n")) {
@@ -145,7 +200,6 @@ public final class MarkdownDocument {
         } else {
             BasedSequence first = fence.getContentLines().get(0);
             int offset = first.getStartOffset();
-            String body = page.body();
             int lineStart = body.lastIndexOf('\n', offset - 1) + 1;
             line = fence.getDocument().getLineNumber(offset) + 1;
             indent = offset - lineStart;

@@ -94,6 +94,8 @@ public final class SiteRenderer {
         } catch (SnippetNodeRenderer.RenderFailure failure) {
             throw failure.cause;
         }
+        body = new ComponentAssembler(theme, markdown -> inline(html, markdown))
+                .assemble(body, document, relativeRoot(page.outputPath()));
         Map<String, Object> model = baseModel(page.outputPath(), navigation, page);
         Map<String, Object> pageModel = new HashMap<>();
         pageModel.put("title", page.frontMatter().title());
@@ -107,6 +109,12 @@ public final class SiteRenderer {
         model.put("prev", previous == null ? null : link(previous, page.outputPath()));
         model.put("next", next == null ? null : link(next, page.outputPath()));
         return theme.render("page.ftlh", model);
+    }
+
+    /** Markdown of a one-line component, rendered without its paragraph. */
+    private static String inline(HtmlRenderer html, String markdown) {
+        String rendered = html.render(MarkdownDocument.parseFragment(markdown)).strip();
+        return rendered.startsWith("<p>") && rendered.endsWith("</p>") ? rendered.substring(3, rendered.length() - 4) : rendered;
     }
 
     private Map<String, Object> pageVerification(PageResult result) {

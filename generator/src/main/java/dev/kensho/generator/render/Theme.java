@@ -1,6 +1,10 @@
 package dev.kensho.generator.render;
 
 import dev.kensho.generator.Diagnostic;
+import dev.kensho.generator.markdown.ComponentCatalog;
+import freemarker.cache.FileTemplateLoader;
+import freemarker.cache.MultiTemplateLoader;
+import freemarker.cache.TemplateLoader;
 import freemarker.core.HTMLOutputFormat;
 import freemarker.template.Configuration;
 import freemarker.template.Template;
@@ -11,20 +15,30 @@ import java.io.IOException;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The look of the site, read from the theme folder ({@code site/}): FreeMarker templates under
  * {@code templates/}, copied-as-is files under {@code assets/}. Editing them needs no Java.
  */
-public final class Theme {
+public final class Theme implements ComponentCatalog {
+
+    private static final Pattern REQUIRES = Pattern.compile("<#--\\s*requires:\\s*([^-]*?)\\s*-->");
 
     private final Path root;
     private final Configuration freemarker;
+    private final Map<String, List<String>> components;
 
-    private Theme(Path root, Configuration freemarker) {
+    private Theme(Path root, Configuration freemarker, Map<String, List<String>> components) {
         this.root = root;
         this.freemarker = freemarker;
+        this.components = components;
     }
 
     public static Theme load(Path root) throws IOException {
@@ -33,7 +47,9 @@ public final class Theme {
             throw new IOException("theme folder " + root + " has no templates/ folder");
         }
         Configuration configuration = new Configuration(Configuration.VERSION_2_3_34);
-        configuration.setDirectoryForTemplateLoading(templates.toFile());
+        // Page templates by their name ("page.ftlh"), components by their folder ("components/Aside.ftlh").
+        configuration.setTemplateLoader(new MultiTemplateLoader(new TemplateLoader[] {
+                new FileTemplateLoader(templates.toFile()), new FileTemplateLoader(root.toFile())}));
         configuration.setDefaultEncoding("UTF-8");
         configuration.setOutputFormat(HTMLOutputFormat.INSTANCE);
         configuration.setRecognizeStandardFileExtensions(true);
@@ -41,7 +57,39 @@ public final class Theme {
         configuration.setLogTemplateExceptions(false);
         configuration.setWrapUncheckedExceptions(true);
         configuration.setFallbackOnNullLoopVariable(false);
-        return new Theme(root, configuration);
+        return new Theme(root, configuration, components(root.resolve("components")));
+    }
+
+    /**
+     * Each component is a template components/NAME.ftlh; its first line may declare the attributes
+     * it needs: {@code <#-- requires: src, alt -->}.
+     */
+    private static Map<String, List<String>> components(Path folder) throws IOException {
+        Map<String, List<String>> components = new TreeMap<>();
+        if (!Files.isDirectory(folder)) {
+            return components;
+        }
+        try (var files = Files.list(folder)) {
+            for (Path file : files.filter(f -> f.getFileName().toString().endsWith(".ftlh")).toList()) {
+                String name = file.getFileName().toString().replace(".ftlh", "");
+                String first = Files.readAllLines(file).stream().findFirst().orElse("");
+                Matcher matcher = REQUIRES.matcher(first);
+                List<String> required = matcher.find() && !matcher.group(1).isBlank()
+                        ? Arrays.stream(matcher.group(1).split(",")).map(String::strip).toList() : List.of();
+                components.put(name, required);
+            }
+        }
+        return components;
+    }
+
+    @Override
+    public Optional<List<String>> requiredAttributes(String component) {
+        return Optional.ofNullable(components.get(component));
+    }
+
+    @Override
+    public List<String> names() {
+        return List.copyOf(components.keySet());
     }
 
     public Path assets() {

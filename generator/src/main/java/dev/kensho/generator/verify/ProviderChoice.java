@@ -27,10 +27,13 @@ public record ProviderChoice(PostgresProvider provider, String reason) {
         return switch (option) {
             case "embedded" -> new ProviderChoice(new EmbeddedPostgres(), "--postgres embedded");
             case "container" -> new ProviderChoice(new ContainerPostgres(image), "--postgres container");
-            case "auto" -> dockerEngineAnswers()
-                    ? new ProviderChoice(new FirstAvailable(List.of(new ContainerPostgres(image), new EmbeddedPostgres())),
-                    "a Docker engine answered")
-                    : new ProviderChoice(new EmbeddedPostgres(), "no Docker engine answered");
+            case "auto" -> {
+                String unavailable = ContainerPostgres.whyDockerIsUnavailable();
+                yield unavailable == null
+                        ? new ProviderChoice(new FirstAvailable(List.of(new ContainerPostgres(image), new EmbeddedPostgres())),
+                        "a Docker engine answered")
+                        : new ProviderChoice(new EmbeddedPostgres(), unavailable);
+            }
             default -> {
                 if (option.startsWith("jdbc:postgresql:")) {
                     yield new ProviderChoice(new ExistingServer(option), "--postgres with a JDBC URL");
@@ -49,7 +52,4 @@ public record ProviderChoice(PostgresProvider provider, String reason) {
         return reason;
     }
 
-    private static boolean dockerEngineAnswers() {
-        return ContainerPostgres.dockerAvailable();
-    }
 }

@@ -16,6 +16,7 @@ public final class ContainerPostgres implements PostgresProvider {
     /** Marks Kensho's containers with the host and pid of the build that started them. */
     static final String OWNER_LABEL = "dev.kensho.owner";
     private static final java.time.Duration PULL_LIMIT = java.time.Duration.ofSeconds(60);
+    private static final java.time.Duration CLIENT_LIMIT = java.time.Duration.ofSeconds(15);
 
     private final String image;
 
@@ -28,13 +29,34 @@ public final class ContainerPostgres implements PostgresProvider {
      * Testcontainers retries for minutes when the engine it is pointed at does not answer.
      */
     public static boolean dockerAvailable() {
+        return whyDockerIsUnavailable() == null;
+    }
+
+    /** Null when a Docker engine answers and Testcontainers can use it, else why not. */
+    public static String whyDockerIsUnavailable() {
         if (!DockerPing.answers()) {
-            return false;
+            return "no Docker engine answered";
         }
+        // Where Testcontainers believes it runs inside a container it looks for the host through a
+        // helper image; without a registry that takes minutes. Give it a bounded time.
+        java.util.concurrent.CompletableFuture<Boolean> check = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                return DockerClientFactory.instance().isDockerAvailable();
+            } catch (RuntimeException | LinkageError e) {
+                return false;
+            }
+        });
         try {
-            return DockerClientFactory.instance().isDockerAvailable();
-        } catch (RuntimeException | LinkageError e) {
-            return false;
+            return check.get(CLIENT_LIMIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS)
+                    ? null : "a Docker engine answered, but Testcontainers cannot use it";
+        } catch (java.util.concurrent.TimeoutException e) {
+            return "a Docker engine answered, but Testcontainers could not use it within " + CLIENT_LIMIT.toSeconds()
+                    + " s (where Testcontainers runs inside a container, set TESTCONTAINERS_HOST_OVERRIDE=localhost)";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "interrupted while asking Docker";
+        } catch (java.util.concurrent.ExecutionException e) {
+            return "a Docker engine answered, but Testcontainers failed: " + e.getCause();
         }
     }
 
@@ -109,9 +131,10 @@ public final class ContainerPostgres implements PostgresProvider {
 
     @Override
     public RunningPostgres start() throws PostgresUnavailableException {
-        if (!dockerAvailable()) {
-            throw new PostgresUnavailableException("--postgres container needs a Docker engine and none answered; "
-                    + "start one, or use --postgres embedded");
+        String unavailable = whyDockerIsUnavailable();
+        if (unavailable != null) {
+            throw new PostgresUnavailableException("--postgres container needs a Docker engine that Testcontainers can use: "
+                    + unavailable + "; start one, or use --postgres embedded");
         }
         removeAbandonedContainers();
         ensureImage();

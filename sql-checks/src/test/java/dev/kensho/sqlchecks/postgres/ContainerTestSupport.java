@@ -10,9 +10,17 @@ public final class ContainerTestSupport {
     private ContainerTestSupport() {
     }
 
-    public static void assumeDockerAndImage(String image) {
-        if (!ContainerPostgres.dockerAvailable()) {
-            skip("no Docker engine answered (start one, e.g. as .ci/run does with dockerd --storage-driver=vfs)");
+    /** Asked once per test JVM: the answer does not change between tests, and asking may take seconds. */
+    private static String unavailable;
+    private static boolean asked;
+
+    public static synchronized void assumeDockerAndImage(String image) {
+        if (!asked) {
+            unavailable = ContainerPostgres.whyDockerIsUnavailable();
+            asked = true;
+        }
+        if (unavailable != null) {
+            skip(unavailable + " (.ci/run starts one with dockerd --storage-driver=vfs)");
         }
         boolean present = !DockerClientFactory.instance().client().listImagesCmd().withImageNameFilter(image).exec().isEmpty();
         if (!present) {

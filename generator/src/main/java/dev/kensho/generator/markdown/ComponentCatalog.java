@@ -1,0 +1,14 @@
+package dev.kensho.generator.markdown;
+
+import java.util.List;
+import java.util.Optional;
+
+/** The components a theme can render, and the attributes each one requires. */
+public interface ComponentCatalog {
+
+    /** Required attribute names of the component, or empty when the theme has no such component. */
+    Optional<List<String>> requiredAttributes(String component);
+
+    /** Names of every component, for error messages. */
+    List<String> names();
+}

@@ -1,0 +1,31 @@
+package dev.kensho.generator.markdown;
+
+import java.util.Map;
+
+/**
+ * One JSX-like tag found in a page, replaced in the Markdown by a marker comment that the render
+ * stage turns back into the component's HTML.
+ *
+ * @param id         index of the tag within the page, used in the marker
+ * @param kind       opening, closing, self-closing, or a whole component written on one line
+ * @param name       component name, such as {@code Aside}
+ * @param attributes attribute values: String, Long, Double, Boolean (empty for a closing tag)
+ * @param line       1-based line in the author's file
+ * @param inlineMarkdown the content of a one-line component, else null
+ */
+public record ComponentTag(int id, Kind kind, String name, Map<String, Object> attributes, int line, String inlineMarkdown) {
+
+    public enum Kind { OPEN, CLOSE, SELF_CLOSING, ONE_LINE }
+
+    public ComponentTag {
+        attributes = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(attributes));
+    }
+
+    public String marker() {
+        return marker(id);
+    }
+
+    public static String marker(int id) {
+        return "<!--kensho:" + id + "-->";
+    }
+}

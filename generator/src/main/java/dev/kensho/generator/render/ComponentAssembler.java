@@ -1,0 +1,85 @@
+package dev.kensho.generator.render;
+
+import dev.kensho.generator.markdown.ComponentTag;
+import dev.kensho.generator.markdown.MarkdownDocument;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Turns the component markers in a page's rendered Markdown back into components, innermost first:
+ * each component's template receives its attributes, the HTML between its tags as {@code content},
+ * and its child components as {@code children} (so Tabs can label its TabItems).
+ */
+final class ComponentAssembler {
+
+    private static final Pattern MARKER = Pattern.compile("(?:<p>)?<!--kensho:(\\d+)-->(?:</p>)?\\n?");
+
+    private final Theme theme;
+    private final Function<String, String> inlineMarkdown;
+
+    /** @param inlineMarkdown renders the content of a one-line component (Markdown → HTML without a paragraph) */
+    ComponentAssembler(Theme theme, Function<String, String> inlineMarkdown) {
+        this.theme = theme;
+        this.inlineMarkdown = inlineMarkdown;
+    }
+
+    private static final class Node {
+        final ComponentTag tag;
+        final StringBuilder content = new StringBuilder();
+        final List<Map<String, Object>> children = new ArrayList<>();
+
+        Node(ComponentTag tag) {
+            this.tag = tag;
+        }
+    }
+
+    String assemble(String html, MarkdownDocument document, String root) throws Theme.ThemeException {
+        List<ComponentTag> tags = document.components();
+        if (tags.isEmpty()) {
+            return html;
+        }
+        List<Node> stack = new ArrayList<>();
+        stack.add(new Node(null));
+        Matcher matcher = MARKER.matcher(html);
+        int last = 0;
+        while (matcher.find()) {
+            stack.get(stack.size() - 1).content.append(html, last, matcher.start());
+            last = matcher.end();
+            ComponentTag tag = tags.get(Integer.parseInt(matcher.group(1)));
+            switch (tag.kind()) {
+                case OPEN -> stack.add(new Node(tag));
+                case CLOSE -> {
+                    Node node = stack.remove(stack.size() - 1);
+                    emit(stack.get(stack.size() - 1), node.tag, node.content.toString(), node.children, document, root);
+                }
+                case SELF_CLOSING -> emit(stack.get(stack.size() - 1), tag, "", List.of(), document, root);
+                case ONE_LINE -> emit(stack.get(stack.size() - 1), tag, inlineMarkdown.apply(tag.inlineMarkdown()), List.of(), document, root);
+            }
+        }
+        stack.get(stack.size() - 1).content.append(html.substring(last));
+        return stack.get(0).content.toString();
+    }
+
+    private void emit(Node parent, ComponentTag tag, String content, List<Map<String, Object>> children,
+                      MarkdownDocument document, String root) throws Theme.ThemeException {
+        Map<String, Object> model = new HashMap<>();
+        model.put("attrs", tag.attributes());
+        model.put("content", content);
+        model.put("children", children);
+        model.put("id", "k" + tag.id());
+        model.put("root", root);
+        String svg = document.diagrams().get(tag.id());
+        if (svg != null) {
+            model.put("svg", svg);
+        }
+        String rendered = theme.render("components/" + tag.name() + ".ftlh", model);
+        parent.content.append(rendered);
+        parent.children.add(Map.of("name", tag.name(), "attrs", tag.attributes(), "content", content, "id", "k" + tag.id()));
+    }
+}
