@@ -70,7 +70,8 @@ public final class KenshoBuild {
         }
 
         boolean written = false;
-        if (options.render() && environmentError == null) {
+        // Pages with problems in their sources are not rendered: the build fails on those problems anyway.
+        if (options.render() && environmentError == null && diagnostics.isEmpty()) {
             String builtAt = OffsetDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'"));
             Map<String, String> html = new SiteRenderer(theme, config, verification, builtAt).render(documents, diagnostics);
             if (diagnostics.isEmpty()) {

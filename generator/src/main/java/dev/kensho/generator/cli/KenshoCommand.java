@@ -127,6 +127,12 @@ public final class KenshoCommand implements Runnable {
             } catch (IOException e) {
                 err.println("error: " + e.getMessage());
                 return 1;
+            } catch (RuntimeException e) {
+                // A bug of ours, not a problem in the sources: say so plainly, without a stack trace.
+                StackTraceElement where = e.getStackTrace().length > 0 ? e.getStackTrace()[0] : null;
+                err.println("error: internal error in Kensho (" + e + (where == null ? "" : " at " + where)
+                        + "); the previous site is left as it was. Please report this with the command you ran.");
+                return 1;
             }
             for (Diagnostic diagnostic : result.diagnostics()) {
                 err.print(diagnostic.format());
