@@ -1,8 +1,10 @@
 package dev.kensho.generator;
 
 import dev.kensho.generator.content.ContentLoader;
+import dev.kensho.generator.content.GitDates;
 import dev.kensho.generator.content.Page;
 import dev.kensho.generator.content.SiteConfig;
+import dev.kensho.generator.links.LinkChecker;
 import dev.kensho.generator.markdown.MarkdownDocument;
 import dev.kensho.generator.output.SiteOutput;
 import dev.kensho.generator.render.SiteRenderer;
@@ -70,17 +72,27 @@ public final class KenshoBuild {
         }
 
         boolean written = false;
+        List<LinkChecker.ExternalLink> externalLinks = List.of();
         // Pages with problems in their sources are not rendered: the build fails on those problems anyway.
         if (options.render() && environmentError == null && diagnostics.isEmpty()) {
             String builtAt = OffsetDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'"));
-            Map<String, String> html = new SiteRenderer(theme, config, verification, builtAt).render(documents, diagnostics);
+            SiteRenderer renderer = new SiteRenderer(theme, config, verification, builtAt, GitDates.of(loader.root()));
+            Map<String, String> html = renderer.render(documents, diagnostics);
+            log.accept("Kensho: search index " + renderer.searchIndexBytes() / 1024 + " KiB for " + documents.size()
+                    + " page(s), " + (documents.isEmpty() ? 0 : renderer.searchIndexBytes() / documents.size() / 1024) + " KiB per page");
+            Map<String, Path> copies = copies(loader, theme);
+            Map<String, Page> sources = new java.util.HashMap<>();
+            pages.forEach(page -> sources.put(page.outputPath(), page));
+            LinkChecker.Result links = LinkChecker.check(html, copies.keySet(), sources);
+            diagnostics.addAll(links.problems());
+            externalLinks = links.external();
             if (diagnostics.isEmpty()) {
-                SiteOutput.publish(options.out(), html, copies(loader, theme));
+                SiteOutput.publish(options.out(), html, copies);
                 written = true;
             }
         }
         Duration elapsed = Duration.ofNanos(System.nanoTime() - t0);
-        JsonReport.write(options.report(), VERSION, verification, diagnostics, pages.size(), elapsed.toMillis());
+        JsonReport.write(options.report(), VERSION, verification, diagnostics, pages.size(), elapsed.toMillis(), externalLinks);
         if (options.junitXml() != null) {
             JUnitReport.write(options.junitXml(), verification, diagnostics);
         }

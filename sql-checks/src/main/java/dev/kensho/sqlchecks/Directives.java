@@ -103,7 +103,8 @@ public record Directives(boolean setup, boolean hidden, String expectError, Patt
                 case "no-seq-scan" -> noSeqScan = required(key, value);
                 case "index-cond-contains" -> indexCond = required(key, value);
                 default -> {
-                    if (!PRESENTATION.contains(key)) {
+                    // "{2,4-5}" marks lines, as in Expressive Code.
+                    if (!PRESENTATION.contains(key) && !key.startsWith("{")) {
                         throw new InvalidDirectiveException("unknown directive '" + key + "'; known: setup, hidden, result, explain, "
                                 + "expect-error=SQLSTATE, error-matches=REGEX, $N:TYPE=VALUE, uses-index=NAME, scan-in=NODES, "
                                 + "no-sort, no-seq-scan=TABLE, index-cond-contains=TEXT, title=TEXT");

@@ -21,8 +21,10 @@ import java.util.Map;
  * @param description default description for pages without one
  * @param lang        the {@code lang} attribute of every page
  * @param groups      sidebar labels of folders, in sidebar order ("lessons" → "レッスン")
+ * @param url         where the site is published, ending in "/" (for canonical links, Open Graph, the
+ *                    sitemap and the 404 page), or "" when unknown
  */
-public record SiteConfig(String title, String description, String lang, Map<String, String> groups) {
+public record SiteConfig(String title, String description, String lang, Map<String, String> groups, String url) {
 
     public static final String FILE_NAME = "site.yml";
 
@@ -32,7 +34,7 @@ public record SiteConfig(String title, String description, String lang, Map<Stri
 
     public static SiteConfig load(Path contentRoot, String displayPath, List<Diagnostic> diagnostics) throws IOException {
         Path file = contentRoot.resolve(FILE_NAME);
-        SiteConfig defaults = new SiteConfig("Kensho", "", "ja", Map.of());
+        SiteConfig defaults = new SiteConfig("Kensho", "", "ja", Map.of(), "");
         if (!Files.exists(file)) {
             return defaults;
         }
@@ -63,6 +65,20 @@ public record SiteConfig(String title, String description, String lang, Map<Stri
                 map.get("title") == null ? defaults.title() : String.valueOf(map.get("title")),
                 map.get("description") == null ? defaults.description() : String.valueOf(map.get("description")),
                 map.get("lang") == null ? defaults.lang() : String.valueOf(map.get("lang")),
-                groups);
+                groups,
+                map.get("url") == null ? "" : withSlash(String.valueOf(map.get("url"))));
+    }
+
+    private static String withSlash(String url) {
+        return url.endsWith("/") ? url : url + "/";
+    }
+
+    /** The path part of the url ("/kensho/"), or "/" when the url is unknown. */
+    public String basePath() {
+        if (url.isEmpty()) {
+            return "/";
+        }
+        String path = java.net.URI.create(url).getPath();
+        return path == null || path.isEmpty() ? "/" : path;
     }
 }

@@ -28,6 +28,8 @@ public final class SiteOutput {
         Path parent = target.getParent();
         Files.createDirectories(parent);
         Path staging = Files.createTempDirectory(parent, "." + target.getFileName() + ".staging-");
+        // A temp folder is private; the published site is read by web servers and other users.
+        Files.setPosixFilePermissions(staging, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
         Thread cleanup = new Thread(() -> deleteTree(staging), "kensho-staging-cleanup");
         Runtime.getRuntime().addShutdownHook(cleanup);
         try {

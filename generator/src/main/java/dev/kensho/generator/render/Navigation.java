@@ -60,6 +60,10 @@ public final class Navigation {
         return readingOrder;
     }
 
+    public Group groupOf(Page page) {
+        return groups.stream().filter(g -> g.pages().contains(page)).findFirst().orElseThrow();
+    }
+
     /** A sidebar section; the top-level group has an empty folder and no heading. */
     public record Group(String folder, String label, List<Page> pages) {
         public Group {

@@ -28,12 +28,27 @@ public final class SiteRenderer {
     private final SiteConfig config;
     private final VerificationRun verification;
     private final String builtAt;
+    private final Map<String, String> lastUpdated;
+    private long searchIndexBytes;
 
-    public SiteRenderer(Theme theme, SiteConfig config, VerificationRun verification, String builtAt) {
+    /** Where the search index goes below the site root. */
+    public static final String SEARCH_INDEX = "assets/search-index.js";
+
+    /** Size of the search index written by the last {@link #render} call. */
+    public long searchIndexBytes() {
+        return searchIndexBytes;
+    }
+
+    /**
+     * @param lastUpdated date of the last commit that touched each page (path below content/ → yyyy-mm-dd)
+     */
+    public SiteRenderer(Theme theme, SiteConfig config, VerificationRun verification, String builtAt,
+                        Map<String, String> lastUpdated) {
         this.theme = theme;
         this.config = config;
         this.verification = verification;
         this.builtAt = builtAt;
+        this.lastUpdated = lastUpdated;
     }
 
     /**
@@ -45,16 +60,28 @@ public final class SiteRenderer {
         Map<Page, MarkdownDocument> byPage = new IdentityHashMap<>();
         documents.forEach(d -> byPage.put(d.page(), d));
         Map<String, String> files = new LinkedHashMap<>();
+        SearchIndex search = new SearchIndex();
         List<Page> order = navigation.readingOrder();
         for (int i = 0; i < order.size(); i++) {
             Page page = order.get(i);
             try {
                 files.put(page.outputPath(), renderPage(byPage.get(page), navigation,
-                        i > 0 ? order.get(i - 1) : null, i + 1 < order.size() ? order.get(i + 1) : null));
+                        i > 0 ? order.get(i - 1) : null, i + 1 < order.size() ? order.get(i + 1) : null, search));
             } catch (Theme.ThemeException e) {
                 diagnostics.add(e.diagnostic());
                 return files;
             }
+        }
+        String index = search.script();
+        files.put(SEARCH_INDEX, index);
+        searchIndexBytes = index.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        try {
+            files.put("404.html", theme.render("404.ftlh", baseModel("404.html", navigation, null)));
+        } catch (Theme.ThemeException e) {
+            diagnostics.add(e.diagnostic());
+        }
+        if (!config.url().isEmpty()) {
+            files.put("sitemap.xml", sitemap(order));
         }
         if (!files.containsKey("index.html")) {
             try {
@@ -67,7 +94,7 @@ public final class SiteRenderer {
         return files;
     }
 
-    private String renderPage(MarkdownDocument document, Navigation navigation, Page previous, Page next)
+    private String renderPage(MarkdownDocument document, Navigation navigation, Page previous, Page next, SearchIndex search)
             throws Theme.ThemeException {
         Page page = document.page();
         PageResult result = verification.pages().get(page.relativePath());
@@ -100,8 +127,12 @@ public final class SiteRenderer {
         Map<String, Object> pageModel = new HashMap<>();
         pageModel.put("title", page.frontMatter().title());
         pageModel.put("description", page.frontMatter().description().isEmpty() ? config.description() : page.frontMatter().description());
-        pageModel.put("content", body);
         pageModel.put("toc", tableOfContents(body));
+        search.add(page.outputPath(), page.frontMatter().title(), body);
+        body = withHeadingAnchors(body);
+        pageModel.put("content", body);
+        pageModel.put("group", navigation.groupOf(page).label());
+        pageModel.put("lastUpdated", lastUpdated.getOrDefault(page.relativePath(), ""));
         pageModel.put("source", page.relativePath());
         pageModel.put("meta", page.frontMatter().extra());
         pageModel.put("verification", pageVerification(result));
@@ -109,6 +140,20 @@ public final class SiteRenderer {
         model.put("prev", previous == null ? null : link(previous, page.outputPath()));
         model.put("next", next == null ? null : link(next, page.outputPath()));
         return theme.render("page.ftlh", model);
+    }
+
+    private String sitemap(List<Page> pages) {
+        StringBuilder xml = new StringBuilder("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
+                .append("<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n");
+        for (Page page : pages) {
+            xml.append("  <url><loc>").append(org.jsoup.nodes.Entities.escape(config.url() + page.outputPath())).append("</loc>");
+            String date = lastUpdated.get(page.relativePath());
+            if (date != null) {
+                xml.append("<lastmod>").append(date).append("</lastmod>");
+            }
+            xml.append("</url>\n");
+        }
+        return xml.append("</urlset>\n").toString();
     }
 
     /** Markdown of a one-line component, rendered without its paragraph. */
@@ -134,7 +179,9 @@ public final class SiteRenderer {
         Map<String, Object> model = new HashMap<>();
         String root = relativeRoot(outputPath);
         model.put("root", root);
-        model.put("site", Map.of("title", config.title(), "description", config.description(), "lang", config.lang()));
+        model.put("site", Map.of("title", config.title(), "description", config.description(), "lang", config.lang(),
+                "url", config.url(), "base", config.basePath()));
+        model.put("canonical", config.url().isEmpty() ? "" : config.url() + outputPath);
         List<Map<String, Object>> sidebar = new ArrayList<>();
         for (Navigation.Group group : navigation.groups()) {
             List<Map<String, Object>> items = new ArrayList<>();
@@ -157,6 +204,19 @@ public final class SiteRenderer {
     /** "" for a page at the top, "../" one folder down, and so on: the site works from any base path. */
     static String relativeRoot(String outputPath) {
         return "../".repeat((int) outputPath.chars().filter(c -> c == '/').count());
+    }
+
+    /** A link to itself after every h2–h4, so readers can share a section. */
+    private static String withHeadingAnchors(String bodyHtml) {
+        Document fragment = Jsoup.parseBodyFragment(bodyHtml);
+        fragment.outputSettings().prettyPrint(false);
+        boolean changed = false;
+        for (Element heading : fragment.select("h2[id], h3[id], h4[id]")) {
+            heading.appendElement("a").addClass("anchor").attr("href", "#" + heading.id())
+                    .attr("aria-label", "「" + heading.text() + "」へのリンク").text("#");
+            changed = true;
+        }
+        return changed ? fragment.body().html() : bodyHtml;
     }
 
     private static List<Map<String, Object>> tableOfContents(String bodyHtml) {

@@ -52,8 +52,11 @@ final class SnippetNodeRenderer implements NodeRenderer {
         }
         String code = node.getContentChars().toString();
         Map<String, Object> model = new HashMap<>();
-        model.put("code", code.endsWith("\n") ? code.substring(0, code.length() - 1) : code);
-        model.put("language", info.language().isEmpty() ? "text" : info.language());
+        String text = code.endsWith("\n") ? code.substring(0, code.length() - 1) : code;
+        String language = info.language().isEmpty() ? "text" : info.language();
+        model.put("code", text);
+        model.put("language", language);
+        model.put("highlighted", CodeLines.split(SyntaxHighlighter.get().highlight(text, language), markedLines(info)));
         model.put("title", info.meta().getOrDefault("title", ""));
         model.put("verified", outcome != null && outcome.passed());
         Outcome compared = expectedRows.get(node);
@@ -70,6 +73,19 @@ final class SnippetNodeRenderer implements NodeRenderer {
         } catch (Theme.ThemeException e) {
             throw new RenderFailure(e);
         }
+    }
+
+    /** Lines to highlight: Expressive Code's {@code {2,4-5}} or {@code mark={2,4-5}}. */
+    private static java.util.Set<Integer> markedLines(FenceInfo info) {
+        java.util.Set<Integer> marked = new java.util.TreeSet<>();
+        info.meta().forEach((key, value) -> {
+            if (key.startsWith("{")) {
+                marked.addAll(CodeLines.ranges(key));
+            } else if (key.equals("mark")) {
+                marked.addAll(CodeLines.ranges(value));
+            }
+        });
+        return marked;
     }
 
     private Map<String, Object> evidence(Outcome outcome, FenceInfo info) {

@@ -3,6 +3,7 @@ package dev.kensho.generator.report;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.kensho.generator.Diagnostic;
+import dev.kensho.generator.links.LinkChecker;
 import dev.kensho.generator.verify.VerificationRun;
 import dev.kensho.sqlchecks.Failure;
 import dev.kensho.sqlchecks.Outcome;
@@ -23,7 +24,7 @@ public final class JsonReport {
     }
 
     public static void write(Path file, String kenshoVersion, VerificationRun run, List<Diagnostic> diagnostics,
-                             int pages, long elapsedMs) throws IOException {
+                             int pages, long elapsedMs, List<LinkChecker.ExternalLink> externalLinks) throws IOException {
         Map<String, Object> report = new LinkedHashMap<>();
         report.put("kensho", kenshoVersion);
         report.put("provider", run.provider());
@@ -60,6 +61,7 @@ public final class JsonReport {
             problems.add(problem);
         }
         report.put("problems", problems);
+        report.put("externalLinks", externalLinks.stream().map(l -> Map.of("page", l.page(), "url", l.url())).toList());
         Map<String, Object> totals = new LinkedHashMap<>();
         totals.put("pages", pages);
         totals.put("pagesWithSql", run.pages().size());

@@ -1,0 +1,131 @@
+package dev.kensho.generator.links;
+
+import dev.kensho.generator.Diagnostic;
+import dev.kensho.generator.content.Page;
+import org.jsoup.Jsoup;
+import org.jsoup.nodes.Document;
+import org.jsoup.nodes.Element;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The post-check stage: reads every rendered page with jsoup and follows each internal link and
+ * {@code #anchor}. A link to a missing page or a missing anchor is an error at the line of the
+ * page's source that holds it. External links are collected for the report, never fetched.
+ */
+public final class LinkChecker {
+
+    private LinkChecker() {
+    }
+
+    /** A link that leaves the site. */
+    public record ExternalLink(String page, String url) {
+    }
+
+    public record Result(List<Diagnostic> problems, List<ExternalLink> external) {
+        public Result {
+            problems = List.copyOf(problems);
+            external = List.copyOf(external);
+        }
+    }
+
+    /**
+     * @param html    output path → HTML of every rendered page
+     * @param files   every other output path (assets, diagrams)
+     * @param sources output path → the page it came from (for error locations); pages without one are the theme's
+     */
+    public static Result check(Map<String, String> html, Set<String> files, Map<String, Page> sources) {
+        Map<String, Set<String>> ids = new HashMap<>();
+        Map<String, Document> parsed = new HashMap<>();
+        html.forEach((path, text) -> {
+            if (path.endsWith(".html")) {
+                Document document = Jsoup.parse(text);
+                parsed.put(path, document);
+                Set<String> anchors = new LinkedHashSet<>();
+                document.select("[id]").forEach(e -> anchors.add(e.id()));
+                document.select("a[name]").forEach(e -> anchors.add(e.attr("name")));
+                ids.put(path, anchors);
+            }
+        });
+        List<Diagnostic> problems = new ArrayList<>();
+        List<ExternalLink> external = new ArrayList<>();
+        for (Map.Entry<String, Document> entry : parsed.entrySet().stream().sorted(Map.Entry.comparingByKey()).toList()) {
+            String page = entry.getKey();
+            if (page.equals("404.html")) {
+                continue; // Its links start from the deployment's base path, known only once published.
+            }
+            for (Element element : entry.getValue().select("a[href], link[href], img[src], script[src]")) {
+                String reference = element.hasAttr("href") ? element.attr("href") : element.attr("src");
+                URI uri;
+                try {
+                    uri = new URI(reference.replace(" ", "%20"));
+                } catch (URISyntaxException e) {
+                    problems.add(problem(sources.get(page), page, reference, "malformed link '" + reference + "'"));
+                    continue;
+                }
+                if (uri.getScheme() != null || reference.startsWith("//")) {
+                    external.add(new ExternalLink(page, reference));
+                    continue;
+                }
+                String target = uri.getPath() == null || uri.getPath().isEmpty() ? page : resolve(page, uri.getPath());
+                if (target.endsWith("/")) {
+                    target = target + "index.html";
+                }
+                if (!html.containsKey(target) && !files.contains(target)) {
+                    problems.add(problem(sources.get(page), page, reference, "broken link '" + reference + "': " + target
+                            + " is not part of the site"));
+                    continue;
+                }
+                String fragment = uri.getFragment();
+                if (fragment != null && !fragment.isEmpty() && ids.containsKey(target) && !ids.get(target).contains(fragment)) {
+                    problems.add(problem(sources.get(page), page, reference, "broken link '" + reference + "': " + target
+                            + " has no element with id \"" + fragment + "\""));
+                }
+            }
+        }
+        return new Result(problems, external);
+    }
+
+    /** Resolves a relative path against the page's folder, as a browser would. */
+    static String resolve(String page, String path) {
+        if (path.startsWith("/")) {
+            return path.substring(1);
+        }
+        List<String> parts = new ArrayList<>(List.of(page.split("/")));
+        parts.remove(parts.size() - 1);
+        for (String part : path.split("/", -1)) {
+            if (part.equals("..")) {
+                if (!parts.isEmpty()) {
+                    parts.remove(parts.size() - 1);
+                }
+            } else if (!part.equals(".")) {
+                parts.add(part);
+            }
+        }
+        return String.join("/", parts);
+    }
+
+    private static Diagnostic problem(Page source, String page, String reference, String message) {
+        if (source == null) {
+            return Diagnostic.at("site/templates (" + page + ")", 1, 1, message, null);
+        }
+        String[] lines = source.body().split("\n", -1);
+        for (int i = 0; i < lines.length; i++) {
+            int at = lines[i].indexOf("(" + reference + ")");
+            if (at < 0) {
+                at = lines[i].indexOf("\"" + reference + "\"");
+            }
+            if (at >= 0) {
+                return Diagnostic.at(source.displayPath(), i + 1, at + 2, message, lines[i]);
+            }
+        }
+        return Diagnostic.at(source.displayPath(), 1, 1, message + " (made by a component or template)", null);
+    }
+}

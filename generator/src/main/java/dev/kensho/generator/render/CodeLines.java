@@ -1,0 +1,78 @@
+package dev.kensho.generator.render;
+
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.ArrayDeque;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Splits highlighted HTML into one span per line, closing and reopening the token spans that cross
+ * a line break, and marks the lines an author asked for ({@code {2,4-5}} in the fence's meta, or
+ * {@code mark={…}} as Expressive Code writes it).
+ */
+final class CodeLines {
+
+    private static final Pattern TAG = Pattern.compile("<span[^>]*>|</span>");
+    private static final Pattern RANGE = Pattern.compile("(\\d+)(?:-(\\d+))?");
+
+    private CodeLines() {
+    }
+
+    /** Line numbers (1-based) named by a range list such as "2,4-5". */
+    static Set<Integer> ranges(String text) {
+        Set<Integer> lines = new TreeSet<>();
+        Matcher matcher = RANGE.matcher(text);
+        while (matcher.find()) {
+            int from = Integer.parseInt(matcher.group(1));
+            int to = matcher.group(2) == null ? from : Integer.parseInt(matcher.group(2));
+            for (int line = from; line <= to && line - from < 10_000; line++) {
+                lines.add(line);
+            }
+        }
+        return lines;
+    }
+
+    static String split(String html, Set<Integer> marked) {
+        List<String> lines = new ArrayList<>();
+        Deque<String> open = new ArrayDeque<>();
+        StringBuilder line = new StringBuilder();
+        int i = 0;
+        Matcher tag = TAG.matcher(html);
+        while (i < html.length()) {
+            char c = html.charAt(i);
+            if (c == '<' && tag.find(i) && tag.start() == i) {
+                String text = tag.group();
+                if (text.startsWith("</")) {
+                    open.pop();
+                } else {
+                    open.push(text);
+                }
+                line.append(text);
+                i = tag.end();
+            } else if (c == '\n') {
+                line.append("</span>".repeat(open.size()));
+                lines.add(line.toString());
+                line = new StringBuilder();
+                open.descendingIterator().forEachRemaining(line::append);
+                i++;
+            } else {
+                line.append(c);
+                i++;
+            }
+        }
+        lines.add(line.toString());
+        StringBuilder out = new StringBuilder();
+        for (int n = 0; n < lines.size(); n++) {
+            out.append(marked.contains(n + 1) ? "<span class=\"line marked\">" : "<span class=\"line\">")
+                    .append(lines.get(n)).append("</span>");
+            if (n < lines.size() - 1) {
+                out.append('\n');
+            }
+        }
+        return out.toString();
+    }
+}

@@ -1,0 +1,99 @@
+package dev.kensho.generator.render;
+
+import org.mozilla.javascript.Context;
+import org.mozilla.javascript.Function;
+import org.mozilla.javascript.Scriptable;
+import org.mozilla.javascript.ScriptableObject;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Build-time syntax highlighting with Prism (the webjar from Maven Central), run in Rhino. Code
+ * comes out as Prism's token spans, one line per {@code <span class="line">}, so lines can be
+ * marked and the theme's CSS colours them without any script in the browser.
+ */
+final class SyntaxHighlighter {
+
+    private static final String PRISM = "META-INF/resources/webjars/prismjs/1.30.0/components/";
+    /** Load order matters: a language may extend another (java extends clike). */
+    private static final String[] COMPONENTS = {"prism-core.min.js", "prism-clike.min.js", "prism-markup.min.js",
+            "prism-sql.min.js", "prism-json.min.js", "prism-bash.min.js", "prism-java.min.js", "prism-http.min.js"};
+    private static final Map<String, String> ALIASES = Map.of("sh", "bash", "shell", "bash", "console", "bash",
+            "scenario", "sql", "psql", "sql", "html", "markup", "xml", "markup");
+    private static final Set<String> LANGUAGES = Set.of("sql", "json", "bash", "java", "http", "markup");
+
+    private final Scriptable scope;
+    private final Function highlight;
+
+    private SyntaxHighlighter(Scriptable scope, Function highlight) {
+        this.scope = scope;
+        this.highlight = highlight;
+    }
+
+    /** One per thread: a Rhino context belongs to the thread that entered it. */
+    private static final ThreadLocal<SyntaxHighlighter> PER_THREAD = ThreadLocal.withInitial(SyntaxHighlighter::create);
+
+    static SyntaxHighlighter get() {
+        return PER_THREAD.get();
+    }
+
+    private static SyntaxHighlighter create() {
+        Context context = Context.enter();
+        try {
+            context.setInterpretedMode(true);
+            ScriptableObject scope = context.initStandardObjects();
+            for (String component : COMPONENTS) {
+                context.evaluateString(scope, read(PRISM + component), component, 1, null);
+            }
+            context.evaluateString(scope, "var kenshoHighlight = function (code, language) {"
+                    + " return Prism.highlight(code, Prism.languages[language], language); };", "kensho", 1, null);
+            return new SyntaxHighlighter(scope, (Function) scope.get("kenshoHighlight", scope));
+        } finally {
+            Context.exit();
+        }
+    }
+
+    private static String read(String resource) {
+        try (InputStream in = SyntaxHighlighter.class.getClassLoader().getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("Prism resource missing from the class path: " + resource);
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The language Prism knows the fence's language as, or null for plain text. */
+    static String prismLanguage(String language) {
+        String name = ALIASES.getOrDefault(language, language);
+        return LANGUAGES.contains(name) ? name : null;
+    }
+
+    /** HTML of the code: Prism's tokens, split into line spans. */
+    String highlight(String code, String language) {
+        String prism = prismLanguage(language);
+        String html;
+        if (prism == null) {
+            html = escape(code);
+        } else {
+            Context context = Context.enter();
+            try {
+                context.setInterpretedMode(true);
+                html = Context.toString(highlight.call(context, scope, scope, new Object[] {code, prism}));
+            } finally {
+                Context.exit();
+            }
+        }
+        return html;
+    }
+
+    static String escape(String text) {
+        return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
+    }
+}

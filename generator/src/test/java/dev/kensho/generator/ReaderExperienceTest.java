@@ -1,0 +1,134 @@
+package dev.kensho.generator;
+
+import dev.kensho.generator.render.SearchIndex;
+import org.jsoup.Jsoup;
+import org.jsoup.nodes.Document;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Page furniture, highlighting, search and link checking, on built pages. */
+class ReaderExperienceTest {
+
+    @TempDir
+    Path temp;
+
+    private TestSite site() throws Exception {
+        TestSite site = new TestSite(temp)
+                .page("site.yml", "title: Test site\nurl: https://example.github.io/repo/\ngroups:\n  lessons: レッスン\n")
+                .page("index.md", TestSite.source("Home", "\nSee [keys](lessons/keys.html#予約する).\n"))
+                .page("lessons/keys.md", "---\ntitle: 冪等キー\ndescription: キーの話\nsidebar:\n  order: 1\n---\n"
+                        + "\n## 予約する\n\n一意制約と ON CONFLICT で予約します。\n\n```sql {2} title=\"reserve.sql\"\nCREATE TABLE t (k text PRIMARY KEY);\n"
+                        + "INSERT INTO t VALUES ('a') ON CONFLICT (k) DO NOTHING;\n```\n\n### 細かい話\n\ncreated_at で並べます。\n")
+                .page("lessons/cursor.md", "---\ntitle: カーソル\nsidebar:\n  order: 2\n---\n\n## 次のページ\n\nカーソルは結果不明と関係ありません。\n");
+        return site;
+    }
+
+    @Test
+    void pagesCarryFurnitureMetaAndAWorking404AndSitemap() throws Exception {
+        TestSite site = site();
+        TestSite.Run run = site.build();
+        assertEquals(0, run.status(), run::toString);
+        Document keys = Jsoup.parse(site.out.resolve("lessons/keys.html").toFile());
+        assertEquals("https://example.github.io/repo/lessons/keys.html", keys.selectFirst("link[rel=canonical]").attr("href"));
+        assertEquals("冪等キー | Test site", keys.selectFirst("meta[property=og:title]").attr("content"));
+        assertEquals("キーの話", keys.selectFirst("meta[property=og:description]").attr("content"));
+        assertEquals("Test site › レッスン", keys.selectFirst(".breadcrumb").text());
+        assertEquals("#予約する", keys.selectFirst("h2 .anchor").attr("href"));
+        assertEquals(List.of("予約する", "細かい話"), keys.select(".toc a").eachText());
+        assertEquals("../lessons/cursor.html", keys.selectFirst(".pager .next").attr("href"));
+        assertEquals("page", keys.selectFirst(".sidebar a[href=\"../lessons/keys.html\"]").attr("aria-current"));
+        assertEquals("ja", keys.selectFirst("html").attr("lang"));
+        assertTrue(Files.readString(site.out.resolve("404.html")).contains("href=\"/repo/index.html\""));
+        String sitemap = Files.readString(site.out.resolve("sitemap.xml"));
+        assertTrue(sitemap.contains("<loc>https://example.github.io/repo/lessons/cursor.html</loc>"), sitemap);
+        assertEquals(List.of(), keys.select("script[src], link[rel~=stylesheet|icon|preload|prefetch], img[src], iframe, source, video, audio")
+                .stream().map(e -> e.hasAttr("src") ? e.attr("src") : e.attr("href")).filter(u -> u.matches("(?i)(https?:)?//.*")).toList(),
+                "a page must make no request to another host");
+    }
+
+    @Test
+    void codeIsHighlightedAtBuildTimeWithMarkedLinesAndTheVerifiedMarkIntact() throws Exception {
+        TestSite site = site();
+        assertEquals(0, site.build().status());
+        Document keys = Jsoup.parse(site.out.resolve("lessons/keys.html").toFile());
+        var code = keys.selectFirst(".code-block.verified code.language-sql");
+        assertEquals(List.of("CREATE", "TABLE", "text", "PRIMARY", "KEY"), code.select(".line").get(0).select(".token.keyword").eachText());
+        assertEquals(2, code.select(".line").size());
+        assertTrue(code.select(".line").get(1).hasClass("marked"));
+        assertEquals("CREATE TABLE t (k text PRIMARY KEY);\nINSERT INTO t VALUES ('a') ON CONFLICT (k) DO NOTHING;", code.wholeText());
+        assertEquals("reserve.sql", keys.selectFirst(".code-block .code-title").text());
+        assertEquals("✓ PostgreSQL 18.6 で検証済み", keys.selectFirst(".code-block .evidence summary").text());
+    }
+
+    @Test
+    void searchTermsSegmentJapaneseIntoBigramsAndKeepSqlWordsWhole() {
+        assertEquals(Set.of("冪等"), SearchIndex.terms("冪等"));
+        assertEquals(Set.of("一意", "意制", "制約"), SearchIndex.terms("一意制約"));
+        assertEquals(Set.of("on", "conflict"), SearchIndex.terms("ON CONFLICT"));
+        assertEquals(Set.of("created_at", "で並", "並べ", "べま", "ます"), SearchIndex.terms("created_at で並べます"));
+        assertEquals(Set.of("カー", "ーソ", "ソル"), SearchIndex.terms("ｶｰｿﾙ"), "half-width kana are normalised");
+    }
+
+    @Test
+    void theSearchIndexFindsTheRightSections() throws Exception {
+        TestSite site = site();
+        assertEquals(0, site.build().status());
+        String script = Files.readString(site.out.resolve("assets/search-index.js"));
+        assertTrue(script.startsWith("window.KENSHO_SEARCH={\"sections\":["), script.substring(0, 60));
+        var index = new com.fasterxml.jackson.databind.ObjectMapper().readTree(script.substring("window.KENSHO_SEARCH=".length(), script.length() - 2));
+        var sections = index.get("sections");
+        java.util.function.Function<String, List<String>> find = query -> {
+            List<Set<Integer>> sets = SearchIndex.terms(query).stream().map(term -> {
+                Set<Integer> ids = new java.util.TreeSet<>();
+                index.get("terms").path(term).forEach(id -> ids.add(id.asInt()));
+                return ids;
+            }).toList();
+            Set<Integer> hits = new java.util.TreeSet<>(sets.get(0));
+            sets.forEach(hits::retainAll);
+            return hits.stream().map(id -> sections.get(id).get(0).asText()).toList();
+        };
+        assertEquals(List.of("lessons/keys.html#予約する"), find.apply("ON CONFLICT"));
+        assertEquals(List.of("lessons/keys.html#予約する"), find.apply("一意制約"));
+        assertEquals(List.of("lessons/keys.html#細かい話"), find.apply("created_at"));
+        assertEquals(List.of("lessons/cursor.html#次のページ"), find.apply("結果不明"));
+        assertTrue(run(site).out().contains("Kensho: search index "), "the index size is reported");
+    }
+
+    private static TestSite.Run run(TestSite site) {
+        return site.build();
+    }
+
+    @Test
+    void aBrokenLinkFailsTheBuildAtItsSourceLine() throws Exception {
+        TestSite site = new TestSite(temp)
+                .page("a.md", TestSite.source("A", "\nIntro.\n\nSee [the other page](b.html) and [a section](b.html#nowhere).\n"))
+                .page("b.md", TestSite.source("B", "\n## Somewhere\n"));
+        TestSite.Run run = site.build();
+        assertEquals(1, run.status(), run::toString);
+        assertTrue(run.err().startsWith(site.display("a.md") + ":7:46: error: broken link 'b.html#nowhere': b.html has no element with id \"nowhere\""), run::toString);
+
+        site.page("a.md", TestSite.source("A", "\n[gone](missing.html)\n"));
+        run = site.build();
+        assertEquals(1, run.status(), run::toString);
+        assertTrue(run.err().startsWith(site.display("a.md") + ":5:8: error: broken link 'missing.html': missing.html is not part of the site"), run::toString);
+    }
+
+    @Test
+    void externalLinksAreListedInTheReportNotFetched() throws Exception {
+        TestSite site = new TestSite(temp).page("a.md", TestSite.source("A", "\n[RFC 9110](https://www.rfc-editor.org/rfc/rfc9110#section-9.2.2)\n"));
+        assertEquals(0, site.build().status());
+        var report = new com.fasterxml.jackson.databind.ObjectMapper().readTree(site.report.toFile());
+        assertEquals("https://www.rfc-editor.org/rfc/rfc9110#section-9.2.2", report.get("externalLinks").get(0).get("url").asText());
+        assertNotNull(report.get("externalLinks").get(0).get("page"));
+    }
+}
