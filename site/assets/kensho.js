@@ -63,3 +63,9 @@ for (const tabs of document.querySelectorAll('[data-tabs]')) {
     select(buttons[0]);
   }
 }
+
+// On narrow screens the sidebar folds away behind a menu button, as in Starlight.
+document.querySelector('.menu-toggle')?.addEventListener('click', (event) => {
+  const open = document.body.classList.toggle('menu-open');
+  event.currentTarget.setAttribute('aria-expanded', String(open));
+});

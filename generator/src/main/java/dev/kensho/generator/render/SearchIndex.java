@@ -71,11 +71,9 @@ public final class SearchIndex {
 
     private int flush(String url, String anchor, String pageTitle, String heading, StringBuilder text) {
         String body = text.toString().replaceAll("\\s+", " ").strip();
-        if (body.isEmpty() && anchor.isEmpty()) {
-            return 0;
-        }
         int id = sections.size();
         sections.add(List.of(url + anchor, pageTitle, heading, body.length() > PASSAGE_TEXT ? body.substring(0, PASSAGE_TEXT) : body));
+        // The page's own entry (before its first heading) also answers to the page title.
         for (String term : terms(heading + " " + body)) {
             postings.computeIfAbsent(term, k -> new LinkedHashSet<>()).add(id);
         }

@@ -1,0 +1,219 @@
+package dev.kensho.generator;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.kensho.generator.cli.KenshoCommand;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The built lesson site in Debian's Chromium, headless: navigation, Japanese search, dark mode,
+ * copying code; no console error, no failed request, no request to another host. Screenshots at
+ * 1280 and 360 px go to target/screenshots for a person to look at. Skipped, saying why, where
+ * chromium or chromedriver is not installed (.ci/run installs both).
+ */
+class BrowserTest {
+
+    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+    private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+    /** Records script errors, console errors and resources that failed to load, from the first byte of each page. */
+    private static final String WATCHER = """
+            window.__kenshoProblems = [];
+            window.addEventListener('error', (e) => {
+              const target = e.target && (e.target.src || e.target.href);
+              window.__kenshoProblems.push(target ? 'failed to load ' + target : 'script error: ' + e.message);
+            }, true);
+            const originalError = console.error;
+            console.error = (...args) => { window.__kenshoProblems.push('console.error: ' + args.join(' ')); originalError(...args); };
+            """;
+
+    private static Path site;
+    private static HttpServer server;
+    private static final List<String> notFound = Collections.synchronizedList(new ArrayList<>());
+    private static ChromeDriver driver;
+    private static String base;
+
+    @BeforeAll
+    static void buildAndServe() throws Exception {
+        if (!Files.isExecutable(CHROMIUM) || !Files.isExecutable(CHROMEDRIVER)) {
+            String reason = "Debian's chromium and chromium-driver are not installed (apt-get install chromium chromium-driver)";
+            System.out.println("SKIPPED browser tests: " + reason);
+            assumeTrue(false, reason);
+        }
+        site = Files.createTempDirectory("kensho-browser-");
+        StringWriter out = new StringWriter();
+        int status = KenshoCommand.execute(new PrintWriter(out, true), new PrintWriter(out, true), "build",
+                "--content", "../content", "--theme", "../site", "--out", site.resolve("site").toString(),
+                "--report", site.resolve("report.json").toString(), "--postgres", "embedded");
+        assertEquals(0, status, out::toString);
+        Path root = site.resolve("site");
+        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/", exchange -> {
+            String path = exchange.getRequestURI().getPath();
+            Path file = root.resolve(path.substring(1).isEmpty() ? "index.html" : java.net.URLDecoder.decode(path.substring(1), "UTF-8")).normalize();
+            if (!file.startsWith(root) || !Files.isRegularFile(file)) {
+                notFound.add(path);
+                exchange.sendResponseHeaders(404, -1);
+                exchange.close();
+                return;
+            }
+            String type = file.toString().endsWith(".html") ? "text/html; charset=utf-8"
+                    : file.toString().endsWith(".css") ? "text/css" : file.toString().endsWith(".js") ? "text/javascript" : "application/octet-stream";
+            byte[] body = Files.readAllBytes(file);
+            exchange.getResponseHeaders().add("Content-Type", type);
+            exchange.sendResponseHeaders(200, body.length);
+            try (OutputStream stream = exchange.getResponseBody()) {
+                stream.write(body);
+            }
+        });
+        server.start();
+        base = "http://127.0.0.1:" + server.getAddress().getPort() + "/";
+
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(CHROMIUM.toFile());
+        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--user-data-dir=" + Files.createTempDirectory("kensho-chrome-"),
+                "--window-size=1280,900");
+        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile()).build();
+        driver = new ChromeDriver(service, options);
+        driver.executeCdpCommand("Page.addScriptToEvaluateOnNewDocument", Map.of("source", WATCHER));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (driver != null) {
+            driver.quit();
+        }
+        if (server != null) {
+            server.stop(0);
+        }
+    }
+
+    private static WebDriverWait waitUpTo(int seconds) {
+        return new WebDriverWait(driver, Duration.ofSeconds(seconds));
+    }
+
+    private static void assertClean() {
+        @SuppressWarnings("unchecked")
+        List<String> problems = (List<String>) driver.executeScript("return window.__kenshoProblems || []");
+        assertEquals(List.of(), problems, "console errors or failed loads on " + driver.getCurrentUrl());
+        @SuppressWarnings("unchecked")
+        List<String> foreign = (List<String>) driver.executeScript(
+                "return performance.getEntriesByType('resource').map(e => e.name).filter(n => !n.startsWith(location.origin))");
+        assertEquals(List.of(), foreign, "requests to another host from " + driver.getCurrentUrl());
+        assertEquals(List.of(), notFound, "requests the site could not answer");
+    }
+
+    @Test
+    void aReaderFollowsTheSidebarAndTheNextLinks() {
+        driver.get(base + "idempotency/overview.html");
+        assertEquals("タイムアウトは「結果不明」", driver.findElement(By.cssSelector("h1")).getText());
+        driver.findElement(By.linkText("キーセットページネーション")).click();
+        waitUpTo(5).until(d -> d.getCurrentUrl().endsWith("idempotency/keyset.html"));
+        assertEquals("page", driver.findElement(By.cssSelector(".sidebar a[aria-current]")).getAttribute("aria-current"));
+        driver.get(base + "idempotency/overview.html");
+        driver.findElement(By.cssSelector(".pager .next")).click();
+        waitUpTo(5).until(d -> d.getCurrentUrl().endsWith("idempotency/records.html"));
+        assertClean();
+    }
+
+    @Test
+    void japaneseAndSqlQueriesFindTheRightPagesAndAHitOpens() {
+        Map<String, String> expectations = Map.of(
+                "冪等", "idempotency/",
+                "一意制約", "idempotency/",
+                "カーソル", "idempotency/keyset.html",
+                "結果不明", "idempotency/overview.html",
+                "ON CONFLICT", "idempotency/");
+        for (Map.Entry<String, String> query : expectations.entrySet()) {
+            driver.get(base + "index.html");
+            WebElement input = driver.findElement(By.id("search-input"));
+            input.click();
+            input.sendKeys(query.getKey());
+            waitUpTo(5).until(d -> !d.findElements(By.cssSelector("#search-results a")).isEmpty());
+            List<WebElement> hits = driver.findElements(By.cssSelector("#search-results a"));
+            assertTrue(hits.get(0).getAttribute("href").contains(query.getValue()), query.getKey() + " → " + hits.get(0).getAttribute("href"));
+            assertTrue(driver.findElement(By.cssSelector("#search-results mark")).getText().length() > 0, "the passage marks the match");
+        }
+        driver.get(base + "index.html");
+        WebElement input = driver.findElement(By.id("search-input"));
+        input.click();
+        input.sendKeys("結果不明");
+        waitUpTo(5).until(d -> !d.findElements(By.cssSelector("#search-results a")).isEmpty());
+        String target = driver.findElement(By.cssSelector("#search-results a")).getAttribute("href");
+        driver.findElement(By.cssSelector("#search-results a")).click();
+        waitUpTo(5).until(d -> d.getCurrentUrl().equals(target));
+        assertClean();
+    }
+
+    @Test
+    void darkModeTogglesAndIsRemembered() {
+        driver.get(base + "idempotency/keyset.html");
+        String before = driver.findElement(By.tagName("html")).getAttribute("data-theme");
+        driver.findElement(By.cssSelector(".theme-toggle")).click();
+        String after = driver.findElement(By.tagName("html")).getAttribute("data-theme");
+        assertTrue(!before.equals(after), before + " → " + after);
+        driver.navigate().refresh();
+        assertEquals(after, driver.findElement(By.tagName("html")).getAttribute("data-theme"));
+        driver.findElement(By.cssSelector(".theme-toggle")).click();
+        assertClean();
+    }
+
+    @Test
+    void aCodeBlockIsCopied() {
+        driver.get(base + "idempotency/overview.html");
+        WebElement button = driver.findElement(By.cssSelector(".code-block .copy"));
+        button.click();
+        waitUpTo(5).until(d -> button.getText().equals("コピーしました"));
+        assertClean();
+    }
+
+    @Test
+    void screenshotsAtDesktopAndPhoneWidths() throws IOException {
+        Path folder = Files.createDirectories(Path.of("target/screenshots"));
+        for (String page : List.of("idempotency/overview.html", "idempotency/concurrency.html", "idempotency/keyset.html")) {
+            for (int width : new int[] {1280, 360}) {
+                for (String theme : List.of("light", "dark")) {
+                    driver.manage().window().setSize(new Dimension(width, 900));
+                    driver.get(base + page);
+                    ((JavascriptExecutor) driver).executeScript("localStorage.setItem('kensho-theme', arguments[0]); document.documentElement.dataset.theme = arguments[0];", theme);
+                    long overflow = (Long) ((JavascriptExecutor) driver).executeScript(
+                            "return document.documentElement.scrollWidth - document.documentElement.clientWidth");
+                    assertTrue(overflow <= 0, page + " scrolls sideways by " + overflow + " px at " + width + " px");
+                    File shot = driver.getScreenshotAs(OutputType.FILE);
+                    Files.copy(shot.toPath(), folder.resolve(page.replace('/', '-').replace(".html", "") + "-" + width + "-" + theme + ".png"),
+                            java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        }
+        driver.manage().window().setSize(new Dimension(1280, 900));
+        assertClean();
+    }
+}
