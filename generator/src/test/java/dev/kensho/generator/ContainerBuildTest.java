@@ -42,7 +42,7 @@ class ContainerBuildTest {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         int status = KenshoCommand.execute(new PrintWriter(out, true), new PrintWriter(err, true), "check",
-                "--content", "../content", "--report", temp.resolve("report.json").toString(),
+                "--content", "../content", "--theme", "../site", "--report", temp.resolve("report.json").toString(),
                 "--postgres", "container", "--pg-image", IMAGE);
         assertEquals(0, status, () -> out + "\n" + err);
         assertTrue(out.toString().startsWith("Kensho: PostgreSQL 18.6 via container (--postgres container): container " + IMAGE), out::toString);
@@ -55,7 +55,7 @@ class ContainerBuildTest {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         Process build = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
                 KenshoCommand.class.getName(), "check", "--postgres", "container", "--pg-image", IMAGE,
-                "--statement-timeout", "300s", "--content", site.content.toString(), "--report", site.report.toString())
+                "--statement-timeout", "300s", "--content", site.content.toString(), "--theme", TestSite.THEME.toString(), "--report", site.report.toString())
                 .redirectErrorStream(true).start();
         String first = new BufferedReader(new InputStreamReader(build.getInputStream(), StandardCharsets.UTF_8)).readLine();
         assertTrue(first != null && first.startsWith("Kensho: PostgreSQL 18.6 via container"), "unexpected first line: " + first);
