@@ -92,7 +92,9 @@ public final class KenshoBuild {
             }
         }
         Duration elapsed = Duration.ofNanos(System.nanoTime() - t0);
-        JsonReport.write(options.report(), VERSION, verification, diagnostics, pages.size(), elapsed.toMillis(), externalLinks);
+        List<String> unverifiedSql = documents.stream().flatMap(d -> d.unverifiedSqlLines().stream()
+                .map(line -> d.page().displayPath() + ":" + line)).toList();
+        JsonReport.write(options.report(), VERSION, verification, diagnostics, pages.size(), elapsed.toMillis(), externalLinks, unverifiedSql);
         if (options.junitXml() != null) {
             JUnitReport.write(options.junitXml(), verification, diagnostics);
         }

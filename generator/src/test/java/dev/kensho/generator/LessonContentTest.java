@@ -32,6 +32,16 @@ class LessonContentTest {
         assertEquals(0, status, () -> out + "\n" + err);
         JsonNode json = new ObjectMapper().readTree(report.toFile());
         assertEquals(0, json.get("totals").get("failed").asInt());
+        assertEquals(0, json.get("totals").get("unverifiedSqlFences").asInt(), "every SQL fence on the lesson pages is verified");
+        java.util.Set<String> lessonPages = new java.util.TreeSet<>();
+        for (JsonNode snippet : json.get("snippets")) {
+            if (snippet.get("file").asText().contains("content/idempotency/")) {
+                lessonPages.add(snippet.get("file").asText().replaceAll(".*/", ""));
+            }
+        }
+        // Every lesson page with SQL had it run (contract.md makes no SQL claim).
+        assertEquals(java.util.Set.of("at-most-once.md", "concurrency.md", "fingerprint.md", "keyset.md", "overview.md",
+                "payments.md", "records.md", "retention.md", "troubleshooting.md"), lessonPages);
         List<String> guideAssertions = new ArrayList<>();
         for (JsonNode snippet : json.get("snippets")) {
             if (snippet.get("file").asText().endsWith("guide/directives.md")) {

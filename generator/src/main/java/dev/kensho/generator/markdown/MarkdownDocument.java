@@ -107,9 +107,12 @@ public final class MarkdownDocument {
         }
         Document document = PARSER.parse(components.body());
         List<SqlFence> fences = new ArrayList<>();
-        collect(document, page, components.body(), fences, found);
+        List<Integer> unverified = new ArrayList<>();
+        collect(document, page, components.body(), fences, found, unverified);
         diagnostics.addAll(found);
-        return new MarkdownDocument(page, document, fences, components.tags(), diagrams, found.isEmpty());
+        MarkdownDocument parsed = new MarkdownDocument(page, document, fences, components.tags(), diagrams, found.isEmpty());
+        parsed.unverifiedSqlLines.addAll(unverified);
+        return parsed;
     }
 
     /** Parses a snippet of Markdown that holds no SQL, such as a one-line component's content. */
@@ -128,10 +131,21 @@ public final class MarkdownDocument {
         return root;
     }
 
-    private static void collect(Node node, Page page, String body, List<SqlFence> fences, List<Diagnostic> diagnostics) {
+    /** Fence languages that hold SQL Kensho does not run (only ```sql and ```scenario are run). */
+    public static final java.util.Set<String> UNVERIFIED_SQL_LANGUAGES = java.util.Set.of("postgresql", "postgres", "psql", "pgsql", "plpgsql", "sql-unverified");
+
+    private final List<Integer> unverifiedSqlLines = new ArrayList<>();
+
+    /** Lines of fences that look like SQL but are not verified (```psql and the like), for the report. */
+    public List<Integer> unverifiedSqlLines() {
+        return List.copyOf(unverifiedSqlLines);
+    }
+
+    private static void collect(Node node, Page page, String body, List<SqlFence> fences, List<Diagnostic> diagnostics,
+                                List<Integer> unverified) {
         for (Node child = node.getFirstChild(); child != null; child = child.getNext()) {
             if (!(child instanceof FencedCodeBlock fence)) {
-                collect(child, page, body, fences, diagnostics);
+                collect(child, page, body, fences, diagnostics, unverified);
                 continue;
             }
             FenceInfo info = FenceInfo.parse(fence.getInfo().toString());
@@ -144,6 +158,9 @@ public final class MarkdownDocument {
                 continue;
             }
             boolean scenario = info.language().equals(SCENARIO_LANGUAGE);
+            if (UNVERIFIED_SQL_LANGUAGES.contains(info.language())) {
+                unverified.add(fence.getStartLineNumber() + 1);
+            }
             if (!info.language().equals("sql") && !scenario) {
                 continue;
             }

@@ -24,7 +24,8 @@ public final class JsonReport {
     }
 
     public static void write(Path file, String kenshoVersion, VerificationRun run, List<Diagnostic> diagnostics,
-                             int pages, long elapsedMs, List<LinkChecker.ExternalLink> externalLinks) throws IOException {
+                             int pages, long elapsedMs, List<LinkChecker.ExternalLink> externalLinks,
+                             List<String> unverifiedSql) throws IOException {
         Map<String, Object> report = new LinkedHashMap<>();
         report.put("kensho", kenshoVersion);
         report.put("provider", run.provider());
@@ -71,6 +72,8 @@ public final class JsonReport {
         totals.put("skipped", run.count(Outcome.Status.SKIPPED));
         totals.put("assertions", run.outcomes().stream().mapToLong(o -> o.assertions().size()).sum());
         totals.put("problems", diagnostics.size());
+        totals.put("unverifiedSqlFences", unverifiedSql.size());
+        report.put("unverifiedSqlFences", unverifiedSql);
         report.put("totals", totals);
         Path parent = file.toAbsolutePath().getParent();
         Files.createDirectories(parent);
