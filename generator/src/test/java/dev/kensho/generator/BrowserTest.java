@@ -140,7 +140,7 @@ class BrowserTest {
         assertEquals("page", driver.findElement(By.cssSelector(".sidebar a[aria-current]")).getAttribute("aria-current"));
         driver.get(base + "idempotency/overview.html");
         driver.findElement(By.cssSelector(".pager .next")).click();
-        waitUpTo(5).until(d -> d.getCurrentUrl().endsWith("idempotency/records.html"));
+        waitUpTo(5).until(d -> d.getCurrentUrl().endsWith("idempotency/contract.html"));
         assertClean();
     }
 
