@@ -18,7 +18,9 @@ import java.nio.file.Path;
  * @param limits   statement and lock timeouts for snippets
  * @param shard    which share of the pages to verify ({@link Shard#ALL} for every page)
  * @param junitXml folder for a JUnit XML report, or null for none
+ * @param cache    folder of the verification cache, or null to run every page
+ * @param jobs     pages verified and rendered at once
  */
 public record BuildOptions(Path content, Path theme, Path out, String postgres, String image, Path report,
-                           boolean render, VerifierSettings limits, Shard shard, Path junitXml) {
+                           boolean render, VerifierSettings limits, Shard shard, Path junitXml, Path cache, int jobs) {
 }

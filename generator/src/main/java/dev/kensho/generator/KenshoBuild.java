@@ -13,6 +13,7 @@ import dev.kensho.generator.report.JUnitReport;
 import dev.kensho.generator.report.JsonReport;
 import dev.kensho.generator.verify.ProviderChoice;
 import dev.kensho.generator.verify.Shard;
+import dev.kensho.generator.verify.VerificationCache;
 import dev.kensho.generator.verify.SqlVerification;
 import dev.kensho.generator.verify.VerificationRun;
 import dev.kensho.sqlchecks.postgres.PostgresUnavailableException;
@@ -64,19 +65,19 @@ public final class KenshoBuild {
                 log.accept("Kensho: shard " + options.shard() + ": " + share.size() + " of " + documents.size() + " page(s)");
             }
             verification = SqlVerification.run(share, ProviderChoice.choose(options.postgres(), options.image()),
-                    options.limits(), log);
+                    options.limits(), options.cache() == null ? null : new VerificationCache(options.cache()), options.jobs(), log);
             diagnostics.addAll(SqlVerification.diagnostics(verification));
         } catch (PostgresUnavailableException e) {
             environmentError = e.getMessage();
-            verification = new VerificationRun(null, null, null, null, Duration.ZERO, Map.of());
+            verification = new VerificationRun(null, null, null, null, Duration.ZERO, Map.of(), java.util.Set.of());
         }
 
         boolean written = false;
         List<LinkChecker.ExternalLink> externalLinks = List.of();
         // Pages with problems in their sources are not rendered: the build fails on those problems anyway.
         if (options.render() && environmentError == null && diagnostics.isEmpty()) {
-            String builtAt = OffsetDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'"));
-            SiteRenderer renderer = new SiteRenderer(theme, config, verification, builtAt, GitDates.of(loader.root()));
+            String builtAt = buildTime().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'"));
+            SiteRenderer renderer = new SiteRenderer(theme, config, verification, builtAt, GitDates.of(loader.root()), options.jobs());
             Map<String, String> html = renderer.render(documents, diagnostics);
             log.accept("Kensho: search index " + renderer.searchIndexBytes() / 1024 + " KiB for " + documents.size()
                     + " page(s), " + (documents.isEmpty() ? 0 : renderer.searchIndexBytes() / documents.size() / 1024) + " KiB per page");
@@ -99,6 +100,15 @@ public final class KenshoBuild {
             JUnitReport.write(options.junitXml(), verification, diagnostics);
         }
         return new BuildResult(diagnostics, environmentError, verification, pages.size(), written, elapsed);
+    }
+
+    /** Now, or SOURCE_DATE_EPOCH when set, so that a build can be reproduced byte for byte. */
+    private static OffsetDateTime buildTime() {
+        String epoch = System.getenv("SOURCE_DATE_EPOCH") != null ? System.getenv("SOURCE_DATE_EPOCH") : System.getProperty("kensho.sourceDateEpoch");
+        if (epoch != null && epoch.matches("\\d+")) {
+            return OffsetDateTime.ofInstant(java.time.Instant.ofEpochSecond(Long.parseLong(epoch)), ZoneOffset.UTC);
+        }
+        return OffsetDateTime.now(ZoneOffset.UTC);
     }
 
     private static Map<String, Path> copies(ContentLoader loader, Theme theme) throws IOException {

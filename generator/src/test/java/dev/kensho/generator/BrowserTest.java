@@ -71,7 +71,7 @@ class BrowserTest {
         StringWriter out = new StringWriter();
         int status = KenshoCommand.execute(new PrintWriter(out, true), new PrintWriter(out, true), "build",
                 "--content", "../content", "--theme", "../site", "--out", site.resolve("site").toString(),
-                "--report", site.resolve("report.json").toString(), "--postgres", "embedded");
+                "--report", site.resolve("report.json").toString(), "--postgres", "embedded", "--no-cache");
         assertEquals(0, status, out::toString);
         Path root = site.resolve("site");
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);

@@ -43,7 +43,7 @@ class ContainerBuildTest {
         StringWriter err = new StringWriter();
         int status = KenshoCommand.execute(new PrintWriter(out, true), new PrintWriter(err, true), "check",
                 "--content", "../content", "--theme", "../site", "--report", temp.resolve("report.json").toString(),
-                "--postgres", "container", "--pg-image", IMAGE);
+                "--postgres", "container", "--pg-image", IMAGE, "--no-cache");
         assertEquals(0, status, () -> out + "\n" + err);
         assertTrue(out.toString().startsWith("Kensho: PostgreSQL 18.6 via container (--postgres container): container " + IMAGE), out::toString);
         assertEquals(List.of(), kenshoContainers(), "the container outlived the build");

@@ -28,7 +28,7 @@ class InterruptedBuildTest {
         site.page("slow.md", TestSite.source("Slow", "\n```sql\nSELECT pg_sleep(120);\n```\n"));
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         Process process = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
-                KenshoCommand.class.getName(), "build", "--postgres", "embedded", "--statement-timeout", "300s",
+                KenshoCommand.class.getName(), "build", "--postgres", "embedded", "--statement-timeout", "300s", "--no-cache",
                 "--content", site.content.toString(), "--theme", TestSite.THEME.toString(),
                 "--out", site.out.toString(), "--report", site.report.toString())
                 .redirectErrorStream(true)

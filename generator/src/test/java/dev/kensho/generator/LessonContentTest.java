@@ -28,7 +28,7 @@ class LessonContentTest {
         StringWriter err = new StringWriter();
         int status = KenshoCommand.execute(new PrintWriter(out, true), new PrintWriter(err, true), "build",
                 "--content", "../content", "--theme", "../site", "--out", temp.resolve("site").toString(),
-                "--report", report.toString(), "--postgres", "embedded");
+                "--report", report.toString(), "--postgres", "embedded", "--no-cache");
         assertEquals(0, status, () -> out + "\n" + err);
         JsonNode json = new ObjectMapper().readTree(report.toFile());
         assertEquals(0, json.get("totals").get("failed").asInt());

@@ -49,7 +49,8 @@ final class TestSite {
 
     private Run run(String command, String... extra) {
         List<String> args = new ArrayList<>(List.of(command, "--content", content.toString(), "--theme", THEME.toString(),
-                "--out", out.toString(), "--report", report.toString(), "--postgres", "embedded"));
+                "--out", out.toString(), "--report", report.toString(), "--postgres", "embedded",
+                "--cache", root.resolve("cache").toString()));
         args.addAll(List.of(extra));
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();

@@ -76,6 +76,16 @@ public final class KenshoCommand implements Runnable {
         @Option(names = "--lock-timeout", defaultValue = "3s", description = "Longest a statement may wait for a lock (default: ${DEFAULT-VALUE}).")
         String lockTimeout;
 
+        @Option(names = "--cache", defaultValue = "target/kensho-cache", paramLabel = "DIR",
+                description = "Verification cache: pages whose SQL did not change reuse their outcomes (default: ${DEFAULT-VALUE}).")
+        Path cache;
+
+        @Option(names = "--no-cache", description = "Run every page's SQL, whatever the cache holds.")
+        boolean noCache;
+
+        @Option(names = "--jobs", paramLabel = "N", description = "Pages verified and rendered at once (default: 4).")
+        int jobs = 4;
+
         @Option(names = "--junit-xml", paramLabel = "DIR", description = "Also write JUnit XML (DIR/" + JUnitReport.FILE_NAME
                 + "): one test case per snippet and scenario, for CI systems.")
         Path junitXml;
@@ -117,7 +127,8 @@ public final class KenshoCommand implements Runnable {
                 throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
             }
             BuildOptions buildOptions = new BuildOptions(options.content, options.theme, options.out, options.postgres,
-                    options.image, options.report, render(), limits, shard, options.junitXml);
+                    options.image, options.report, render(), limits, shard, options.junitXml,
+                    options.noCache ? null : options.cache, Math.max(1, options.jobs));
             BuildResult result;
             try {
                 result = KenshoBuild.run(buildOptions, line -> {

@@ -80,6 +80,17 @@ public final class SearchIndex {
         return 1;
     }
 
+    /** Appends another index's sections after this one's (pages are indexed apart, then joined in order). */
+    public void addAll(SearchIndex other) {
+        int offset = sections.size();
+        sections.addAll(other.sections);
+        other.postings.forEach((term, ids) -> {
+            Set<Integer> target = postings.computeIfAbsent(term, k -> new LinkedHashSet<>());
+            ids.forEach(id -> target.add(id + offset));
+        });
+        sectionsPerPage.putAll(other.sectionsPerPage);
+    }
+
     /** The terms of a text: Latin words whole, kanji/kana runs as overlapping pairs of characters. */
     public static Set<String> terms(String text) {
         String normalized = Normalizer.normalize(text, Normalizer.Form.NFKC).toLowerCase(Locale.ROOT);

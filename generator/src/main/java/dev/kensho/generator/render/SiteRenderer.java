@@ -30,6 +30,7 @@ public final class SiteRenderer {
     private final String builtAt;
     private final Map<String, String> lastUpdated;
     private long searchIndexBytes;
+    private final int jobs;
 
     /** Where the search index goes below the site root. */
     public static final String SEARCH_INDEX = "assets/search-index.js";
@@ -43,7 +44,8 @@ public final class SiteRenderer {
      * @param lastUpdated date of the last commit that touched each page (path below content/ → yyyy-mm-dd)
      */
     public SiteRenderer(Theme theme, SiteConfig config, VerificationRun verification, String builtAt,
-                        Map<String, String> lastUpdated) {
+                        Map<String, String> lastUpdated, int jobs) {
+        this.jobs = Math.max(1, jobs);
         this.theme = theme;
         this.config = config;
         this.verification = verification;
@@ -62,15 +64,38 @@ public final class SiteRenderer {
         Map<String, String> files = new LinkedHashMap<>();
         SearchIndex search = new SearchIndex();
         List<Page> order = navigation.readingOrder();
-        for (int i = 0; i < order.size(); i++) {
-            Page page = order.get(i);
-            try {
-                files.put(page.outputPath(), renderPage(byPage.get(page), navigation,
-                        i > 0 ? order.get(i - 1) : null, i + 1 < order.size() ? order.get(i + 1) : null, search));
-            } catch (Theme.ThemeException e) {
-                diagnostics.add(e.diagnostic());
-                return files;
+        // Pages render in parallel, each with its own search entries; both are joined in reading order,
+        // so the output is the same byte for byte whatever the parallelism.
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(jobs);
+        try {
+            List<java.util.concurrent.Future<Object[]>> rendered = new ArrayList<>();
+            for (int i = 0; i < order.size(); i++) {
+                Page page = order.get(i);
+                Page previous = i > 0 ? order.get(i - 1) : null;
+                Page next = i + 1 < order.size() ? order.get(i + 1) : null;
+                rendered.add(pool.submit(() -> {
+                    SearchIndex pageSearch = new SearchIndex();
+                    return new Object[] {renderPage(byPage.get(page), navigation, previous, next, pageSearch), pageSearch};
+                }));
             }
+            for (int i = 0; i < order.size(); i++) {
+                try {
+                    Object[] result = rendered.get(i).get();
+                    files.put(order.get(i).outputPath(), (String) result[0]);
+                    search.addAll((SearchIndex) result[1]);
+                } catch (java.util.concurrent.ExecutionException e) {
+                    if (e.getCause() instanceof Theme.ThemeException theme) {
+                        diagnostics.add(theme.diagnostic());
+                        return files;
+                    }
+                    throw e.getCause() instanceof RuntimeException runtime ? runtime : new IllegalStateException(e.getCause());
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while rendering", e);
+        } finally {
+            pool.shutdownNow();
         }
         String index = search.script();
         files.put(SEARCH_INDEX, index);

@@ -35,9 +35,11 @@ public final class JsonReport {
         report.put("serverStartMs", run.serverStart().toMillis());
         report.put("elapsedMs", elapsedMs);
         List<Map<String, Object>> snippets = new ArrayList<>();
-        for (PageResult page : run.pages().values()) {
-            for (Outcome outcome : page.outcomes()) {
-                snippets.add(snippet(outcome));
+        for (Map.Entry<String, PageResult> page : run.pages().entrySet()) {
+            for (Outcome outcome : page.getValue().outcomes()) {
+                Map<String, Object> entry = snippet(outcome);
+                entry.put("cached", run.fromCache().contains(page.getKey()));
+                snippets.add(entry);
             }
         }
         report.put("snippets", snippets);
@@ -72,6 +74,7 @@ public final class JsonReport {
         totals.put("skipped", run.count(Outcome.Status.SKIPPED));
         totals.put("assertions", run.outcomes().stream().mapToLong(o -> o.assertions().size()).sum());
         totals.put("problems", diagnostics.size());
+        totals.put("pagesFromCache", run.fromCache().size());
         totals.put("unverifiedSqlFences", unverifiedSql.size());
         report.put("unverifiedSqlFences", unverifiedSql);
         report.put("totals", totals);

@@ -44,6 +44,15 @@ public record ProviderChoice(PostgresProvider provider, String reason) {
         };
     }
 
+    /**
+     * Which server outcomes depend on, known before any server starts (the cache key holds it):
+     * the embedded binaries' archive, the container image, or the JDBC URL.
+     */
+    public String identity() {
+        PostgresProvider chosen = provider instanceof FirstAvailable first ? first.providers().get(0) : provider;
+        return chosen.identity();
+    }
+
     /** Why the provider ran: the reason, plus any provider passed over on the way. */
     public String fullReason() {
         if (provider instanceof FirstAvailable fallback && !fallback.passedOver().isEmpty()) {

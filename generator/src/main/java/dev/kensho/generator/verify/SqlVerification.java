@@ -24,33 +24,81 @@ public final class SqlVerification {
     }
 
     /**
-     * Runs all pages' snippets; starts a server only when some page has SQL, and always stops it.
+     * Runs all pages' snippets, {@code jobs} pages at a time, each in its own database; pages whose
+     * key is in the cache are not run. Starts a server only when some page must run, and always
+     * stops it.
      *
-     * @param log receives the provider line first, as soon as the server answers
+     * @param cache null to run every page
+     * @param log   receives the provider line first, as soon as the server answers
      */
     public static VerificationRun run(List<MarkdownDocument> documents, ProviderChoice choice, VerifierSettings settings,
-                                      Consumer<String> log) throws PostgresUnavailableException {
-        boolean anySql = documents.stream().anyMatch(d -> d.verifiable() && !d.sqlFences().isEmpty());
-        if (!anySql) {
+                                      VerificationCache cache, int jobs, Consumer<String> log) throws PostgresUnavailableException {
+        List<MarkdownDocument> withSql = documents.stream().filter(d -> d.verifiable() && !d.sqlFences().isEmpty()).toList();
+        if (withSql.isEmpty()) {
             log.accept("Kensho: no SQL on any page; no PostgreSQL server started");
-            return new VerificationRun(null, null, null, null, Duration.ZERO, Map.of());
+            return new VerificationRun(null, null, null, null, Duration.ZERO, Map.of(), java.util.Set.of());
+        }
+        Map<String, PageResult> results = new LinkedHashMap<>();
+        Map<String, String> keys = new LinkedHashMap<>();
+        java.util.Set<String> fromCache = new java.util.HashSet<>();
+        List<MarkdownDocument> toRun = new ArrayList<>();
+        String cachedVersion = null;
+        String cachedServer = null;
+        for (MarkdownDocument document : withSql) {
+            String page = document.page().relativePath();
+            results.put(page, null); // keeps document order
+            String key = VerificationCache.key(document, dev.kensho.generator.KenshoBuild.VERSION, choice.identity(), settings);
+            keys.put(page, key);
+            var hit = cache == null ? java.util.Optional.<VerificationCache.Hit>empty() : cache.load(key, document.page().displayPath(), snippets(document));
+            if (hit.isPresent()) {
+                results.put(page, hit.get().result());
+                fromCache.add(page);
+                cachedVersion = hit.get().serverVersion();
+                cachedServer = hit.get().serverDescription();
+            } else {
+                toRun.add(document);
+            }
+        }
+        if (toRun.isEmpty()) {
+            log.accept("Kensho: all " + withSql.size() + " page(s) with SQL unchanged since PostgreSQL " + cachedVersion
+                    + " verified them; outcomes from the cache, no PostgreSQL server started");
+            return new VerificationRun("cache", "every page unchanged", cachedVersion, cachedServer, Duration.ZERO, results, fromCache);
         }
         long t0 = System.nanoTime();
         try (Verifier verifier = Verifier.start(choice.provider(), settings)) {
             Duration start = Duration.ofNanos(System.nanoTime() - t0);
             log.accept("Kensho: PostgreSQL " + verifier.serverVersion() + " via " + choice.provider().name() + " ("
-                    + choice.fullReason() + "): " + verifier.serverDescription() + ", ready in " + start.toMillis() + " ms");
-            Map<String, PageResult> results = new LinkedHashMap<>();
-            for (MarkdownDocument document : documents) {
-                if (document.sqlFences().isEmpty() || !document.verifiable()) {
-                    continue;
+                    + choice.fullReason() + "): " + verifier.serverDescription() + ", ready in " + start.toMillis() + " ms"
+                    + (fromCache.isEmpty() ? "" : "; " + fromCache.size() + " unchanged page(s) from the cache"));
+            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(Math.max(1, jobs));
+            try {
+                Map<String, java.util.concurrent.Future<PageResult>> running = new LinkedHashMap<>();
+                for (MarkdownDocument document : toRun) {
+                    running.put(document.page().relativePath(),
+                            pool.submit(() -> verifier.verifyPage(document.page().displayPath(), snippets(document))));
                 }
-                List<Snippet> snippets = document.sqlFences().stream().map(MarkdownDocument.SqlFence::snippet).toList();
-                results.put(document.page().relativePath(), verifier.verifyPage(document.page().displayPath(), snippets));
+                for (Map.Entry<String, java.util.concurrent.Future<PageResult>> entry : running.entrySet()) {
+                    PageResult result = entry.getValue().get();
+                    results.put(entry.getKey(), result);
+                    if (cache != null) {
+                        cache.store(keys.get(entry.getKey()), result, verifier.serverVersion(), verifier.serverDescription());
+                    }
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new PostgresUnavailableException("interrupted while verifying", e);
+            } catch (java.util.concurrent.ExecutionException e) {
+                throw e.getCause() instanceof RuntimeException runtime ? runtime : new IllegalStateException(e.getCause());
+            } finally {
+                pool.shutdownNow();
             }
             return new VerificationRun(choice.provider().name(), choice.fullReason(), verifier.serverVersion(),
-                    verifier.serverDescription(), start, results);
+                    verifier.serverDescription(), start, results, fromCache);
         }
+    }
+
+    private static List<Snippet> snippets(MarkdownDocument document) {
+        return document.sqlFences().stream().map(MarkdownDocument.SqlFence::snippet).toList();
     }
 
     /** One diagnostic per failed snippet, in page order. */

@@ -16,12 +16,14 @@ import java.util.Map;
  * @param serverDescription where the server ran
  * @param serverStart       time to get the server accepting connections
  * @param pages             outcomes per page
+ * @param fromCache         pages (paths below content/) whose outcomes came from the cache
  */
 public record VerificationRun(String provider, String providerReason, String serverVersion, String serverDescription,
-                              Duration serverStart, Map<String, PageResult> pages) {
+                              Duration serverStart, Map<String, PageResult> pages, java.util.Set<String> fromCache) {
 
     public VerificationRun {
         pages = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(pages));
+        fromCache = java.util.Set.copyOf(fromCache);
     }
 
     public long count(Outcome.Status status) {

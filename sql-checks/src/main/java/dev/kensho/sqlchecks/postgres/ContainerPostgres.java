@@ -65,6 +65,11 @@ public final class ContainerPostgres implements PostgresProvider {
         return "container";
     }
 
+    @Override
+    public String identity() {
+        return "container:" + image;
+    }
+
     /**
      * Pulls the image when it is not there yet, within a minute: Testcontainers would otherwise
      * retry for minutes where no registry answers, before the build could say anything.

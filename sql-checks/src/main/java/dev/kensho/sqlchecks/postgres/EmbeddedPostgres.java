@@ -50,6 +50,11 @@ public final class EmbeddedPostgres implements PostgresProvider {
     }
 
     @Override
+    public String identity() {
+        return "embedded:" + PostgresBinaries.archiveIdentity();
+    }
+
+    @Override
     public RunningPostgres start() throws PostgresUnavailableException {
         Path binaries = PostgresBinaries.install();
         removeAbandonedClusters();

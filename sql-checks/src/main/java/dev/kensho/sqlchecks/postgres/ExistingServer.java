@@ -23,6 +23,11 @@ public final class ExistingServer implements PostgresProvider {
     }
 
     @Override
+    public String identity() {
+        return "jdbc:" + redact(url);
+    }
+
+    @Override
     public RunningPostgres start() throws PostgresUnavailableException {
         Properties credentials = new Properties();
         String user = System.getenv("PGUSER");

@@ -23,6 +23,15 @@ public final class FirstAvailable implements PostgresProvider {
         return started == null ? providers.get(0).name() : started.name();
     }
 
+    public List<PostgresProvider> providers() {
+        return providers;
+    }
+
+    @Override
+    public String identity() {
+        return started == null ? providers.get(0).identity() : started.identity();
+    }
+
     /** Why earlier providers were passed over, in order; empty when the first one started. */
     public List<String> passedOver() {
         return List.copyOf(passedOver);

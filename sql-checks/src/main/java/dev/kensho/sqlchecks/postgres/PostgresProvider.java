@@ -16,4 +16,10 @@ public interface PostgresProvider {
      * @throws PostgresUnavailableException with a message that tells the author what to fix
      */
     RunningPostgres start() throws PostgresUnavailableException;
+
+    /**
+     * What the server this provider gives will be, as far as it is known without starting it
+     * (binaries, image or address); callers use it to tell whether stored outcomes still apply.
+     */
+    String identity();
 }
