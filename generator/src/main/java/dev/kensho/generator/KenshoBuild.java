@@ -53,8 +53,14 @@ public final class KenshoBuild {
         ContentLoader loader = new ContentLoader(options.content(), workingDir);
         SiteConfig config = SiteConfig.load(loader.root(), display(workingDir, loader.root().resolve(SiteConfig.FILE_NAME)), diagnostics);
         List<Page> pages = loader.load(diagnostics);
+        phase("load", t0);
         Theme theme = Theme.load(options.theme());
-        List<MarkdownDocument> documents = pages.stream().map(page -> MarkdownDocument.parse(page, theme, diagnostics)).toList();
+        // Pages parse in parallel; their problems are then listed in page order.
+        List<List<Diagnostic>> found = pages.stream().map(page -> (List<Diagnostic>) new ArrayList<Diagnostic>()).toList();
+        List<MarkdownDocument> documents = java.util.stream.IntStream.range(0, pages.size()).parallel()
+                .mapToObj(i -> MarkdownDocument.parse(pages.get(i), theme, found.get(i))).toList();
+        found.forEach(diagnostics::addAll);
+        phase("parse", t0);
 
         VerificationRun verification;
         String environmentError = null;
@@ -64,7 +70,7 @@ public final class KenshoBuild {
             if (!options.shard().equals(Shard.ALL)) {
                 log.accept("Kensho: shard " + options.shard() + ": " + share.size() + " of " + documents.size() + " page(s)");
             }
-            verification = SqlVerification.run(share, ProviderChoice.choose(options.postgres(), options.image()),
+            verification = SqlVerification.run(share, () -> ProviderChoice.choose(options.postgres(), options.image()),
                     options.limits(), options.cache() == null ? null : new VerificationCache(options.cache()), options.jobs(), log);
             diagnostics.addAll(SqlVerification.diagnostics(verification));
         } catch (PostgresUnavailableException e) {
@@ -78,18 +84,22 @@ public final class KenshoBuild {
         if (options.render() && environmentError == null && diagnostics.isEmpty()) {
             String builtAt = buildTime().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'"));
             SiteRenderer renderer = new SiteRenderer(theme, config, verification, builtAt, GitDates.of(loader.root()), options.jobs());
+            phase("verify", t0);
             Map<String, String> html = renderer.render(documents, diagnostics);
+            phase("render", t0);
             log.accept("Kensho: search index " + renderer.searchIndexBytes() / 1024 + " KiB for " + documents.size()
                     + " page(s), " + (documents.isEmpty() ? 0 : renderer.searchIndexBytes() / documents.size() / 1024) + " KiB per page");
             Map<String, Path> copies = copies(loader, theme);
             Map<String, Page> sources = new java.util.HashMap<>();
             pages.forEach(page -> sources.put(page.outputPath(), page));
             LinkChecker.Result links = LinkChecker.check(html, copies.keySet(), sources);
+            phase("links", t0);
             diagnostics.addAll(links.problems());
             externalLinks = links.external();
             if (diagnostics.isEmpty()) {
                 SiteOutput.publish(options.out(), html, copies);
                 written = true;
+                phase("write", t0);
             }
         }
         Duration elapsed = Duration.ofNanos(System.nanoTime() - t0);
@@ -100,6 +110,13 @@ public final class KenshoBuild {
             JUnitReport.write(options.junitXml(), verification, diagnostics);
         }
         return new BuildResult(diagnostics, environmentError, verification, pages.size(), written, elapsed);
+    }
+
+    /** With KENSHO_TIMINGS set, how long the build took to reach the end of each stage. */
+    private static void phase(String stage, long t0) {
+        if (System.getenv("KENSHO_TIMINGS") != null) {
+            System.err.printf("timing: %-7s %6d ms%n", stage, (System.nanoTime() - t0) / 1_000_000);
+        }
     }
 
     /** Now, or SOURCE_DATE_EPOCH when set, so that a build can be reproduced byte for byte. */

@@ -42,26 +42,55 @@ public final class LinkChecker {
      * @param sources output path → the page it came from (for error locations); pages without one are the theme's
      */
     public static Result check(Map<String, String> html, Set<String> files, Map<String, Page> sources) {
+        // A page's own content sits in <main>; the theme's frame around it (sidebar, header) is the same on
+        // every page of a folder. So each page's main is read, and the frame once per folder: on a large
+        // site the frame is most of the bytes.
         Map<String, Set<String>> ids = new HashMap<>();
-        Map<String, Document> parsed = new HashMap<>();
+        Map<String, Element> mains = new java.util.TreeMap<>();
+        Map<String, Document> frames = new java.util.TreeMap<>();
+        Set<String> foldersSeen = new java.util.HashSet<>();
         html.forEach((path, text) -> {
-            if (path.endsWith(".html")) {
-                Document document = Jsoup.parse(text);
-                parsed.put(path, document);
-                Set<String> anchors = new LinkedHashSet<>();
-                document.select("[id]").forEach(e -> anchors.add(e.id()));
-                document.select("a[name]").forEach(e -> anchors.add(e.attr("name")));
-                ids.put(path, anchors);
+            if (!path.endsWith(".html")) {
+                return;
             }
+            String folder = folderOf(path);
+            Element main;
+            if (foldersSeen.add(folder) || !text.contains("<main")) {
+                Document document = Jsoup.parse(text);
+                frames.put(path, document);
+                main = document.selectFirst("main") != null ? document.selectFirst("main") : document.body();
+            } else {
+                int start = text.indexOf("<main");
+                int end = text.lastIndexOf("</main>");
+                main = Jsoup.parseBodyFragment(text.substring(start, end < 0 ? text.length() : end + 7)).body();
+            }
+            mains.put(path, main);
+            Set<String> anchors = new LinkedHashSet<>();
+            main.select("[id]").forEach(e -> anchors.add(e.id()));
+            main.select("a[name]").forEach(e -> anchors.add(e.attr("name")));
+            Document frame = frames.get(path);
+            if (frame != null) {
+                frame.select("[id]").forEach(e -> anchors.add(e.id()));
+            }
+            ids.put(path, anchors);
         });
         List<Diagnostic> problems = new ArrayList<>();
         List<ExternalLink> external = new ArrayList<>();
-        for (Map.Entry<String, Document> entry : parsed.entrySet().stream().sorted(Map.Entry.comparingByKey()).toList()) {
+        for (Map.Entry<String, Element> entry : mains.entrySet()) {
             String page = entry.getKey();
             if (page.equals("404.html")) {
                 continue; // Its links start from the deployment's base path, known only once published.
             }
-            for (Element element : entry.getValue().select("a[href], link[href], img[src], script[src]")) {
+            List<Element> links = new ArrayList<>(entry.getValue().select("a[href], link[href], img[src], script[src]"));
+            Document frame = frames.get(page);
+            if (frame != null) {
+                for (Element element : frame.select("a[href], link[href], img[src], script[src]")) {
+                    if (element.closest("main") == null) {
+                        links.add(element);
+                    }
+                }
+            }
+            for (Element element : links) {
                 String reference = element.hasAttr("href") ? element.attr("href") : element.attr("src");
                 URI uri;
                 try {
@@ -91,6 +120,10 @@ public final class LinkChecker {
             }
         }
         return new Result(problems, external);
+    }
+
+    private static String folderOf(String page) {
+        return page.contains("/") ? page.substring(0, page.lastIndexOf('/')) : "";
     }
 
     /** Resolves a relative path against the page's folder, as a browser would. */

@@ -200,24 +200,36 @@ public final class SiteRenderer {
         return verified;
     }
 
-    private Map<String, Object> baseModel(String outputPath, Navigation navigation, Page current) {
+    /** Sidebar HTML by relative root: rendered once per folder depth, the current link marked per page. */
+    private final Map<String, String> sidebars = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private Map<String, Object> baseModel(String outputPath, Navigation navigation, Page current) throws Theme.ThemeException {
         Map<String, Object> model = new HashMap<>();
         String root = relativeRoot(outputPath);
         model.put("root", root);
         model.put("site", Map.of("title", config.title(), "description", config.description(), "lang", config.lang(),
                 "url", config.url(), "base", config.basePath()));
         model.put("canonical", config.url().isEmpty() ? "" : config.url() + outputPath);
-        List<Map<String, Object>> sidebar = new ArrayList<>();
-        for (Navigation.Group group : navigation.groups()) {
-            List<Map<String, Object>> items = new ArrayList<>();
-            for (Page page : group.pages()) {
-                Map<String, Object> item = new HashMap<>(link(page, outputPath));
-                item.put("current", page == current);
-                items.add(item);
+        String sidebar = sidebars.get(root);
+        if (sidebar == null) {
+            List<Map<String, Object>> groups = new ArrayList<>();
+            for (Navigation.Group group : navigation.groups()) {
+                List<Map<String, Object>> items = new ArrayList<>();
+                for (Page page : group.pages()) {
+                    items.add(link(page, outputPath));
+                }
+                groups.add(Map.of("label", group.label(), "items", items));
             }
-            sidebar.add(Map.of("label", group.label(), "items", items));
+            sidebar = theme.render("sidebar.ftlh", Map.of("sidebar", groups, "root", root));
+            sidebars.put(root, sidebar);
         }
-        model.put("sidebar", sidebar);
+        if (current != null) {
+            String href = "href=\"" + root + current.outputPath() + "\"";
+            sidebar = sidebar.replace(href, href + " aria-current=\"page\"");
+        }
+        model.put("sidebarHtml", sidebar);
+        model.put("sidebar", navigation.groups().stream().map(g -> Map.of("label", g.label(),
+                "items", g.pages().stream().map(p -> link(p, outputPath)).toList())).toList());
         return model;
     }
 

@@ -31,13 +31,16 @@ public final class SqlVerification {
      * @param cache null to run every page
      * @param log   receives the provider line first, as soon as the server answers
      */
-    public static VerificationRun run(List<MarkdownDocument> documents, ProviderChoice choice, VerifierSettings settings,
-                                      VerificationCache cache, int jobs, Consumer<String> log) throws PostgresUnavailableException {
+    public static VerificationRun run(List<MarkdownDocument> documents, java.util.function.Supplier<ProviderChoice> chooser,
+                                      VerifierSettings settings, VerificationCache cache, int jobs, Consumer<String> log)
+            throws PostgresUnavailableException {
         List<MarkdownDocument> withSql = documents.stream().filter(d -> d.verifiable() && !d.sqlFences().isEmpty()).toList();
         if (withSql.isEmpty()) {
             log.accept("Kensho: no SQL on any page; no PostgreSQL server started");
             return new VerificationRun(null, null, null, null, Duration.ZERO, Map.of(), java.util.Set.of());
         }
+        // Chosen only now: asking whether a Docker engine answers can take seconds, and a site without SQL needs no server.
+        ProviderChoice choice = chooser.get();
         Map<String, PageResult> results = new LinkedHashMap<>();
         Map<String, String> keys = new LinkedHashMap<>();
         java.util.Set<String> fromCache = new java.util.HashSet<>();
