@@ -12,6 +12,7 @@ import dev.kensho.generator.render.Theme;
 import dev.kensho.generator.report.JUnitReport;
 import dev.kensho.generator.report.JsonReport;
 import dev.kensho.generator.verify.ProviderChoice;
+import dev.kensho.generator.verify.ServerSession;
 import dev.kensho.generator.verify.Shard;
 import dev.kensho.generator.verify.VerificationCache;
 import dev.kensho.generator.verify.SqlVerification;
@@ -43,6 +44,19 @@ public final class KenshoBuild {
     }
 
     public static BuildResult run(BuildOptions options, Consumer<String> log) throws IOException {
+        return run(options, ServerSession.perBuild(), null, log);
+    }
+
+    /** The rendered site, handed over instead of written (the preview serves it from memory). */
+    public record SiteFiles(Map<String, String> html, Map<String, Path> copies) {
+    }
+
+    /**
+     * @param session where the server comes from
+     * @param sink    receives the site instead of it being written to {@code options.out()}, or null to write it
+     */
+    public static BuildResult run(BuildOptions options, ServerSession session, Consumer<SiteFiles> sink, Consumer<String> log)
+            throws IOException {
         long t0 = System.nanoTime();
         Path workingDir = Path.of("").toAbsolutePath();
         List<Diagnostic> diagnostics = new ArrayList<>();
@@ -71,7 +85,7 @@ public final class KenshoBuild {
                 log.accept("Kensho: shard " + options.shard() + ": " + share.size() + " of " + documents.size() + " page(s)");
             }
             verification = SqlVerification.run(share, () -> ProviderChoice.choose(options.postgres(), options.image()),
-                    options.limits(), options.cache() == null ? null : new VerificationCache(options.cache()), options.jobs(), log);
+                    ProviderChoice.identityOf(options.postgres(), options.image()), options.limits(), options.cache() == null ? null : new VerificationCache(options.cache()), options.jobs(), session, log);
             diagnostics.addAll(SqlVerification.diagnostics(verification));
         } catch (PostgresUnavailableException e) {
             environmentError = e.getMessage();
@@ -96,7 +110,10 @@ public final class KenshoBuild {
             phase("links", t0);
             diagnostics.addAll(links.problems());
             externalLinks = links.external();
-            if (diagnostics.isEmpty()) {
+            if (diagnostics.isEmpty() && sink != null) {
+                sink.accept(new SiteFiles(html, copies));
+                written = true;
+            } else if (diagnostics.isEmpty()) {
                 SiteOutput.publish(options.out(), html, copies);
                 written = true;
                 phase("write", t0);

@@ -24,7 +24,7 @@ import java.util.concurrent.Callable;
 /** {@code kensho build|check}: exit 0 when everything holds, 1 when something fails, 2 for a usage error. */
 @Command(name = "kensho", mixinStandardHelpOptions = true, version = "Kensho " + KenshoBuild.VERSION,
         description = "Builds a lesson site whose SQL examples are proven on PostgreSQL 18.",
-        subcommands = {KenshoCommand.Build.class, KenshoCommand.Check.class})
+        subcommands = {KenshoCommand.Build.class, KenshoCommand.Check.class, KenshoCommand.Serve.class})
 public final class KenshoCommand implements Runnable {
 
     @CommandLine.Spec
@@ -199,6 +199,39 @@ public final class KenshoCommand implements Runnable {
         @Override
         boolean render() {
             return true;
+        }
+    }
+
+    @Command(name = "serve", mixinStandardHelpOptions = true,
+            description = "Preview the site on http://127.0.0.1:PORT/, rebuilding and reloading the browser on every change.")
+    static final class Serve implements Callable<Integer> {
+        @Mixin
+        CommonOptions options = new CommonOptions();
+
+        @Option(names = "--port", defaultValue = "4321", description = "Port on 127.0.0.1 (default: ${DEFAULT-VALUE}; 0 picks a free one).")
+        int port;
+
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public Integer call() throws Exception {
+            PrintWriter out = spec.commandLine().getOut();
+            VerifierSettings limits = new VerifierSettings(duration("--statement-timeout", options.statementTimeout),
+                    duration("--lock-timeout", options.lockTimeout));
+            BuildOptions buildOptions = new BuildOptions(options.content, options.theme, options.out, options.postgres,
+                    options.image, options.report, true, limits, Shard.ALL, null,
+                    options.noCache ? null : options.cache, Math.max(1, options.jobs));
+            dev.kensho.generator.serve.PreviewServer preview = new dev.kensho.generator.serve.PreviewServer(buildOptions, line -> {
+                out.println(line);
+                out.flush();
+            });
+            Runtime.getRuntime().addShutdownHook(new Thread(preview::close, "kensho-preview-shutdown"));
+            int bound = preview.start(port);
+            out.println("Kensho: previewing on http://127.0.0.1:" + bound + "/ (Ctrl-C to stop)");
+            out.flush();
+            Thread.currentThread().join();
+            return 0;
         }
     }
 

@@ -38,11 +38,20 @@ final class SyntaxHighlighter {
         this.highlight = highlight;
     }
 
-    /** One per thread: a Rhino context belongs to the thread that entered it. */
-    private static final ThreadLocal<SyntaxHighlighter> PER_THREAD = ThreadLocal.withInitial(SyntaxHighlighter::create);
+    /** Prism is compiled once per build; threads take turns (identical blocks are memoised, so turns are short). */
+    private static volatile SyntaxHighlighter shared;
 
     static SyntaxHighlighter get() {
-        return PER_THREAD.get();
+        SyntaxHighlighter highlighter = shared;
+        if (highlighter == null) {
+            synchronized (SyntaxHighlighter.class) {
+                if (shared == null) {
+                    shared = create();
+                }
+                highlighter = shared;
+            }
+        }
+        return highlighter;
     }
 
     private static SyntaxHighlighter create() {
@@ -86,20 +95,22 @@ final class SyntaxHighlighter {
         if (prism == null) {
             html = escape(code);
         } else {
-            html = MEMO.computeIfAbsent(prism + "\u0000" + code, key -> {
-                Context context = Context.enter();
-                try {
-                    context.setInterpretedMode(false);
-                    return Context.toString(highlight.call(context, scope, scope, new Object[] {code, prism}));
-                } finally {
-                    Context.exit();
-                }
-            });
+            html = MEMO.computeIfAbsent(prism + "\u0000" + code, key -> highlightNow(code, prism));
             if (MEMO.size() > 20_000) {
                 MEMO.clear();
             }
         }
         return html;
+    }
+
+    private synchronized String highlightNow(String code, String prism) {
+        Context context = Context.enter();
+        try {
+            context.setInterpretedMode(false);
+            return Context.toString(highlight.call(context, scope, scope, new Object[] {code, prism}));
+        } finally {
+            Context.exit();
+        }
     }
 
     static String escape(String text) {

@@ -23,6 +23,19 @@ public record ProviderChoice(PostgresProvider provider, String reason) {
      * @param option "auto", "embedded", "container" or a JDBC URL
      * @throws IllegalArgumentException for anything else, with a message naming the accepted values
      */
+    /**
+     * The cache key's server identity for an option, known without asking Docker (which can take
+     * seconds): auto names both the image and the embedded binaries it may fall back to.
+     */
+    public static String identityOf(String option, String image) {
+        return switch (option) {
+            case "embedded" -> new EmbeddedPostgres().identity();
+            case "container" -> new ContainerPostgres(image).identity();
+            case "auto" -> "auto:" + new ContainerPostgres(image).identity() + "|" + new EmbeddedPostgres().identity();
+            default -> new ExistingServer(option).identity();
+        };
+    }
+
     public static ProviderChoice choose(String option, String image) {
         return switch (option) {
             case "embedded" -> new ProviderChoice(new EmbeddedPostgres(), "--postgres embedded");

@@ -32,15 +32,13 @@ public final class SqlVerification {
      * @param log   receives the provider line first, as soon as the server answers
      */
     public static VerificationRun run(List<MarkdownDocument> documents, java.util.function.Supplier<ProviderChoice> chooser,
-                                      VerifierSettings settings, VerificationCache cache, int jobs, Consumer<String> log)
-            throws PostgresUnavailableException {
+                                      String serverIdentity, VerifierSettings settings, VerificationCache cache, int jobs,
+                                      ServerSession session, Consumer<String> log) throws PostgresUnavailableException {
         List<MarkdownDocument> withSql = documents.stream().filter(d -> d.verifiable() && !d.sqlFences().isEmpty()).toList();
         if (withSql.isEmpty()) {
             log.accept("Kensho: no SQL on any page; no PostgreSQL server started");
             return new VerificationRun(null, null, null, null, Duration.ZERO, Map.of(), java.util.Set.of());
         }
-        // Chosen only now: asking whether a Docker engine answers can take seconds, and a site without SQL needs no server.
-        ProviderChoice choice = chooser.get();
         Map<String, PageResult> results = new LinkedHashMap<>();
         Map<String, String> keys = new LinkedHashMap<>();
         java.util.Set<String> fromCache = new java.util.HashSet<>();
@@ -50,7 +48,7 @@ public final class SqlVerification {
         for (MarkdownDocument document : withSql) {
             String page = document.page().relativePath();
             results.put(page, null); // keeps document order
-            String key = VerificationCache.key(document, dev.kensho.generator.KenshoBuild.VERSION, choice.identity(), settings);
+            String key = VerificationCache.key(document, dev.kensho.generator.KenshoBuild.VERSION, serverIdentity, settings);
             keys.put(page, key);
             var hit = cache == null ? java.util.Optional.<VerificationCache.Hit>empty() : cache.load(key, document.page().displayPath(), snippets(document));
             if (hit.isPresent()) {
@@ -67,11 +65,16 @@ public final class SqlVerification {
                     + " verified them; outcomes from the cache, no PostgreSQL server started");
             return new VerificationRun("cache", "every page unchanged", cachedVersion, cachedServer, Duration.ZERO, results, fromCache);
         }
+        // Chosen only now: asking whether a Docker engine answers can take seconds, and cached pages need no server.
+        ProviderChoice choice = chooser.get();
         long t0 = System.nanoTime();
-        try (Verifier verifier = Verifier.start(choice.provider(), settings)) {
+        boolean starting = session.starts();
+        Verifier verifier = session.acquire(choice, settings);
+        try {
             Duration start = Duration.ofNanos(System.nanoTime() - t0);
             log.accept("Kensho: PostgreSQL " + verifier.serverVersion() + " via " + choice.provider().name() + " ("
-                    + choice.fullReason() + "): " + verifier.serverDescription() + ", ready in " + start.toMillis() + " ms"
+                    + choice.fullReason() + "): " + verifier.serverDescription()
+                    + (starting ? ", ready in " + start.toMillis() + " ms" : ", kept running")
                     + (fromCache.isEmpty() ? "" : "; " + fromCache.size() + " unchanged page(s) from the cache"));
             java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(Math.max(1, jobs));
             try {
@@ -97,6 +100,8 @@ public final class SqlVerification {
             }
             return new VerificationRun(choice.provider().name(), choice.fullReason(), verifier.serverVersion(),
                     verifier.serverDescription(), start, results, fromCache);
+        } finally {
+            session.release(verifier);
         }
     }
 

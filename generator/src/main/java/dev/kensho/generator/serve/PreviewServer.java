@@ -1,0 +1,231 @@
+package dev.kensho.generator.serve;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.kensho.generator.BuildOptions;
+import dev.kensho.generator.BuildResult;
+import dev.kensho.generator.Diagnostic;
+import dev.kensho.generator.KenshoBuild;
+import dev.kensho.generator.verify.ServerSession;
+import org.jsoup.nodes.Entities;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.ClosedWatchServiceException;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardWatchEventKinds;
+import java.nio.file.WatchKey;
+import java.nio.file.WatchService;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+
+/**
+ * {@code kensho serve}: builds the site into memory, serves it on 127.0.0.1, rebuilds when a file
+ * under content/ or site/ changes and tells open tabs to reload (Server-Sent Events; a few lines of
+ * script are added to pages only here). One PostgreSQL server stays up for the whole session, and
+ * the verification cache keeps unchanged pages from running again. A failed build is shown in the
+ * browser as the compiler-style errors, until the next good build replaces it.
+ */
+public final class PreviewServer implements AutoCloseable {
+
+    static final String EVENTS = "/__kensho/events";
+    private static final String RELOAD_SCRIPT = "<script>new EventSource('" + EVENTS
+            + "').onmessage = () => location.reload();</script>";
+
+    private final BuildOptions options;
+    private final Consumer<String> log;
+    private final ServerSession.LongLived session = new ServerSession.LongLived();
+    private final List<OutputStream> listeners = new CopyOnWriteArrayList<>();
+    private volatile KenshoBuild.SiteFiles site = new KenshoBuild.SiteFiles(Map.of(), Map.of());
+    private volatile List<Diagnostic> problems = List.of();
+    private volatile String environmentError;
+    private volatile long generation;
+    private HttpServer http;
+    private WatchService watcher;
+    private Thread watching;
+
+    public PreviewServer(BuildOptions options, Consumer<String> log) {
+        this.options = options;
+        this.log = log;
+    }
+
+    /** Builds once, then serves and watches; returns the port. */
+    public int start(int port) throws IOException {
+        rebuild();
+        http = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 0);
+        http.createContext("/", this::handle);
+        http.setExecutor(java.util.concurrent.Executors.newCachedThreadPool(r -> {
+            Thread thread = new Thread(r, "kensho-preview-http");
+            thread.setDaemon(true);
+            return thread;
+        }));
+        http.start();
+        watcher = FileSystems.getDefault().newWatchService();
+        register(options.content());
+        register(options.theme());
+        watching = new Thread(this::watch, "kensho-preview-watch");
+        watching.setDaemon(true);
+        watching.start();
+        return http.getAddress().getPort();
+    }
+
+    /** Which build the preview shows; goes up by one with every rebuild. */
+    public long generation() {
+        return generation;
+    }
+
+    private void register(Path root) throws IOException {
+        try (Stream<Path> dirs = Files.walk(root)) {
+            for (Path dir : dirs.filter(Files::isDirectory).toList()) {
+                dir.register(watcher, StandardWatchEventKinds.ENTRY_CREATE, StandardWatchEventKinds.ENTRY_MODIFY,
+                        StandardWatchEventKinds.ENTRY_DELETE);
+            }
+        }
+    }
+
+    private void watch() {
+        try {
+            while (true) {
+                WatchKey key = watcher.take();
+                // Editors save in several steps; wait until they are done, then build once.
+                Thread.sleep(30);
+                do {
+                    key.pollEvents();
+                    key.reset();
+                    key = watcher.poll(30, TimeUnit.MILLISECONDS);
+                } while (key != null);
+                register(options.content());
+                register(options.theme());
+                rebuild();
+            }
+        } catch (InterruptedException | ClosedWatchServiceException e) {
+            // The preview is ending.
+        } catch (IOException e) {
+            log.accept("error: watching stopped: " + e.getMessage());
+        }
+    }
+
+    synchronized void rebuild() {
+        long t0 = System.nanoTime();
+        try {
+            BuildResult result = KenshoBuild.run(options, session, files -> site = files, line -> { });
+            problems = result.diagnostics();
+            environmentError = result.environmentError();
+            for (Diagnostic diagnostic : problems) {
+                log.accept(diagnostic.format());
+            }
+            if (environmentError != null) {
+                log.accept("error: " + environmentError);
+            }
+            log.accept((problems.isEmpty() && environmentError == null ? "rebuilt " : "build failed: " + problems.size()
+                    + " problem(s); ") + result.pages() + " page(s) in " + (System.nanoTime() - t0) / 1_000_000 + " ms"
+                    + (result.verification().fromCache().isEmpty() ? "" : " (" + result.verification().fromCache().size() + " page(s) from the cache)"));
+        } catch (IOException | RuntimeException e) {
+            problems = List.of();
+            environmentError = e.toString();
+            log.accept("error: " + e.getMessage());
+        }
+        generation++;
+        for (OutputStream listener : listeners) {
+            try {
+                listener.write(("data: " + generation + "\n\n").getBytes(StandardCharsets.UTF_8));
+                listener.flush();
+            } catch (IOException gone) {
+                listeners.remove(listener);
+            }
+        }
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        String path = URLDecoder.decode(exchange.getRequestURI().getPath(), StandardCharsets.UTF_8);
+        if (path.equals(EVENTS)) {
+            exchange.getResponseHeaders().add("Content-Type", "text/event-stream");
+            exchange.getResponseHeaders().add("Cache-Control", "no-cache");
+            exchange.sendResponseHeaders(200, 0);
+            OutputStream stream = exchange.getResponseBody();
+            stream.write((": kensho preview\n\n").getBytes(StandardCharsets.UTF_8));
+            stream.flush();
+            listeners.add(stream);
+            return; // Kept open; written to on every rebuild.
+        }
+        String relative = path.substring(1);
+        if (relative.isEmpty() || relative.endsWith("/")) {
+            relative += "index.html";
+        }
+        if (!problems.isEmpty() || environmentError != null) {
+            if (relative.endsWith(".html")) {
+                send(exchange, 500, "text/html; charset=utf-8", errorPage().getBytes(StandardCharsets.UTF_8));
+                return;
+            }
+        }
+        KenshoBuild.SiteFiles files = site;
+        String html = files.html().get(relative);
+        if (html != null) {
+            String type = relative.endsWith(".html") ? "text/html; charset=utf-8" : relative.endsWith(".js") ? "text/javascript"
+                    : relative.endsWith(".xml") ? "application/xml" : "text/plain; charset=utf-8";
+            String body = relative.endsWith(".html") ? html.replace("</body>", RELOAD_SCRIPT + "</body>") : html;
+            send(exchange, 200, type, body.getBytes(StandardCharsets.UTF_8));
+            return;
+        }
+        Path file = files.copies().get(relative);
+        if (file != null && Files.isRegularFile(file)) {
+            String name = file.getFileName().toString();
+            String type = name.endsWith(".css") ? "text/css" : name.endsWith(".js") ? "text/javascript"
+                    : name.endsWith(".svg") ? "image/svg+xml" : name.endsWith(".png") ? "image/png" : "application/octet-stream";
+            send(exchange, 200, type, Files.readAllBytes(file));
+            return;
+        }
+        String notFound = files.html().getOrDefault("404.html", "<h1>404</h1>");
+        send(exchange, 404, "text/html; charset=utf-8", notFound.replace("</body>", RELOAD_SCRIPT + "</body>").getBytes(StandardCharsets.UTF_8));
+    }
+
+    String errorPage() {
+        StringBuilder page = new StringBuilder("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Kensho: build failed</title>"
+                + "<style>body{font-family:ui-monospace,Menlo,Consolas,monospace;margin:2rem;background:#1f1f1f;color:#eee}"
+                + "h1{color:#ff8182;font-family:sans-serif}pre{background:#111;padding:1rem;border-radius:6px;overflow-x:auto}</style>"
+                + "</head><body><h1>Build failed</h1><p>Fix the sources; this page reloads by itself after the next good build.</p>");
+        if (environmentError != null) {
+            page.append("<pre>error: ").append(Entities.escape(environmentError)).append("</pre>");
+        }
+        for (Diagnostic diagnostic : problems) {
+            page.append("<pre class=\"diagnostic\">").append(Entities.escape(diagnostic.format())).append("</pre>");
+        }
+        return page.append(RELOAD_SCRIPT).append("</body></html>").toString();
+    }
+
+    private static void send(HttpExchange exchange, int status, String type, byte[] body) throws IOException {
+        exchange.getResponseHeaders().add("Content-Type", type);
+        exchange.getResponseHeaders().add("Cache-Control", "no-store");
+        exchange.sendResponseHeaders(status, body.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(body);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (watching != null) {
+            watching.interrupt();
+        }
+        try {
+            if (watcher != null) {
+                watcher.close();
+            }
+        } catch (IOException ignored) {
+            // Closing anyway.
+        }
+        if (http != null) {
+            http.stop(0);
+        }
+        session.close();
+    }
+}

@@ -1,0 +1,85 @@
+package dev.kensho.generator;
+
+import dev.kensho.generator.serve.PreviewServer;
+import dev.kensho.sqlchecks.VerifierSettings;
+import dev.kensho.generator.verify.Shard;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** kensho serve: edit, rebuild, reload; an error page that clears; the server gone at the end. */
+class PreviewServerTest {
+
+    @TempDir
+    Path temp;
+
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    private HttpResponse<String> get(int port, String path) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static void awaitGeneration(PreviewServer preview, long after) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (preview.generation() <= after && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertTrue(preview.generation() > after, "no rebuild after the edit");
+    }
+
+    @Test
+    void anEditIsRebuiltReverifiedAndAnErrorPageAppearsAndClears() throws Exception {
+        TestSite site = new TestSite(temp).page("a.md", TestSite.source("A", "\n```sql\nSELECT 1 AS one;\n```\n\nfirst version\n"));
+        BuildOptions options = new BuildOptions(site.content, TestSite.THEME, site.out, "embedded", "postgres:18", site.report,
+                true, VerifierSettings.DEFAULTS, Shard.ALL, null, temp.resolve("cache"), 2);
+        List<String> log = Collections.synchronizedList(new ArrayList<>());
+        try (PreviewServer preview = new PreviewServer(options, log::add)) {
+            int port = preview.start(0);
+            HttpResponse<String> first = get(port, "/a.html");
+            assertEquals(200, first.statusCode());
+            assertTrue(first.body().contains("first version"));
+            assertTrue(first.body().contains("new EventSource('/__kensho/events')"), "the reload script is injected in preview");
+            List<String> server = TestSite.kenshoPostgresProcesses();
+            assertEquals(1, server.stream().map(c -> c.replaceAll(".* -D (\\S+).*", "$1")).distinct().count(),
+                    "one server (one data folder) for the session: " + server);
+
+            long generation = preview.generation();
+            long t0 = System.nanoTime();
+            site.page("a.md", TestSite.source("A", "\n```sql\nSELECT 2 AS two;\n```\n\nsecond version\n"));
+            awaitGeneration(preview, generation);
+            long latencyMs = (System.nanoTime() - t0) / 1_000_000;
+            assertTrue(get(port, "/a.html").body().contains("second version"));
+            System.out.println("preview: edit to rebuilt page in " + latencyMs + " ms");
+
+            generation = preview.generation();
+            site.page("a.md", TestSite.source("A", "\n```sql\nSELECT * FROM missing_table;\n```\n"));
+            awaitGeneration(preview, generation);
+            HttpResponse<String> broken = get(port, "/a.html");
+            assertEquals(500, broken.statusCode());
+            assertTrue(broken.body().contains(site.display("a.md") + ":6:15: error: relation &quot;missing_table&quot; does not exist [42P01]"), broken.body());
+            assertTrue(log.stream().anyMatch(line -> line.startsWith(site.display("a.md") + ":6:15: error: relation \"missing_table\"")), log::toString);
+
+            generation = preview.generation();
+            site.page("a.md", TestSite.source("A", "\n```sql\nSELECT 3 AS three;\n```\n\nfixed\n"));
+            awaitGeneration(preview, generation);
+            HttpResponse<String> fixed = get(port, "/a.html");
+            assertEquals(200, fixed.statusCode());
+            assertTrue(fixed.body().contains("fixed"));
+            assertEquals(server, TestSite.kenshoPostgresProcesses(), "the same server served every rebuild");
+        }
+        assertEquals(List.of(), TestSite.kenshoPostgresProcesses(), "the server outlived serve");
+    }
+}
