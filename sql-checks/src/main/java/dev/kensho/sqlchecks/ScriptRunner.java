@@ -12,10 +12,7 @@ import org.postgresql.util.PSQLException;
 import org.postgresql.util.ServerErrorMessage;
 
 import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -28,8 +25,6 @@ import java.util.stream.Collectors;
  */
 final class ScriptRunner {
 
-    /** Rows kept per result; a lesson never shows more, and a runaway SELECT must not fill memory. */
-    static final int MAX_ROWS_KEPT = 1000;
     /** Below this many rows the planner rightly prefers reading the whole table. */
     private static final long SMALL_TABLE_ROWS = 1000;
     private static final String TIMEOUT_SQLSTATE = "57014";
@@ -335,31 +330,7 @@ final class ScriptRunner {
     }
 
     private ResultTable execute(String sql) throws SQLException {
-        try (Statement statement = connection.createStatement()) {
-            statement.setEscapeProcessing(false);
-            // Backstop for a snippet that lowers its own statement_timeout: the driver cancels it.
-            statement.setQueryTimeout((int) settings.statementTimeout().plusSeconds(5).toSeconds());
-            statement.setMaxRows(MAX_ROWS_KEPT);
-            if (!statement.execute(sql)) {
-                return null;
-            }
-            try (ResultSet rs = statement.getResultSet()) {
-                ResultSetMetaData meta = rs.getMetaData();
-                List<String> columns = new ArrayList<>();
-                for (int c = 1; c <= meta.getColumnCount(); c++) {
-                    columns.add(meta.getColumnLabel(c));
-                }
-                List<List<String>> rows = new ArrayList<>();
-                while (rs.next()) {
-                    List<String> row = new ArrayList<>(columns.size());
-                    for (int c = 1; c <= columns.size(); c++) {
-                        row.add(rs.getString(c));
-                    }
-                    rows.add(row);
-                }
-                return new ResultTable(sql, columns, rows);
-            }
-        }
+        return SqlExecution.execute(connection, sql, settings);
     }
 
     private static String quote(String value) {

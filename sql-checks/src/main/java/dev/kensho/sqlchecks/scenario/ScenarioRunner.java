@@ -5,6 +5,7 @@ import dev.kensho.sqlchecks.Failure;
 import dev.kensho.sqlchecks.Outcome;
 import dev.kensho.sqlchecks.ResultTable;
 import dev.kensho.sqlchecks.Snippet;
+import dev.kensho.sqlchecks.SqlExecution;
 import dev.kensho.sqlchecks.VerifierSettings;
 import dev.kensho.sqlchecks.assertion.RowComparison;
 import dev.kensho.sqlchecks.script.SqlSplitter;
@@ -14,7 +15,6 @@ import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -412,20 +412,11 @@ public final class ScenarioRunner {
         }
     }
 
-    private static StepResult execute(Connection connection, String sql) {
+    private StepResult execute(Connection connection, String sql) {
         ResultTable last = null;
         try {
             for (SqlStatement statement : SqlSplitter.split(sql)) {
-                try (Statement jdbc = connection.createStatement()) {
-                    jdbc.setEscapeProcessing(false);
-                    if (jdbc.execute(statement.text())) {
-                        try (ResultSet rs = jdbc.getResultSet()) {
-                            last = table(statement.text(), rs);
-                        }
-                    } else {
-                        last = null;
-                    }
-                }
+                last = SqlExecution.execute(connection, statement.text(), settings);
             }
             return new StepResult(last, null);
         } catch (SQLException e) {
@@ -433,29 +424,9 @@ public final class ScenarioRunner {
         }
     }
 
-    private static ResultTable table(String sql, ResultSet rs) throws SQLException {
-        ResultSetMetaData meta = rs.getMetaData();
-        List<String> columns = new ArrayList<>();
-        for (int c = 1; c <= meta.getColumnCount(); c++) {
-            columns.add(meta.getColumnLabel(c));
-        }
-        List<List<String>> rows = new ArrayList<>();
-        while (rs.next()) {
-            List<String> row = new ArrayList<>();
-            for (int c = 1; c <= columns.size(); c++) {
-                row.add(rs.getString(c));
-            }
-            rows.add(row);
-        }
-        return new ResultTable(sql, columns, rows);
-    }
-
-    private static void runOn(Connection connection, String sql) throws SQLException {
+    private void runOn(Connection connection, String sql) throws SQLException {
         for (SqlStatement statement : SqlSplitter.split(sql)) {
-            try (Statement jdbc = connection.createStatement()) {
-                jdbc.setEscapeProcessing(false);
-                jdbc.execute(statement.text());
-            }
+            SqlExecution.execute(connection, statement.text(), settings);
         }
     }
 
