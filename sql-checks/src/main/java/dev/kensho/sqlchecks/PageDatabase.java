@@ -44,7 +44,7 @@ final class PageDatabase implements AutoCloseable {
                 statement.execute("ALTER ROLE " + name + " SET lock_timeout = '" + settings.lockTimeout().toMillis() + "ms'");
                 statement.execute("ALTER ROLE " + name + " SET idle_in_transaction_session_timeout = '"
                         + settings.statementTimeout().multipliedBy(3).toMillis() + "ms'");
-                statement.execute("CREATE DATABASE " + name + " OWNER " + name + " TEMPLATE template1");
+                statement.execute("CREATE DATABASE " + name + " OWNER " + name + " TEMPLATE template1" + (server.disposable() ? " STRATEGY FILE_COPY" : ""));
                 statement.execute("REVOKE ALL ON DATABASE " + name + " FROM PUBLIC");
             }
         }

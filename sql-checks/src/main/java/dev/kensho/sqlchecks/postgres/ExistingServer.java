@@ -66,6 +66,11 @@ public final class ExistingServer implements PostgresProvider {
             }
 
             @Override
+            public boolean disposable() {
+                return false;
+            }
+
+            @Override
             public void close() {
                 // Not ours to stop.
             }

@@ -24,6 +24,14 @@ public interface RunningPostgres extends AutoCloseable {
         return DriverManager.getConnection(jdbcUrl(), adminCredentials());
     }
 
+    /**
+     * Whether the server is Kensho's alone and goes away on {@link #close()} (an embedded cluster, a
+     * container), so that settings which would disturb a shared server are fine.
+     */
+    default boolean disposable() {
+        return true;
+    }
+
     /** Stops what the provider started and removes its files; never throws. */
     @Override
     void close();
