@@ -93,12 +93,20 @@ public final class EmbeddedPostgres implements PostgresProvider {
         Files.setPosixFilePermissions(workDir, PosixFilePermissions.fromString("rwx------"));
 
         long t0 = System.nanoTime();
-        List<String> initdb = asServerAccount(account, List.of(
-                binaries.resolve("bin/initdb").toString(), "-D", dataDir.toString(), "-U", SUPERUSER,
-                "--pwfile=" + passwordFile, "--auth-local=trust", "--auth-host=scram-sha-256",
-                "-E", "UTF8", "--locale=C", "--no-sync", "--no-instructions"));
-        runToCompletion(initdb, workDir.resolve("initdb.log"), "initdb");
-        Files.deleteIfExists(passwordFile);
+        ClusterTemplate template = new ClusterTemplate(clusterRoot(), PostgresBinaries.archiveIdentity(), account);
+        String templatePassword = template.copyTo(dataDir);
+        if (templatePassword != null) {
+            password = templatePassword;
+            Files.deleteIfExists(passwordFile);
+        } else {
+            List<String> initdb = asServerAccount(account, List.of(
+                    binaries.resolve("bin/initdb").toString(), "-D", dataDir.toString(), "-U", SUPERUSER,
+                    "--pwfile=" + passwordFile, "--auth-local=trust", "--auth-host=scram-sha-256",
+                    "-E", "UTF8", "--locale=C", "--no-sync", "--no-instructions"));
+            runToCompletion(initdb, workDir.resolve("initdb.log"), "initdb");
+            Files.deleteIfExists(passwordFile);
+            template.keep(dataDir, password);
+        }
         Duration initdbTime = Duration.ofNanos(System.nanoTime() - t0);
 
         int port = freePort();
@@ -310,7 +318,7 @@ public final class EmbeddedPostgres implements PostgresProvider {
 
         @Override
         public String description() {
-            return "embedded binaries on 127.0.0.1:" + port + " (initdb " + initdbTime.toMillis() + " ms, server start "
+            return "embedded binaries on 127.0.0.1:" + port + " (cluster " + initdbTime.toMillis() + " ms, server start "
                     + startTime.toMillis() + " ms" + (account == null ? "" : "; runs as '" + account + "' because Kensho runs as root") + ")";
         }
 
