@@ -10,6 +10,7 @@ import dev.kensho.generator.output.SiteOutput;
 import dev.kensho.generator.render.SiteRenderer;
 import dev.kensho.generator.render.Theme;
 import dev.kensho.generator.report.JUnitReport;
+import dev.kensho.generator.report.Progress;
 import dev.kensho.generator.report.JsonReport;
 import dev.kensho.generator.verify.ProviderChoice;
 import dev.kensho.generator.verify.ServerSession;
@@ -44,7 +45,7 @@ public final class KenshoBuild {
     }
 
     public static BuildResult run(BuildOptions options, Consumer<String> log) throws IOException {
-        return run(options, ServerSession.perBuild(), null, log);
+        return run(options, ServerSession.perBuild(), null, Progress.silent(), log);
     }
 
     /** The rendered site, handed over instead of written (the preview serves it from memory). */
@@ -55,8 +56,8 @@ public final class KenshoBuild {
      * @param session where the server comes from
      * @param sink    receives the site instead of it being written to {@code options.out()}, or null to write it
      */
-    public static BuildResult run(BuildOptions options, ServerSession session, Consumer<SiteFiles> sink, Consumer<String> log)
-            throws IOException {
+    public static BuildResult run(BuildOptions options, ServerSession session, Consumer<SiteFiles> sink, Progress progress,
+                                  Consumer<String> log) throws IOException {
         long t0 = System.nanoTime();
         Path workingDir = Path.of("").toAbsolutePath();
         List<Diagnostic> diagnostics = new ArrayList<>();
@@ -75,6 +76,7 @@ public final class KenshoBuild {
                 .mapToObj(i -> MarkdownDocument.parse(pages.get(i), theme, found.get(i))).toList();
         found.forEach(diagnostics::addAll);
         phase("parse", t0);
+        progress.expect((int) documents.stream().filter(d -> !d.sqlFences().isEmpty()).count(), options.render() ? documents.size() : 0);
 
         VerificationRun verification;
         String environmentError = null;
@@ -85,7 +87,11 @@ public final class KenshoBuild {
                 log.accept("Kensho: shard " + options.shard() + ": " + share.size() + " of " + documents.size() + " page(s)");
             }
             verification = SqlVerification.run(share, () -> ProviderChoice.choose(options.postgres(), options.image()),
-                    ProviderChoice.identityOf(options.postgres(), options.image()), options.limits(), options.cache() == null ? null : new VerificationCache(options.cache()), options.jobs(), session, log);
+                    ProviderChoice.identityOf(options.postgres(), options.image()), options.limits(),
+                    options.cache() == null ? null : new VerificationCache(options.cache()), options.jobs(), session, progress, log);
+            if (!verification.pages().isEmpty()) {
+                progress.stageDone("verified " + verification.pages().size() + " page(s), " + verification.outcomes().size() + " snippet(s)");
+            }
             diagnostics.addAll(SqlVerification.diagnostics(verification));
         } catch (PostgresUnavailableException e) {
             environmentError = e.getMessage();
@@ -99,8 +105,9 @@ public final class KenshoBuild {
             String builtAt = buildTime().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'"));
             SiteRenderer renderer = new SiteRenderer(theme, config, verification, builtAt, GitDates.of(loader.root()), options.jobs());
             phase("verify", t0);
-            Map<String, String> html = renderer.render(documents, diagnostics);
+            Map<String, String> html = renderer.reportingTo(progress).render(documents, diagnostics);
             phase("render", t0);
+            progress.stageDone("rendered " + html.size() + " file(s)");
             log.accept("Kensho: search index " + renderer.searchIndexBytes() / 1024 + " KiB for " + documents.size()
                     + " page(s), " + (documents.isEmpty() ? 0 : renderer.searchIndexBytes() / documents.size() / 1024) + " KiB per page");
             Map<String, Path> copies = copies(loader, theme);

@@ -30,8 +30,12 @@ public final class KenshoCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /** The real standard output; a progress line is drawn only for a run that writes there (not in tests). */
+    private static PrintWriter DEFAULT_OUT;
+
     public static void main(String[] args) {
-        System.exit(execute(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args));
+        DEFAULT_OUT = new PrintWriter(System.out, true);
+        System.exit(execute(DEFAULT_OUT, new PrintWriter(System.err, true), args));
     }
 
     /** Runs the command line with the given streams; returns the exit status. */
@@ -130,8 +134,9 @@ public final class KenshoCommand implements Runnable {
                     options.image, options.report, render(), limits, shard, options.junitXml,
                     options.noCache ? null : options.cache, Math.max(1, options.jobs));
             BuildResult result;
-            try {
-                result = KenshoBuild.run(buildOptions, line -> {
+            try (dev.kensho.generator.report.Progress progress = spec.commandLine().getOut() == DEFAULT_OUT
+                    ? dev.kensho.generator.report.Progress.onStandardError() : dev.kensho.generator.report.Progress.silent()) {
+                result = KenshoBuild.run(buildOptions, dev.kensho.generator.verify.ServerSession.perBuild(), null, progress, line -> {
                     out.println(line);
                     out.flush();
                 });

@@ -31,6 +31,12 @@ public final class SiteRenderer {
     private final Map<String, String> lastUpdated;
     private long searchIndexBytes;
     private final int jobs;
+    private dev.kensho.generator.report.Progress progress = dev.kensho.generator.report.Progress.silent();
+
+    public SiteRenderer reportingTo(dev.kensho.generator.report.Progress progress) {
+        this.progress = progress;
+        return this;
+    }
 
     /** Where the search index goes below the site root. */
     public static final String SEARCH_INDEX = "assets/search-index.js";
@@ -75,7 +81,9 @@ public final class SiteRenderer {
                 Page next = i + 1 < order.size() ? order.get(i + 1) : null;
                 rendered.add(pool.submit(() -> {
                     SearchIndex pageSearch = new SearchIndex();
-                    return new Object[] {renderPage(byPage.get(page), navigation, previous, next, pageSearch), pageSearch};
+                    Object[] done = {renderPage(byPage.get(page), navigation, previous, next, pageSearch), pageSearch};
+                    progress.pagesRendered.incrementAndGet();
+                    return done;
                 }));
             }
             for (int i = 0; i < order.size(); i++) {

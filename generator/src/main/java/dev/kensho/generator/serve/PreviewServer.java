@@ -117,7 +117,8 @@ public final class PreviewServer implements AutoCloseable {
     synchronized void rebuild() {
         long t0 = System.nanoTime();
         try {
-            BuildResult result = KenshoBuild.run(options, session, files -> site = files, line -> { });
+            BuildResult result = KenshoBuild.run(options, session, files -> site = files,
+                    dev.kensho.generator.report.Progress.silent(), line -> { });
             problems = result.diagnostics();
             environmentError = result.environmentError();
             for (Diagnostic diagnostic : problems) {

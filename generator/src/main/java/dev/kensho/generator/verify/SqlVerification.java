@@ -33,7 +33,8 @@ public final class SqlVerification {
      */
     public static VerificationRun run(List<MarkdownDocument> documents, java.util.function.Supplier<ProviderChoice> chooser,
                                       String serverIdentity, VerifierSettings settings, VerificationCache cache, int jobs,
-                                      ServerSession session, Consumer<String> log) throws PostgresUnavailableException {
+                                      ServerSession session, dev.kensho.generator.report.Progress progress,
+                                      Consumer<String> log) throws PostgresUnavailableException {
         List<MarkdownDocument> withSql = documents.stream().filter(d -> d.verifiable() && !d.sqlFences().isEmpty()).toList();
         if (withSql.isEmpty()) {
             log.accept("Kensho: no SQL on any page; no PostgreSQL server started");
@@ -80,8 +81,12 @@ public final class SqlVerification {
             try {
                 Map<String, java.util.concurrent.Future<PageResult>> running = new LinkedHashMap<>();
                 for (MarkdownDocument document : toRun) {
-                    running.put(document.page().relativePath(),
-                            pool.submit(() -> verifier.verifyPage(document.page().displayPath(), snippets(document))));
+                    running.put(document.page().relativePath(), pool.submit(() -> {
+                        PageResult result = verifier.verifyPage(document.page().displayPath(), snippets(document));
+                        progress.pagesVerified.incrementAndGet();
+                        progress.snippetsVerified.addAndGet(result.outcomes().size());
+                        return result;
+                    }));
                 }
                 for (Map.Entry<String, java.util.concurrent.Future<PageResult>> entry : running.entrySet()) {
                     PageResult result = entry.getValue().get();
