@@ -65,6 +65,9 @@ public final class KenshoBuild {
             throw new IOException("content folder " + options.content() + " does not exist");
         }
 
+        if (options.render()) {
+            SiteRenderer.warmUp();
+        }
         ContentLoader loader = new ContentLoader(options.content(), workingDir);
         SiteConfig config = SiteConfig.load(loader.root(), display(workingDir, loader.root().resolve(SiteConfig.FILE_NAME)), diagnostics);
         List<Page> pages = loader.load(diagnostics);

@@ -196,6 +196,27 @@ class BrowserTest {
     }
 
     @Test
+    void thePreviewReloadsTheOpenTabAfterAnEditAndShowsAndClearsABuildError() throws Exception {
+        Path dir = Files.createTempDirectory("kensho-preview-");
+        TestSite preview = new TestSite(dir).page("a.md", TestSite.source("Preview", "\n```sql\nSELECT 1;\n```\n\nfirst text\n"));
+        BuildOptions options = new BuildOptions(preview.content, TestSite.THEME, preview.out, "embedded", "postgres:18", preview.report,
+                true, dev.kensho.sqlchecks.VerifierSettings.DEFAULTS, dev.kensho.generator.verify.Shard.ALL, null, dir.resolve("cache"), 2);
+        try (dev.kensho.generator.serve.PreviewServer server = new dev.kensho.generator.serve.PreviewServer(options, line -> { })) {
+            int port = server.start(0);
+            driver.get("http://127.0.0.1:" + port + "/a.html");
+            assertTrue(driver.findElement(By.tagName("main")).getText().contains("first text"));
+            preview.page("a.md", TestSite.source("Preview", "\n```sql\nSELECT 2;\n```\n\nsecond text\n"));
+            waitUpTo(20).until(d -> d.findElement(By.tagName("body")).getText().contains("second text"));
+            preview.page("a.md", TestSite.source("Preview", "\n```sql\nSELECT nope FROM nowhere;\n```\n"));
+            waitUpTo(20).until(d -> d.findElement(By.tagName("body")).getText().contains("Build failed"));
+            assertTrue(driver.findElement(By.cssSelector("pre.diagnostic")).getText().contains(":6:18: error: relation \"nowhere\" does not exist [42P01]"),
+                    driver.findElement(By.tagName("body")).getText());
+            preview.page("a.md", TestSite.source("Preview", "\n```sql\nSELECT 3;\n```\n\nthird text\n"));
+            waitUpTo(20).until(d -> d.findElement(By.tagName("body")).getText().contains("third text"));
+        }
+    }
+
+    @Test
     void screenshotsAtDesktopAndPhoneWidths() throws IOException {
         Path folder = Files.createDirectories(Path.of("target/screenshots"));
         for (String page : List.of("idempotency/overview.html", "idempotency/concurrency.html", "idempotency/keyset.html")) {
