@@ -58,6 +58,12 @@ public final class KenshoBuild {
      */
     public static BuildResult run(BuildOptions options, ServerSession session, Consumer<SiteFiles> sink, Progress progress,
                                   Consumer<String> log) throws IOException {
+        return run(options, session, sink, progress, null, log);
+    }
+
+    /** @param memo pages rendered by earlier builds of this session, or null */
+    public static BuildResult run(BuildOptions options, ServerSession session, Consumer<SiteFiles> sink, Progress progress,
+                                  dev.kensho.generator.render.RenderMemo memo, Consumer<String> log) throws IOException {
         long t0 = System.nanoTime();
         Path workingDir = Path.of("").toAbsolutePath();
         List<Diagnostic> diagnostics = new ArrayList<>();
@@ -108,7 +114,7 @@ public final class KenshoBuild {
             String builtAt = buildTime().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'"));
             SiteRenderer renderer = new SiteRenderer(theme, config, verification, builtAt, GitDates.of(loader.root()), options.jobs());
             phase("verify", t0);
-            Map<String, String> html = renderer.reportingTo(progress).render(documents, diagnostics);
+            Map<String, String> html = renderer.reportingTo(progress).reusing(memo).render(documents, diagnostics);
             phase("render", t0);
             progress.stageDone("rendered " + html.size() + " file(s)");
             log.accept("Kensho: search index " + renderer.searchIndexBytes() / 1024 + " KiB for " + documents.size()

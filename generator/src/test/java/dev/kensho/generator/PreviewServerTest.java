@@ -42,7 +42,8 @@ class PreviewServerTest {
 
     @Test
     void anEditIsRebuiltReverifiedAndAnErrorPageAppearsAndClears() throws Exception {
-        TestSite site = new TestSite(temp).page("a.md", TestSite.source("A", "\n```sql\nSELECT 1 AS one;\n```\n\nfirst version\n"));
+        TestSite site = new TestSite(temp).page("a.md", TestSite.source("A", "\n```sql\nSELECT 1 AS one;\n```\n\nfirst version\n"))
+                .page("b.md", TestSite.source("B", "\n```sql\nSELECT 'b' AS page;\n```\n\nanother page\n"));
         BuildOptions options = new BuildOptions(site.content, TestSite.THEME, site.out, "embedded", "postgres:18", site.report,
                 true, VerifierSettings.DEFAULTS, Shard.ALL, null, temp.resolve("cache"), 2);
         List<String> log = Collections.synchronizedList(new ArrayList<>());
@@ -63,6 +64,9 @@ class PreviewServerTest {
             long latencyMs = (System.nanoTime() - t0) / 1_000_000;
             assertTrue(get(port, "/a.html").body().contains("second version"));
             System.out.println("preview: edit to rebuilt page in " + latencyMs + " ms");
+            String rebuilt = log.get(log.size() - 1);
+            assertTrue(rebuilt.startsWith("rebuilt 2 page(s) in ") && rebuilt.endsWith("ms; rendered 1, reused the rest; 1 page(s) verified from the cache"),
+                    "only the edited page is verified and rendered again: " + rebuilt);
 
             generation = preview.generation();
             site.page("a.md", TestSite.source("A", "\n```sql\nSELECT * FROM missing_table;\n```\n"));

@@ -38,6 +38,40 @@ public final class SiteRenderer {
         return this;
     }
 
+    private RenderMemo memo;
+
+    /** Reuses pages an earlier build of the session rendered, where nothing that shapes them changed. */
+    public SiteRenderer reusing(RenderMemo memo) {
+        this.memo = memo;
+        return this;
+    }
+
+    /** What a page shows of its outcomes (statuses, rows, claims, plans, transcripts), without timings. */
+    private static String outcomesFingerprint(PageResult result) {
+        if (result == null) {
+            return "";
+        }
+        StringBuilder out = new StringBuilder();
+        for (Outcome outcome : result.outcomes()) {
+            out.append(outcome.status()).append(outcome.results()).append(outcome.assertions()).append(outcome.plan())
+                    .append(outcome.transcript()).append('\n');
+        }
+        return out.toString();
+    }
+
+    /** Everything about the other pages that one page shows: paths, titles, labels, order. */
+    private static String navigationFingerprint(Navigation navigation) {
+        StringBuilder out = new StringBuilder();
+        for (Navigation.Group group : navigation.groups()) {
+            out.append(group.label()).append('\n');
+            for (Page page : group.pages()) {
+                out.append(page.outputPath()).append('\t').append(page.frontMatter().title()).append('\t')
+                        .append(page.frontMatter().sidebarLabel()).append('\n');
+            }
+        }
+        return out.toString();
+    }
+
     /**
      * Loads the syntax highlighter (Prism in Rhino, a few hundred milliseconds) on another thread, so
      * that it is ready by the time rendering starts instead of adding to the build.
@@ -85,13 +119,28 @@ public final class SiteRenderer {
         java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(jobs);
         try {
             List<java.util.concurrent.Future<Object[]>> rendered = new ArrayList<>();
+            String shared = memo == null ? "" : RenderMemo.key(navigationFingerprint(navigation), builtAt, theme.fingerprint(),
+                    String.valueOf(verification.serverVersion()));
+            java.util.concurrent.atomic.AtomicInteger renderedNow = new java.util.concurrent.atomic.AtomicInteger();
             for (int i = 0; i < order.size(); i++) {
                 Page page = order.get(i);
                 Page previous = i > 0 ? order.get(i - 1) : null;
                 Page next = i + 1 < order.size() ? order.get(i + 1) : null;
+                String key = memo == null ? null : RenderMemo.key(shared, page.body(), page.frontMatter().toString(),
+                        outcomesFingerprint(verification.pages().get(page.relativePath())), lastUpdated.get(page.relativePath()));
+                RenderMemo.Entry reused = memo == null ? null : memo.get(page.outputPath(), key);
+                if (reused != null) {
+                    rendered.add(java.util.concurrent.CompletableFuture.completedFuture(new Object[] {reused.html(), reused.search()}));
+                    progress.pagesRendered.incrementAndGet();
+                    continue;
+                }
                 rendered.add(pool.submit(() -> {
                     SearchIndex pageSearch = new SearchIndex();
                     Object[] done = {renderPage(byPage.get(page), navigation, previous, next, pageSearch), pageSearch};
+                    if (memo != null) {
+                        memo.put(page.outputPath(), new RenderMemo.Entry(key, (String) done[0], pageSearch));
+                    }
+                    renderedNow.incrementAndGet();
                     progress.pagesRendered.incrementAndGet();
                     return done;
                 }));
@@ -108,6 +157,9 @@ public final class SiteRenderer {
                     }
                     throw e.getCause() instanceof RuntimeException runtime ? runtime : new IllegalStateException(e.getCause());
                 }
+            }
+            if (memo != null) {
+                memo.rendered(renderedNow.get());
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -82,6 +82,25 @@ public final class Theme implements ComponentCatalog {
         return components;
     }
 
+    /** Changes whenever a template or component of the theme changes (paths, sizes, times). */
+    public String fingerprint() {
+        StringBuilder out = new StringBuilder();
+        for (Path folder : List.of(root.resolve("templates"), root.resolve("components"))) {
+            if (!Files.isDirectory(folder)) {
+                continue;
+            }
+            try (var files = Files.walk(folder)) {
+                for (Path file : files.filter(Files::isRegularFile).sorted().toList()) {
+                    out.append(file).append(' ').append(Files.size(file)).append(' ')
+                            .append(Files.getLastModifiedTime(file).toMillis()).append('\n');
+                }
+            } catch (IOException e) {
+                out.append("unreadable ").append(folder);
+            }
+        }
+        return out.toString();
+    }
+
     @Override
     public Optional<List<String>> requiredAttributes(String component) {
         return Optional.ofNullable(components.get(component));

@@ -44,6 +44,7 @@ public final class PreviewServer implements AutoCloseable {
     private final BuildOptions options;
     private final Consumer<String> log;
     private final ServerSession.LongLived session = new ServerSession.LongLived();
+    private final dev.kensho.generator.render.RenderMemo memo = new dev.kensho.generator.render.RenderMemo();
     private final List<OutputStream> listeners = new CopyOnWriteArrayList<>();
     private volatile KenshoBuild.SiteFiles site = new KenshoBuild.SiteFiles(Map.of(), Map.of());
     private volatile List<Diagnostic> problems = List.of();
@@ -118,7 +119,7 @@ public final class PreviewServer implements AutoCloseable {
         long t0 = System.nanoTime();
         try {
             BuildResult result = KenshoBuild.run(options, session, files -> site = files,
-                    dev.kensho.generator.report.Progress.silent(), line -> { });
+                    dev.kensho.generator.report.Progress.silent(), memo, line -> { });
             problems = result.diagnostics();
             environmentError = result.environmentError();
             for (Diagnostic diagnostic : problems) {
@@ -129,7 +130,8 @@ public final class PreviewServer implements AutoCloseable {
             }
             log.accept((problems.isEmpty() && environmentError == null ? "rebuilt " : "build failed: " + problems.size()
                     + " problem(s); ") + result.pages() + " page(s) in " + (System.nanoTime() - t0) / 1_000_000 + " ms"
-                    + (result.verification().fromCache().isEmpty() ? "" : " (" + result.verification().fromCache().size() + " page(s) from the cache)"));
+                    + "; rendered " + memo.lastRendered() + ", reused the rest"
+                    + (result.verification().fromCache().isEmpty() ? "" : "; " + result.verification().fromCache().size() + " page(s) verified from the cache"));
         } catch (IOException | RuntimeException e) {
             problems = List.of();
             environmentError = e.toString();

@@ -1,0 +1,55 @@
+package dev.kensho.generator.render;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Pages rendered by an earlier build of the same session (the preview), reused when nothing that
+ * shapes them changed: the page's source, its outcomes, the navigation (titles, order), the theme
+ * and the build time shown on it. A one-page edit then renders one page.
+ */
+public final class RenderMemo {
+
+    record Entry(String key, String html, SearchIndex search) {
+    }
+
+    private final Map<String, Entry> pages = new ConcurrentHashMap<>();
+    private volatile int lastRendered;
+
+    Entry get(String page, String key) {
+        Entry entry = pages.get(page);
+        return entry != null && entry.key().equals(key) ? entry : null;
+    }
+
+    void put(String page, Entry entry) {
+        pages.put(page, entry);
+    }
+
+    void rendered(int count) {
+        lastRendered = count;
+    }
+
+    /** How many pages the last build actually rendered (the rest were reused). */
+    public int lastRendered() {
+        return lastRendered;
+    }
+
+    static String key(String... parts) {
+        try {
+            MessageDigest digest = MessageDigest.getInstance("SHA-256");
+            for (String part : parts) {
+                byte[] bytes = part == null ? new byte[0] : part.getBytes(StandardCharsets.UTF_8);
+                digest.update(Integer.toString(bytes.length).getBytes(StandardCharsets.US_ASCII));
+                digest.update((byte) ':');
+                digest.update(bytes);
+            }
+            return HexFormat.of().formatHex(digest.digest());
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
