@@ -56,8 +56,44 @@ echo "| verification | cold wall time (server start included) | snippets | snipp
 echo "|---|---|---|---|---|"
 echo "| 100 pages × 10 snippets | ${s_s} s | $snippets | $(awk -v n="$snippets" -v s="$s_s" 'BEGIN { printf "%.0f", n / s }') | ${s_m} MB |"
 
+# Warm preview: save a page with two snippets, then poll until the preview serves the new text.
+mkdir -p "$work/serve/content"
+cat > "$work/serve/content/page.md" <<'PAGE'
+---
+title: Edit me
+---
+
+```sql
+CREATE TABLE t (id int PRIMARY KEY);
+```
+
+```sql
+INSERT INTO t VALUES (1) RETURNING id;
+```
+
+version 0
+PAGE
+port=$((20000 + RANDOM % 20000))
+java -jar "$jar" serve --port "$port" --content "$work/serve/content" --theme "$theme" --postgres embedded \
+    --cache "$work/serve/cache" > "$work/serve/log" 2>&1 &
+serve_pid=$!
+for _ in $(seq 100); do curl -fs "http://127.0.0.1:$port/page.html" > /dev/null 2>&1 && break; sleep 0.2; done
+latencies=()
+for n in $(seq 1 "$((runs * 2))"); do
+  sed -i "s/^version .*/version $n/; s/VALUES ([0-9]*)/VALUES ($n)/" "$work/serve/content/page.md"
+  start=$(date +%s%N)
+  until curl -fs "http://127.0.0.1:$port/page.html" | grep -q "version $n"; do sleep 0.005; done
+  latencies+=("$(( ($(date +%s%N) - start) / 1000000 ))")
+  sleep 0.3
+done
+kill -INT "$serve_pid"; wait "$serve_pid" 2> /dev/null || true
+echo
+echo "| preview (serve), one page with two snippets edited | median $(printf '%s\n' "${latencies[@]}" | median) ms from save to the new page served | $((runs * 2)) edits |"
+echo "|---|---|---|"
+
 java -jar "$jar" build --out "$work/lesson" --report "$work/lesson.json" --cache "$work/lesson-cache" --postgres embedded > /dev/null 2>&1
 read -r c_s c_m < <(time_runs java -jar "$jar" build --out "$work/lesson" --report "$work/lesson.json" --cache "$work/lesson-cache")
+read -r f_s f_m < <(time_runs java -XX:TieredStopAtLevel=1 -jar "$jar" build --out "$work/lesson" --report "$work/lesson.json" --cache "$work/lesson-cache")
 echo
-echo "| lesson site (content/), every page cached, no server | ${c_s} s | max RSS ${c_m} MB |"
-echo "|---|---|---|"
+echo "| lesson site (content/), every page cached, no server | default JVM ${c_s} s | with -XX:TieredStopAtLevel=1 ${f_s} s | max RSS ${c_m} MB |"
+echo "|---|---|---|---|"
