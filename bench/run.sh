@@ -86,7 +86,7 @@ for n in $(seq 1 "$((runs * 2))"); do
   latencies+=("$(( ($(date +%s%N) - start) / 1000000 ))")
   sleep 0.3
 done
-kill -INT "$serve_pid"; wait "$serve_pid" 2> /dev/null || true
+kill -TERM "$serve_pid"; wait "$serve_pid" 2> /dev/null || true  # a background job ignores SIGINT
 echo
 echo "| preview (serve), one page with two snippets edited | median $(printf '%s\n' "${latencies[@]}" | median) ms from save to the new page served | $((runs * 2)) edits |"
 echo "|---|---|---|"

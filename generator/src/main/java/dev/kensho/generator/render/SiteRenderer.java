@@ -298,8 +298,11 @@ public final class SiteRenderer {
             sidebar = sidebar.replace(href, href + " aria-current=\"page\"");
         }
         model.put("sidebarHtml", sidebar);
-        model.put("sidebar", navigation.groups().stream().map(g -> Map.of("label", g.label(),
-                "items", g.pages().stream().map(p -> link(p, outputPath)).toList())).toList());
+        if (current == null) {
+            // The index and 404 pages list the groups themselves; lesson pages only need the sidebar's HTML.
+            model.put("sidebar", navigation.groups().stream().map(g -> Map.of("label", g.label(),
+                    "items", g.pages().stream().map(p -> link(p, outputPath)).toList())).toList());
+        }
         return model;
     }
 
