@@ -20,7 +20,6 @@ import java.util.regex.Pattern;
  */
 public final class ComponentSyntax {
 
-    private static final Pattern NAME = Pattern.compile("[A-Z][A-Za-z0-9]*");
     private static final Pattern OPEN_LINE = Pattern.compile("^\\s*<([A-Z][A-Za-z0-9]*)(\\s[^>]*?)?\\s*(/?)>\\s*$");
     private static final Pattern CLOSE_LINE = Pattern.compile("^\\s*</([A-Z][A-Za-z0-9]*)\\s*>\\s*$");
     private static final Pattern ONE_LINE = Pattern.compile("^\\s*<([A-Z][A-Za-z0-9]*)(\\s[^>]*?)?>(.*)</\\1>\\s*$");
@@ -208,10 +207,6 @@ public final class ComponentSyntax {
             return text.substring(1, text.length() - 1);
         }
         throw new SyntaxProblem("attribute " + name + "={" + text + "}: only numbers, true/false and quoted strings are supported", column);
-    }
-
-    static boolean isComponentName(String name) {
-        return NAME.matcher(name).matches();
     }
 
     /** A tag that cannot be read, with the 0-based column of the problem. */

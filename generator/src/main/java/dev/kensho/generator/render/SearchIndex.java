@@ -31,7 +31,6 @@ public final class SearchIndex {
 
     private final List<List<String>> sections = new ArrayList<>();
     private final Map<String, Set<Integer>> postings = new LinkedHashMap<>();
-    private final Map<String, Integer> sectionsPerPage = new LinkedHashMap<>();
 
     /** Adds a rendered page, one entry per section (the text before the first h2, then each h2/h3). */
     public void add(String url, String pageTitle, String articleHtml) {
@@ -53,7 +52,6 @@ public final class SearchIndex {
             }
         }
         count += flush(url, anchor, pageTitle, heading, text);
-        sectionsPerPage.put(url, count);
     }
 
     private static void appendText(Node node, StringBuilder out) {
@@ -88,7 +86,6 @@ public final class SearchIndex {
             Set<Integer> target = postings.computeIfAbsent(term, k -> new LinkedHashSet<>());
             ids.forEach(id -> target.add(id + offset));
         });
-        sectionsPerPage.putAll(other.sectionsPerPage);
     }
 
     /** The terms of a text: Latin words whole, kanji/kana runs as overlapping pairs of characters. */
@@ -156,9 +153,5 @@ public final class SearchIndex {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
-    }
-
-    public Map<String, Integer> sectionsPerPage() {
-        return sectionsPerPage;
     }
 }
