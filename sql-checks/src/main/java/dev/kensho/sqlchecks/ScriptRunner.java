@@ -111,7 +111,7 @@ final class ScriptRunner {
             try {
                 for (SqlStatement statement : statements) {
                     try {
-                        ResultTable table = statement == last ? executeTarget(target) : execute(statement.text());
+                        ResultTable table = statement == last ? executeTarget(target, last) : execute(statement.text());
                         if (table != null) {
                             results.add(table);
                         }
@@ -155,16 +155,11 @@ final class ScriptRunner {
             return new Target("EXECUTE " + name + " (" + arguments + ")", -prefix.length(), name);
         }
 
-        private ResultTable executeTarget(Target target) throws SQLException {
+        private ResultTable executeTarget(Target target, SqlStatement last) throws SQLException {
             ResultTable table = execute(target.sql);
             // Compare and display against the statement as the author wrote it, not the EXECUTE wrapper.
             return table == null || target.preparedName == null ? table
-                    : new ResultTable(lastStatementText(), table.columns(), table.rows());
-        }
-
-        private String lastStatementText() {
-            List<SqlStatement> statements = SqlSplitter.split(snippet.sql());
-            return statements.get(statements.size() - 1).text();
+                    : new ResultTable(last.text(), table.columns(), table.rows());
         }
 
         private Outcome failedStatement(SQLException e, SqlStatement statement, int shift, boolean isLast) {

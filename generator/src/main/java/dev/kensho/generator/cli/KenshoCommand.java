@@ -90,6 +90,22 @@ public final class KenshoCommand implements Runnable {
         @Option(names = "--jobs", paramLabel = "N", description = "Pages verified and rendered at once (default: 4).")
         int jobs = 4;
 
+        /** The options as the build takes them; a value that cannot be used is a usage error (exit 2). */
+        BuildOptions buildOptions(CommandLine.Model.CommandSpec spec, boolean render, Shard shard, Path junit) {
+            try {
+                VerifierSettings limits = new VerifierSettings(duration("--statement-timeout", statementTimeout),
+                        duration("--lock-timeout", lockTimeout));
+                if (!postgres.matches("auto|embedded|container") && !postgres.startsWith("jdbc:postgresql:")) {
+                    throw new IllegalArgumentException("--postgres takes auto, embedded, container or a jdbc:postgresql:// URL, not '"
+                            + postgres + "'");
+                }
+                return new BuildOptions(content, theme, out, postgres, image, report, render, limits, shard, junit,
+                        noCache ? null : cache, Math.max(1, jobs));
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+            }
+        }
+
         @Option(names = "--junit-xml", paramLabel = "DIR", description = "Also write JUnit XML (DIR/" + JUnitReport.FILE_NAME
                 + "): one test case per snippet and scenario, for CI systems.")
         Path junitXml;
@@ -113,26 +129,13 @@ public final class KenshoCommand implements Runnable {
         public Integer call() {
             PrintWriter out = spec.commandLine().getOut();
             PrintWriter err = spec.commandLine().getErr();
-            VerifierSettings limits;
-            try {
-                limits = new VerifierSettings(duration("--statement-timeout", options.statementTimeout),
-                        duration("--lock-timeout", options.lockTimeout));
-                if (!options.postgres.matches("auto|embedded|container") && !options.postgres.startsWith("jdbc:postgresql:")) {
-                    throw new CommandLine.ParameterException(spec.commandLine(),
-                            "--postgres takes auto, embedded, container or a jdbc:postgresql:// URL, not '" + options.postgres + "'");
-                }
-            } catch (IllegalArgumentException e) {
-                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-            }
             Shard shard;
             try {
                 shard = shard();
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
             }
-            BuildOptions buildOptions = new BuildOptions(options.content, options.theme, options.out, options.postgres,
-                    options.image, options.report, render(), limits, shard, options.junitXml,
-                    options.noCache ? null : options.cache, Math.max(1, options.jobs));
+            BuildOptions buildOptions = options.buildOptions(spec, render(), shard, options.junitXml);
             BuildResult result;
             try (dev.kensho.generator.report.Progress progress = spec.commandLine().getOut() == DEFAULT_OUT
                     ? dev.kensho.generator.report.Progress.onStandardError() : dev.kensho.generator.report.Progress.silent()) {
@@ -222,11 +225,7 @@ public final class KenshoCommand implements Runnable {
         @Override
         public Integer call() throws Exception {
             PrintWriter out = spec.commandLine().getOut();
-            VerifierSettings limits = new VerifierSettings(duration("--statement-timeout", options.statementTimeout),
-                    duration("--lock-timeout", options.lockTimeout));
-            BuildOptions buildOptions = new BuildOptions(options.content, options.theme, options.out, options.postgres,
-                    options.image, options.report, true, limits, Shard.ALL, null,
-                    options.noCache ? null : options.cache, Math.max(1, options.jobs));
+            BuildOptions buildOptions = options.buildOptions(spec, true, Shard.ALL, null);
             dev.kensho.generator.serve.PreviewServer preview = new dev.kensho.generator.serve.PreviewServer(buildOptions, line -> {
                 out.println(line);
                 out.flush();
