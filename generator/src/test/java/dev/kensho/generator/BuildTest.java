@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Document;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -17,15 +16,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The whole pipeline through the CLI, against embedded PostgreSQL 18.6. */
+@org.junit.jupiter.api.extension.ExtendWith(NoServerOutlivesATest.class)
 class BuildTest {
 
     @TempDir
     Path temp;
-
-    @AfterEach
-    void noServerOutlivesABuild() {
-        assertEquals(List.of(), TestSite.kenshoPostgresProcesses());
-    }
 
     @Test
     void aPassingPageIsWrittenWithItsEvidenceAndReported() throws Exception {

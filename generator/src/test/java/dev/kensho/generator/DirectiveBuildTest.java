@@ -2,7 +2,6 @@ package dev.kensho.generator;
 
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Document;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -15,15 +14,11 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Directives as authors meet them: errors at file:line, evidence on the page. */
+@org.junit.jupiter.api.extension.ExtendWith(NoServerOutlivesATest.class)
 class DirectiveBuildTest {
 
     @TempDir
     Path temp;
-
-    @AfterEach
-    void noServerOutlivesABuild() {
-        assertEquals(List.of(), TestSite.kenshoPostgresProcesses());
-    }
 
     @Test
     void anUnknownDirectiveIsAnErrorAtTheFenceAndThePageIsNotRun() throws Exception {

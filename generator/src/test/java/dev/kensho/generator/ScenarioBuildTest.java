@@ -2,7 +2,6 @@ package dev.kensho.generator;
 
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Document;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -13,15 +12,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Scenario blocks as authors meet them: errors at the step's file:line, a timeline on the page. */
+@org.junit.jupiter.api.extension.ExtendWith(NoServerOutlivesATest.class)
 class ScenarioBuildTest {
 
     @TempDir
     Path temp;
-
-    @AfterEach
-    void noServerOutlivesABuild() {
-        assertEquals(List.of(), TestSite.kenshoPostgresProcesses());
-    }
 
     private static String page(String bWaits) {
         return TestSite.source("Race", """

@@ -145,11 +145,6 @@ public record Directives(boolean setup, boolean hidden, String expectError, Patt
         return value;
     }
 
-    /** Whether anything is asserted beyond "runs without error". */
-    public boolean assertsMore() {
-        return expectError != null || plan != null;
-    }
-
     /**
      * Plan assertions on the last statement of a snippet, checked on {@code EXPLAIN (FORMAT JSON, COSTS OFF)}.
      * Any such assertion also requires that no plan node is marked Disabled (PostgreSQL 18 marks nodes

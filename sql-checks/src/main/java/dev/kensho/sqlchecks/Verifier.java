@@ -101,10 +101,6 @@ public final class Verifier implements AutoCloseable {
         return server.description();
     }
 
-    public RunningPostgres server() {
-        return server;
-    }
-
     /**
      * Runs a page's snippets in order in a fresh database. After the first failure the remaining
      * snippets are reported as skipped: they build on the state the failed one should have made.

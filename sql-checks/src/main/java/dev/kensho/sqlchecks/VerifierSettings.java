@@ -20,8 +20,4 @@ public record VerifierSettings(Duration statementTimeout, Duration lockTimeout) 
             throw new IllegalArgumentException("lock timeout must be positive");
         }
     }
-
-    public VerifierSettings withStatementTimeout(Duration timeout) {
-        return new VerifierSettings(timeout, lockTimeout);
-    }
 }

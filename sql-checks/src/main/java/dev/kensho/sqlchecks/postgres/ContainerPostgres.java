@@ -25,14 +25,10 @@ public final class ContainerPostgres implements PostgresProvider {
     }
 
     /**
-     * True when a Docker engine answers. A quick ping of the engine's socket comes first, because
-     * Testcontainers retries for minutes when the engine it is pointed at does not answer.
+     * Null when a Docker engine answers and Testcontainers can use it, else why not. A quick ping of
+     * the engine's socket comes first, because Testcontainers retries for minutes when the engine it
+     * is pointed at does not answer.
      */
-    public static boolean dockerAvailable() {
-        return whyDockerIsUnavailable() == null;
-    }
-
-    /** Null when a Docker engine answers and Testcontainers can use it, else why not. */
     public static String whyDockerIsUnavailable() {
         if (!DockerPing.answers()) {
             return "no Docker engine answered";

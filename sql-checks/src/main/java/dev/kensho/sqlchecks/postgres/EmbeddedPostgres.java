@@ -322,14 +322,6 @@ public final class EmbeddedPostgres implements PostgresProvider {
                     + startTime.toMillis() + " ms" + (account == null ? "" : "; runs as '" + account + "' because Kensho runs as root") + ")";
         }
 
-        public Duration initdbTime() {
-            return initdbTime;
-        }
-
-        public Duration startTime() {
-            return startTime;
-        }
-
         @Override
         public synchronized void close() {
             if (closed) {
