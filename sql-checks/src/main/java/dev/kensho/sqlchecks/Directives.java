@@ -40,6 +40,11 @@ public record Directives(boolean setup, boolean hidden, String expectError, Patt
         parameters = List.copyOf(parameters);
     }
 
+    /** True for a meta key that only shapes how the block looks (title, frame, marked lines, …). */
+    public static boolean isPresentation(String key) {
+        return PRESENTATION.contains(key) || key.startsWith("{");
+    }
+
     /** A value bound to {@code $position}, sent as a literal of {@code type}. */
     public record Parameter(int position, String type, String value) {
     }
@@ -60,6 +65,8 @@ public record Directives(boolean setup, boolean hidden, String expectError, Patt
         boolean noSort = false;
         String noSeqScan = null;
         String indexCond = null;
+        Long maxBuffers = null;
+        Long maxRowsRemoved = null;
         boolean showResult = false;
         boolean showPlan = false;
         for (Map.Entry<String, String> entry : meta.entrySet()) {
@@ -102,12 +109,14 @@ public record Directives(boolean setup, boolean hidden, String expectError, Patt
                 }
                 case "no-seq-scan" -> noSeqScan = required(key, value);
                 case "index-cond-contains" -> indexCond = required(key, value);
+                case "max-buffers" -> maxBuffers = count(key, value);
+                case "max-rows-removed" -> maxRowsRemoved = count(key, value);
                 default -> {
                     // "{2,4-5}" marks lines, as in Expressive Code.
                     if (!PRESENTATION.contains(key) && !key.startsWith("{")) {
                         throw new InvalidDirectiveException("unknown directive '" + key + "'; known: setup, hidden, result, explain, "
                                 + "expect-error=SQLSTATE, error-matches=REGEX, $N:TYPE=VALUE, uses-index=NAME, scan-in=NODES, "
-                                + "no-sort, no-seq-scan=TABLE, index-cond-contains=TEXT, title=TEXT");
+                                + "no-sort, no-seq-scan=TABLE, index-cond-contains=TEXT, max-buffers=N, max-rows-removed=N, title=TEXT");
                     }
                 }
             }
@@ -123,7 +132,8 @@ public record Directives(boolean setup, boolean hidden, String expectError, Patt
             }
         }
         PlanExpectations plan = usesIndex == null && scanIn.isEmpty() && !noSort && noSeqScan == null && indexCond == null
-                ? null : new PlanExpectations(usesIndex, Set.copyOf(scanIn), noSort, noSeqScan, indexCond);
+                && maxBuffers == null && maxRowsRemoved == null
+                ? null : new PlanExpectations(usesIndex, Set.copyOf(scanIn), noSort, noSeqScan, indexCond, maxBuffers, maxRowsRemoved);
         if (plan != null && expectError != null) {
             throw new InvalidDirectiveException("a snippet expected to fail has no plan to assert; drop the plan directives or expect-error");
         }
@@ -138,6 +148,13 @@ public record Directives(boolean setup, boolean hidden, String expectError, Patt
         };
     }
 
+    private static Long count(String key, String value) throws InvalidDirectiveException {
+        if (!value.matches("\\d{1,15}")) {
+            throw new InvalidDirectiveException(key + " takes a whole number, such as " + key + "=10, not '" + value + "'");
+        }
+        return Long.parseLong(value);
+    }
+
     private static String required(String key, String value) throws InvalidDirectiveException {
         if (value.isBlank() || value.equals("true")) {
             throw new InvalidDirectiveException(key + " needs a value: " + key + "=…");
@@ -146,12 +163,17 @@ public record Directives(boolean setup, boolean hidden, String expectError, Patt
     }
 
     /**
-     * Plan assertions on the last statement of a snippet, checked on {@code EXPLAIN (FORMAT JSON, COSTS OFF)}.
-     * Any such assertion also requires that no plan node is marked Disabled (PostgreSQL 18 marks nodes
-     * an {@code enable_*=off} setting could not avoid), so a plan forced that way cannot pass.
+     * Plan assertions on the last statement of a snippet, checked on {@code EXPLAIN (FORMAT JSON,
+     * COSTS OFF, SETTINGS, VERBOSE)}; the work claims ({@code maxBuffers}, {@code maxRowsRemoved}) on
+     * {@code EXPLAIN (ANALYZE, BUFFERS)}, whose effects are rolled back. Any plan claim fails when a
+     * planner setting differs from PostgreSQL's built-in default (EXPLAIN's SETTINGS lists them), so
+     * a plan forced with {@code enable_*} or cost settings cannot pass.
+     *
+     * @param maxBuffers     most shared buffers (hit + read) the statement may touch, or null
+     * @param maxRowsRemoved most rows its nodes may read and then discard by a filter, or null
      */
     public record PlanExpectations(String usesIndex, Set<String> scanIn, boolean noSort, String noSeqScanOn,
-                                   String indexCondContains) {
+                                   String indexCondContains, Long maxBuffers, Long maxRowsRemoved) {
 
         public static final Set<String> SCAN_NODES = Set.of("Seq Scan", "Index Scan", "Index Only Scan",
                 "Bitmap Index Scan", "Bitmap Heap Scan", "Tid Scan", "Tid Range Scan", "Function Scan", "Values Scan",
@@ -159,6 +181,10 @@ public record Directives(boolean setup, boolean hidden, String expectError, Patt
 
         public PlanExpectations {
             scanIn = Set.copyOf(scanIn);
+        }
+
+        public boolean measuresWork() {
+            return maxBuffers != null || maxRowsRemoved != null;
         }
     }
 }

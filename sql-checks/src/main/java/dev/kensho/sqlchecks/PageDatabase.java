@@ -13,6 +13,9 @@ import java.util.Properties;
 /** A database and its owning role, made for one page and dropped afterwards. */
 final class PageDatabase implements AutoCloseable {
 
+    /** Most a result may take in memory (the driver's maxResultBuffer); a larger one fails the statement. */
+    static final String MAX_RESULT_BUFFER = "64M";
+
     private final RunningPostgres server;
     private final Connection admin;
     private final String name;
@@ -31,7 +34,7 @@ final class PageDatabase implements AutoCloseable {
      * @param admin a connection of an account that may create roles and databases; PageDatabase
      *              uses it but does not close it
      */
-    static PageDatabase create(RunningPostgres server, Connection admin, String name, VerifierSettings settings) throws SQLException {
+    static PageDatabase create(RunningPostgres server, Connection admin, String name) throws SQLException {
         String password = HexFormat.of().formatHex(new SecureRandom().generateSeed(16));
         synchronized (admin) {
             try (Statement statement = admin.createStatement()) {
@@ -40,10 +43,9 @@ final class PageDatabase implements AutoCloseable {
                 statement.execute("SET scram_iterations = 16");
                 statement.execute("CREATE ROLE " + name + " LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION"
                         + " NOBYPASSRLS PASSWORD '" + password + "'");
-                statement.execute("ALTER ROLE " + name + " SET statement_timeout = '" + settings.statementTimeout().toMillis() + "ms'");
-                statement.execute("ALTER ROLE " + name + " SET lock_timeout = '" + settings.lockTimeout().toMillis() + "ms'");
-                statement.execute("ALTER ROLE " + name + " SET idle_in_transaction_session_timeout = '"
-                        + settings.statementTimeout().multipliedBy(3).toMillis() + "ms'");
+                for (String stock : SessionSettings.roleStatements(name)) {
+                    statement.execute(stock);
+                }
                 statement.execute("CREATE DATABASE " + name + " OWNER " + name + " TEMPLATE template1" + (server.disposable() ? " STRATEGY FILE_COPY" : ""));
                 statement.execute("REVOKE ALL ON DATABASE " + name + " FROM PUBLIC");
             }
@@ -54,10 +56,13 @@ final class PageDatabase implements AutoCloseable {
         credentials.setProperty("ApplicationName", "kensho");
         // Text results exactly as the server prints them, so rows compare like psql shows them.
         credentials.setProperty("binaryTransfer", "false");
-        credentials.setProperty("options", "-c TimeZone=UTC -c DateStyle=ISO,YMD -c IntervalStyle=postgres -c extra_float_digits=1");
+        // Never server-side prepared: pgjdbc would switch to binary results and format values itself.
+        credentials.setProperty("prepareThreshold", "0");
+        credentials.setProperty("maxResultBuffer", MAX_RESULT_BUFFER);
         Connection connection;
         try {
             connection = DriverManager.getConnection(server.urlFor(name), credentials);
+            SessionSettings.apply(connection);
         } catch (SQLException e) {
             drop(admin, name);
             throw e;
@@ -71,7 +76,9 @@ final class PageDatabase implements AutoCloseable {
 
     /** Another connection to the page's database as the page's role (a scenario's session). */
     Connection openSession() throws SQLException {
-        return DriverManager.getConnection(server.urlFor(name), credentials);
+        Connection session = DriverManager.getConnection(server.urlFor(name), credentials);
+        SessionSettings.apply(session);
+        return session;
     }
 
     @Override

@@ -4,6 +4,7 @@ import dev.kensho.sqlchecks.assertion.PlanCheck;
 import dev.kensho.sqlchecks.assertion.RowComparison;
 import dev.kensho.sqlchecks.assertion.SqlText;
 import dev.kensho.sqlchecks.scenario.ScenarioRunner;
+import dev.kensho.sqlchecks.script.SqlLexer;
 import dev.kensho.sqlchecks.script.SqlSplitter;
 import dev.kensho.sqlchecks.script.SqlStatement;
 import org.postgresql.core.BaseConnection;
@@ -17,6 +18,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
@@ -27,18 +30,21 @@ final class ScriptRunner {
 
     /** Below this many rows the planner rightly prefers reading the whole table. */
     private static final long SMALL_TABLE_ROWS = 1000;
-    private static final String TIMEOUT_SQLSTATE = "57014";
-    private static final String LOCK_TIMEOUT_SQLSTATE = "55P03";
+    private static final String UNDEFINED_PARAMETER = "42P02";
 
     private final Connection connection;
     private final ScenarioRunner scenarios;
-    private final VerifierSettings settings;
+    private final StatementGuard guard;
+    private final PlanCatalog catalog;
+    /** Snippets in the order they ran, to say where a setting was changed. */
+    private final List<Snippet> ran = new ArrayList<>();
     private int preparedCounter;
 
-    ScriptRunner(Connection connection, ScenarioRunner.SessionFactory sessions, VerifierSettings settings) {
+    ScriptRunner(Connection connection, ScenarioRunner.SessionFactory sessions, StatementGuard guard) {
         this.connection = connection;
-        this.scenarios = new ScenarioRunner(connection, sessions, settings);
-        this.settings = settings;
+        this.scenarios = new ScenarioRunner(connection, sessions, guard);
+        this.guard = guard;
+        this.catalog = new PlanCatalog(connection);
     }
 
     /** Returns one outcome per snippet, in the order given (document order). */
@@ -64,6 +70,7 @@ final class ScriptRunner {
                 outcomes[index] = new Outcome(snippet, Outcome.Status.SKIPPED, reason, List.of(), List.of(), null, null, Duration.ZERO);
                 continue;
             }
+            ran.add(snippet);
             Outcome outcome = snippet.scenario() != null ? scenarios.run(snippet) : new SnippetRun(snippet).run();
             outcomes[index] = outcome;
             if (!outcome.passed()) {
@@ -81,6 +88,7 @@ final class ScriptRunner {
         private final List<Assertion> assertions = new ArrayList<>();
         private final long started = System.nanoTime();
         private String plan;
+        private Outcome finished;
 
         SnippetRun(Snippet snippet) {
             this.snippet = snippet;
@@ -95,13 +103,8 @@ final class ScriptRunner {
             if (!directives.parameters().isEmpty() && statements.size() != 1) {
                 return fail("parameters ($1 … $n) bind to one statement, and this snippet has " + statements.size(), null, null);
             }
-            for (SqlStatement statement : statements) {
-                int placeholders = SqlText.highestPlaceholder(statement.text());
-                if (placeholders > directives.parameters().size()) {
-                    return fail("the statement uses $" + placeholders + " but " + (directives.parameters().isEmpty() ? "no value is"
-                            : "only $1 … $" + directives.parameters().size() + " are") + " bound; add $" + placeholders
-                            + ":TYPE=VALUE to the fence", null, null);
-                }
+            if (directives.expectError() != null && snippet.expectedRows() != null) {
+                return fail("expected rows cannot be compared under expect-error: the failing statement returns no rows", null, null);
             }
             SqlStatement last = statements.get(statements.size() - 1);
             Target target = directives.parameters().isEmpty() ? new Target(last.text(), 0, null) : prepare(last);
@@ -111,9 +114,9 @@ final class ScriptRunner {
             try {
                 for (SqlStatement statement : statements) {
                     try {
-                        ResultTable table = statement == last ? executeTarget(target, last) : execute(statement.text());
+                        ResultTable table = execute(statement == last ? target.sql : statement.text());
                         if (table != null) {
-                            results.add(table);
+                            results.add(statement == last ? table.withStatement(last.text()) : table);
                         }
                     } catch (SQLException e) {
                         return failedStatement(e, statement, statement == last ? target.shift : 0, statement == last);
@@ -123,7 +126,8 @@ final class ScriptRunner {
                     return fail("expected the snippet to fail with SQLSTATE " + directives.expectError()
                             + ", but every statement succeeded", null, null);
                 }
-                assertions.add(new Assertion("runs without error", true));
+                assertions.add(Assertion.held("runs", Map.of("statements", Integer.toString(statements.size())),
+                        "runs without error"));
                 Outcome rows = checkRows(last);
                 if (rows != null) {
                     return rows;
@@ -132,13 +136,11 @@ final class ScriptRunner {
                 if (planOutcome != null) {
                     return planOutcome;
                 }
-                return new Outcome(snippet, Outcome.Status.PASSED, null, results, assertions, plan, null, elapsed());
+                return outcome(Outcome.Status.PASSED, null);
             } finally {
                 target.release();
             }
         }
-
-        private Outcome finished;
 
         /** PREPAREs a parameterised statement; on failure records the outcome and returns null. */
         private Target prepare(SqlStatement statement) {
@@ -155,40 +157,35 @@ final class ScriptRunner {
             return new Target("EXECUTE " + name + " (" + arguments + ")", -prefix.length(), name);
         }
 
-        private ResultTable executeTarget(Target target, SqlStatement last) throws SQLException {
-            ResultTable table = execute(target.sql);
-            // Compare and display against the statement as the author wrote it, not the EXECUTE wrapper.
-            return table == null || target.preparedName == null ? table
-                    : new ResultTable(last.text(), table.columns(), table.rows());
-        }
-
         private Outcome failedStatement(SQLException e, SqlStatement statement, int shift, boolean isLast) {
             Failure failure = describe(e, snippet, statement, shift);
             String expected = directives.expectError();
+            rollbackIfAborted(expected == null || !isLast);
             if (expected == null) {
-                rollbackIfAborted();
                 return new Outcome(snippet, Outcome.Status.FAILED, failure, results, assertions, null, null, elapsed());
+            }
+            if (e instanceof KenshoLimitException || !(e instanceof PSQLException psql) || psql.getServerErrorMessage() == null) {
+                return fail(failure.message() + "; only an error the server reports for the lesson's own SQL satisfies "
+                        + "expect-error", failure, null);
             }
             String sqlState = failure.sqlState();
             if (!expected.equals(sqlState)) {
-                rollbackIfAborted();
                 return fail("expected SQLSTATE " + expected + ", but the server reported " + sqlState + ": " + failure.message(),
                         failure, sqlState);
             }
             if (directives.errorPattern() != null && !directives.errorPattern().matcher(failure.message()).find()) {
-                rollbackIfAborted();
                 return fail("the error message \"" + failure.message() + "\" does not match /" + directives.errorPattern().pattern() + "/",
                         failure, sqlState);
             }
             if (!isLast) {
-                rollbackIfAborted();
                 return fail("the expected error came from a statement before the last one, so the statements after it never ran; "
                         + "end the snippet with the failing statement", failure, sqlState);
             }
             // The failed transaction is left as it is: the lesson's next snippet may ROLLBACK TO SAVEPOINT.
-            assertions.add(new Assertion("fails with SQLSTATE " + expected
-                    + (directives.errorPattern() == null ? "" : " and a message matching /" + directives.errorPattern().pattern() + "/"), true));
-            return new Outcome(snippet, Outcome.Status.PASSED, null, results, assertions, null, null, elapsed());
+            String pattern = directives.errorPattern() == null ? "" : directives.errorPattern().pattern();
+            assertions.add(Assertion.held("fails-with", Map.of("sqlstate", expected, "pattern", pattern, "message", failure.message()),
+                    "fails with SQLSTATE " + expected + (pattern.isEmpty() ? "" : " and a message matching /" + pattern + "/")));
+            return outcome(Outcome.Status.PASSED, null);
         }
 
         private Outcome checkRows(SqlStatement last) {
@@ -196,39 +193,58 @@ final class ScriptRunner {
             if (expected == null) {
                 return null;
             }
-            String claim = "returns the " + expected.rows().size() + " expected row(s)"
-                    + (SqlText.hasTopLevelOrderBy(last.text()) ? " in order" : " (in any order)");
+            boolean ordered = SqlText.hasTopLevelOrderBy(last.text());
             if (results.isEmpty() || !results.get(results.size() - 1).statement().equals(last.text())) {
                 return fail("expected rows are written under the snippet, but its last statement returned no rows; "
                         + "only a query or a statement with RETURNING can be compared", null, null);
             }
-            String difference = RowComparison.compare(expected, results.get(results.size() - 1));
+            ResultTable actual = results.get(results.size() - 1);
+            String difference = RowComparison.compare(expected, actual);
+            String description = "returns the " + expected.rows().size() + " expected row(s)" + (ordered ? " in order" : " (in any order)");
+            Assertion claim = new Assertion("rows", Map.of("count", Integer.toString(expected.rows().size()),
+                    "ordered", Boolean.toString(ordered)), description, difference == null);
+            assertions.add(claim);
             if (difference != null) {
-                assertions.add(new Assertion(claim, false));
                 int newline = difference.indexOf('\n');
                 return fail(difference.substring(0, newline < 0 ? difference.length() : newline), null, null,
                         newline < 0 ? null : difference.substring(newline + 1));
             }
-            assertions.add(new Assertion(claim, true));
             return null;
         }
 
         private Outcome checkPlan(Target target) {
-            if (directives.plan() == null && !directives.showPlan()) {
+            Directives.PlanExpectations expected = directives.plan();
+            if (expected == null && !directives.showPlan()) {
                 return null;
             }
             try {
-                if (directives.plan() != null) {
-                    PlanCheck check = PlanCheck.of(queryText("EXPLAIN (FORMAT JSON, COSTS OFF) " + target.sql));
+                if (expected != null) {
+                    PlanCheck shape = PlanCheck.of(queryText("EXPLAIN (FORMAT JSON, COSTS OFF, SETTINGS, VERBOSE) " + target.sql));
+                    if (!shape.settings().isEmpty()) {
+                        String settings = shape.settings().entrySet().stream().map(e -> e.getKey() + " = " + e.getValue()
+                                + " (" + whereSet(e.getKey()) + ")").collect(Collectors.joining(", "));
+                        assertions.add(new Assertion("planner-defaults", Map.of("settings", settings),
+                                "plan taken with the planner's default settings", false));
+                        return fail("plan claims cannot be checked: the plan was made with " + settings + "; a plan forced by "
+                                + "planner settings says nothing about what PostgreSQL chooses by default. Remove the setting "
+                                + "(RESET it before this snippet) or drop the plan claims", null, null);
+                    }
+                    assertions.add(Assertion.held("planner-defaults", Map.of(), "plan taken with the planner's default settings"));
+                    PlanCheck written = PlanCheck.of(queryText("EXPLAIN (FORMAT JSON, COSTS OFF) " + target.sql));
+                    List<PlanCheck.Result> checked = new ArrayList<>(shape.check(expected,
+                            catalog.index(expected.usesIndex()), catalog.table(expected.noSeqScanOn()), written));
+                    if (expected.measuresWork()) {
+                        checked.addAll(PlanCheck.of(explainAnalyze(target.sql, "FORMAT JSON, ANALYZE, BUFFERS")).checkWork(expected));
+                    }
                     List<String> problems = new ArrayList<>();
-                    for (PlanCheck.Result result : check.check(directives.plan())) {
-                        assertions.add(new Assertion(result.assertion(), result.passed()));
+                    for (PlanCheck.Result result : checked) {
+                        assertions.add(new Assertion(result.kind(), result.facts(), result.assertion(), result.passed()));
                         if (!result.passed()) {
                             problems.add(result.assertion() + ": " + result.problem());
                         }
                     }
                     if (!problems.isEmpty()) {
-                        String advice = smallTableAdvice(check);
+                        String advice = smallTableAdvice(shape);
                         List<String> details = new ArrayList<>(problems.subList(1, problems.size()));
                         if (advice != null) {
                             details.add(advice);
@@ -237,13 +253,25 @@ final class ScriptRunner {
                     }
                 }
                 if (directives.showPlan()) {
-                    plan = explainAnalyze(target.sql);
+                    plan = explainAnalyze(target.sql, "ANALYZE, BUFFERS");
                 }
                 return null;
             } catch (SQLException e) {
-                rollbackIfAborted();
+                rollbackIfAborted(true);
                 return fail("EXPLAIN failed: " + e.getMessage(), null, e.getSQLState());
             }
+        }
+
+        /** The first place on the page, in run order, whose SQL names the setting. */
+        private String whereSet(String setting) {
+            for (Snippet earlier : ran) {
+                for (SqlLexer.Token token : SqlLexer.tokens(earlier.sql())) {
+                    if (token.kind() != SqlLexer.Kind.WHITESPACE && token.text().toLowerCase(Locale.ROOT).contains(setting.toLowerCase(Locale.ROOT))) {
+                        return "set at " + earlier.locate(token.start());
+                    }
+                }
+            }
+            return "not set by a snippet on this page; the server's or role's configuration sets it";
         }
 
         private String smallTableAdvice(PlanCheck check) throws SQLException {
@@ -252,7 +280,7 @@ final class ScriptRunner {
             }
             List<String> small = new ArrayList<>();
             for (String relation : check.relations()) {
-                long rows = Long.parseLong(queryText("SELECT count(*) FROM " + relation));
+                long rows = catalog.rowCount(relation);
                 if (rows < SMALL_TABLE_ROWS) {
                     small.add(relation + " has " + rows + " row(s)");
                 }
@@ -261,13 +289,12 @@ final class ScriptRunner {
                     + "prefers a Seq Scan. Seed realistic data first (INSERT … SELECT … FROM generate_series(1, 10000)) and ANALYZE";
         }
 
-        /** EXPLAIN (ANALYZE, BUFFERS) runs the statement; its effects are rolled back. */
-        private String explainAnalyze(String sql) throws SQLException {
+        /** EXPLAIN with ANALYZE runs the statement; its effects are rolled back. */
+        private String explainAnalyze(String sql, String options) throws SQLException {
             boolean inTransaction = connection.unwrap(BaseConnection.class).getTransactionState() != TransactionState.IDLE;
             execute(inTransaction ? "SAVEPOINT kensho_explain" : "BEGIN");
             try {
-                ResultTable table = execute("EXPLAIN (ANALYZE, BUFFERS) " + sql);
-                return table.rows().stream().map(r -> r.get(0)).collect(Collectors.joining("\n"));
+                return queryText("EXPLAIN (" + options + ") " + sql);
             } finally {
                 execute(inTransaction ? "ROLLBACK TO SAVEPOINT kensho_explain" : "ROLLBACK");
             }
@@ -287,7 +314,13 @@ final class ScriptRunner {
             String line = cause == null ? snippet.lineAt(0) : cause.sourceLine();
             Failure failure = new Failure(message, sqlState, location, line, detail == null || detail.isBlank() ? null : detail,
                     cause == null ? null : cause.hint());
-            return new Outcome(snippet, Outcome.Status.FAILED, failure, results, assertions, null, null, elapsed());
+            return outcome(Outcome.Status.FAILED, failure);
+        }
+
+        /** Results are compared in full above; the outcome keeps a bounded number of rows for display and the cache. */
+        private Outcome outcome(Outcome.Status status, Failure failure) {
+            List<ResultTable> kept = results.stream().map(t -> t.truncated(SqlExecution.ROWS_KEPT)).toList();
+            return new Outcome(snippet, status, failure, kept, assertions, status == Outcome.Status.PASSED ? plan : null, null, elapsed());
         }
 
         private Duration elapsed() {
@@ -325,7 +358,7 @@ final class ScriptRunner {
     }
 
     private ResultTable execute(String sql) throws SQLException {
-        return SqlExecution.execute(connection, sql, settings);
+        return SqlExecution.execute(connection, sql, guard);
     }
 
     private static String quote(String value) {
@@ -334,30 +367,30 @@ final class ScriptRunner {
 
     private Failure describe(SQLException e, Snippet snippet, SqlStatement statement, int shift) {
         ServerErrorMessage server = e instanceof PSQLException psql ? psql.getServerErrorMessage() : null;
-        if (server == null) {
+        if (server == null || e instanceof KenshoLimitException) {
             int at = statement.offset();
-            return new Failure(e.getMessage(), e.getSQLState(), snippet.locate(at), snippet.lineAt(at), null, null);
+            return new Failure(e.getMessage(), null, snippet.locate(at), snippet.lineAt(at), null, null);
         }
-        int position = server.getPosition() > 0 ? server.getPosition() - 1 + shift : 0;
-        int at = statement.offset() + Math.max(0, position);
+        // The server counts characters (code points); Java strings count UTF-16 units.
+        String sent = shift < 0 ? " ".repeat(-shift) + statement.text() : statement.text();
+        int position = 0;
+        if (server.getPosition() > 0) {
+            int codePoints = Math.min(server.getPosition() - 1, sent.codePointCount(0, sent.length()));
+            position = Math.max(0, sent.offsetByCodePoints(0, codePoints) + shift);
+        }
+        int at = statement.offset() + position;
         String hint = server.getHint();
-        String state = server.getSQLState();
-        if (TIMEOUT_SQLSTATE.equals(state)) {
-            hint = "Kensho stops every statement after " + seconds(settings.statementTimeout())
-                    + " so that a runaway snippet cannot hang the build";
-        } else if (LOCK_TIMEOUT_SQLSTATE.equals(state)) {
-            hint = "Kensho stops a statement that waits more than " + seconds(settings.lockTimeout())
-                    + " for a lock; is another transaction on the page still open?";
+        if (UNDEFINED_PARAMETER.equals(server.getSQLState()) && snippet.directives().parameters().isEmpty()) {
+            hint = "bind a value to it in the fence's meta: $1:TYPE=VALUE";
         }
-        return new Failure(server.getMessage(), state, snippet.locate(at), snippet.lineAt(at), server.getDetail(), hint);
-    }
-
-    private static String seconds(Duration duration) {
-        return duration.toMillis() % 1000 == 0 ? duration.toSeconds() + " s" : duration.toMillis() + " ms";
+        return new Failure(server.getMessage(), server.getSQLState(), snippet.locate(at), snippet.lineAt(at), server.getDetail(), hint);
     }
 
     /** Leaves no failed transaction behind, so that later pages' teardown is not held up. */
-    private void rollbackIfAborted() {
+    private void rollbackIfAborted(boolean wanted) {
+        if (!wanted) {
+            return;
+        }
         try {
             if (connection.unwrap(BaseConnection.class).getTransactionState() == TransactionState.FAILED) {
                 execute("ROLLBACK");

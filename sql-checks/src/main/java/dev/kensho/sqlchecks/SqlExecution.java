@@ -1,5 +1,7 @@
 package dev.kensho.sqlchecks;
 
+import org.postgresql.util.PSQLException;
+
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
@@ -8,45 +10,79 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Sends one statement of an author's snippet or scenario step, the way every runner does. */
+/**
+ * Sends one statement of an author's snippet or scenario step, the way every runner does: as
+ * written (no JDBC escape processing), run to completion as psql would run it (no row limit), under
+ * Kensho's {@link StatementGuard}. Results are bounded by the driver's {@code maxResultBuffer}
+ * instead, which fails the statement loudly rather than cutting it short.
+ */
 public final class SqlExecution {
 
-    /** Rows kept per result; a lesson never shows more, and a runaway SELECT must not fill memory. */
-    public static final int MAX_ROWS_KEPT = 1000;
+    /** Rows an outcome keeps for display and the cache once they have been compared in full. */
+    public static final int ROWS_KEPT = 1000;
 
     private SqlExecution() {
     }
 
     /**
-     * Runs the statement as written (no JDBC escape processing), with the driver cancelling it a
-     * little after {@code statement_timeout}, in case the snippet lowered its own timeout.
-     *
-     * @return the rows it returned as text, or null when it returns none
+     * @return the rows of the last result the statement produced (a rule may turn an INSERT into a
+     * SELECT), or null when it produced none
      */
-    public static ResultTable execute(Connection connection, String sql, VerifierSettings settings) throws SQLException {
-        try (Statement statement = connection.createStatement()) {
-            statement.setEscapeProcessing(false);
-            statement.setQueryTimeout((int) settings.statementTimeout().plusSeconds(5).toSeconds());
-            statement.setMaxRows(MAX_ROWS_KEPT);
-            if (!statement.execute(sql)) {
-                return null;
-            }
-            try (ResultSet rs = statement.getResultSet()) {
-                ResultSetMetaData meta = rs.getMetaData();
-                List<String> columns = new ArrayList<>();
-                for (int c = 1; c <= meta.getColumnCount(); c++) {
-                    columns.add(meta.getColumnLabel(c));
-                }
-                List<List<String>> rows = new ArrayList<>();
-                while (rs.next()) {
-                    List<String> row = new ArrayList<>(columns.size());
-                    for (int c = 1; c <= columns.size(); c++) {
-                        row.add(rs.getString(c));
+    public static ResultTable execute(Connection connection, String sql, StatementGuard guard) throws SQLException {
+        return guard.run(connection, () -> {
+            try (Statement statement = connection.createStatement()) {
+                statement.setEscapeProcessing(false);
+                ResultTable last = null;
+                boolean isResultSet = statement.execute(sql);
+                while (true) {
+                    if (isResultSet) {
+                        try (ResultSet rs = statement.getResultSet()) {
+                            last = read(sql, rs);
+                        }
+                    } else if (statement.getUpdateCount() == -1) {
+                        return last;
                     }
-                    rows.add(row);
+                    isResultSet = statement.getMoreResults();
                 }
-                return new ResultTable(sql, columns, rows);
+            } catch (PSQLException e) {
+                throw clientSideLimits(e);
             }
+        });
+    }
+
+    private static ResultTable read(String sql, ResultSet rs) throws SQLException {
+        ResultSetMetaData meta = rs.getMetaData();
+        List<String> columns = new ArrayList<>();
+        List<String> types = new ArrayList<>();
+        for (int c = 1; c <= meta.getColumnCount(); c++) {
+            columns.add(meta.getColumnLabel(c));
+            types.add(meta.getColumnTypeName(c));
         }
+        List<List<String>> rows = new ArrayList<>();
+        while (rs.next()) {
+            List<String> row = new ArrayList<>(columns.size());
+            for (int c = 1; c <= columns.size(); c++) {
+                row.add(rs.getString(c));
+            }
+            rows.add(row);
+        }
+        return new ResultTable(sql, columns, types, rows, rows.size());
+    }
+
+    /** Errors the driver raises itself, said in terms an author can act on; never a server error a claim could expect. */
+    private static SQLException clientSideLimits(PSQLException e) {
+        if (e.getServerErrorMessage() != null) {
+            return e;
+        }
+        String message = String.valueOf(e.getMessage());
+        if (message.contains("maxResultBuffer")) {
+            return new KenshoLimitException("the result is larger than Kensho holds in memory (" + PageDatabase.MAX_RESULT_BUFFER
+                    + "); return fewer rows, e.g. count(*) or LIMIT, and state those", e);
+        }
+        if (message.contains("DateStyle")) {
+            return new KenshoLimitException("Kensho reads results through the PostgreSQL JDBC driver, which needs DateStyle to "
+                    + "begin with ISO (SET DateStyle = 'ISO, DMY' is fine); to show another date format, use to_char()", e);
+        }
+        return e;
     }
 }

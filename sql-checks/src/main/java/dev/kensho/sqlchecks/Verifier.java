@@ -31,7 +31,7 @@ public final class Verifier implements AutoCloseable {
 
     private final RunningPostgres server;
     private final Connection admin;
-    private final VerifierSettings settings;
+    private final StatementGuard guard;
     private final String serverVersion;
     private final String namePrefix;
     private final AtomicInteger pageCounter = new AtomicInteger();
@@ -39,7 +39,7 @@ public final class Verifier implements AutoCloseable {
     private Verifier(RunningPostgres server, Connection admin, VerifierSettings settings, String serverVersion) {
         this.server = server;
         this.admin = admin;
-        this.settings = settings;
+        this.guard = new StatementGuard(settings.statementTimeout(), new AdminControl(admin));
         this.serverVersion = serverVersion;
         this.namePrefix = "kensho_" + ProcessHandle.current().pid() + "_" + Long.toHexString(System.nanoTime() & 0xffffff);
     }
@@ -108,9 +108,9 @@ public final class Verifier implements AutoCloseable {
     public PageResult verifyPage(String page, List<Snippet> snippets) {
         String name = namePrefix + "_" + pageCounter.incrementAndGet();
         long t0 = System.nanoTime();
-        try (PageDatabase database = PageDatabase.create(server, admin, name, settings)) {
+        try (PageDatabase database = PageDatabase.create(server, admin, name)) {
             Duration setup = Duration.ofNanos(System.nanoTime() - t0);
-            List<Outcome> outcomes = new ScriptRunner(database.connection(), database::openSession, settings).run(snippets);
+            List<Outcome> outcomes = new ScriptRunner(database.connection(), database::openSession, guard).run(snippets);
             return new PageResult(page, outcomes, setup);
         } catch (SQLException e) {
             throw new IllegalStateException("could not prepare a database for " + page + ": " + e.getMessage(), e);

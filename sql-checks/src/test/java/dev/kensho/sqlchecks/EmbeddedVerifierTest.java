@@ -19,7 +19,7 @@ class EmbeddedVerifierTest {
 
     @BeforeAll
     static void startServer() throws Exception {
-        verifier = Verifier.start(new EmbeddedPostgres(), new VerifierSettings(Duration.ofSeconds(1), Duration.ofSeconds(1)));
+        verifier = Verifier.start(new EmbeddedPostgres(), new VerifierSettings(Duration.ofSeconds(1)));
     }
 
     @AfterAll

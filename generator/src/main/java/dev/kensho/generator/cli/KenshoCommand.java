@@ -74,11 +74,9 @@ public final class KenshoCommand implements Runnable {
         @Option(names = "--report", defaultValue = "target/kensho-report.json", description = "JSON report (default: ${DEFAULT-VALUE}).")
         Path report;
 
-        @Option(names = "--statement-timeout", defaultValue = "10s", description = "Longest a snippet statement may run, e.g. 10s or 500ms (default: ${DEFAULT-VALUE}).")
+        @Option(names = "--statement-timeout", defaultValue = "10s", description = "Kensho's limit on one snippet statement, "
+                + "e.g. 10s or 500ms; a statement stopped by it fails and never satisfies a claim (default: ${DEFAULT-VALUE}).")
         String statementTimeout;
-
-        @Option(names = "--lock-timeout", defaultValue = "3s", description = "Longest a statement may wait for a lock (default: ${DEFAULT-VALUE}).")
-        String lockTimeout;
 
         @Option(names = "--cache", defaultValue = "target/kensho-cache", paramLabel = "DIR",
                 description = "Verification cache: pages whose SQL did not change reuse their outcomes (default: ${DEFAULT-VALUE}).")
@@ -93,8 +91,7 @@ public final class KenshoCommand implements Runnable {
         /** The options as the build takes them; a value that cannot be used is a usage error (exit 2). */
         BuildOptions buildOptions(CommandLine.Model.CommandSpec spec, boolean render, Shard shard, Path junit) {
             try {
-                VerifierSettings limits = new VerifierSettings(duration("--statement-timeout", statementTimeout),
-                        duration("--lock-timeout", lockTimeout));
+                VerifierSettings limits = new VerifierSettings(duration("--statement-timeout", statementTimeout));
                 if (!postgres.matches("auto|embedded|container") && !postgres.startsWith("jdbc:postgresql:")) {
                     throw new IllegalArgumentException("--postgres takes auto, embedded, container or a jdbc:postgresql:// URL, not '"
                             + postgres + "'");

@@ -1,19 +1,26 @@
 package dev.kensho.generator.markdown;
 
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
  * The text after a fence's backticks: a language, then Expressive Code style meta such as
  * {@code title="keys.sql" setup expect-error=23505}. Bare words become flags with the value "true".
+ * A key written twice keeps its first value and is listed in {@code repeated}: a claim must never be
+ * silently replaced by another.
  */
-public record FenceInfo(String language, Map<String, String> meta) {
+public record FenceInfo(String language, Map<String, String> meta, List<String> repeated) {
 
     public static FenceInfo parse(String info) {
         String text = info.strip();
         int space = indexOfWhitespace(text);
         String language = space < 0 ? text : text.substring(0, space);
         Map<String, String> meta = new LinkedHashMap<>();
+        List<String> repeated = new ArrayList<>();
         int i = space < 0 ? text.length() : space;
         while (i < text.length()) {
             while (i < text.length() && Character.isWhitespace(text.charAt(i))) {
@@ -51,12 +58,14 @@ public record FenceInfo(String language, Map<String, String> meta) {
                     }
                     value = text.substring(valueStart, i);
                 }
-                meta.put(key, value);
-            } else {
-                meta.put(key, "true");
+                if (meta.putIfAbsent(key, value) != null) {
+                    repeated.add(key);
+                }
+            } else if (meta.putIfAbsent(key, "true") != null) {
+                repeated.add(key);
             }
         }
-        return new FenceInfo(language.toLowerCase(java.util.Locale.ROOT), java.util.Collections.unmodifiableMap(meta));
+        return new FenceInfo(language.toLowerCase(Locale.ROOT), Collections.unmodifiableMap(meta), List.copyOf(repeated));
     }
 
     private static int indexOfWhitespace(String text) {

@@ -108,8 +108,10 @@ public final class MarkdownDocument {
         Document document = PARSER.parse(components.body());
         List<SqlFence> fences = new ArrayList<>();
         List<Integer> unverified = new ArrayList<>();
-        collect(document, page, components.body(), fences, found, unverified);
+        List<Diagnostic> unblocking = new ArrayList<>();
+        collect(document, page, components.body(), fences, found, unblocking, unverified);
         diagnostics.addAll(found);
+        diagnostics.addAll(unblocking);
         MarkdownDocument parsed = new MarkdownDocument(page, document, fences, components.tags(), diagrams, found.isEmpty());
         parsed.unverifiedSqlLines.addAll(unverified);
         return parsed;
@@ -142,18 +144,22 @@ public final class MarkdownDocument {
     }
 
     private static void collect(Node node, Page page, String body, List<SqlFence> fences, List<Diagnostic> diagnostics,
-                                List<Integer> unverified) {
+                                List<Diagnostic> unblocking, List<Integer> unverified) {
         for (Node child = node.getFirstChild(); child != null; child = child.getNext()) {
             if (!(child instanceof FencedCodeBlock fence)) {
-                collect(child, page, body, fences, diagnostics, unverified);
+                collect(child, page, body, fences, diagnostics, unblocking, unverified);
                 continue;
             }
             FenceInfo info = FenceInfo.parse(fence.getInfo().toString());
             if (info.language().equals(ROWS_LANGUAGE)) {
-                boolean claimed = !fences.isEmpty() && fences.get(fences.size() - 1).rowsNode() == fence;
-                if (!claimed) {
-                    diagnostics.add(fenceDiagnostic(page, body, fence, "a ```" + ROWS_LANGUAGE
-                            + " table must directly follow the ```sql fence whose rows it states"));
+                SqlFence owner = fences.isEmpty() ? null : fences.get(fences.size() - 1);
+                if (owner == null || owner.rowsNode() != fence) {
+                    boolean afterScenario = fence.getPrevious() instanceof FencedCodeBlock previous
+                            && FenceInfo.parse(previous.getInfo().toString()).language().equals(SCENARIO_LANGUAGE);
+                    diagnostics.add(fenceDiagnostic(page, body, fence, afterScenario
+                            ? "a ```" + ROWS_LANGUAGE + " table is not compared after a ```scenario fence; state a step's rows "
+                            + "in a rows { … } block right after the step inside the scenario"
+                            : "a ```" + ROWS_LANGUAGE + " table must directly follow the ```sql fence whose rows it states"));
                 }
                 continue;
             }
@@ -164,8 +170,17 @@ public final class MarkdownDocument {
             if (!info.language().equals("sql") && !scenario) {
                 continue;
             }
+            if (!info.repeated().isEmpty()) {
+                diagnostics.add(fenceDiagnostic(page, body, fence, "'" + info.repeated().get(0) + "' is written twice on this fence; "
+                        + "state each claim once (a second one would silently replace the first)"));
+            }
             Snippet snippet = snippetOf(fence, info, page, body);
             if (scenario) {
+                List<String> claims = info.meta().keySet().stream().filter(key -> !Directives.isPresentation(key)).toList();
+                if (!claims.isEmpty()) {
+                    diagnostics.add(fenceDiagnostic(page, body, fence, "'" + claims.get(0) + "' on a ```scenario fence is not "
+                            + "checked; state claims on its steps (waits-for=, expect-error=, rows { … })"));
+                }
                 try {
                     snippet = snippet.withScenario(ScenarioParser.parse(snippet.sql()));
                 } catch (ScenarioSyntaxException e) {
@@ -177,18 +192,25 @@ public final class MarkdownDocument {
             }
             Directives directives = Directives.NONE;
             try {
-                directives = Directives.parse(info.meta());
+                directives = scenario ? Directives.NONE : Directives.parse(info.meta());
             } catch (InvalidDirectiveException e) {
                 diagnostics.add(fenceDiagnostic(page, body, fence, e.getMessage()));
             }
             FencedCodeBlock rowsNode = null;
             ExpectedRows expectedRows = null;
-            if (fence.getNext() instanceof FencedCodeBlock next && FenceInfo.parse(next.getInfo().toString()).language().equals(ROWS_LANGUAGE)) {
+            if (!scenario && fence.getNext() instanceof FencedCodeBlock next
+                    && FenceInfo.parse(next.getInfo().toString()).language().equals(ROWS_LANGUAGE)) {
                 rowsNode = next;
-                try {
-                    expectedRows = ExpectedRows.parse(next.getContentChars().toString());
-                } catch (InvalidDirectiveException e) {
-                    diagnostics.add(fenceDiagnostic(page, body, next, "expected rows: " + e.getMessage()));
+                if (directives.expectError() != null) {
+                    diagnostics.add(fenceDiagnostic(page, body, next, "a ```" + ROWS_LANGUAGE + " table cannot be compared under "
+                            + "a snippet with expect-error: the failing statement returns no rows"));
+                } else {
+                    try {
+                        expectedRows = ExpectedRows.parse(next.getContentChars().toString());
+                    } catch (InvalidDirectiveException e) {
+                        // Reported, but the page still runs: one bad table must not hide the page's other problems.
+                        unblocking.add(fenceDiagnostic(page, body, next, "expected rows: " + e.getMessage()));
+                    }
                 }
             }
             fences.add(new SqlFence(fence, info, snippet.with(directives, expectedRows), rowsNode));

@@ -8,11 +8,20 @@ import dev.kensho.sqlchecks.Failure;
 import dev.kensho.sqlchecks.Outcome;
 import dev.kensho.sqlchecks.PageResult;
 import dev.kensho.sqlchecks.ResultTable;
+import dev.kensho.sqlchecks.SessionSettings;
 import dev.kensho.sqlchecks.Snippet;
+import dev.kensho.sqlchecks.Verifier;
 import dev.kensho.sqlchecks.VerifierSettings;
 import dev.kensho.sqlchecks.scenario.ScenarioTranscript;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.net.URISyntaxException;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import java.util.stream.Stream;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,8 +36,10 @@ import java.util.Optional;
 
 /**
  * Outcomes of pages whose SQL has not changed, kept on disk. A page's key covers everything that
- * decides its outcome: Kensho's version, which server it ran on, the timeouts, and every fence's
- * SQL, meta and expected rows. Only pages that passed are kept, so a failure is always run again.
+ * decides its outcome: Kensho's version and a digest of its code (so that a changed checker runs
+ * every page again even when nobody edited the version), which server it ran on, the limits, the
+ * session settings, and every fence's SQL, meta and expected rows. Only pages that passed are kept,
+ * so a failure is always run again.
  */
 public final class VerificationCache {
 
@@ -57,8 +68,10 @@ public final class VerificationCache {
         try {
             MessageDigest digest = MessageDigest.getInstance("SHA-256");
             update(digest, kenshoVersion);
+            update(digest, CodeDigest.VALUE);
             update(digest, serverIdentity);
             update(digest, settings.toString());
+            update(digest, SessionSettings.describe());
             for (MarkdownDocument.SqlFence fence : document.sqlFences()) {
                 update(digest, fence.node().getInfo().toString());
                 update(digest, fence.snippet().sql());
@@ -67,6 +80,49 @@ public final class VerificationCache {
             return HexFormat.of().formatHex(digest.digest());
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
+        }
+    }
+
+    /** SHA-256 of the class files that check and parse (the jar, or the classes folders in a development build). */
+    static final class CodeDigest {
+        static final String VALUE = compute();
+
+        private static String compute() {
+            try {
+                MessageDigest digest = MessageDigest.getInstance("SHA-256");
+                Set<Path> sources = new LinkedHashSet<>();
+                for (Class<?> type : List.of(Verifier.class, VerificationCache.class)) {
+                    sources.add(Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI()));
+                }
+                for (Path source : sources) {
+                    if (!Files.isDirectory(source)) {
+                        // The shaded jar also holds PostgreSQL's binaries; Kensho's own classes are what matter.
+                        try (ZipFile jar = new ZipFile(source.toFile())) {
+                            List<? extends ZipEntry> entries = jar.stream().filter(e -> e.getName().startsWith("dev/kensho/"))
+                                    .sorted(java.util.Comparator.comparing(ZipEntry::getName)).toList();
+                            for (ZipEntry entry : entries) {
+                                update(digest, entry.getName());
+                                try (InputStream in = jar.getInputStream(entry)) {
+                                    digest.update(in.readAllBytes());
+                                }
+                            }
+                        }
+                        continue;
+                    }
+                    List<Path> files;
+                    try (Stream<Path> walk = Files.walk(source)) {
+                        files = walk.filter(Files::isRegularFile).sorted().toList();
+                    }
+                    for (Path file : files) {
+                        update(digest, source.relativize(file).toString());
+                        digest.update(Files.readAllBytes(file));
+                    }
+                }
+                return HexFormat.of().formatHex(digest.digest());
+            } catch (IOException | URISyntaxException | NoSuchAlgorithmException | RuntimeException e) {
+                // Without a digest nothing may be reused: a fresh value per run is a guaranteed miss.
+                return "unknown-" + System.nanoTime();
+            }
         }
     }
 

@@ -9,49 +9,94 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Compares the rows a statement returned with the rows the author wrote. Order counts only when the
- * statement sorts its result (a top-level ORDER BY); otherwise rows compare as a multiset, as
- * sqllogictest's rowsort does. A mismatch is described the way pgTAP does: both tables, then the
- * missing and extra records.
+ * Compares the rows a statement returned with the rows the author wrote, in psql's terms: each
+ * actual value is turned into what psql would print (see {@link PsqlFormat}) and compared with the
+ * written cell, ignoring only what psql's padding hides (trailing spaces; leading spaces of
+ * right-aligned numbers). {@value PsqlFormat#NULL} matches NULL and nothing else. Order counts only
+ * when the statement sorts its result (a top-level ORDER BY); otherwise rows compare as a multiset,
+ * as sqllogictest's rowsort does. A mismatch shows both tables, then the missing and extra rows.
  */
 public final class RowComparison {
+
+    /** Stands for NULL among compared cells; no text value can contain U+0000. */
+    private static final String NULL_CELL = "\u0000NULL";
 
     private RowComparison() {
     }
 
     /** Returns null when the rows agree, else a multi-line description of the difference. */
     public static String compare(ExpectedRows expected, ResultTable actual) {
-        List<List<String>> actualRows = actual.rows().stream().map(RowComparison::asPsqlShows).toList();
+        List<String> types = actual.types();
+        List<List<String>> actualRows = actual.rows().stream().map(row -> actualCells(row, types)).toList();
+        List<List<String>> expectedRows = expected.rows().stream().map(row -> expectedCells(row, types)).toList();
         boolean ordered = SqlText.hasTopLevelOrderBy(actual.statement());
         List<String> problems = new ArrayList<>();
         if (!expected.columns().equals(actual.columns())) {
             problems.add("columns differ: expected " + expected.columns() + ", got " + actual.columns());
         }
-        List<List<String>> missing = difference(expected.rows(), actualRows);
-        List<List<String>> extra = difference(actualRows, expected.rows());
+        List<List<String>> missing = difference(expectedRows, actualRows);
+        List<List<String>> extra = difference(actualRows, expectedRows);
         if (!missing.isEmpty() || !extra.isEmpty()) {
             problems.add("rows differ (" + (ordered ? "in order, because the query has ORDER BY" : "as a multiset, because the query has no ORDER BY") + ")");
-        } else if (ordered && !expected.rows().equals(actualRows)) {
+        } else if (ordered && !expectedRows.equals(actualRows)) {
             problems.add("the same rows came back in another order, and the query has ORDER BY");
         }
         if (problems.isEmpty()) {
             return null;
         }
         StringBuilder out = new StringBuilder(String.join("; ", problems));
-        out.append("\nexpected:\n").append(PsqlTable.format(expected.columns(), expected.rows(), ordered ? marks(expected.rows(), actualRows) : missingMarks(expected.rows(), missing)));
-        out.append("actual:\n").append(PsqlTable.format(actual.columns(), actualRows, ordered ? marks(actualRows, expected.rows()) : missingMarks(actualRows, extra)));
+        out.append("\nexpected:\n").append(PsqlFormat.format(expected.columns(), types, shown(expectedRows),
+                ordered ? marks(expectedRows, actualRows) : unmatchedMarks(expectedRows, missing)));
+        out.append("\nactual (as psql prints it; NULL is written ").append(PsqlFormat.NULL).append("):\n")
+                .append(PsqlFormat.format(actual.columns(), types, actual.rows(),
+                        ordered ? marks(actualRows, expectedRows) : unmatchedMarks(actualRows, extra)));
         for (List<String> row : missing) {
-            out.append("missing: ").append(String.join(" | ", row)).append('\n');
+            out.append("\nmissing: ").append(String.join(" | ", printable(row)));
         }
         for (List<String> row : extra) {
-            out.append("extra:   ").append(String.join(" | ", row)).append('\n');
+            out.append("\nextra:   ").append(String.join(" | ", printable(row)));
         }
-        return out.toString().stripTrailing();
+        return out.toString();
     }
 
-    /** psql prints NULL as an empty cell. */
-    private static List<String> asPsqlShows(List<String> row) {
-        return row.stream().map(v -> v == null ? "" : v).toList();
+    private static List<String> actualCells(List<String> row, List<String> types) {
+        List<String> cells = new ArrayList<>();
+        for (int c = 0; c < row.size(); c++) {
+            String value = row.get(c);
+            cells.add(value == null ? NULL_CELL : visible(String.join("\n", PsqlFormat.lines(value)), type(types, c)));
+        }
+        return cells;
+    }
+
+    private static List<String> expectedCells(List<String> row, List<String> types) {
+        List<String> cells = new ArrayList<>();
+        for (int c = 0; c < row.size(); c++) {
+            String cell = visible(row.get(c), type(types, c));
+            cells.add(cell.equals(PsqlFormat.NULL) ? NULL_CELL : cell);
+        }
+        return cells;
+    }
+
+    /** What psql's padding leaves visible of a cell: no trailing spaces, and no leading ones before a number. */
+    private static String visible(String text, String type) {
+        List<String> lines = new ArrayList<>();
+        for (String line : text.split("\n", -1)) {
+            String trimmed = line.stripTrailing();
+            lines.add(PsqlFormat.rightAligned(type) ? trimmed.stripLeading() : trimmed);
+        }
+        return String.join("\n", lines);
+    }
+
+    private static String type(List<String> types, int column) {
+        return column < types.size() ? types.get(column) : null;
+    }
+
+    private static List<List<String>> shown(List<List<String>> rows) {
+        return rows.stream().map(row -> row.stream().map(v -> v.equals(NULL_CELL) ? null : v).toList()).toList();
+    }
+
+    private static List<String> printable(List<String> row) {
+        return row.stream().map(v -> v.equals(NULL_CELL) ? PsqlFormat.NULL : v.replace("\n", "\\n")).toList();
     }
 
     /** Rows of {@code left} not matched by a row of {@code right}, counting duplicates. */
@@ -80,7 +125,7 @@ public final class RowComparison {
     }
 
     /** Marks the rows listed in {@code unmatched} (each occurrence once). */
-    private static List<Boolean> missingMarks(List<List<String>> rows, List<List<String>> unmatched) {
+    private static List<Boolean> unmatchedMarks(List<List<String>> rows, List<List<String>> unmatched) {
         Map<List<String>, Integer> left = new HashMap<>();
         unmatched.forEach(row -> left.merge(row, 1, Integer::sum));
         List<Boolean> marks = new ArrayList<>();

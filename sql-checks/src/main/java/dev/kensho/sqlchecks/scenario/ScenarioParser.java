@@ -100,9 +100,17 @@ public final class ScenarioParser {
                     if (steps.isEmpty()) {
                         throw new ScenarioSyntaxException("'rows' states the rows of the step above it, and there is none", line);
                     }
+                    StepBuilder above = steps.get(steps.size() - 1);
+                    if (above.expectedRows != null) {
+                        throw new ScenarioSyntaxException("step " + above.name + " already states its rows; one 'rows' block per step", line);
+                    }
+                    if (above.expectError != null) {
+                        throw new ScenarioSyntaxException("step " + above.name + " is expected to fail (expect-error), so it returns "
+                                + "no rows to compare", line);
+                    }
                     String table = block("rows");
                     try {
-                        steps.get(steps.size() - 1).expectedRows = ExpectedRows.parse(table);
+                        above.expectedRows = ExpectedRows.parse(table);
                     } catch (InvalidDirectiveException e) {
                         throw new ScenarioSyntaxException("expected rows: " + e.getMessage(), line);
                     }
@@ -142,10 +150,20 @@ public final class ScenarioParser {
             }
             built.add(new Scenario.Session(session.name, session.setup, steps, session.teardown));
         }
+        Set<String> issued = new HashSet<>();
         for (Scenario.Permutation permutation : permutations) {
             for (String step : permutation.steps()) {
                 if (!stepNames.contains(step)) {
                     throw new ScenarioSyntaxException("the permutation names step '" + step + "', which no session declares", permutation.line());
+                }
+                issued.add(step);
+            }
+        }
+        for (SessionBuilder session : sessions) {
+            for (StepBuilder step : session.steps) {
+                if (!issued.contains(step.name)) {
+                    throw new ScenarioSyntaxException("step " + step.name + " is in no permutation, so nothing it states would be "
+                            + "checked; add it to a permutation or remove it", step.line);
                 }
             }
         }
@@ -169,7 +187,9 @@ public final class ScenarioParser {
             if (eq < 0) {
                 throw new ScenarioSyntaxException("step options are written KEY=VALUE (waits-for=a, expect-error=23505), not '" + option + "'", line);
             }
-            options.put(option.substring(0, eq), option.substring(eq + 1));
+            if (options.put(option.substring(0, eq), option.substring(eq + 1)) != null) {
+                throw new ScenarioSyntaxException("step option " + option.substring(0, eq) + " is given twice; a step states it once", line);
+            }
         }
         for (Map.Entry<String, String> option : options.entrySet()) {
             switch (option.getKey()) {
@@ -238,7 +258,9 @@ public final class ScenarioParser {
             lineEnd = lineEnd < 0 ? text.length() : lineEnd;
             if (text.substring(lineStart, lineEnd).strip().equals("}")) {
                 pos = lineEnd;
-                return text.substring(open + 1, lineStart).strip();
+                // Leading spaces of the first line stay: in a rows table they are psql's layout.
+                String inside = text.substring(open + 1, lineStart);
+                return inside.substring(inside.indexOf('\n') + 1).stripTrailing();
             }
             lineStart = lineEnd + 1;
         }

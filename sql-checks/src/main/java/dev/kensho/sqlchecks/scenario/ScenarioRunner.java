@@ -6,14 +6,13 @@ import dev.kensho.sqlchecks.Outcome;
 import dev.kensho.sqlchecks.ResultTable;
 import dev.kensho.sqlchecks.Snippet;
 import dev.kensho.sqlchecks.SqlExecution;
-import dev.kensho.sqlchecks.VerifierSettings;
+import dev.kensho.sqlchecks.KenshoLimitException;
+import dev.kensho.sqlchecks.StatementGuard;
 import dev.kensho.sqlchecks.assertion.RowComparison;
 import dev.kensho.sqlchecks.script.SqlSplitter;
 import dev.kensho.sqlchecks.script.SqlStatement;
 
-import java.sql.Array;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -46,16 +45,16 @@ public final class ScenarioRunner {
 
     private final Connection monitor;
     private final SessionFactory sessions;
-    private final VerifierSettings settings;
+    private final StatementGuard guard;
 
     /**
-     * @param monitor the page's own connection: runs the scenario's setup and teardown and asks the
-     *                server which sessions wait
+     * @param monitor the page's own connection: runs the scenario's setup and teardown
+     * @param guard   Kensho's limit per statement; its server control (outside the page's reach) says which sessions wait
      */
-    public ScenarioRunner(Connection monitor, SessionFactory sessions, VerifierSettings settings) {
+    public ScenarioRunner(Connection monitor, SessionFactory sessions, StatementGuard guard) {
         this.monitor = monitor;
         this.sessions = sessions;
-        this.settings = settings;
+        this.guard = guard;
     }
 
     public Outcome run(Snippet snippet) {
@@ -92,6 +91,8 @@ public final class ScenarioRunner {
         private final Map<String, Connection> connections = new LinkedHashMap<>();
         private final Map<String, Integer> pids = new LinkedHashMap<>();
         private final Map<String, ExecutorService> executors = new LinkedHashMap<>();
+        /** Steps Kensho cancelled at the watchdog's deadline: whatever they report, no claim is satisfied. */
+        private final java.util.Set<String> stoppedByKensho = new java.util.HashSet<>();
         /** Waiting steps by session, in the order they started waiting. */
         private final Map<String, Running> waiting = new LinkedHashMap<>();
         private final long deadline;
@@ -102,7 +103,7 @@ public final class ScenarioRunner {
             this.permutation = permutation;
             this.assertions = assertions;
             // The watchdog: however the scenario is written, it ends within this.
-            this.deadline = System.nanoTime() + settings.statementTimeout().multipliedBy(3).toNanos();
+            this.deadline = System.nanoTime() + guard.limit().multipliedBy(3).toNanos();
         }
 
         private record Running(Scenario.Step step, Future<StepResult> result) {
@@ -147,7 +148,8 @@ public final class ScenarioRunner {
                             + String.join(", ", blockers(stuck.step().session())) + " at the end of the permutation; "
                             + "no later step releases it");
                 }
-                assertions.add(new Assertion("permutation " + String.join(" ", permutation.steps()) + " runs as stated", true));
+                assertions.add(Assertion.held("permutation", Map.of("steps", String.join(" ", permutation.steps())),
+                        "permutation " + String.join(" ", permutation.steps()) + " runs as stated"));
                 return null;
             } catch (SQLException e) {
                 return failAt(0, "scenario setup failed: " + e.getMessage());
@@ -184,7 +186,8 @@ public final class ScenarioRunner {
                 return failAt(step.line(), "step " + step.name() + " waits for " + String.join(", ", blockers)
                         + ", not for " + step.waitsFor());
             }
-            assertions.add(new Assertion(step.name() + " waits for " + step.waitsFor(), true));
+            assertions.add(Assertion.held("step-waits", Map.of("step", step.name(), "session", step.waitsFor()),
+                    step.name() + " waits for " + step.waitsFor()));
             return null;
         }
 
@@ -235,8 +238,8 @@ public final class ScenarioRunner {
          */
         private boolean settle(Running running) throws InterruptedException, SQLException {
             int pid = pids.get(running.step().session());
-            Integer[] others = pids.entrySet().stream().filter(e -> !e.getKey().equals(running.step().session()))
-                    .map(Map.Entry::getValue).toArray(Integer[]::new);
+            int[] others = pids.entrySet().stream().filter(e -> !e.getKey().equals(running.step().session()))
+                    .mapToInt(Map.Entry::getValue).toArray();
             while (true) {
                 try {
                     running.result().get(2, TimeUnit.MILLISECONDS);
@@ -246,11 +249,12 @@ public final class ScenarioRunner {
                 } catch (ExecutionException e) {
                     return true;
                 }
-                if (isBlocked(pid, others)) {
+                if (guard.control().isBlockedBy(pid, others)) {
                     return false;
                 }
                 if (System.nanoTime() > deadline) {
-                    cancel(pid);
+                    stoppedByKensho.add(running.step().name());
+                    guard.control().cancel(pid);
                     try {
                         running.result().get(5, TimeUnit.SECONDS);
                     } catch (ExecutionException | TimeoutException e) {
@@ -261,34 +265,16 @@ public final class ScenarioRunner {
             }
         }
 
-        private boolean isBlocked(int pid, Integer[] others) throws SQLException {
-            synchronized (monitor) {
-                try (PreparedStatement statement = monitor.prepareStatement("SELECT pg_isolation_test_session_is_blocked(?, ?)")) {
-                    Array array = monitor.createArrayOf("int4", others);
-                    statement.setInt(1, pid);
-                    statement.setArray(2, array);
-                    try (ResultSet rs = statement.executeQuery()) {
-                        rs.next();
-                        return rs.getBoolean(1);
-                    }
-                }
-            }
-        }
-
         /** Sessions of this scenario holding what the session waits for. */
         private List<String> blockers(String session) {
             List<String> names = new ArrayList<>();
-            try (PreparedStatement statement = monitor.prepareStatement("SELECT unnest(pg_blocking_pids(?))")) {
-                statement.setInt(1, pids.get(session));
-                try (ResultSet rs = statement.executeQuery()) {
-                    while (rs.next()) {
-                        int blocker = rs.getInt(1);
-                        pids.forEach((name, pid) -> {
-                            if (pid == blocker && !names.contains(name)) {
-                                names.add(name);
-                            }
-                        });
-                    }
+            try {
+                for (int blocker : guard.control().blockingPids(pids.get(session))) {
+                    pids.forEach((name, pid) -> {
+                        if (pid == blocker && !names.contains(name)) {
+                            names.add(name);
+                        }
+                    });
                 }
             } catch (SQLException e) {
                 names.add("(unknown: " + e.getMessage() + ")");
@@ -301,6 +287,14 @@ public final class ScenarioRunner {
 
         private Failure checkResult(Scenario.Step step, StepResult result) {
             SQLException error = result.error();
+            if (stoppedByKensho.contains(step.name())) {
+                return failAt(step.line(), "Kensho stopped step " + step.name() + ": the scenario ran past its deadline ("
+                        + guard.limit().multipliedBy(3).toSeconds() + " s) and the step was cancelled; a limit of Kensho's never "
+                        + "satisfies a claim");
+            }
+            if (error instanceof KenshoLimitException || (error != null && !fromServer(error))) {
+                return failAt(step.line(), "step " + step.name() + ": " + error.getMessage());
+            }
             if (step.expectError() != null) {
                 if (error == null) {
                     return failAt(step.line(), "step " + step.name() + " was to fail with SQLSTATE " + step.expectError()
@@ -310,7 +304,8 @@ public final class ScenarioRunner {
                     return failAt(step.line(), "step " + step.name() + " was to fail with SQLSTATE " + step.expectError()
                             + ", but the server reported " + error.getSQLState() + ": " + serverMessage(error));
                 }
-                assertions.add(new Assertion(step.name() + " fails with SQLSTATE " + step.expectError(), true));
+                assertions.add(Assertion.held("step-fails-with", Map.of("step", step.name(), "sqlstate", step.expectError()),
+                        step.name() + " fails with SQLSTATE " + step.expectError()));
                 return null;
             }
             if (error != null) {
@@ -330,16 +325,16 @@ public final class ScenarioRunner {
                     return new Failure(failure.message(), null, failure.location(), failure.sourceLine(),
                             newline < 0 ? null : difference.substring(newline + 1), null);
                 }
-                assertions.add(new Assertion(step.name() + " returns the " + step.expectedRows().rows().size() + " expected row(s)", true));
+                assertions.add(Assertion.held("step-rows", Map.of("step", step.name(), "count", Integer.toString(step.expectedRows().rows().size())),
+                        step.name() + " returns the " + step.expectedRows().rows().size() + " expected row(s)"));
             }
             return null;
         }
 
         private String hintFor(SQLException error) {
             return switch (String.valueOf(error.getSQLState())) {
-                case "55P03" -> "the step waited longer than lock_timeout (" + settings.lockTimeout().toMillis()
-                        + " ms); does the permutation release the lock it waits for?";
-                case "57014" -> "the scenario ran past its deadline and the step was cancelled";
+                case "55P03" -> "the step waited longer than the lock_timeout the scenario set; does the permutation release "
+                        + "the lock it waits for?";
                 case "40P01" -> "PostgreSQL found a deadlock; add expect-error=40P01 to the step if that is the point";
                 default -> null;
             };
@@ -358,12 +353,7 @@ public final class ScenarioRunner {
         }
 
         private void cancel(int pid) throws SQLException {
-            synchronized (monitor) {
-                try (PreparedStatement statement = monitor.prepareStatement("SELECT pg_cancel_backend(?)")) {
-                    statement.setInt(1, pid);
-                    statement.execute();
-                }
-            }
+            guard.control().cancel(pid);
         }
 
         private void tearDown() {
@@ -416,7 +406,7 @@ public final class ScenarioRunner {
         ResultTable last = null;
         try {
             for (SqlStatement statement : SqlSplitter.split(sql)) {
-                last = SqlExecution.execute(connection, statement.text(), settings);
+                last = SqlExecution.execute(connection, statement.text(), guard);
             }
             return new StepResult(last, null);
         } catch (SQLException e) {
@@ -426,7 +416,7 @@ public final class ScenarioRunner {
 
     private void runOn(Connection connection, String sql) throws SQLException {
         for (SqlStatement statement : SqlSplitter.split(sql)) {
-            SqlExecution.execute(connection, statement.text(), settings);
+            SqlExecution.execute(connection, statement.text(), guard);
         }
     }
 
@@ -435,6 +425,10 @@ public final class ScenarioRunner {
             rs.next();
             return rs.getInt(1);
         }
+    }
+
+    private static boolean fromServer(SQLException error) {
+        return error instanceof org.postgresql.util.PSQLException psql && psql.getServerErrorMessage() != null;
     }
 
     private static String serverMessage(SQLException error) {

@@ -24,7 +24,7 @@ class ScenarioRunnerTest {
 
     @BeforeAll
     static void startServer() throws Exception {
-        verifier = Verifier.start(new EmbeddedPostgres(), new VerifierSettings(Duration.ofSeconds(5), Duration.ofSeconds(3)));
+        verifier = Verifier.start(new EmbeddedPostgres(), new VerifierSettings(Duration.ofSeconds(3)));
     }
 
     @AfterAll

@@ -1,0 +1,230 @@
+package dev.kensho.sqlchecks.script;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The one reader of SQL text in Kensho: splitting a snippet into statements, finding a top-level
+ * ORDER BY and anything else that must tell code from strings and comments goes through these
+ * tokens. It follows PostgreSQL's lexical rules (with standard_conforming_strings on, as on a
+ * stock server): standard strings with doubled quotes, {@code E''} strings with backslash escapes,
+ * {@code U&''}/{@code B''}/{@code X''}/{@code N''} strings, quoted identifiers, dollar quoting with
+ * tags, {@code --} comments, nesting block comments, and {@code $n} parameters.
+ */
+public final class SqlLexer {
+
+    public enum Kind {
+        /** A keyword or an unquoted identifier (letters, digits, _ and $). */
+        WORD,
+        /** A string constant of any form, quotes included. */
+        STRING,
+        QUOTED_IDENTIFIER,
+        /** A dollar-quoted string such as {@code $$ … $$} or {@code $body$ … $body$}. */
+        DOLLAR_STRING,
+        /** {@code $1}, {@code $2}, … */
+        PARAMETER,
+        COMMENT,
+        WHITESPACE,
+        OPEN_PAREN,
+        CLOSE_PAREN,
+        SEMICOLON,
+        /** Any other character: operators, commas, dots. */
+        SYMBOL
+    }
+
+    /**
+     * @param start index of the first character in the text
+     * @param end   index after the last character
+     * @param depth parenthesis depth at the token (an opening parenthesis has the depth outside it)
+     */
+    public record Token(Kind kind, int start, int end, int depth, String text) {
+
+        /** The word in lower case, or "" for a token that is not a word. */
+        public String word() {
+            return kind == Kind.WORD ? text.toLowerCase(Locale.ROOT) : "";
+        }
+
+        public boolean significant() {
+            return kind != Kind.WHITESPACE && kind != Kind.COMMENT;
+        }
+    }
+
+    private final String sql;
+    private int pos;
+    private int depth;
+
+    private SqlLexer(String sql) {
+        this.sql = sql;
+    }
+
+    /** Every token of the text, whitespace and comments included, in order; an unclosed quote runs to the end. */
+    public static List<Token> tokens(String sql) {
+        return new SqlLexer(sql).all();
+    }
+
+    private List<Token> all() {
+        List<Token> tokens = new ArrayList<>();
+        while (pos < sql.length()) {
+            int start = pos;
+            Kind kind = next();
+            if (kind == Kind.CLOSE_PAREN) {
+                depth = Math.max(0, depth - 1);
+            }
+            tokens.add(new Token(kind, start, pos, depth, sql.substring(start, pos)));
+            if (kind == Kind.OPEN_PAREN) {
+                depth++;
+            }
+        }
+        return tokens;
+    }
+
+    private Kind next() {
+        char c = sql.charAt(pos);
+        if (Character.isWhitespace(c)) {
+            while (pos < sql.length() && Character.isWhitespace(sql.charAt(pos))) {
+                pos++;
+            }
+            return Kind.WHITESPACE;
+        }
+        if (sql.startsWith("--", pos)) {
+            int eol = sql.indexOf('\n', pos);
+            pos = eol < 0 ? sql.length() : eol;
+            return Kind.COMMENT;
+        }
+        if (sql.startsWith("/*", pos)) {
+            skipBlockComment();
+            return Kind.COMMENT;
+        }
+        if (c == '\'') {
+            skipQuoted('\'', false);
+            return Kind.STRING;
+        }
+        if (c == '"') {
+            skipQuoted('"', false);
+            return Kind.QUOTED_IDENTIFIER;
+        }
+        if (c == '$') {
+            if (pos + 1 < sql.length() && Character.isDigit(sql.charAt(pos + 1))) {
+                pos++;
+                while (pos < sql.length() && Character.isDigit(sql.charAt(pos))) {
+                    pos++;
+                }
+                return Kind.PARAMETER;
+            }
+            String tag = dollarTag();
+            if (tag != null) {
+                int close = sql.indexOf(tag, pos + tag.length());
+                pos = close < 0 ? sql.length() : close + tag.length();
+                return Kind.DOLLAR_STRING;
+            }
+            pos++;
+            return Kind.SYMBOL;
+        }
+        if (isIdentifierStart(c)) {
+            Kind prefixed = prefixedString(c);
+            if (prefixed != null) {
+                return prefixed;
+            }
+            while (pos < sql.length() && isIdentifierPart(sql.charAt(pos))) {
+                pos++;
+            }
+            return Kind.WORD;
+        }
+        if (Character.isDigit(c)) {
+            while (pos < sql.length() && (Character.isLetterOrDigit(sql.charAt(pos)) || sql.charAt(pos) == '_'
+                    || sql.charAt(pos) == '.')) {
+                pos++;
+            }
+            return Kind.WORD;
+        }
+        pos++;
+        return switch (c) {
+            case '(' -> Kind.OPEN_PAREN;
+            case ')' -> Kind.CLOSE_PAREN;
+            case ';' -> Kind.SEMICOLON;
+            default -> Kind.SYMBOL;
+        };
+    }
+
+    /** E'…' (backslash escapes), U&'…', U&"…", B'…', X'…', N'…'; null when the word is not such a prefix. */
+    private Kind prefixedString(char c) {
+        char lower = Character.toLowerCase(c);
+        if (pos + 1 < sql.length() && sql.charAt(pos + 1) == '\'' && "ebxn".indexOf(lower) >= 0) {
+            pos++;
+            skipQuoted('\'', lower == 'e');
+            return Kind.STRING;
+        }
+        if (lower == 'u' && sql.startsWith("&'", pos + 1)) {
+            pos += 2;
+            skipQuoted('\'', false);
+            return Kind.STRING;
+        }
+        if (lower == 'u' && sql.startsWith("&\"", pos + 1)) {
+            pos += 2;
+            skipQuoted('"', false);
+            return Kind.QUOTED_IDENTIFIER;
+        }
+        return null;
+    }
+
+    private void skipQuoted(char quote, boolean backslashEscapes) {
+        pos++;
+        while (pos < sql.length()) {
+            char c = sql.charAt(pos);
+            if (backslashEscapes && c == '\\') {
+                pos += 2;
+            } else if (c == quote) {
+                if (pos + 1 < sql.length() && sql.charAt(pos + 1) == quote) {
+                    pos += 2; // a doubled quote stands for itself
+                } else {
+                    pos++;
+                    return;
+                }
+            } else {
+                pos++;
+            }
+        }
+        pos = sql.length();
+    }
+
+    private void skipBlockComment() {
+        int nesting = 0;
+        while (pos < sql.length()) {
+            if (sql.startsWith("/*", pos)) {
+                nesting++;
+                pos += 2;
+            } else if (sql.startsWith("*/", pos)) {
+                nesting--;
+                pos += 2;
+                if (nesting == 0) {
+                    return;
+                }
+            } else {
+                pos++;
+            }
+        }
+    }
+
+    /** {@code $tag$} starting at pos, or null when the dollar sign opens no quote. */
+    private String dollarTag() {
+        int j = pos + 1;
+        while (j < sql.length() && sql.charAt(j) != '$') {
+            char c = sql.charAt(j);
+            boolean valid = Character.isLetter(c) || c == '_' || (j > pos + 1 && Character.isDigit(c));
+            if (!valid) {
+                return null;
+            }
+            j++;
+        }
+        return j < sql.length() ? sql.substring(pos, j + 1) : null;
+    }
+
+    private static boolean isIdentifierStart(char c) {
+        return Character.isLetter(c) || c == '_' || c >= 0x80;
+    }
+
+    private static boolean isIdentifierPart(char c) {
+        return Character.isLetterOrDigit(c) || c == '_' || c == '$' || c >= 0x80;
+    }
+}
