@@ -58,6 +58,9 @@ final class PageDatabase implements AutoCloseable {
         credentials.setProperty("binaryTransfer", "false");
         // Never server-side prepared: pgjdbc would switch to binary results and format values itself.
         credentials.setProperty("prepareThreshold", "0");
+        // psql's simple query protocol: the server sees exactly what psql would send (an unbound $1 is
+        // "there is no parameter $1", a rule's rows come back), and nothing is prepared behind the author's back.
+        credentials.setProperty("preferQueryMode", "simple");
         credentials.setProperty("maxResultBuffer", MAX_RESULT_BUFFER);
         Connection connection;
         try {

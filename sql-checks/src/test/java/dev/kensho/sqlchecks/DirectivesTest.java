@@ -62,6 +62,7 @@ class DirectivesTest {
         InvalidDirectiveException e = assertThrows(InvalidDirectiveException.class, () -> ExpectedRows.parse(" a\n---\n 1\n(2 rows)\n"));
         assertEquals("the footer says (2 rows) but the table has 1", e.getMessage());
         InvalidDirectiveException cells = assertThrows(InvalidDirectiveException.class, () -> ExpectedRows.parse(" a | b\n---+---\n 1\n"));
-        assertEquals("row 1 has 1 cell(s) but the header has 2 column(s): 1", cells.getMessage());
+        assertEquals("line 3 has 1 cell(s) but the header has 2 column(s), and its '|' are not where the dashed line puts them: 1",
+                cells.getMessage());
     }
 }

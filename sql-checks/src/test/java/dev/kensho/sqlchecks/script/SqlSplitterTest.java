@@ -57,7 +57,8 @@ class SqlSplitterTest {
     @Test
     void ignoresSemicolonsInLineAndNestedBlockComments() {
         String sql = "SELECT 1 -- not here;\n; /* nor /* here; */ nor here; */ SELECT 2;";
-        assertEquals(List.of("SELECT 1 -- not here;", "SELECT 2"), texts(sql));
+        // A trailing comment belongs to no statement, as leading ones do not.
+        assertEquals(List.of("SELECT 1", "SELECT 2"), texts(sql));
     }
 
     @Test
