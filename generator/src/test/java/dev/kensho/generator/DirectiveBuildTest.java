@@ -55,7 +55,7 @@ class DirectiveBuildTest {
                 + "        a\n"
                 + "     >  c\n"
                 + "       (2 rows)\n"
-                + "    actual:\n"
+                + "    actual (as psql prints it; NULL is written (null)):\n"
                 + "        k\n"
                 + "       ---\n"
                 + "        a\n"
@@ -102,7 +102,7 @@ class DirectiveBuildTest {
         List<String> evidence = html.select(".evidence").eachText();
         assertEquals(2, evidence.size());
         assertTrue(evidence.get(0).contains("$1 = 1（integer）"), evidence.get(0));
-        assertEquals(List.of("runs without error", "returns the 1 expected row(s) (in any order)"),
+        assertEquals(List.of("エラーなく最後まで実行できる（文 1 個）", "下の表の 1 行をそのまま返す（ORDER BY がないので順序は問わずに比較）"),
                 html.select(".evidence").get(0).select(".assertions li").eachText());
         assertEquals(List.of("fails with SQLSTATE 42P01"), html.select(".evidence").get(1).select(".assertions li").eachText());
         assertEquals("期待する結果（PostgreSQL 18.6 の結果と一致）", html.selectFirst(".expected-rows figcaption").text());

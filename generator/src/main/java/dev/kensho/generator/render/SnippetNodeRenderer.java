@@ -8,6 +8,8 @@ import com.vladsch.flexmark.html.renderer.NodeRenderingHandler;
 import dev.kensho.generator.markdown.FenceInfo;
 import dev.kensho.sqlchecks.Outcome;
 import dev.kensho.sqlchecks.ResultTable;
+import dev.kensho.sqlchecks.script.SqlSplitter;
+import dev.kensho.sqlchecks.script.SqlStatement;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -60,7 +62,9 @@ final class SnippetNodeRenderer implements NodeRenderer {
         model.put("title", info.meta().getOrDefault("title", ""));
         model.put("verified", outcome != null && outcome.passed());
         Outcome compared = expectedRows.get(node);
-        model.put("expectedRowsVerified", compared != null && compared.passed());
+        // Labelled as matching only when this build compared the table and the comparison held.
+        model.put("expectedRowsVerified", compared != null && compared.passed()
+                && compared.assertions().stream().anyMatch(a -> a.kind().equals("rows") && a.passed()));
         model.put("serverVersion", serverVersion == null ? "" : serverVersion);
         if (outcome != null) {
             model.put("evidence", evidence(outcome, info));
@@ -97,12 +101,17 @@ final class SnippetNodeRenderer implements NodeRenderer {
         List<Map<String, Object>> tables = new ArrayList<>();
         if (info.meta().containsKey("result")) {
             for (ResultTable table : outcome.results()) {
-                tables.add(Map.of("columns", table.columns(),
-                        "rows", table.rows().stream().map(r -> r.stream().map(v -> v == null ? "NULL" : v).toList()).toList()));
+                tables.add(ResultView.of(table));
             }
         }
         evidence.put("results", tables);
-        evidence.put("assertions", outcome.assertions().stream().map(a -> a.description()).toList());
+        evidence.put("rowsCompared", outcome.assertions().stream().anyMatch(a -> a.kind().equals("rows") && a.passed()));
+        evidence.put("assertions", outcome.assertions().stream().map(a -> Map.of("kind", a.kind(), "facts", a.facts(),
+                "description", a.description())).toList());
+        List<SqlStatement> statements = SqlSplitter.split(outcome.snippet().sql());
+        evidence.put("statements", statements.size());
+        evidence.put("lastStatementLine", statements.isEmpty() ? outcome.snippet().location().line()
+                : outcome.snippet().locate(statements.get(statements.size() - 1).offset()).line());
         evidence.put("parameters", outcome.snippet().directives().parameters().stream()
                 .map(p -> Map.of("name", "$" + p.position(), "type", p.type(), "value", p.value())).toList());
         evidence.put("plan", outcome.plan() == null ? "" : outcome.plan());

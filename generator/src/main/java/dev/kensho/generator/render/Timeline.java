@@ -40,8 +40,7 @@ final class Timeline {
         cell.put("waitsFor", String.join(", ", event.waitsFor()));
         cell.put("error", event.message() == null ? "" : event.message() + " [" + event.sqlState() + "]");
         if (event.rows() != null) {
-            cell.put("columns", event.rows().columns());
-            cell.put("rows", event.rows().rows().stream().map(r -> r.stream().map(v -> v == null ? "" : v).toList()).toList());
+            cell.put("result", ResultView.of(event.rows()));
         }
         return cell;
     }
