@@ -65,6 +65,7 @@ public final class KenshoBuild {
     public static BuildResult run(BuildOptions options, ServerSession session, Consumer<SiteFiles> sink, Progress progress,
                                   dev.kensho.generator.render.RenderMemo memo, Consumer<String> log) throws IOException {
         long t0 = System.nanoTime();
+        ShutdownSignal.install();
         Path workingDir = Path.of("").toAbsolutePath();
         List<Diagnostic> diagnostics = new ArrayList<>();
         if (!Files.isDirectory(options.content())) {
@@ -129,7 +130,7 @@ public final class KenshoBuild {
             if (diagnostics.isEmpty() && sink != null) {
                 sink.accept(new SiteFiles(html, copies));
                 written = true;
-            } else if (diagnostics.isEmpty()) {
+            } else if (diagnostics.isEmpty() && !ShutdownSignal.received()) {
                 SiteOutput.publish(options.out(), html, copies);
                 written = true;
                 phase("write", t0);
@@ -138,6 +139,9 @@ public final class KenshoBuild {
         Duration elapsed = Duration.ofNanos(System.nanoTime() - t0);
         List<String> unverifiedSql = documents.stream().flatMap(d -> d.unverifiedSqlLines().stream()
                 .map(line -> d.page().displayPath() + ":" + line)).toList();
+        if (ShutdownSignal.received()) {
+            throw new IOException("the build was interrupted; nothing was written");
+        }
         JsonReport.write(options.report(), VERSION, verification, diagnostics, pages.size(), elapsed.toMillis(), externalLinks, unverifiedSql);
         if (options.junitXml() != null) {
             JUnitReport.write(options.junitXml(), verification, diagnostics);

@@ -71,6 +71,6 @@ class ScenarioBuildTest {
                 "[[a2], []]",
                 "[[], [b1, 待機が解けて完了]]"), rows);
         assertTrue(html.selectFirst(".scenario .evidence summary").text().contains("PostgreSQL 18.6 で検証済み"));
-        assertTrue(html.select(".scenario .assertions li").eachText().contains("b1 waits for a"));
+        assertTrue(html.select(".scenario .assertions li").eachText().contains("ステップ b1 はセッション a のロック解放を待つ（サーバーのロック情報で判定）"));
     }
 }

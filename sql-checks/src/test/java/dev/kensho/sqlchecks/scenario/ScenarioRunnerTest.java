@@ -174,6 +174,22 @@ class ScenarioRunnerTest {
     }
 
     @Test
+    void aLockTimeoutTheScenarioSetsCanBeClaimed() throws Exception {
+        Outcome outcome = run("""
+                setup { CREATE TABLE reservations (key text PRIMARY KEY); }
+                session a
+                step a_begin { BEGIN; }
+                step a_reserve { INSERT INTO reservations VALUES ('K1'); }
+                session b
+                setup { SET lock_timeout = '200ms'; }
+                step b_reserve waits-for=a expect-error=55P03 { INSERT INTO reservations VALUES ('K1'); }
+                permutation a_begin a_reserve b_reserve
+                """);
+        assertTrue(outcome.passed(), () -> String.valueOf(outcome.failure()));
+        assertTrue(outcome.assertions().stream().anyMatch(a -> a.description().equals("b_reserve fails with SQLSTATE 55P03")));
+    }
+
+    @Test
     void aDeadlockIsDetectedByTheServerAndCanBeClaimed() throws Exception {
         Outcome outcome = run("""
                 setup { CREATE TABLE t (id int PRIMARY KEY); INSERT INTO t VALUES (1), (2); }
