@@ -1,5 +1,6 @@
 package dev.kensho.generator;
 
+import dev.kensho.generator.content.ContentFiles;
 import dev.kensho.generator.content.ContentLoader;
 import dev.kensho.generator.content.GitDates;
 import dev.kensho.generator.content.Page;
@@ -76,14 +77,14 @@ public final class KenshoBuild {
             SiteRenderer.warmUp();
         }
         ContentLoader loader = new ContentLoader(options.content(), workingDir);
-        SiteConfig config = SiteConfig.load(loader.root(), display(workingDir, loader.root().resolve(SiteConfig.FILE_NAME)), diagnostics);
+        SiteConfig config = SiteConfig.load(loader.files(), display(workingDir, loader.root().resolve(SiteConfig.FILE_NAME)), diagnostics);
         List<Page> pages = loader.load(diagnostics);
         phase("load", t0);
         Theme theme = Theme.load(options.theme());
         // Pages parse in parallel; their problems are then listed in page order.
         List<List<Diagnostic>> found = pages.stream().map(page -> (List<Diagnostic>) new ArrayList<Diagnostic>()).toList();
         List<MarkdownDocument> documents = java.util.stream.IntStream.range(0, pages.size()).parallel()
-                .mapToObj(i -> MarkdownDocument.parse(pages.get(i), theme, found.get(i))).toList();
+                .mapToObj(i -> MarkdownDocument.parse(pages.get(i), theme, loader.files(), found.get(i))).toList();
         found.forEach(diagnostics::addAll);
         phase("parse", t0);
         progress.expect((int) documents.stream().filter(d -> !d.sqlFences().isEmpty()).count(), options.render() ? documents.size() : 0);
@@ -177,7 +178,12 @@ public final class KenshoBuild {
         for (Path asset : loader.assets()) {
             String relative = loader.root().relativize(asset).toString().replace('\\', '/');
             if (!relative.equals(SiteConfig.FILE_NAME)) {
-                copies.put(relative, asset);
+                try {
+                    // The real file, checked again: what is copied is what was checked.
+                    copies.put(relative, loader.files().check(asset, ContentFiles.MAX_ASSET_BYTES));
+                } catch (ContentFiles.Refused refused) {
+                    throw new IOException(relative + " changed during the build: " + refused.getMessage());
+                }
             }
         }
         return copies;

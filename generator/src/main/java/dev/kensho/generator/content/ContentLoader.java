@@ -22,20 +22,27 @@ public final class ContentLoader {
 
     private final Path contentRoot;
     private final Path workingDir;
+    private final ContentFiles files;
+    /** Files below the root, walked once, with links and special files already refused. */
+    private List<Path> walked;
 
-    public ContentLoader(Path contentRoot, Path workingDir) {
+    public ContentLoader(Path contentRoot, Path workingDir) throws IOException {
         this.contentRoot = contentRoot.toAbsolutePath().normalize();
         this.workingDir = workingDir.toAbsolutePath().normalize();
+        this.files = new ContentFiles(this.contentRoot);
+    }
+
+    public ContentFiles files() {
+        return files;
     }
 
     /** Every page in document-tree order; problems go to {@code diagnostics}, bad pages are left out. */
     public List<Page> load(List<Diagnostic> diagnostics) throws IOException {
-        List<Path> sources;
-        try (Stream<Path> files = Files.walk(contentRoot)) {
-            sources = files.filter(Files::isRegularFile).filter(ContentLoader::isPageSource).sorted().toList();
-        }
         List<Page> pages = new ArrayList<>();
-        for (Path source : sources) {
+        for (Path source : walk(diagnostics)) {
+            if (!isPageSource(source)) {
+                continue;
+            }
             Page page = loadPage(source, diagnostics);
             if (page != null) {
                 pages.add(page);
@@ -46,10 +53,36 @@ public final class ContentLoader {
 
     /** Files below the content root that are not pages: diagrams, images, downloads. */
     public List<Path> assets() throws IOException {
-        try (Stream<Path> files = Files.walk(contentRoot)) {
-            return files.filter(Files::isRegularFile).filter(p -> !isPageSource(p))
-                    .filter(p -> !p.getFileName().toString().startsWith(".")).sorted().toList();
+        return walk(new ArrayList<>()).stream().filter(p -> !isPageSource(p))
+                .filter(p -> !p.getFileName().toString().startsWith(".")).toList();
+    }
+
+    /**
+     * Regular files below the root, sorted. A symbolic link, FIFO or device is checked by
+     * {@link ContentFiles} and, unless it is a link to a regular file inside the root, reported at
+     * its path and left out. Folders reached through links are not walked.
+     */
+    private List<Path> walk(List<Diagnostic> diagnostics) throws IOException {
+        if (walked != null) {
+            return walked;
         }
+        List<Path> found = new ArrayList<>();
+        try (Stream<Path> entries = Files.walk(contentRoot)) {
+            for (Path path : entries.sorted().toList()) {
+                if (Files.isDirectory(path, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                    continue;
+                }
+                long limit = isPageSource(path) ? ContentFiles.MAX_PAGE_BYTES : ContentFiles.MAX_ASSET_BYTES;
+                try {
+                    files.check(path, limit);
+                    found.add(path);
+                } catch (ContentFiles.Refused refused) {
+                    diagnostics.add(Diagnostic.at(display(path), 1, 1, "not read: " + refused.getMessage(), null));
+                }
+            }
+        }
+        walked = List.copyOf(found);
+        return walked;
     }
 
     public Path root() {
@@ -65,7 +98,10 @@ public final class ContentLoader {
         String displayPath = display(source);
         String text;
         try {
-            text = StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(Files.readAllBytes(source))).toString();
+            text = StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(files.read(source, ContentFiles.MAX_PAGE_BYTES))).toString();
+        } catch (ContentFiles.Refused e) {
+            diagnostics.add(Diagnostic.at(displayPath, 1, 1, "not read: " + e.getMessage(), null));
+            return null;
         } catch (CharacterCodingException e) {
             diagnostics.add(Diagnostic.at(displayPath, 1, 1, "the file is not valid UTF-8", null));
             return null;

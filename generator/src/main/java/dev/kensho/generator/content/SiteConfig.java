@@ -32,15 +32,19 @@ public record SiteConfig(String title, String description, String lang, Map<Stri
         groups = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(groups));
     }
 
-    public static SiteConfig load(Path contentRoot, String displayPath, List<Diagnostic> diagnostics) throws IOException {
-        Path file = contentRoot.resolve(FILE_NAME);
+    public static SiteConfig load(ContentFiles files, String displayPath, List<Diagnostic> diagnostics) throws IOException {
+        Path file = files.root().resolve(FILE_NAME);
         SiteConfig defaults = new SiteConfig("Kensho", "", "ja", Map.of(), "");
-        if (!Files.exists(file)) {
+        if (!Files.exists(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             return defaults;
         }
         Object loaded;
         try {
-            loaded = new Load(LoadSettings.builder().build()).loadFromString(Files.readString(file, StandardCharsets.UTF_8));
+            String text = new String(files.read(file, ContentFiles.MAX_PAGE_BYTES), StandardCharsets.UTF_8);
+            loaded = new Load(LoadSettings.builder().build()).loadFromString(text);
+        } catch (ContentFiles.Refused e) {
+            diagnostics.add(Diagnostic.at(displayPath, 1, 1, "not read: " + e.getMessage(), null));
+            return defaults;
         } catch (MarkedYamlEngineException e) {
             int line = e.getProblemMark().map(m -> m.getLine() + 1).orElse(1);
             int column = e.getProblemMark().map(m -> m.getColumn() + 1).orElse(1);

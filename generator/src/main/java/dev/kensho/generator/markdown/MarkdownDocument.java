@@ -12,6 +12,7 @@ import com.vladsch.flexmark.util.data.DataHolder;
 import com.vladsch.flexmark.util.data.MutableDataSet;
 import com.vladsch.flexmark.util.sequence.BasedSequence;
 import dev.kensho.generator.Diagnostic;
+import dev.kensho.generator.content.ContentFiles;
 import dev.kensho.generator.content.Page;
 import dev.kensho.sqlchecks.Directives;
 import dev.kensho.sqlchecks.ExpectedRows;
@@ -86,26 +87,33 @@ public final class MarkdownDocument {
      * Parses a page; problems with components, diagrams, directives or expected-rows tables go to
      * {@code diagnostics}.
      */
-    public static MarkdownDocument parse(Page page, ComponentCatalog catalog, List<Diagnostic> diagnostics) {
+    public static MarkdownDocument parse(Page page, ComponentCatalog catalog, ContentFiles files, List<Diagnostic> diagnostics) {
         List<Diagnostic> found = new ArrayList<>();
         ComponentSyntax.Result components = ComponentSyntax.extract(page.body(), page.displayPath(), catalog, found);
         Map<Integer, String> diagrams = new HashMap<>();
         for (ComponentTag tag : components.tags()) {
             if (tag.name().equals(DIAGRAM) && tag.attributes().get("src") instanceof String src) {
-                Path file = src.startsWith("/") ? contentRoot(page).resolve(src.substring(1)) : page.source().getParent().resolve(src);
                 String alt = String.valueOf(tag.attributes().get("alt"));
                 try {
                     if (alt.isBlank()) {
                         throw new SvgDiagram.Problem("<Diagram> needs a text alternative: alt=\"what the diagram shows\"");
                     }
-                    diagrams.put(tag.id(), SvgDiagram.load(file.normalize(), alt, "d" + tag.id() + "-"));
+                    diagrams.put(tag.id(), SvgDiagram.sanitize(readDiagram(page, files, src), src, alt, "d" + tag.id() + "-"));
                 } catch (SvgDiagram.Problem e) {
                     String source = page.body().split("\n", -1)[tag.line() - 1];
                     found.add(Diagnostic.at(page.displayPath(), tag.line(), source.indexOf('<') + 1, e.getMessage(), source));
                 }
             }
         }
+        for (ComponentTag tag : components.tags()) {
+            String problem = MarkupPolicy.attributeProblem(tag.attributes());
+            if (problem != null) {
+                String source = page.body().split("\n", -1)[tag.line() - 1];
+                found.add(Diagnostic.at(page.displayPath(), tag.line(), source.indexOf('<') + 1, "<" + tag.name() + "> " + problem, source));
+            }
+        }
         Document document = PARSER.parse(components.body());
+        MarkupPolicy.check(document, page, components.body(), found);
         List<SqlFence> fences = new ArrayList<>();
         List<Integer> unverified = new ArrayList<>();
         List<Diagnostic> unblocking = new ArrayList<>();
@@ -125,12 +133,20 @@ public final class MarkdownDocument {
     /** The component that inlines an SVG from content/. */
     public static final String DIAGRAM = "Diagram";
 
-    private static Path contentRoot(Page page) {
-        Path root = page.source().toAbsolutePath().normalize();
-        for (int i = 0; i < page.relativePath().split("/").length; i++) {
-            root = root.getParent();
+    /** A diagram's SVG text, read only through the content gate: never from outside content/. */
+    private static String readDiagram(Page page, ContentFiles files, String src) throws SvgDiagram.Problem {
+        if (!src.toLowerCase(java.util.Locale.ROOT).endsWith(".svg")) {
+            throw new SvgDiagram.Problem("src=\"" + src + "\" must name an .svg file inside content/");
         }
-        return root;
+        Path file = src.startsWith("/") ? files.root().resolve(src.substring(1)) : page.source().getParent().resolve(src);
+        try {
+            byte[] bytes = files.read(file, ContentFiles.MAX_DIAGRAM_BYTES);
+            return java.nio.charset.StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+        } catch (ContentFiles.Refused e) {
+            throw new SvgDiagram.Problem("cannot use diagram src=\"" + src + "\": " + e.getMessage());
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw new SvgDiagram.Problem("diagram " + src + " is not valid UTF-8");
+        }
     }
 
     /** Fence languages that hold SQL Kensho does not run (only ```sql and ```scenario are run). */

@@ -4,27 +4,47 @@ import org.jsoup.Jsoup;
 import org.jsoup.nodes.Attribute;
 import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
+import org.jsoup.nodes.Node;
+import org.jsoup.nodes.TextNode;
 import org.jsoup.parser.Parser;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * An SVG diagram checked and prepared for inlining: parsed with jsoup's XML parser, refused when it
- * could run script or fetch anything from outside the document, and given its text alternative.
- * Inlined rather than linked, so it follows the page's light or dark theme and its text stays
- * selectable and searchable.
+ * An SVG diagram sanitised by allow-list and prepared for inlining. Only drawing elements and
+ * presentation attributes pass; references may point only inside the document ({@code #id},
+ * {@code url(#id)}); comments, processing instructions, CDATA and declarations are dropped; an
+ * element or attribute outside the list is refused with a message naming it, rather than dropped,
+ * so that the author sees what will not be published. Inlined rather than linked, so it follows
+ * the page's light or dark theme and its text stays selectable and searchable.
  */
 public final class SvgDiagram {
 
-    private static final Set<String> FORBIDDEN_ELEMENTS = Set.of("script", "foreignobject", "iframe", "object", "embed",
-            "handler", "listener", "audio", "video");
-    private static final Pattern OUTSIDE_URL = Pattern.compile("url\\(\\s*['\"]?\\s*(?!#)", Pattern.CASE_INSENSITIVE);
+    private static final Set<String> ELEMENTS = Set.of("svg", "g", "defs", "symbol", "use", "title", "desc", "path", "rect",
+            "circle", "ellipse", "line", "polyline", "polygon", "text", "tspan", "textpath", "marker", "lineargradient",
+            "radialgradient", "stop", "clippath", "mask", "pattern");
+    private static final Set<String> TEXT_ELEMENTS = Set.of("text", "tspan", "textpath", "title", "desc");
+    private static final Set<String> ATTRIBUTES = Set.of("id", "class", "viewbox", "preserveaspectratio", "xmlns", "xmlns:xlink",
+            "version", "x", "y", "x1", "y1", "x2", "y2", "cx", "cy", "r", "rx", "ry", "width", "height", "d", "points",
+            "transform", "fill", "fill-opacity", "fill-rule", "stroke", "stroke-width", "stroke-opacity", "stroke-dasharray",
+            "stroke-dashoffset", "stroke-linecap", "stroke-linejoin", "stroke-miterlimit", "opacity", "font-family", "font-size",
+            "font-weight", "font-style", "text-anchor", "dominant-baseline", "alignment-baseline", "baseline-shift",
+            "letter-spacing", "word-spacing", "text-decoration", "dx", "dy", "rotate", "textlength", "lengthadjust",
+            "marker-start", "marker-mid", "marker-end", "markerwidth", "markerheight", "markerunits", "refx", "refy", "orient",
+            "offset", "stop-color", "stop-opacity", "gradientunits", "gradienttransform", "spreadmethod", "fx", "fy",
+            "clip-path", "clippathunits", "clip-rule", "mask", "maskunits", "patternunits", "patterncontentunits",
+            "patterntransform", "href", "xlink:href", "role", "aria-label", "aria-hidden", "focusable", "vector-effect",
+            "paint-order", "shape-rendering", "visibility", "display", "style", "color", "startoffset", "pathlength", "overflow");
+    /** In any attribute: a reference out of the document or a way to run or load something. */
+    private static final Pattern UNSAFE_VALUE = Pattern.compile(
+            "url\\s*\\((?!\\s*['\"]?\\s*#)|@import|expression\\s*\\(|image-set|-moz-binding|behavior\\s*:|\\\\|javascript|vbscript|data\\s*:",
+            Pattern.CASE_INSENSITIVE);
+    private static final int MAX_ELEMENTS = 20_000;
+    private static final int MAX_DEPTH = 64;
 
     private SvgDiagram() {
     }
@@ -37,45 +57,16 @@ public final class SvgDiagram {
     }
 
     /**
-     * @param alt the text alternative, put in the SVG's title and aria-label
+     * @param name what to call the file in messages
+     * @param alt  the text alternative, put in the SVG's title and aria-label
      * @return the SVG element's markup, ready to inline
      */
-    public static String load(Path file, String alt, String idPrefix) throws Problem {
-        String text;
-        try {
-            text = Files.readString(file, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new Problem("cannot read diagram " + file + ": " + e.getMessage());
-        }
+    public static String sanitize(String text, String name, String alt, String idPrefix) throws Problem {
         Document document = Jsoup.parse(text, "", Parser.xmlParser());
         Element svg = document.children().stream().filter(e -> e.tagName().equals("svg")).findFirst()
-                .orElseThrow(() -> new Problem(file.getFileName() + " is not an SVG document (no <svg> root element)"));
-        for (Element element : svg.getAllElements()) {
-            String name = element.tagName().toLowerCase(Locale.ROOT);
-            if (FORBIDDEN_ELEMENTS.contains(name)) {
-                throw new Problem(file.getFileName() + " contains <" + element.tagName() + ">, which could run script or embed "
-                        + "other content; diagrams may hold only drawing elements");
-            }
-            if (name.equals("style") && (element.data().toLowerCase(Locale.ROOT).contains("@import") || OUTSIDE_URL.matcher(element.data()).find())) {
-                throw new Problem(file.getFileName() + " has a <style> that loads something from outside the document");
-            }
-            for (Attribute attribute : element.attributes()) {
-                String key = attribute.getKey().toLowerCase(Locale.ROOT);
-                String value = attribute.getValue().strip();
-                if (key.startsWith("on")) {
-                    throw new Problem(file.getFileName() + ": <" + element.tagName() + " " + attribute.getKey()
-                            + "> is an event handler; diagrams may not carry script");
-                }
-                if ((key.equals("href") || key.endsWith(":href") || key.equals("src")) && !value.startsWith("#")) {
-                    throw new Problem(file.getFileName() + ": <" + element.tagName() + " " + attribute.getKey() + "=\"" + value
-                            + "\"> refers outside the document; only #fragment references are allowed");
-                }
-                if (value.toLowerCase(Locale.ROOT).contains("javascript:") || OUTSIDE_URL.matcher(value).find()) {
-                    throw new Problem(file.getFileName() + ": <" + element.tagName() + " " + attribute.getKey()
-                            + "> refers outside the document");
-                }
-            }
-        }
+                .orElseThrow(() -> new Problem(name + " is not an SVG document (no <svg> root element)"));
+        int[] count = {0};
+        check(svg, name, 0, count);
         // Ids are prefixed so that two diagrams on one page cannot collide.
         for (Element element : svg.getAllElements()) {
             if (element.hasAttr("id")) {
@@ -83,8 +74,8 @@ public final class SvgDiagram {
             }
             for (Attribute attribute : element.attributes()) {
                 String value = attribute.getValue();
-                if ((attribute.getKey().endsWith("href")) && value.startsWith("#")) {
-                    element.attr(attribute.getKey(), "#" + idPrefix + value.substring(1));
+                if (attribute.getKey().toLowerCase(Locale.ROOT).endsWith("href")) {
+                    element.attr(attribute.getKey(), "#" + idPrefix + value.strip().substring(1));
                 } else if (value.contains("url(#")) {
                     element.attr(attribute.getKey(), value.replace("url(#", "url(#" + idPrefix));
                 }
@@ -99,5 +90,44 @@ public final class SvgDiagram {
         svg.addClass("diagram-svg");
         document.outputSettings().prettyPrint(false).syntax(Document.OutputSettings.Syntax.xml);
         return svg.outerHtml();
+    }
+
+    /** Refuses what is not on the lists and removes every node that is neither an element nor drawn text. */
+    private static void check(Element element, String name, int depth, int[] count) throws Problem {
+        String tag = element.tagName().toLowerCase(Locale.ROOT);
+        if (!ELEMENTS.contains(tag)) {
+            throw new Problem(name + " contains <" + element.tagName() + ">, which is not a drawing element Kensho publishes"
+                    + (tag.equals("style") ? " (a <style> would restyle the whole page; use presentation attributes such as fill= and font-size=)"
+                    : tag.equals("animate") || tag.equals("set") ? " (animation could change links and run script)" : "")
+                    + "; allowed: " + String.join(", ", new java.util.TreeSet<>(ELEMENTS)));
+        }
+        if (depth > MAX_DEPTH || ++count[0] > MAX_ELEMENTS) {
+            throw new Problem(name + " nests deeper than " + MAX_DEPTH + " levels or has more than " + MAX_ELEMENTS + " elements");
+        }
+        for (Attribute attribute : element.attributes()) {
+            String key = attribute.getKey().toLowerCase(Locale.ROOT);
+            String value = attribute.getValue();
+            if (!ATTRIBUTES.contains(key)) {
+                throw new Problem(name + ": <" + element.tagName() + " " + attribute.getKey() + "> is not an attribute Kensho publishes"
+                        + (key.startsWith("on") ? " (an event handler would run script)" : ""));
+            }
+            if (key.endsWith("href") && !value.strip().startsWith("#")) {
+                throw new Problem(name + ": <" + element.tagName() + " " + attribute.getKey()
+                        + "> refers outside the document; only #fragment references are allowed");
+            }
+            String compact = value.replaceAll("[\\s\\p{Cntrl}]", "");
+            if (!key.equals("aria-label") && (UNSAFE_VALUE.matcher(value).find() || UNSAFE_VALUE.matcher(compact).find())) {
+                throw new Problem(name + ": <" + element.tagName() + " " + attribute.getKey()
+                        + "> refers outside the document or could run script; only url(#id) references are allowed");
+            }
+        }
+        List<Node> children = new ArrayList<>(element.childNodes());
+        for (Node child : children) {
+            if (child instanceof Element childElement) {
+                check(childElement, name, depth + 1, count);
+            } else if (!(child instanceof TextNode) || !TEXT_ELEMENTS.contains(tag)) {
+                child.remove(); // comments, processing instructions, CDATA, declarations, stray text
+            }
+        }
     }
 }

@@ -1,0 +1,102 @@
+package dev.kensho.generator.content;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+
+/**
+ * The one gate through which Kensho reads a contributor's file. A file is read or published only
+ * when it is a regular file whose real path (after every symbolic link) lies inside the content
+ * folder, and it is not larger than the limit for its kind: a link to {@code /proc/self/environ},
+ * {@code /etc/passwd}, a FIFO or a device is refused at its path, without reading it and without
+ * saying anything about what lies outside.
+ */
+public final class ContentFiles {
+
+    /** Largest page source read. */
+    public static final long MAX_PAGE_BYTES = 4L << 20;
+    /** Largest diagram read. */
+    public static final long MAX_DIAGRAM_BYTES = 1L << 20;
+    /** Largest file copied to the site as it is. */
+    public static final long MAX_ASSET_BYTES = 64L << 20;
+
+    private final Path root;
+    private final Path realRoot;
+
+    public ContentFiles(Path root) throws IOException {
+        this.root = root.toAbsolutePath().normalize();
+        this.realRoot = this.root.toRealPath();
+    }
+
+    public Path root() {
+        return root;
+    }
+
+    /** A file that may not be read; the message says why, in terms of the content folder only. */
+    public static final class Refused extends Exception {
+        Refused(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * Checks a path below the content root and returns the real file to read.
+     *
+     * @param maxBytes the size limit for this kind of file
+     */
+    public Path check(Path file, long maxBytes) throws Refused {
+        Path normalized = file.toAbsolutePath().normalize();
+        if (!normalized.startsWith(root)) {
+            throw new Refused("it is outside the content folder; only files inside content/ are read");
+        }
+        Path real;
+        try {
+            real = normalized.toRealPath();
+        } catch (IOException e) {
+            boolean link = Files.isSymbolicLink(normalized);
+            throw new Refused(link ? "it is a symbolic link that leads nowhere inside content/" : "no such file");
+        }
+        if (!real.startsWith(realRoot)) {
+            throw new Refused("it is a symbolic link to a file outside the content folder; Kensho never reads or publishes such a file");
+        }
+        BasicFileAttributes attributes;
+        try {
+            attributes = Files.readAttributes(real, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        } catch (IOException e) {
+            throw new Refused("it cannot be read: " + e.getMessage());
+        }
+        if (!attributes.isRegularFile()) {
+            throw new Refused(attributes.isDirectory() ? "it is a folder" : "it is not a regular file (a FIFO, socket or device); Kensho reads only plain files");
+        }
+        if (attributes.size() > maxBytes) {
+            throw new Refused("it is " + attributes.size() + " bytes, more than the " + (maxBytes >> 20) + " MiB Kensho reads for this kind of file");
+        }
+        return real;
+    }
+
+    /** Reads a checked file (never more than {@code maxBytes}, even if it grew since the check). */
+    public byte[] read(Path file, long maxBytes) throws Refused {
+        Path real = check(file, maxBytes);
+        try (var in = Files.newInputStream(real)) {
+            byte[] bytes = in.readNBytes((int) maxBytes + 1);
+            if (bytes.length > maxBytes) {
+                throw new Refused("it grew past the " + (maxBytes >> 20) + " MiB Kensho reads for this kind of file");
+            }
+            return bytes;
+        } catch (IOException e) {
+            throw new Refused("it cannot be read: " + e.getMessage());
+        }
+    }
+
+    /** True when the path, not followed, is anything but a regular file or folder (a link, FIFO, device). */
+    public static boolean isSpecial(Path path) {
+        try {
+            BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            return !attributes.isRegularFile() && !attributes.isDirectory();
+        } catch (IOException e) {
+            return true;
+        }
+    }
+}

@@ -1,0 +1,136 @@
+package dev.kensho.generator.markdown;
+
+import com.vladsch.flexmark.ast.AutoLink;
+import com.vladsch.flexmark.ast.HtmlBlock;
+import com.vladsch.flexmark.ast.HtmlInline;
+import com.vladsch.flexmark.ast.Image;
+import com.vladsch.flexmark.ast.ImageRef;
+import com.vladsch.flexmark.ast.Link;
+import com.vladsch.flexmark.ast.Reference;
+import com.vladsch.flexmark.util.ast.Document;
+import com.vladsch.flexmark.util.ast.Node;
+import dev.kensho.generator.Diagnostic;
+import dev.kensho.generator.content.Page;
+import org.jsoup.Jsoup;
+import org.jsoup.nodes.Attribute;
+import org.jsoup.nodes.Element;
+import org.jsoup.parser.Parser;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * What contributor markup may put on the published site: nothing that runs script. Raw HTML in
+ * Markdown may use only the elements and attributes below (no event handlers, no style, no
+ * script, iframe, object or form); every link, image and URL-like component attribute must be
+ * relative or use http, https, mailto or tel. Anything else fails the build at its line.
+ */
+public final class MarkupPolicy {
+
+    static final Set<String> ELEMENTS = Set.of("a", "abbr", "b", "blockquote", "br", "caption", "cite", "code", "dd", "del",
+            "details", "dfn", "div", "dl", "dt", "em", "figcaption", "figure", "h1", "h2", "h3", "h4", "h5", "h6", "hr", "i",
+            "img", "ins", "kbd", "li", "mark", "ol", "p", "pre", "q", "rp", "rt", "ruby", "s", "samp", "small", "span", "strong",
+            "sub", "summary", "sup", "table", "tbody", "td", "tfoot", "th", "thead", "time", "tr", "u", "ul", "var", "wbr",
+            "picture", "source", "section", "aside", "center");
+    static final Set<String> ATTRIBUTES = Set.of("class", "id", "lang", "title", "dir", "href", "src", "srcset", "alt", "width",
+            "height", "loading", "decoding", "colspan", "rowspan", "scope", "align", "open", "datetime", "cite", "name", "start",
+            "reversed", "type", "media", "sizes", "target", "rel", "role", "aria-label", "aria-hidden", "aria-describedby");
+    private static final Set<String> URL_ATTRIBUTES = Set.of("href", "src", "srcset", "cite");
+    private static final Set<String> SCHEMES = Set.of("http", "https", "mailto", "tel");
+    private static final Pattern SCHEME = Pattern.compile("^([a-z][a-z0-9+.\\-]*):");
+
+    private MarkupPolicy() {
+    }
+
+    /** Why a URL may not be published, or null when it may (relative, or a listed scheme). */
+    public static String urlProblem(String url) {
+        // The browser decodes entities first, and ignores whitespace and control characters inside a
+        // scheme: "java&#9;script:" is javascript:.
+        String compact = Parser.unescapeEntities(url, true).replaceAll("[\\s\\p{Cntrl}]", "").toLowerCase(Locale.ROOT);
+        var matcher = SCHEME.matcher(compact);
+        if (matcher.find() && !SCHEMES.contains(matcher.group(1))) {
+            return "the URL scheme '" + matcher.group(1) + ":' is not allowed on the published site (use a relative link, http, https, mailto or tel)";
+        }
+        return null;
+    }
+
+    /** Why a piece of raw HTML may not be published, or null. */
+    static String htmlProblem(String html) {
+        String withoutComments = html.replaceAll("(?s)<!--.*?-->", "");
+        if (withoutComments.isBlank()) {
+            return null;
+        }
+        for (Element element : Jsoup.parseBodyFragment(withoutComments).body().getAllElements()) {
+            if (element.tagName().equals("body")) {
+                continue;
+            }
+            if (!ELEMENTS.contains(element.tagName())) {
+                return "raw HTML <" + element.tagName() + "> is not allowed: contributor markup may not run script or embed "
+                        + "other content (allowed elements: " + String.join(", ", new java.util.TreeSet<>(ELEMENTS)) + ")";
+            }
+            for (Attribute attribute : element.attributes()) {
+                String key = attribute.getKey().toLowerCase(Locale.ROOT);
+                if (!ATTRIBUTES.contains(key)) {
+                    return "raw HTML <" + element.tagName() + " " + attribute.getKey() + "> is not allowed"
+                            + (key.startsWith("on") ? ": an event handler would run script" : "");
+                }
+                if (URL_ATTRIBUTES.contains(key)) {
+                    for (String part : key.equals("srcset") ? attribute.getValue().split(",") : new String[]{attribute.getValue()}) {
+                        String problem = urlProblem(part.strip());
+                        if (problem != null) {
+                            return "<" + element.tagName() + " " + attribute.getKey() + ">: " + problem;
+                        }
+                    }
+                }
+            }
+        }
+        return null;
+    }
+
+    /** Checks raw HTML and link destinations in a parsed page; problems go to {@code diagnostics} at their lines. */
+    static void check(Document document, Page page, String body, List<Diagnostic> diagnostics) {
+        String[] lines = body.split("\n", -1);
+        for (Node node : document.getDescendants()) {
+            String problem = null;
+            if (node instanceof HtmlBlock || node instanceof HtmlInline) {
+                problem = htmlProblem(node.getChars().toString());
+            } else if (node instanceof Link link) {
+                problem = urlProblem(link.getUrl().toString());
+            } else if (node instanceof Image image) {
+                problem = urlProblem(image.getUrl().toString());
+            } else if (node instanceof AutoLink link) {
+                problem = urlProblem(link.getUrl().toString());
+            } else if (node instanceof Reference reference) {
+                problem = urlProblem(reference.getUrl().toString());
+            }
+            if (problem != null) {
+                int line = node.getStartLineNumber() + 1;
+                String source = line - 1 < lines.length ? lines[line - 1] : null;
+                int column = source == null ? 1 : Math.max(1, node.getStartOffset() - node.getDocument().getChars().startOfLine(node.getStartOffset()) + 1);
+                diagnostics.add(Diagnostic.at(page.displayPath(), line, column, problem, source));
+            }
+        }
+    }
+
+    /** Checks a component's attributes: any value that reads as a URL with a forbidden scheme is refused. */
+    static String attributeProblem(Map<String, Object> attributes) {
+        for (Map.Entry<String, Object> attribute : attributes.entrySet()) {
+            if (attribute.getValue() instanceof String value) {
+                String problem = urlProblem(value);
+                // href and src are URLs; any other attribute is refused only when it reads as a script URL.
+                if (problem != null && (URL_ATTRIBUTES.contains(attribute.getKey().toLowerCase(Locale.ROOT)) || isDangerous(value))) {
+                    return attribute.getKey() + "=\"…\": " + problem;
+                }
+            }
+        }
+        return null;
+    }
+
+    private static boolean isDangerous(String value) {
+        String compact = Parser.unescapeEntities(value, true).replaceAll("[\\s\\p{Cntrl}]", "").toLowerCase(Locale.ROOT);
+        return compact.startsWith("javascript:") || compact.startsWith("vbscript:") || compact.startsWith("data:");
+    }
+}
