@@ -124,10 +124,13 @@ public final class KenshoBuild {
             Map<String, Path> copies = copies(loader, theme);
             Map<String, Page> sources = new java.util.HashMap<>();
             pages.forEach(page -> sources.put(page.outputPath(), page));
-            LinkChecker.Result links = LinkChecker.check(html, copies.keySet(), sources);
-            phase("links", t0);
-            diagnostics.addAll(links.problems());
-            externalLinks = links.external();
+            // A page that could not be rendered would only show up again as broken links to it.
+            if (diagnostics.isEmpty()) {
+                LinkChecker.Result links = LinkChecker.check(html, copies.keySet(), sources);
+                phase("links", t0);
+                diagnostics.addAll(links.problems());
+                externalLinks = links.external();
+            }
             if (diagnostics.isEmpty() && sink != null) {
                 sink.accept(new SiteFiles(html, copies));
                 written = true;

@@ -96,15 +96,16 @@ class ComponentsTest {
                 "<svg xmlns=\"http://www.w3.org/2000/svg\"><script>alert(1)</script></svg>");
         TestSite.Run run = site.build();
         assertEquals(1, run.status(), run::toString);
-        assertTrue(run.err().startsWith(site.display("a.md") + ":5:1: error: bad.svg contains <script>, which could run script"), run::toString);
+        assertTrue(run.err().startsWith(site.display("a.md") + ":5:1: error: bad.svg contains <script>, which is not a drawing element Kensho publishes"), run::toString);
     }
 
     @Test
     void svgEventHandlersForeignObjectsAndOutsideReferencesAreRefused() throws Exception {
         String[][] cases = {
-                {"<rect onclick=\"x()\"/>", "bad.svg: <rect onclick> is an event handler; diagrams may not carry script"},
+                {"<rect onclick=\"x()\"/>", "bad.svg: <rect onclick> is not an attribute Kensho publishes (an event handler would run script)"},
                 {"<foreignObject><div/></foreignObject>", "bad.svg contains <foreignObject>"},
-                {"<image href=\"https://example.com/x.png\"/>", "bad.svg: <image href=\"https://example.com/x.png\"> refers outside the document"},
+                {"<image href=\"https://example.com/x.png\"/>", "bad.svg contains <image>, which is not a drawing element Kensho publishes"},
+                {"<use href=\"https://example.com/x.svg#a\"/>", "bad.svg: <use href> refers outside the document; only #fragment references are allowed"},
         };
         for (String[] c : cases) {
             TestSite site = new TestSite(Files.createTempDirectory(temp, "case")).page("a.md", TestSite.source("A", "\n<Diagram src=\"bad.svg\" alt=\"x\" />\n"));

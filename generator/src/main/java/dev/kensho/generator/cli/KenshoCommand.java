@@ -143,7 +143,7 @@ public final class KenshoCommand implements Runnable {
             } catch (IOException e) {
                 err.println("error: " + e.getMessage());
                 return 1;
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
                 // A bug of ours, not a problem in the sources: say so plainly, without a stack trace.
                 StackTraceElement where = e.getStackTrace().length > 0 ? e.getStackTrace()[0] : null;
                 err.println("error: internal error in Kensho (" + e + (where == null ? "" : " at " + where)

@@ -170,6 +170,10 @@ public final class ContentLoader {
         } catch (YamlEngineException e) {
             diagnostics.add(Diagnostic.at(file, 2, 1, "front matter: " + e.getMessage(), lines.length > 1 ? lines[1] : null));
             return null;
+        } catch (StackOverflowError e) {
+            // The YAML parser recurses once per nesting level; no front matter needs thousands.
+            diagnostics.add(Diagnostic.at(file, 2, 1, "front matter: nested too deeply to read", lines.length > 1 ? lines[1] : null));
+            return null;
         }
         if (!(loaded instanceof Map<?, ?> map)) {
             diagnostics.add(Diagnostic.at(file, 2, 1, "front matter must be a mapping such as 'title: ...'", lines.length > 1 ? lines[1] : null));

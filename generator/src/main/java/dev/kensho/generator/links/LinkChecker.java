@@ -76,6 +76,7 @@ public final class LinkChecker {
         });
         List<Diagnostic> problems = new ArrayList<>();
         List<ExternalLink> external = new ArrayList<>();
+        Map<Page, SourceLinks> located = new HashMap<>();
         for (Map.Entry<String, Element> entry : mains.entrySet()) {
             String page = entry.getKey();
             if (page.equals("404.html")) {
@@ -96,7 +97,7 @@ public final class LinkChecker {
                 try {
                     uri = new URI(reference.replace(" ", "%20"));
                 } catch (URISyntaxException e) {
-                    problems.add(problem(sources.get(page), page, reference, "malformed link '" + reference + "'"));
+                    problems.add(problem(located, sources.get(page), page, reference, "malformed link '" + reference + "'"));
                     continue;
                 }
                 if (uri.getScheme() != null || reference.startsWith("//")) {
@@ -108,13 +109,13 @@ public final class LinkChecker {
                     target = target + "index.html";
                 }
                 if (!html.containsKey(target) && !files.contains(target)) {
-                    problems.add(problem(sources.get(page), page, reference, "broken link '" + reference + "': " + target
+                    problems.add(problem(located, sources.get(page), page, reference, "broken link '" + reference + "': " + target
                             + " is not part of the site"));
                     continue;
                 }
                 String fragment = uri.getFragment();
                 if (fragment != null && !fragment.isEmpty() && ids.containsKey(target) && !ids.get(target).contains(fragment)) {
-                    problems.add(problem(sources.get(page), page, reference, "broken link '" + reference + "': " + target
+                    problems.add(problem(located, sources.get(page), page, reference, "broken link '" + reference + "': " + target
                             + " has no element with id \"" + fragment + "\""));
                 }
             }
@@ -145,20 +146,44 @@ public final class LinkChecker {
         return String.join("/", parts);
     }
 
-    private static Diagnostic problem(Page source, String page, String reference, String message) {
+    private static Diagnostic problem(Map<Page, SourceLinks> located, Page source, String page, String reference, String message) {
         if (source == null) {
             return Diagnostic.at("site/templates (" + page + ")", 1, 1, message, null);
         }
-        String[] lines = source.body().split("\n", -1);
-        for (int i = 0; i < lines.length; i++) {
-            int at = lines[i].indexOf("(" + reference + ")");
-            if (at < 0) {
-                at = lines[i].indexOf("\"" + reference + "\"");
-            }
-            if (at >= 0) {
-                return Diagnostic.at(source.displayPath(), i + 1, at + 2, message, lines[i]);
+        return located.computeIfAbsent(source, SourceLinks::new).locate(reference, message);
+    }
+
+    /**
+     * Where each link destination is written in a page's source, read in one pass: the n-th broken
+     * link to a destination is reported at the n-th place it is written, whatever the page's size.
+     */
+    private static final class SourceLinks {
+        private static final java.util.regex.Pattern DESTINATION = java.util.regex.Pattern.compile("\\(([^()\\s]*+)\\)|\"([^\"]*+)\"");
+        private final Page source;
+        private final String[] lines;
+        private final Map<String, java.util.ArrayDeque<int[]>> places = new HashMap<>();
+        private final Map<String, int[]> last = new HashMap<>();
+
+        SourceLinks(Page source) {
+            this.source = source;
+            this.lines = source.body().split("\n", -1);
+            for (int i = 0; i < lines.length; i++) {
+                java.util.regex.Matcher matcher = DESTINATION.matcher(lines[i]);
+                while (matcher.find()) {
+                    int group = matcher.group(1) != null ? 1 : 2;
+                    places.computeIfAbsent(matcher.group(group), k -> new java.util.ArrayDeque<>()).add(new int[]{i, matcher.start(group)});
+                }
             }
         }
-        return Diagnostic.at(source.displayPath(), 1, 1, message + " (made by a component or template)", null);
+
+        Diagnostic locate(String reference, String message) {
+            java.util.ArrayDeque<int[]> queue = places.get(reference);
+            int[] at = queue == null || queue.isEmpty() ? last.get(reference) : queue.poll();
+            if (at == null) {
+                return Diagnostic.at(source.displayPath(), 1, 1, message + " (made by a component or template)", null);
+            }
+            last.put(reference, at);
+            return Diagnostic.at(source.displayPath(), at[0] + 1, at[1] + 1, message, lines[at[0]]);
+        }
     }
 }

@@ -20,10 +20,14 @@ import java.util.regex.Pattern;
  */
 public final class ComponentSyntax {
 
-    private static final Pattern OPEN_LINE = Pattern.compile("^\\s*<([A-Z][A-Za-z0-9]*)(\\s[^>]*?)?\\s*(/?)>\\s*$");
-    private static final Pattern CLOSE_LINE = Pattern.compile("^\\s*</([A-Z][A-Za-z0-9]*)\\s*>\\s*$");
-    private static final Pattern ONE_LINE = Pattern.compile("^\\s*<([A-Z][A-Za-z0-9]*)(\\s[^>]*?)?>(.*)</\\1>\\s*$");
-    private static final Pattern INLINE_SELF_CLOSING = Pattern.compile("<([A-Z][A-Za-z0-9]*)(\\s[^<>]*?)?\\s*/>");
+    // Possessive quantifiers and no two quantifiers over the same characters: every pattern runs in
+    // time linear in the line, whatever a hostile page puts after "<Aside".
+    private static final Pattern OPEN_LINE = Pattern.compile("^\\s*+<([A-Z][A-Za-z0-9]*+)((?:[\\s/][^>]*+)?)>\\s*+$");
+    private static final Pattern CLOSE_LINE = Pattern.compile("^\\s*+</([A-Z][A-Za-z0-9]*+)\\s*+>\\s*+$");
+    private static final Pattern ONE_LINE = Pattern.compile("^\\s*+<([A-Z][A-Za-z0-9]*+)((?:\\s[^>]*+)?)>(.*)</\\1>\\s*+$");
+    private static final Pattern INLINE_SELF_CLOSING = Pattern.compile("<([A-Z][A-Za-z0-9]*+)((?:\\s[^<>/]*+(?:/(?!>)[^<>/]*+)*+)?)/>");
+    /** Deeper nesting is refused: no lesson needs it, and it would only cost memory and stack. */
+    static final int MAX_NESTING = 32;
     private static final Pattern FENCE = Pattern.compile("^\\s*(`{3,}|~{3,})");
 
     private ComponentSyntax() {
@@ -77,14 +81,22 @@ public final class ComponentSyntax {
                     tags.add(tag);
                     lines[i] = tag.marker();
                 } else if (opening.matches()) {
-                    boolean selfClosing = !opening.group(3).isEmpty();
+                    String inside = opening.group(2).stripTrailing();
+                    boolean selfClosing = inside.endsWith("/");
+                    String attributeText = selfClosing ? inside.substring(0, inside.length() - 1) : inside;
+                    if (!selfClosing && open.size() >= MAX_NESTING) {
+                        // Reported once; the rest of the page would only add a cascade of follow-on errors.
+                        diagnostics.add(Diagnostic.at(file, number, line.indexOf('<') + 1, "components nest deeper than "
+                                + MAX_NESTING + " levels here; the page's components are not read further", line));
+                        return new Result(String.join("\n", lines), tags);
+                    }
                     ComponentTag tag = new ComponentTag(tags.size(), selfClosing ? ComponentTag.Kind.SELF_CLOSING : ComponentTag.Kind.OPEN,
                             opening.group(1), Map.of(), number, null);
                     if (!selfClosing) {
                         // Pushed before checking, so that its closing tag still pairs with it when it is faulty.
                         open.push(tag);
                     }
-                    tag = new ComponentTag(tag.id(), tag.kind(), tag.name(), attributes(opening.group(2), line), number, null);
+                    tag = new ComponentTag(tag.id(), tag.kind(), tag.name(), attributes(attributeText, line), number, null);
                     check(tag, catalog, line);
                     tags.add(tag);
                     lines[i] = tag.marker();

@@ -112,7 +112,13 @@ public final class MarkdownDocument {
                 found.add(Diagnostic.at(page.displayPath(), tag.line(), source.indexOf('<') + 1, "<" + tag.name() + "> " + problem, source));
             }
         }
-        Document document = PARSER.parse(components.body());
+        Document document;
+        try {
+            document = PARSER.parse(components.body());
+        } catch (StackOverflowError e) {
+            diagnostics.add(Diagnostic.at(page.displayPath(), 1, 1, "the page nests blockquotes, lists or other blocks too deeply to read", null));
+            return new MarkdownDocument(page, PARSER.parse(""), List.of(), List.of(), Map.of(), false);
+        }
         MarkupPolicy.check(document, page, components.body(), found);
         List<SqlFence> fences = new ArrayList<>();
         List<Integer> unverified = new ArrayList<>();

@@ -155,6 +155,12 @@ public final class SiteRenderer {
                         diagnostics.add(theme.diagnostic());
                         return files;
                     }
+                    if (e.getCause() instanceof StackOverflowError) {
+                        // Rendering recurses once per nesting level of the page's blocks.
+                        diagnostics.add(dev.kensho.generator.Diagnostic.at(order.get(i).displayPath(), 1, 1,
+                                "the page nests blockquotes, lists or other blocks too deeply to render", null));
+                        continue;
+                    }
                     throw e.getCause() instanceof RuntimeException runtime ? runtime : new IllegalStateException(e.getCause());
                 }
             }
