@@ -34,7 +34,7 @@ final class PageDatabase implements AutoCloseable {
      * @param admin a connection of an account that may create roles and databases; PageDatabase
      *              uses it but does not close it
      */
-    static PageDatabase create(RunningPostgres server, Connection admin, String name) throws SQLException {
+    static PageDatabase create(RunningPostgres server, Connection admin, String name, long diskBytes) throws SQLException {
         String password = HexFormat.of().formatHex(new SecureRandom().generateSeed(16));
         synchronized (admin) {
             try (Statement statement = admin.createStatement()) {
@@ -46,6 +46,9 @@ final class PageDatabase implements AutoCloseable {
                 for (String stock : SessionSettings.roleStatements(name)) {
                     statement.execute(stock);
                 }
+                // Kensho's own bound on temporary files; only a superuser can change it, so an error it
+                // causes is always Kensho's (see KenshoLimits).
+                statement.execute("ALTER ROLE " + name + " SET temp_file_limit = '" + Math.max(1, diskBytes >> 10) + "kB'");
                 statement.execute("CREATE DATABASE " + name + " OWNER " + name + " TEMPLATE template1" + (server.disposable() ? " STRATEGY FILE_COPY" : ""));
                 statement.execute("REVOKE ALL ON DATABASE " + name + " FROM PUBLIC");
             }
@@ -97,6 +100,8 @@ final class PageDatabase implements AutoCloseable {
     private static void drop(Connection admin, String name) {
         synchronized (admin) {
             try (Statement statement = admin.createStatement()) {
+                // The page owns its database and may have marked it a template, which DROP refuses.
+                statement.execute("ALTER DATABASE " + name + " IS_TEMPLATE false");
                 statement.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
                 statement.execute("DROP ROLE IF EXISTS " + name);
             } catch (SQLException e) {

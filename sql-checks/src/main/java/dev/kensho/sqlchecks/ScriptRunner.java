@@ -1,5 +1,6 @@
 package dev.kensho.sqlchecks;
 
+import dev.kensho.sqlchecks.assertion.BoundedMatch;
 import dev.kensho.sqlchecks.assertion.PlanCheck;
 import dev.kensho.sqlchecks.assertion.RowComparison;
 import dev.kensho.sqlchecks.assertion.SqlText;
@@ -40,8 +41,11 @@ final class ScriptRunner {
     private final List<Snippet> ran = new ArrayList<>();
     private int preparedCounter;
 
-    ScriptRunner(Connection connection, ScenarioRunner.SessionFactory sessions, StatementGuard guard) {
+    private final Duration pageTimeout;
+
+    ScriptRunner(Connection connection, ScenarioRunner.SessionFactory sessions, StatementGuard guard, Duration pageTimeout) {
         this.connection = connection;
+        this.pageTimeout = pageTimeout;
         this.scenarios = new ScenarioRunner(connection, sessions, guard);
         this.guard = guard;
         this.catalog = new PlanCatalog(connection);
@@ -62,8 +66,17 @@ final class ScriptRunner {
         }
         Outcome[] outcomes = new Outcome[snippets.size()];
         Outcome failed = null;
+        long deadline = System.nanoTime() + pageTimeout.toNanos();
         for (int index : order) {
             Snippet snippet = snippets.get(index);
+            if (failed == null && System.nanoTime() > deadline) {
+                Failure reason = new Failure("Kensho stopped the page before this snippet: its snippets ran longer than "
+                        + StatementGuard.seconds(pageTimeout) + " together (its limit per page, --page-timeout); a limit of "
+                        + "Kensho's never satisfies a claim", null, snippet.location(), snippet.lineAt(0), null, null);
+                failed = new Outcome(snippet, Outcome.Status.FAILED, reason, List.of(), List.of(), null, null, Duration.ZERO);
+                outcomes[index] = failed;
+                continue;
+            }
             if (failed != null) {
                 Failure reason = new Failure("not run: the snippet at " + failed.snippet().location()
                         + " failed and this one builds on it", null, snippet.location(), snippet.lineAt(0), null, null);
@@ -164,8 +177,8 @@ final class ScriptRunner {
             if (expected == null) {
                 return new Outcome(snippet, Outcome.Status.FAILED, failure, results, assertions, null, null, elapsed());
             }
-            if (e instanceof KenshoLimitException || !(e instanceof PSQLException psql) || psql.getServerErrorMessage() == null) {
-                return fail(failure.message() + "; only an error the server reports for the lesson's own SQL satisfies "
+            if (KenshoLimits.ownLimit(e) != null) {
+                return fail(KenshoLimits.ownLimit(e) + "; only an error the server reports for the lesson's own SQL satisfies "
                         + "expect-error", failure, null);
             }
             String sqlState = failure.sqlState();
@@ -173,9 +186,15 @@ final class ScriptRunner {
                 return fail("expected SQLSTATE " + expected + ", but the server reported " + sqlState + ": " + failure.message(),
                         failure, sqlState);
             }
-            if (directives.errorPattern() != null && !directives.errorPattern().matcher(failure.message()).find()) {
-                return fail("the error message \"" + failure.message() + "\" does not match /" + directives.errorPattern().pattern() + "/",
-                        failure, sqlState);
+            if (directives.errorPattern() != null) {
+                try {
+                    if (!BoundedMatch.find(directives.errorPattern(), failure.message())) {
+                        return fail("the error message \"" + failure.message() + "\" does not match /" + directives.errorPattern().pattern() + "/",
+                                failure, sqlState);
+                    }
+                } catch (BoundedMatch.TooSlow slow) {
+                    return fail(slow.getMessage(), failure, sqlState);
+                }
             }
             if (!isLast) {
                 return fail("the expected error came from a statement before the last one, so the statements after it never ran; "

@@ -56,6 +56,8 @@ public final class StatementGuard {
 
     private final Duration limit;
     private final ServerControl control;
+    /** Sessions stopped from outside a statement (a page over its disk limit), with the reason. */
+    private final java.util.concurrent.ConcurrentHashMap<Integer, String> stops = new java.util.concurrent.ConcurrentHashMap<>();
 
     public StatementGuard(Duration limit, ServerControl control) {
         this.limit = limit;
@@ -70,8 +72,22 @@ public final class StatementGuard {
         return control;
     }
 
+    /** Terminates a session for a limit of Kensho's; the statement it was running fails with {@code reason}. */
+    public void stop(int pid, String reason) {
+        stops.put(pid, reason);
+        try {
+            control.terminate(pid);
+        } catch (SQLException ignored) {
+            // The page's database is dropped WITH (FORCE) afterwards in any case.
+        }
+    }
+
     public <T> T run(Connection connection, Work<T> work) throws SQLException {
         int pid = connection.unwrap(PGConnection.class).getBackendPID();
+        String earlier = stops.get(pid);
+        if (earlier != null) {
+            throw limitReached(earlier, null);
+        }
         AtomicReference<String> stopped = new AtomicReference<>();
         ScheduledFuture<?> cancel = TIMER.schedule(() -> {
             String waiting = "";
@@ -104,6 +120,10 @@ public final class StatementGuard {
             }
             return result;
         } catch (SQLException e) {
+            String outside = stops.get(pid);
+            if (outside != null && !(e instanceof KenshoLimitException)) {
+                throw limitReached(outside, e);
+            }
             if (stopped.get() != null && !(e instanceof KenshoLimitException)) {
                 throw limitReached(stopped.get(), e);
             }

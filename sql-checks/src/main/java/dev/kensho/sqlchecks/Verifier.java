@@ -32,14 +32,25 @@ public final class Verifier implements AutoCloseable {
     private final RunningPostgres server;
     private final Connection admin;
     private final StatementGuard guard;
+    private final VerifierSettings settings;
     private final String serverVersion;
     private final String namePrefix;
     private final AtomicInteger pageCounter = new AtomicInteger();
+    /** Page databases in use, watched for size (the embedded cluster lives in memory on /dev/shm). */
+    private final java.util.Set<String> activeDatabases = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final java.util.concurrent.ScheduledExecutorService diskWatch = java.util.concurrent.Executors
+            .newSingleThreadScheduledExecutor(r -> {
+                Thread thread = new Thread(r, "kensho-disk-watch");
+                thread.setDaemon(true);
+                return thread;
+            });
 
     private Verifier(RunningPostgres server, Connection admin, VerifierSettings settings, String serverVersion) {
         this.server = server;
         this.admin = admin;
+        this.settings = settings;
         this.guard = new StatementGuard(settings.statementTimeout(), new AdminControl(admin));
+        diskWatch.scheduleWithFixedDelay(this::watchDisk, 500, 500, java.util.concurrent.TimeUnit.MILLISECONDS);
         this.serverVersion = serverVersion;
         this.namePrefix = "kensho_" + ProcessHandle.current().pid() + "_" + Long.toHexString(System.nanoTime() & 0xffffff);
     }
@@ -108,17 +119,51 @@ public final class Verifier implements AutoCloseable {
     public PageResult verifyPage(String page, List<Snippet> snippets) {
         String name = namePrefix + "_" + pageCounter.incrementAndGet();
         long t0 = System.nanoTime();
-        try (PageDatabase database = PageDatabase.create(server, admin, name)) {
+        activeDatabases.add(name);
+        try (PageDatabase database = PageDatabase.create(server, admin, name, settings.databaseBytes())) {
             Duration setup = Duration.ofNanos(System.nanoTime() - t0);
-            List<Outcome> outcomes = new ScriptRunner(database.connection(), database::openSession, guard).run(snippets);
+            List<Outcome> outcomes = new ScriptRunner(database.connection(), database::openSession, guard, settings.pageTimeout()).run(snippets);
             return new PageResult(page, outcomes, setup);
         } catch (SQLException e) {
             throw new IllegalStateException("could not prepare a database for " + page + ": " + e.getMessage(), e);
+        } finally {
+            activeDatabases.remove(name);
+        }
+    }
+
+    /** Stops every session of a page whose database grew past Kensho's disk limit. */
+    private void watchDisk() {
+        for (String name : activeDatabases) {
+            try {
+                java.util.List<Integer> pids = new java.util.ArrayList<>();
+                synchronized (admin) {
+                    try (var statement = admin.prepareStatement("SELECT pg_catalog.pg_database_size(d.oid) > ?, a.pid"
+                            + " FROM pg_catalog.pg_database d LEFT JOIN pg_catalog.pg_stat_activity a ON a.datid = d.oid"
+                            + " WHERE d.datname = ?")) {
+                        statement.setLong(1, settings.databaseBytes());
+                        statement.setString(2, name);
+                        try (ResultSet rs = statement.executeQuery()) {
+                            while (rs.next()) {
+                                if (rs.getBoolean(1) && rs.getObject(2) != null) {
+                                    pids.add(rs.getInt(2));
+                                }
+                            }
+                        }
+                    }
+                }
+                for (int pid : pids) {
+                    guard.stop(pid, "Kensho stopped the page: its database grew past " + (settings.databaseBytes() >> 20)
+                            + " MiB (its limit on disk per page)");
+                }
+            } catch (SQLException | RuntimeException ignored) {
+                // The database may be gone already; the next round looks again.
+            }
         }
     }
 
     @Override
     public void close() {
+        diskWatch.shutdownNow();
         closeQuietly(admin);
         server.close();
     }

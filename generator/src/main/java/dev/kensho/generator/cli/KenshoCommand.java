@@ -78,6 +78,10 @@ public final class KenshoCommand implements Runnable {
                 + "e.g. 10s or 500ms; a statement stopped by it fails and never satisfies a claim (default: ${DEFAULT-VALUE}).")
         String statementTimeout;
 
+        @Option(names = "--page-timeout", defaultValue = "60s", description = "Kensho's limit on all of a page's snippets "
+                + "together; a page stopped by it fails (default: ${DEFAULT-VALUE}).")
+        String pageTimeout;
+
         @Option(names = "--cache", defaultValue = "target/kensho-cache", paramLabel = "DIR",
                 description = "Verification cache: pages whose SQL did not change reuse their outcomes (default: ${DEFAULT-VALUE}).")
         Path cache;
@@ -91,7 +95,8 @@ public final class KenshoCommand implements Runnable {
         /** The options as the build takes them; a value that cannot be used is a usage error (exit 2). */
         BuildOptions buildOptions(CommandLine.Model.CommandSpec spec, boolean render, Shard shard, Path junit) {
             try {
-                VerifierSettings limits = new VerifierSettings(duration("--statement-timeout", statementTimeout));
+                VerifierSettings limits = new VerifierSettings(duration("--statement-timeout", statementTimeout))
+                        .withPageTimeout(duration("--page-timeout", pageTimeout));
                 if (!postgres.matches("auto|embedded|container") && !postgres.startsWith("jdbc:postgresql:")) {
                     throw new IllegalArgumentException("--postgres takes auto, embedded, container or a jdbc:postgresql:// URL, not '"
                             + postgres + "'");

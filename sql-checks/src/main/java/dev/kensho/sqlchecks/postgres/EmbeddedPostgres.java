@@ -41,8 +41,16 @@ public final class EmbeddedPostgres implements PostgresProvider {
     private static final String SUPERUSER = "postgres";
     private static final String LOCK_FILE = "kensho.lock";
     private static final Duration START_DEADLINE = Duration.ofSeconds(60);
+    /**
+     * Runs the server and stops it (immediate shutdown: the cluster is thrown away) when the JVM's
+     * pipe closes, however the JVM ended. It ignores INT, TERM and HUP, and runs in a session of its
+     * own (setsid), so that Ctrl-C or a SIGTERM to the build's process group (a CI cancel, timeout)
+     * reaches the JVM, whose exit closes the pipe, and never leaves the server on a slow smart shutdown.
+     */
     private static final String STDIN_WATCHDOG =
-            "trap '' INT; \"$@\" </dev/null & server=$!; cat >/dev/null; kill -INT $server 2>/dev/null; wait $server";
+            "trap '' INT TERM HUP; \"$@\" </dev/null & server=$!; cat >/dev/null; kill -QUIT $server 2>/dev/null; wait $server";
+    /** Bumped when what initdb makes changes, so that kept templates of an older layout are not reused. */
+    private static final String CLUSTER_LAYOUT = "auth-scram-2";
 
     @Override
     public String name() {
@@ -93,7 +101,7 @@ public final class EmbeddedPostgres implements PostgresProvider {
         Files.setPosixFilePermissions(workDir, PosixFilePermissions.fromString("rwx------"));
 
         long t0 = System.nanoTime();
-        ClusterTemplate template = new ClusterTemplate(clusterRoot(), PostgresBinaries.archiveIdentity(), account);
+        ClusterTemplate template = new ClusterTemplate(clusterRoot(), PostgresBinaries.archiveIdentity() + ":" + CLUSTER_LAYOUT, account);
         String templatePassword = template.copyTo(dataDir);
         if (templatePassword != null) {
             password = templatePassword;
@@ -101,7 +109,7 @@ public final class EmbeddedPostgres implements PostgresProvider {
         } else {
             List<String> initdb = asServerAccount(account, List.of(
                     binaries.resolve("bin/initdb").toString(), "-D", dataDir.toString(), "-U", SUPERUSER,
-                    "--pwfile=" + passwordFile, "--auth-local=trust", "--auth-host=scram-sha-256",
+                    "--pwfile=" + passwordFile, "--auth-local=scram-sha-256", "--auth-host=scram-sha-256",
                     "-E", "UTF8", "--locale=C", "--no-sync", "--no-instructions"));
             runToCompletion(initdb, workDir.resolve("initdb.log"), "initdb");
             Files.deleteIfExists(passwordFile);
@@ -120,10 +128,11 @@ public final class EmbeddedPostgres implements PostgresProvider {
                 "-c", "max_connections=50", "-c", "shared_buffers=32MB"));
         Path log = workDir.resolve("postgres.log");
         long t1 = System.nanoTime();
-        Process server = new ProcessBuilder(asServerAccount(account, postgres))
+        ProcessBuilder builder = new ProcessBuilder(inOwnSession(asServerAccount(account, postgres)))
                 .redirectErrorStream(true)
-                .redirectOutput(log.toFile())
-                .start();
+                .redirectOutput(log.toFile());
+        minimalEnvironment(builder);
+        Process server = builder.start();
         Server running = new Server(server, workDir, port, password, log, account);
         Thread hook = new Thread(running::close, "kensho-postgres-shutdown");
         running.shutdownHook = hook;
@@ -198,6 +207,22 @@ public final class EmbeddedPostgres implements PostgresProvider {
         return "root".equals(System.getProperty("user.name"));
     }
 
+    /** The server sees none of the build's environment (CI secrets): any process of its account could read it from /proc. */
+    private static void minimalEnvironment(ProcessBuilder builder) {
+        builder.environment().clear();
+        builder.environment().put("PATH", "/usr/sbin:/usr/bin:/sbin:/bin");
+        builder.environment().put("LC_ALL", "C");
+    }
+
+    private static List<String> inOwnSession(List<String> command) {
+        if (!Files.isExecutable(Path.of("/usr/bin/setsid"))) {
+            return command; // macOS has no setsid; the watchdog's traps still hold there
+        }
+        List<String> wrapped = new ArrayList<>(List.of("/usr/bin/setsid"));
+        wrapped.addAll(command);
+        return wrapped;
+    }
+
     private static List<String> asServerAccount(String account, List<String> command) {
         if (account == null) {
             return command;
@@ -220,7 +245,9 @@ public final class EmbeddedPostgres implements PostgresProvider {
 
     private static void runToCompletion(List<String> command, Path log, String what)
             throws IOException, PostgresUnavailableException {
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        minimalEnvironment(builder);
+        Process process = builder.start();
         try {
             if (!process.waitFor(START_DEADLINE.toSeconds(), TimeUnit.SECONDS)) {
                 process.destroyForcibly();

@@ -7,6 +7,7 @@ import dev.kensho.sqlchecks.ResultTable;
 import dev.kensho.sqlchecks.Snippet;
 import dev.kensho.sqlchecks.SqlExecution;
 import dev.kensho.sqlchecks.KenshoLimitException;
+import dev.kensho.sqlchecks.KenshoLimits;
 import dev.kensho.sqlchecks.StatementGuard;
 import dev.kensho.sqlchecks.assertion.RowComparison;
 import dev.kensho.sqlchecks.script.SqlSplitter;
@@ -302,8 +303,8 @@ public final class ScenarioRunner {
                         + guard.limit().multipliedBy(3).toSeconds() + " s) and the step was cancelled; a limit of Kensho's never "
                         + "satisfies a claim");
             }
-            if (error instanceof KenshoLimitException || (error != null && !fromServer(error))) {
-                return failAt(step.line(), "step " + step.name() + ": " + error.getMessage());
+            if (error != null && KenshoLimits.ownLimit(error) != null) {
+                return failAt(step.line(), "step " + step.name() + ": " + KenshoLimits.ownLimit(error));
             }
             if (step.expectError() != null) {
                 if (error == null) {
@@ -435,10 +436,6 @@ public final class ScenarioRunner {
             rs.next();
             return rs.getInt(1);
         }
-    }
-
-    private static boolean fromServer(SQLException error) {
-        return error instanceof org.postgresql.util.PSQLException psql && psql.getServerErrorMessage() != null;
     }
 
     private static String serverMessage(SQLException error) {
