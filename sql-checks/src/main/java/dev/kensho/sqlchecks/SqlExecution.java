@@ -7,6 +7,8 @@ import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
+import java.util.concurrent.ScheduledFuture;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -32,8 +34,17 @@ public final class SqlExecution {
         return guard.run(connection, () -> {
             try (Statement statement = connection.createStatement()) {
                 statement.setEscapeProcessing(false);
+                // The driver keeps every NOTICE of a running statement; a snippet raising millions would
+                // fill the heap. Kensho shows none of them, so they are let go as they come.
+                ScheduledFuture<?> drain = StatementGuard.every(NOTICE_DRAIN, () -> clearQuietly(statement));
                 ResultTable last = null;
-                boolean isResultSet = statement.execute(sql);
+                boolean isResultSet;
+                try {
+                    isResultSet = statement.execute(sql);
+                } finally {
+                    drain.cancel(false);
+                    clearQuietly(statement);
+                }
                 while (true) {
                     if (isResultSet) {
                         try (ResultSet rs = statement.getResultSet()) {
@@ -48,6 +59,16 @@ public final class SqlExecution {
                 throw clientSideLimits(e);
             }
         });
+    }
+
+    private static final Duration NOTICE_DRAIN = Duration.ofMillis(50);
+
+    private static void clearQuietly(Statement statement) {
+        try {
+            statement.clearWarnings();
+        } catch (SQLException ignored) {
+            // Closed already.
+        }
     }
 
     private static ResultTable read(String sql, ResultSet rs) throws SQLException {

@@ -64,6 +64,11 @@ public final class StatementGuard {
         this.control = control;
     }
 
+    /** Runs {@code task} every {@code period} until the returned future is cancelled. */
+    static ScheduledFuture<?> every(Duration period, Runnable task) {
+        return TIMER.scheduleWithFixedDelay(task, period.toMillis(), period.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
     public Duration limit() {
         return limit;
     }

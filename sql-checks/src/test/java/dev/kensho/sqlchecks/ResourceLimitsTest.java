@@ -5,9 +5,13 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** A hostile page cannot fill the disk, hang on a regular expression or run past its time budget; none of these limits satisfies a claim. */
@@ -56,6 +60,26 @@ class ResourceLimitsTest {
         assertEquals("error-matches /(.*a){20}x/ took longer than 1 s on the message (catastrophic backtracking); write a simpler "
                 + "pattern, such as a plain part of the message", outcome.failure().message());
         assertTrue(System.nanoTime() - t0 < Duration.ofSeconds(4).toNanos());
+    }
+
+    /** Run in a JVM of its own with a small heap by {@link #aFloodOfNoticesDoesNotFillTheHeap}. */
+    public static void main(String[] args) throws Exception {
+        try (Verifier own = Verifier.start(new EmbeddedPostgres(), new VerifierSettings(Duration.ofSeconds(5)))) {
+            Outcome outcome = TestPage.on(own).add("", "SET client_min_messages = notice; "
+                    + "DO $$ BEGIN LOOP RAISE NOTICE 'a notice of some length to fill memory %', clock_timestamp(); END LOOP; END $$;").last();
+            System.out.println(outcome.failure().message());
+        }
+    }
+
+    @Test
+    void aFloodOfNoticesDoesNotFillTheHeap() throws Exception {
+        Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx96m",
+                "-cp", System.getProperty("java.class.path"), ResourceLimitsTest.class.getName()).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(process.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, process.exitValue(), output);
+        assertTrue(output.contains("Kensho stopped the statement after 5 s"), output);
+        assertFalse(output.contains("OutOfMemoryError"), output);
     }
 
     @Test
