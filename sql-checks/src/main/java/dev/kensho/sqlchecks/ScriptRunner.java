@@ -32,6 +32,7 @@ final class ScriptRunner {
     /** Below this many rows the planner rightly prefers reading the whole table. */
     private static final long SMALL_TABLE_ROWS = 1000;
     private static final String UNDEFINED_PARAMETER = "42P02";
+    private static final String OUT_OF_MEMORY = "53200";
 
     private final Connection connection;
     private final ScenarioRunner scenarios;
@@ -401,6 +402,9 @@ final class ScriptRunner {
         String hint = server.getHint();
         if (UNDEFINED_PARAMETER.equals(server.getSQLState()) && snippet.directives().parameters().isEmpty()) {
             hint = "bind a value to it in the fence's meta: $1:TYPE=VALUE";
+        } else if (OUT_OF_MEMORY.equals(server.getSQLState())) {
+            hint = "Kensho bounds the memory of each PostgreSQL process so that a snippet cannot take the build machine's; "
+                    + "use less (a smaller work_mem, fewer rows at once)";
         }
         return new Failure(server.getMessage(), server.getSQLState(), snippet.locate(at), snippet.lineAt(at), server.getDetail(), hint);
     }

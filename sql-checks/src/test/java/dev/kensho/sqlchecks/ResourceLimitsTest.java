@@ -83,6 +83,18 @@ class ResourceLimitsTest {
     }
 
     @Test
+    void aBackendCannotTakeTheMachinesMemoryAndTheLimitSatisfiesNoClaim() throws Exception {
+        String hungry = "SET work_mem = '2000GB'; "
+                + "SELECT count(*) FROM (SELECT g, count(*) FROM generate_series(1, 40000000) AS g GROUP BY g) AS s;";
+        Outcome failed = TestPage.on(verifier).add("", hungry).last();
+        assertEquals("out of memory", failed.failure().message());
+        assertEquals("53200", failed.failure().sqlState());
+        assertTrue(failed.failure().hint().startsWith("Kensho bounds the memory of each PostgreSQL process"), failed.failure().hint());
+        Outcome claimed = TestPage.on(verifier).add("expect-error=53200", hungry).last();
+        assertTrue(claimed.failure().message().startsWith("the server ran out of memory under Kensho's limits"), claimed.failure().message());
+    }
+
+    @Test
     void aPageHasATotalTimeBudget() throws Exception {
         PageResult result = TestPage.on(verifier).add("", "SELECT pg_sleep(2);").add("", "SELECT pg_sleep(2);")
                 .add("", "SELECT 1;").run();

@@ -12,6 +12,9 @@ import java.util.Properties;
  */
 public final class ContainerPostgres implements PostgresProvider {
 
+    /** Memory of the whole container (all sessions together). */
+    static final long CONTAINER_MEMORY_BYTES = 3L << 30;
+
     public static final String DEFAULT_IMAGE = "postgres:18";
     /** Marks Kensho's containers with the host and pid of the build that started them. */
     static final String OWNER_LABEL = "dev.kensho.owner";
@@ -141,7 +144,10 @@ public final class ContainerPostgres implements PostgresProvider {
         ensureImage();
         PostgreSQLContainer container = new PostgreSQLContainer(
                 DockerImageName.parse(image).asCompatibleSubstituteFor("postgres"))
-                .withLabel(OWNER_LABEL, ownerId());
+                .withLabel(OWNER_LABEL, ownerId())
+                // A snippet's memory stays the container's: bounded, with no swap to fall back on.
+                .withCreateContainerCmdModifier(cmd -> cmd.getHostConfig()
+                        .withMemory(CONTAINER_MEMORY_BYTES).withMemorySwap(CONTAINER_MEMORY_BYTES));
         try {
             container.start();
         } catch (RuntimeException e) {

@@ -42,13 +42,19 @@ public final class EmbeddedPostgres implements PostgresProvider {
     private static final String LOCK_FILE = "kensho.lock";
     private static final Duration START_DEADLINE = Duration.ofSeconds(60);
     /**
+     * Address space each server process may use (RLIMIT_AS, inherited by every backend): a snippet
+     * that allocates without bound (SET work_mem = '2000GB', a runaway array) gets an out-of-memory
+     * error instead of taking the machine's memory. Never a claim's error (see KenshoLimits).
+     */
+    static final long BACKEND_MEMORY_BYTES = 1536L << 20;
+    /**
      * Runs the server and stops it (immediate shutdown: the cluster is thrown away) when the JVM's
      * pipe closes, however the JVM ended. It ignores INT, TERM and HUP, and runs in a session of its
      * own (setsid), so that Ctrl-C or a SIGTERM to the build's process group (a CI cancel, timeout)
      * reaches the JVM, whose exit closes the pipe, and never leaves the server on a slow smart shutdown.
      */
-    private static final String STDIN_WATCHDOG =
-            "trap '' INT TERM HUP; \"$@\" </dev/null & server=$!; cat >/dev/null; kill -QUIT $server 2>/dev/null; wait $server";
+    private static final String STDIN_WATCHDOG = "trap '' INT TERM HUP; ulimit -v " + (BACKEND_MEMORY_BYTES >> 10) + " 2>/dev/null; "
+            + "\"$@\" </dev/null & server=$!; cat >/dev/null; kill -QUIT $server 2>/dev/null; wait $server";
     /** Bumped when what initdb makes changes, so that kept templates of an older layout are not reused. */
     private static final String CLUSTER_LAYOUT = "auth-scram-2";
 
