@@ -1,5 +1,7 @@
 package dev.kensho.generator;
 
+import dev.kensho.sqlchecks.assertion.PsqlFormat;
+
 import java.util.List;
 
 /**
@@ -29,22 +31,43 @@ public record Diagnostic(String file, int line, int column, String message, Stri
         return file + ":" + line + ":" + column;
     }
 
-    /** The full multi-line rendering. */
+    /**
+     * The full multi-line rendering. Everything a contributor or the server wrote is shown with its
+     * control characters escaped (an ANSI escape in a file name or a message must not drive the
+     * terminal), and the caret sits under the column as a terminal shows it (CJK characters are two
+     * columns wide).
+     */
     public String format() {
         StringBuilder out = new StringBuilder();
-        out.append(location()).append(": error: ").append(message);
+        out.append(printable(location())).append(": error: ").append(printable(message));
         if (code != null) {
-            out.append(" [").append(code).append(']');
+            out.append(" [").append(printable(code)).append(']');
         }
         out.append('\n');
         if (sourceLine != null) {
             String number = Integer.toString(line);
             String gutter = " ".repeat(number.length());
-            out.append(' ').append(number).append(" | ").append(sourceLine.replace('\t', ' ')).append('\n');
-            out.append(' ').append(gutter).append(" | ").append(" ".repeat(Math.max(0, column - 1))).append("^\n");
+            String shown = printable(sourceLine.replace('\t', ' '));
+            String before = shown.substring(0, Math.min(shown.length(), Math.max(0, column - 1)));
+            out.append(' ').append(number).append(" | ").append(shown).append('\n');
+            out.append(' ').append(gutter).append(" | ").append(" ".repeat(PsqlFormat.width(before))).append("^\n");
         }
         for (String note : notes) {
-            out.append("  = ").append(note.replace("\n", "\n    ")).append('\n');
+            out.append("  = ").append(printable(note).replace("\n", "\n    ")).append('\n');
+        }
+        return out.toString();
+    }
+
+    /** Control characters (other than line breaks) as \\u escapes. */
+    public static String printable(String text) {
+        StringBuilder out = new StringBuilder(text.length());
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if ((c < 0x20 && c != '\n') || (c >= 0x7f && c < 0xa0)) {
+                out.append(String.format("\\u%04x", (int) c));
+            } else {
+                out.append(c);
+            }
         }
         return out.toString();
     }

@@ -37,23 +37,28 @@ class InterruptedBuildTest {
         String first = output.readLine();
         assertTrue(first != null && first.startsWith("Kensho: PostgreSQL 18.6"), "unexpected first line: " + first);
         // The server is up and the snippet is sleeping inside it.
-        awaitSleepingSnippet();
+        servers = awaitSleepingSnippet(process);
         return process;
     }
 
-    private static void awaitSleepingSnippet() throws InterruptedException {
-        for (int i = 0; i < 100 && TestSite.kenshoPostgresProcesses().isEmpty(); i++) {
+    /** The build's own server processes, remembered while the build lives (once it dies they are orphans). */
+    private List<ProcessHandle> servers = List.of();
+
+    private static List<ProcessHandle> awaitSleepingSnippet(Process build) throws InterruptedException {
+        for (int i = 0; i < 100 && TestSite.serversBelow(build.toHandle()).isEmpty(); i++) {
             Thread.sleep(50);
         }
-        assertTrue(!TestSite.kenshoPostgresProcesses().isEmpty(), "the build started no server");
+        List<ProcessHandle> found = TestSite.serversBelow(build.toHandle());
+        assertTrue(!found.isEmpty(), "the build started no server");
         Thread.sleep(500);
+        return found;
     }
 
-    private static void awaitNoServer() throws InterruptedException {
-        for (int i = 0; i < 200 && !TestSite.kenshoPostgresProcesses().isEmpty(); i++) {
+    private void awaitNoServer() throws InterruptedException {
+        for (int i = 0; i < 200 && servers.stream().anyMatch(ProcessHandle::isAlive); i++) {
             Thread.sleep(50);
         }
-        assertEquals(List.of(), TestSite.kenshoPostgresProcesses());
+        assertEquals(List.of(), servers.stream().filter(ProcessHandle::isAlive).map(p -> p.info().commandLine().orElse("")).toList());
     }
 
     @Test

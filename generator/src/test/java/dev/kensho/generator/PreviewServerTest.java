@@ -86,4 +86,42 @@ class PreviewServerTest {
         }
         assertEquals(List.of(), TestSite.kenshoPostgresProcesses(), "the server outlived serve");
     }
+
+    private static String rawGet(int port, String host) throws Exception {
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
+            socket.getOutputStream().write(("GET /a.html HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n")
+                    .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            return new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+    }
+
+    @Test
+    void anotherHostNameIsRefusedAndADeletedContentFolderIsNoticedWhenItReturns() throws Exception {
+        TestSite site = new TestSite(temp).page("a.md", TestSite.source("A", "\nfirst\n"));
+        BuildOptions options = new BuildOptions(site.content, TestSite.THEME, site.out, "embedded", "postgres:18", site.report,
+                true, VerifierSettings.DEFAULTS, Shard.ALL, null, temp.resolve("cache"), 2);
+        try (PreviewServer preview = new PreviewServer(options, line -> { })) {
+            int port = preview.start(0);
+            assertTrue(rawGet(port, "rebound.example:" + port).startsWith("HTTP/1.1 403"));
+            assertTrue(rawGet(port, "localhost:" + port).startsWith("HTTP/1.1 200"));
+
+            long generation = preview.generation();
+            java.nio.file.Path moved = temp.resolve("content-away");
+            java.nio.file.Files.move(site.content, moved);
+            awaitGeneration(preview, generation);
+            HttpResponse<String> gone = get(port, "/a.html");
+            assertEquals(500, gone.statusCode(), "a vanished content folder is shown as an error, not as the stale site");
+            assertTrue(gone.body().contains("does not exist"), gone.body());
+
+            generation = preview.generation();
+            java.nio.file.Files.move(moved, site.content);
+            awaitGeneration(preview, generation);
+            site.page("a.md", TestSite.source("A", "\nrestored and edited\n"));
+            long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+            while (!get(port, "/a.html").body().contains("restored and edited") && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            assertTrue(get(port, "/a.html").body().contains("restored and edited"), "watching stopped after the folder came back");
+        }
+    }
 }

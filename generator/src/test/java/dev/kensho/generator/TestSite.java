@@ -65,11 +65,19 @@ final class TestSite {
         }
     }
 
-    /** Processes of an embedded server Kensho started (their data folder is kensho-pg-*). */
+    /**
+     * Embedded servers this test JVM started (descendants whose data folder is kensho-pg-*): a
+     * developer's own PostgreSQL or another build on the machine is none of the tests' business.
+     */
     static List<String> kenshoPostgresProcesses() {
-        return ProcessHandle.allProcesses()
-                .map(p -> p.info().commandLine().orElse(""))
-                .filter(c -> c.contains("/bin/postgres") && c.contains("kensho-pg-"))
+        return serversBelow(ProcessHandle.current()).stream().map(p -> p.info().commandLine().orElse("")).toList();
+    }
+
+    /** Embedded servers started by {@code parent} or its descendants. */
+    static List<ProcessHandle> serversBelow(ProcessHandle parent) {
+        return parent.descendants()
+                .filter(p -> p.info().commandLine().orElse("").contains("/bin/postgres")
+                        && p.info().commandLine().orElse("").contains("kensho-pg-"))
                 .toList();
     }
 

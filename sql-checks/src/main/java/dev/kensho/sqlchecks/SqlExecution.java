@@ -92,10 +92,15 @@ public final class SqlExecution {
 
     /** Errors the driver raises itself, said in terms an author can act on; never a server error a claim could expect. */
     private static SQLException clientSideLimits(PSQLException e) {
+        String message = String.valueOf(e.getMessage());
+        if (message.contains("CopyManager")) {
+            // The server's 57014 here is only the driver refusing to feed the COPY: never the lesson's error.
+            return new KenshoLimitException("COPY … FROM STDIN and COPY … TO STDOUT exchange data with psql itself, which a "
+                    + "snippet cannot do; insert the rows with INSERT … VALUES, or show them with SELECT", e);
+        }
         if (e.getServerErrorMessage() != null) {
             return e;
         }
-        String message = String.valueOf(e.getMessage());
         if (message.contains("maxResultBuffer")) {
             return new KenshoLimitException("the result is larger than Kensho holds in memory (" + PageDatabase.MAX_RESULT_BUFFER
                     + "); return fewer rows, e.g. count(*) or LIMIT, and state those", e);

@@ -90,6 +90,24 @@ public final class ContentFiles {
         }
     }
 
+    /**
+     * Why a path below the content root cannot become part of the site's URLs, or null. Names become
+     * URLs and link targets: '#', '?', '%', quotes, spaces or control characters would break them or
+     * the links that point to them.
+     */
+    public static String nameProblem(String relative) {
+        for (int i = 0; i < relative.length(); ) {
+            int cp = relative.codePointAt(i);
+            i += Character.charCount(cp);
+            if (!Character.isLetterOrDigit(cp) && cp != '-' && cp != '_' && cp != '.' && cp != '/') {
+                return "its name holds " + (Character.isISOControl(cp) || Character.isWhitespace(cp)
+                        ? String.format("U+%04X", cp) : "'" + new String(Character.toChars(cp)) + "'")
+                        + "; file names in content/ become URLs, so they may hold only letters, digits, '-', '_' and '.'";
+            }
+        }
+        return null;
+    }
+
     /** True when the path, not followed, is anything but a regular file or folder (a link, FIFO, device). */
     public static boolean isSpecial(Path path) {
         try {

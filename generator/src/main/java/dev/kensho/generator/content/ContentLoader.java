@@ -73,6 +73,11 @@ public final class ContentLoader {
                     continue;
                 }
                 long limit = isPageSource(path) ? ContentFiles.MAX_PAGE_BYTES : ContentFiles.MAX_ASSET_BYTES;
+                String nameProblem = ContentFiles.nameProblem(contentRoot.relativize(path).toString().replace('\\', '/'));
+                if (nameProblem != null && !path.getFileName().toString().startsWith(".")) {
+                    diagnostics.add(Diagnostic.at(display(path), 1, 1, "not read: " + nameProblem, null));
+                    continue;
+                }
                 try {
                     files.check(path, limit);
                     found.add(path);

@@ -44,7 +44,7 @@ public final class JUnitReport {
             xml.writeStartDocument("UTF-8", "1.0");
             xml.writeCharacters("\n");
             xml.writeStartElement("testsuites");
-            xml.writeAttribute("name", "kensho");
+            attribute(xml, "name", "kensho");
             for (PageResult page : run.pages().values()) {
                 writePage(xml, page);
             }
@@ -65,30 +65,30 @@ public final class JUnitReport {
         List<Outcome> outcomes = page.outcomes();
         xml.writeCharacters("\n  ");
         xml.writeStartElement("testsuite");
-        xml.writeAttribute("name", page.page());
-        xml.writeAttribute("tests", Integer.toString(outcomes.size()));
-        xml.writeAttribute("failures", Long.toString(outcomes.stream().filter(o -> o.status() == Outcome.Status.FAILED).count()));
-        xml.writeAttribute("skipped", Long.toString(outcomes.stream().filter(o -> o.status() == Outcome.Status.SKIPPED).count()));
-        xml.writeAttribute("errors", "0");
-        xml.writeAttribute("time", seconds(outcomes.stream().mapToLong(o -> o.duration().toNanos()).sum()));
+        attribute(xml, "name", page.page());
+        attribute(xml, "tests", Integer.toString(outcomes.size()));
+        attribute(xml, "failures", Long.toString(outcomes.stream().filter(o -> o.status() == Outcome.Status.FAILED).count()));
+        attribute(xml, "skipped", Long.toString(outcomes.stream().filter(o -> o.status() == Outcome.Status.SKIPPED).count()));
+        attribute(xml, "errors", "0");
+        attribute(xml, "time", seconds(outcomes.stream().mapToLong(o -> o.duration().toNanos()).sum()));
         for (Outcome outcome : outcomes) {
             xml.writeCharacters("\n    ");
             xml.writeStartElement("testcase");
-            xml.writeAttribute("classname", page.page());
-            xml.writeAttribute("name", outcome.snippet().location().file() + ":" + outcome.snippet().location().line()
+            attribute(xml, "classname", page.page());
+            attribute(xml, "name", outcome.snippet().location().file() + ":" + outcome.snippet().location().line()
                     + (outcome.snippet().scenario() == null ? " sql" : " scenario"));
-            xml.writeAttribute("time", seconds(outcome.duration().toNanos()));
+            attribute(xml, "time", seconds(outcome.duration().toNanos()));
             if (outcome.status() == Outcome.Status.FAILED) {
                 Diagnostic diagnostic = SqlVerification.diagnostic(page, outcome);
                 xml.writeStartElement("failure");
-                xml.writeAttribute("message", diagnostic.location() + ": " + diagnostic.message()
+                attribute(xml, "message", diagnostic.location() + ": " + diagnostic.message()
                         + (diagnostic.code() == null ? "" : " [" + diagnostic.code() + "]"));
-                xml.writeAttribute("type", diagnostic.code() == null ? "assertion" : diagnostic.code());
+                attribute(xml, "type", diagnostic.code() == null ? "assertion" : diagnostic.code());
                 xml.writeCharacters(diagnostic.format());
                 xml.writeEndElement();
             } else if (outcome.status() == Outcome.Status.SKIPPED) {
                 xml.writeEmptyElement("skipped");
-                xml.writeAttribute("message", outcome.failure().message());
+                attribute(xml, "message", outcome.failure().message());
             }
             xml.writeEndElement();
         }
@@ -99,25 +99,30 @@ public final class JUnitReport {
     private static void writeProblems(XMLStreamWriter xml, List<Diagnostic> problems) throws XMLStreamException {
         xml.writeCharacters("\n  ");
         xml.writeStartElement("testsuite");
-        xml.writeAttribute("name", "sources");
-        xml.writeAttribute("tests", Integer.toString(problems.size()));
-        xml.writeAttribute("failures", Integer.toString(problems.size()));
-        xml.writeAttribute("skipped", "0");
-        xml.writeAttribute("errors", "0");
+        attribute(xml, "name", "sources");
+        attribute(xml, "tests", Integer.toString(problems.size()));
+        attribute(xml, "failures", Integer.toString(problems.size()));
+        attribute(xml, "skipped", "0");
+        attribute(xml, "errors", "0");
         for (Diagnostic problem : problems) {
             xml.writeCharacters("\n    ");
             xml.writeStartElement("testcase");
-            xml.writeAttribute("classname", problem.file());
-            xml.writeAttribute("name", problem.file() + ":" + problem.line() + " source");
+            attribute(xml, "classname", problem.file());
+            attribute(xml, "name", problem.file() + ":" + problem.line() + " source");
             xml.writeStartElement("failure");
-            xml.writeAttribute("message", problem.location() + ": " + problem.message());
-            xml.writeAttribute("type", "source");
+            attribute(xml, "message", problem.location() + ": " + problem.message());
+            attribute(xml, "type", "source");
             xml.writeCharacters(problem.format());
             xml.writeEndElement();
             xml.writeEndElement();
         }
         xml.writeCharacters("\n  ");
         xml.writeEndElement();
+    }
+
+    /** XML 1.0 cannot carry most control characters, even escaped; a hostile message must not break the file. */
+    private static void attribute(XMLStreamWriter xml, String name, String value) throws XMLStreamException {
+        xml.writeAttribute(name, Diagnostic.printable(value));
     }
 
     private static String seconds(long nanos) {

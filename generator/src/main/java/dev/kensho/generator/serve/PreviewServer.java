@@ -19,6 +19,7 @@ import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardWatchEventKinds;
+import java.nio.file.WatchEvent;
 import java.nio.file.WatchKey;
 import java.nio.file.WatchService;
 import java.util.List;
@@ -45,7 +46,10 @@ public final class PreviewServer implements AutoCloseable {
     private final Consumer<String> log;
     private final ServerSession.LongLived session = new ServerSession.LongLived();
     private final dev.kensho.generator.render.RenderMemo memo = new dev.kensho.generator.render.RenderMemo();
-    private final List<OutputStream> listeners = new CopyOnWriteArrayList<>();
+    private final List<HttpExchange> listeners = new CopyOnWriteArrayList<>();
+    /** Open event streams kept at once; the oldest is closed when another tab connects. */
+    private static final int MAX_LISTENERS = 32;
+    private java.util.concurrent.ScheduledExecutorService heartbeat;
     private volatile KenshoBuild.SiteFiles site = new KenshoBuild.SiteFiles(Map.of(), Map.of());
     private volatile List<Diagnostic> problems = List.of();
     private volatile String environmentError;
@@ -73,6 +77,14 @@ public final class PreviewServer implements AutoCloseable {
         watcher = FileSystems.getDefault().newWatchService();
         register(options.content());
         register(options.theme());
+        // A closed tab is only noticed when something is written to it: a comment line now and then
+        // lets its socket go instead of keeping it until the next rebuild.
+        heartbeat = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread thread = new Thread(r, "kensho-preview-heartbeat");
+            thread.setDaemon(true);
+            return thread;
+        });
+        heartbeat.scheduleWithFixedDelay(() -> broadcast(": ping\n\n"), 10, 10, TimeUnit.SECONDS);
         watching = new Thread(this::watch, "kensho-preview-watch");
         watching.setDaemon(true);
         watching.start();
@@ -84,13 +96,46 @@ public final class PreviewServer implements AutoCloseable {
         return generation;
     }
 
+    /**
+     * Watches every folder below {@code root}, and the folder above it for the root itself being
+     * removed or coming back (deleted and restored from git, say); events there about anything else
+     * are ignored (see {@link #relevant}).
+     */
     private void register(Path root) throws IOException {
-        try (Stream<Path> dirs = Files.walk(root)) {
+        Path absolute = root.toAbsolutePath().normalize();
+        Path existing = absolute.getParent();
+        while (existing != null && !Files.isDirectory(existing)) {
+            existing = existing.getParent();
+        }
+        if (existing != null) {
+            existing.register(watcher, StandardWatchEventKinds.ENTRY_CREATE, StandardWatchEventKinds.ENTRY_DELETE);
+        }
+        if (!Files.isDirectory(absolute)) {
+            return;
+        }
+        try (Stream<Path> dirs = Files.walk(absolute)) {
             for (Path dir : dirs.filter(Files::isDirectory).toList()) {
                 dir.register(watcher, StandardWatchEventKinds.ENTRY_CREATE, StandardWatchEventKinds.ENTRY_MODIFY,
                         StandardWatchEventKinds.ENTRY_DELETE);
             }
+        } catch (java.io.UncheckedIOException | java.nio.file.NoSuchFileException vanished) {
+            // A folder went away while it was walked; the next event registers what is there then.
         }
+    }
+
+    /** True for an event inside content/ or site/, or about those folders themselves; not for their siblings. */
+    private boolean relevant(WatchKey key, WatchEvent<?> event) {
+        if (!(key.watchable() instanceof Path folder) || !(event.context() instanceof Path name)) {
+            return true;
+        }
+        Path changed = folder.resolve(name).toAbsolutePath().normalize();
+        for (Path root : List.of(options.content(), options.theme())) {
+            Path absolute = root.toAbsolutePath().normalize();
+            if (changed.startsWith(absolute) || absolute.startsWith(changed)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void watch() {
@@ -99,19 +144,27 @@ public final class PreviewServer implements AutoCloseable {
                 WatchKey key = watcher.take();
                 // Editors save in several steps; wait until they are done, then build once.
                 Thread.sleep(30);
+                boolean changed = false;
                 do {
-                    key.pollEvents();
+                    for (WatchEvent<?> event : key.pollEvents()) {
+                        changed |= relevant(key, event);
+                    }
                     key.reset();
                     key = watcher.poll(30, TimeUnit.MILLISECONDS);
                 } while (key != null);
-                register(options.content());
-                register(options.theme());
+                if (!changed) {
+                    continue;
+                }
+                try {
+                    register(options.content());
+                    register(options.theme());
+                } catch (IOException e) {
+                    log.accept("warning: could not watch every folder: " + e.getMessage());
+                }
                 rebuild();
             }
         } catch (InterruptedException | ClosedWatchServiceException e) {
             // The preview is ending.
-        } catch (IOException e) {
-            log.accept("error: watching stopped: " + e.getMessage());
         }
     }
 
@@ -138,17 +191,40 @@ public final class PreviewServer implements AutoCloseable {
             log.accept("error: " + e.getMessage());
         }
         generation++;
-        for (OutputStream listener : listeners) {
+        broadcast("data: " + generation + "\n\n");
+    }
+
+    private void broadcast(String event) {
+        for (HttpExchange listener : listeners) {
             try {
-                listener.write(("data: " + generation + "\n\n").getBytes(StandardCharsets.UTF_8));
-                listener.flush();
+                OutputStream stream = listener.getResponseBody();
+                stream.write(event.getBytes(StandardCharsets.UTF_8));
+                stream.flush();
             } catch (IOException gone) {
                 listeners.remove(listener);
+                listener.close();
             }
         }
     }
 
+    /**
+     * Only requests addressed to this machine's loopback name are served: a page on another site
+     * cannot read the preview through a DNS name that it points at 127.0.0.1 (DNS rebinding).
+     */
+    private boolean fromThisMachine(HttpExchange exchange) {
+        String host = exchange.getRequestHeaders().getFirst("Host");
+        if (host == null) {
+            return false;
+        }
+        String name = host.startsWith("[") ? host.substring(0, host.indexOf(']') + 1) : host.split(":", 2)[0];
+        return name.equals("127.0.0.1") || name.equals("localhost") || name.equals("[::1]");
+    }
+
     private void handle(HttpExchange exchange) throws IOException {
+        if (!fromThisMachine(exchange)) {
+            send(exchange, 403, "text/plain; charset=utf-8", "the preview answers only to 127.0.0.1 and localhost\n".getBytes(StandardCharsets.UTF_8));
+            return;
+        }
         String path = URLDecoder.decode(exchange.getRequestURI().getPath(), StandardCharsets.UTF_8);
         if (path.equals(EVENTS)) {
             exchange.getResponseHeaders().add("Content-Type", "text/event-stream");
@@ -157,7 +233,11 @@ public final class PreviewServer implements AutoCloseable {
             OutputStream stream = exchange.getResponseBody();
             stream.write((": kensho preview\n\n").getBytes(StandardCharsets.UTF_8));
             stream.flush();
-            listeners.add(stream);
+            listeners.add(exchange);
+            while (listeners.size() > MAX_LISTENERS) {
+                HttpExchange oldest = listeners.remove(0);
+                oldest.close();
+            }
             return; // Kept open; written to on every rebuild.
         }
         String relative = path.substring(1);
@@ -216,6 +296,11 @@ public final class PreviewServer implements AutoCloseable {
 
     @Override
     public void close() {
+        if (heartbeat != null) {
+            heartbeat.shutdownNow();
+        }
+        listeners.forEach(HttpExchange::close);
+        listeners.clear();
         if (watching != null) {
             watching.interrupt();
         }

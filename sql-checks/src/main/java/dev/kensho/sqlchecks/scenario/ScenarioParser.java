@@ -39,6 +39,7 @@ public final class ScenarioParser {
 
     private static final Pattern WORD = Pattern.compile("\"([^\"]+)\"|([A-Za-z_][A-Za-z0-9_]*)");
     private static final Pattern SQLSTATE = Pattern.compile("[0-9A-Z]{5}");
+    static final int MAX_SESSIONS = 8;
 
     private final String text;
     private int pos;
@@ -127,6 +128,10 @@ public final class ScenarioParser {
             throws ScenarioSyntaxException {
         if (sessions.size() < 2) {
             throw new ScenarioSyntaxException("a scenario needs at least two sessions", 0);
+        }
+        if (sessions.size() > MAX_SESSIONS) {
+            throw new ScenarioSyntaxException("a scenario may have at most " + MAX_SESSIONS + " sessions (each is a connection, "
+                    + "and connections are shared by all pages verified at once)", 0);
         }
         if (permutations.isEmpty()) {
             throw new ScenarioSyntaxException("a scenario needs a 'permutation' line giving the order of its steps", line(text.length()));
