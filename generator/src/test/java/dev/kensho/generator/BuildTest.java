@@ -137,7 +137,7 @@ class BuildTest {
         assertEquals(new String(before), Files.readString(page));
         assertEquals("previous build", Files.readString(site.out.resolve("marker.txt")));
         try (var siblings = Files.list(site.out.getParent())) {
-            assertEquals(List.of("report.json", "site"), siblings.map(p -> p.getFileName().toString()).sorted().toList(),
+            assertEquals(List.of("report.json", "site"), siblings.map(p -> p.getFileName().toString()).filter(n -> !n.equals(".site.lock")).sorted().toList(),
                     "no staging folder may be left behind");
         }
     }
@@ -184,5 +184,27 @@ class BuildTest {
         TestSite.Run run = site.build();
         assertEquals(0, run.status(), run::toString);
         assertTrue(run.out().startsWith("Kensho: no SQL on any page; no PostgreSQL server started"), run::toString);
+    }
+
+    @Test
+    void stagingLeftByAKilledBuildIsRemovedAndConcurrentBuildsDoNotCollide() throws Exception {
+        TestSite site = new TestSite(temp).page("a.md", TestSite.source("A", "\nText.\n"));
+        Path leftover = Files.createDirectories(site.out.getParent().resolve(".site.staging-999/a"));
+        Path[] outs = {site.out, site.out};
+        java.util.List<java.util.concurrent.Future<TestSite.Run>> runs = new java.util.ArrayList<>();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+        try {
+            for (Path ignored : outs) {
+                runs.add(pool.submit(() -> site.build("--no-cache")));
+            }
+            for (var run : runs) {
+                TestSite.Run result = run.get();
+                assertEquals(0, result.status(), result::toString);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertTrue(Files.notExists(leftover.getParent()), "the killed build's staging folder is still there");
+        assertTrue(Files.exists(site.out.resolve("a.html")));
     }
 }

@@ -151,4 +151,40 @@ class HostileContentTest {
                 run::toString);
         assertFalse(run.err().contains("<kbd>"), run::toString);
     }
+
+    @Test
+    void fileNamesThatCannotBeUrlsAreRefusedAtTheirPath() throws Exception {
+        TestSite site = new TestSite(temp).page("a.md", TestSite.source("A", "\nText.\n"))
+                .page("what?.md", TestSite.source("Q", "\nText.\n"))
+                .page("100%.md", TestSite.source("P", "\nText.\n"));
+        TestSite.Run run = site.build();
+        assertEquals(1, run.status(), run::toString);
+        assertTrue(run.err().contains(site.display("what?.md") + ":1:1: error: not read: its name holds '?'; file names in content/ "
+                + "become URLs, so they may hold only letters, digits, '-', '_' and '.'"), run::toString);
+        assertTrue(run.err().contains(site.display("100%.md") + ":1:1: error: not read: its name holds '%'"), run::toString);
+        assertFalse(run.err().contains("a.md:"), "problems are not blamed on other pages: " + run);
+    }
+
+    @Test
+    void controlCharactersNeitherDriveTheTerminalNorBreakTheJUnitXml() throws Exception {
+        TestSite site = new TestSite(temp).page("a.md", TestSite.source("A",
+                "\n```sql\nDO $$ BEGIN RAISE EXCEPTION E'red \\x1b[31m alert \\x01 bell \\x07'; END $$;\n```\n"));
+        Path junit = temp.resolve("junit");
+        TestSite.Run run = site.check("--junit-xml", junit.toString());
+        assertEquals(1, run.status(), run::toString);
+        assertFalse(run.err().contains("\u001b"), "an ANSI escape reached the terminal");
+        assertTrue(run.err().contains("error: red \\u001b[31m alert \\u0001 bell \\u0007 [P0001]"), run::toString);
+        javax.xml.parsers.DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(junit.resolve("TEST-kensho.xml").toFile());
+    }
+
+    @Test
+    void theCaretStandsUnderTheColumnAsATerminalShowsIt() throws Exception {
+        TestSite site = new TestSite(temp).page("a.md", TestSite.source("A",
+                "\n```sql\nSELECT '検証' AS 列, missing_column FROM (VALUES (1)) AS v(x);\n```\n"));
+        TestSite.Run run = site.check();
+        assertEquals(1, run.status(), run::toString);
+        assertTrue(run.err().contains(":6:19: error: column \"missing_column\" does not exist [42703]\n"
+                + " 6 | SELECT '検証' AS 列, missing_column FROM (VALUES (1)) AS v(x);\n"
+                + "   |                      ^\n"), run::toString);
+    }
 }

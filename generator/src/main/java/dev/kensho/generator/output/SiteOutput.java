@@ -27,6 +27,37 @@ public final class SiteOutput {
         Path target = out.toAbsolutePath().normalize();
         Path parent = target.getParent();
         Files.createDirectories(parent);
+        // One writer at a time per output folder; while it holds the lock, any staging folder left
+        // beside the site belongs to a build that was killed, and is removed.
+        // A file lock keeps other processes out; threads of this JVM (a preview and a build) queue here,
+        // since the JVM gives one file lock per file.
+        java.util.concurrent.locks.ReentrantLock local = WRITERS.computeIfAbsent(target, k -> new java.util.concurrent.locks.ReentrantLock());
+        local.lock();
+        try (java.nio.channels.FileChannel lockFile = java.nio.channels.FileChannel.open(parent.resolve("." + target.getFileName() + ".lock"),
+                java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE);
+             java.nio.channels.FileLock ignored = lockFile.lock()) {
+            removeLeftovers(parent, target.getFileName().toString());
+            publishLocked(target, parent, pages, copies);
+        } finally {
+            local.unlock();
+        }
+    }
+
+    private static final java.util.concurrent.ConcurrentHashMap<Path, java.util.concurrent.locks.ReentrantLock> WRITERS =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
+    private static void removeLeftovers(Path parent, String name) throws IOException {
+        try (Stream<Path> siblings = Files.list(parent)) {
+            for (Path sibling : siblings.toList()) {
+                String file = sibling.getFileName().toString();
+                if (file.startsWith("." + name + ".staging-") || file.startsWith("." + name + ".previous-")) {
+                    deleteTree(sibling);
+                }
+            }
+        }
+    }
+
+    private static void publishLocked(Path target, Path parent, Map<String, String> pages, Map<String, Path> copies) throws IOException {
         Path staging = Files.createTempDirectory(parent, "." + target.getFileName() + ".staging-");
         // A temp folder is private; the published site is read by web servers and other users.
         Files.setPosixFilePermissions(staging, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
