@@ -144,4 +144,23 @@ class ClaimMarkupTest {
         assertTrue(html.contains("期待する結果（PostgreSQL 18.6 の結果と一致）"), html);
         assertFalse(html.contains("runs without error"), html);
     }
+
+    @Test
+    void preformattedEvidenceKeepsEveryLeadingSpace() throws Exception {
+        String rows = """
+                 k  |  v
+                ----+-----
+                 a  |   1
+                 bb |  22
+                (2 rows)
+                """;
+        TestSite site = new TestSite(temp).page("a.md", TestSite.source("A", "\n```sql explain\n"
+                + "SELECT * FROM (VALUES ('a', 1), ('bb', 22)) AS t(k, v) ORDER BY k;\n```\n\n```rows\n" + rows + "```\n"));
+        TestSite.Run run = site.build();
+        assertEquals(0, run.status(), run::toString);
+        org.jsoup.nodes.Document html = org.jsoup.Jsoup.parse(site.out.resolve("a.html").toFile());
+        assertEquals(rows.stripTrailing(), html.selectFirst("figure.expected-rows pre code").wholeText());
+        String plan = html.selectFirst("pre.plan code").wholeText();
+        assertTrue(plan.contains("\n  ->  "), "plan children keep their indentation: " + plan);
+    }
 }

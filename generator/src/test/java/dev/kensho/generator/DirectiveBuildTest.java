@@ -104,7 +104,7 @@ class DirectiveBuildTest {
         assertTrue(evidence.get(0).contains("$1 = 1（integer）"), evidence.get(0));
         assertEquals(List.of("エラーなく最後まで実行できる（文 1 個）", "下の表の 1 行をそのまま返す（ORDER BY がないので順序は問わずに比較）"),
                 html.select(".evidence").get(0).select(".assertions li").eachText());
-        assertEquals(List.of("fails with SQLSTATE 42P01"), html.select(".evidence").get(1).select(".assertions li").eachText());
+        assertEquals(List.of("SQLSTATE 42P01 で失敗する。サーバーのメッセージ：「relation \"nothing_here\" does not exist」"), html.select(".evidence").get(1).select(".assertions li").eachText());
         assertEquals("期待する結果（PostgreSQL 18.6 の結果と一致）", html.selectFirst(".expected-rows figcaption").text());
         assertNull(html.selectFirst(".plan"), "no plan is shown unless the author asks for it");
     }

@@ -73,7 +73,7 @@ final class SnippetNodeRenderer implements NodeRenderer {
             }
         }
         try {
-            html.line().raw(theme.render("code.ftlh", model)).line();
+            html.line().rawPre(theme.render("code.ftlh", model)).line();
         } catch (Theme.ThemeException e) {
             throw new RenderFailure(e);
         }
