@@ -110,6 +110,7 @@ final class SnippetNodeRenderer implements NodeRenderer {
                 "description", a.description())).toList());
         List<SqlStatement> statements = SqlSplitter.split(outcome.snippet().sql());
         evidence.put("statements", statements.size());
+        evidence.put("claimsOnLast", outcome.assertions().stream().anyMatch(a -> !a.kind().equals("runs") && !a.kind().equals("fails-with")));
         evidence.put("lastStatementLine", statements.isEmpty() ? outcome.snippet().location().line()
                 : outcome.snippet().locate(statements.get(statements.size() - 1).offset()).line());
         evidence.put("parameters", outcome.snippet().directives().parameters().stream()
