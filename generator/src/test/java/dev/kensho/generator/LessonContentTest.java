@@ -63,5 +63,14 @@ class LessonContentTest {
         assertTrue(scenarioClaims.contains("b_reserve returns the 1 expected row(s) passed"), scenarioClaims::toString); // A rolls back
         assertTrue(scenarioClaims.contains("b_insert fails with SQLSTATE 23505 passed"), scenarioClaims::toString);      // SELECT then INSERT
         assertTrue(scenarioClaims.contains("b_claim waits for a passed"), scenarioClaims::toString);                      // stable operation ID
+        assertTrue(scenarioClaims.contains("b_reserve fails with SQLSTATE 40001 passed"), scenarioClaims::toString);     // REPEATABLE READ
+        assertTrue(scenarioClaims.contains("b_reserve fails with SQLSTATE 55P03 passed"), scenarioClaims::toString);     // wait limit
+
+        // Every page with SQL has an exercise whose answer is the build's own verified result.
+        for (String page : lessonPages) {
+            org.jsoup.nodes.Document html = org.jsoup.Jsoup.parse(temp.resolve("site/idempotency/" + page.replace(".md", ".html")).toFile());
+            assertTrue(!html.select(".predict .predict-answer .evidence summary:contains(検証済み)").isEmpty(),
+                    page + " has no exercise with a verified answer");
+        }
     }
 }
