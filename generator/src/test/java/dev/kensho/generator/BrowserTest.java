@@ -93,6 +93,25 @@ class BrowserTest {
                 stream.write(body);
             }
         });
+        // The same site as GitHub Pages serves it under a base path: a missing path at any depth gets 404.html.
+        server.createContext("/kensho/", exchange -> {
+            String path = exchange.getRequestURI().getPath().substring("/kensho/".length());
+            Path file = root.resolve(path.isEmpty() ? "index.html" : java.net.URLDecoder.decode(path, "UTF-8")).normalize();
+            int code = 200;
+            if (!file.startsWith(root) || !Files.isRegularFile(file)) {
+                file = root.resolve("404.html");
+                code = 404;
+            }
+            String type = file.toString().endsWith(".html") ? "text/html; charset=utf-8"
+                    : file.toString().endsWith(".css") ? "text/css" : file.toString().endsWith(".js") ? "text/javascript"
+                    : file.toString().endsWith(".svg") ? "image/svg+xml" : "application/octet-stream";
+            byte[] body = Files.readAllBytes(file);
+            exchange.getResponseHeaders().add("Content-Type", type);
+            exchange.sendResponseHeaders(code, body.length);
+            try (OutputStream stream = exchange.getResponseBody()) {
+                stream.write(body);
+            }
+        });
         server.start();
         base = "http://127.0.0.1:" + server.getAddress().getPort() + "/";
 
@@ -236,5 +255,18 @@ class BrowserTest {
         }
         driver.manage().window().setSize(new Dimension(1280, 900));
         assertClean();
+    }
+
+    @Test
+    void theNotFoundPageWorksFromANestedPathUnderTheBasePath() {
+        driver.get(base + "kensho/idempotency/no/such/page.html");
+        assertEquals("ページが見つかりません", driver.findElement(org.openqa.selenium.By.tagName("h1")).getText());
+        Object rules = driver.executeScript("return [...document.styleSheets].reduce((n, s) => n + s.cssRules.length, 0)");
+        assertTrue(((Number) rules).intValue() > 10, "the 404 page's stylesheet did not load: " + rules);
+        String overview = driver.findElement(org.openqa.selenium.By.cssSelector(".sidebar a[href$='idempotency/overview.html']")).getAttribute("href");
+        assertEquals(base + "kensho/idempotency/overview.html", overview);
+        driver.findElement(org.openqa.selenium.By.cssSelector(".site-title")).click();
+        waitUpTo(5).until(d -> d.getCurrentUrl().equals(base + "kensho/index.html"));
+        assertTrue(driver.findElements(org.openqa.selenium.By.tagName("h1")).stream().noneMatch(h -> h.getText().equals("ページが見つかりません")));
     }
 }

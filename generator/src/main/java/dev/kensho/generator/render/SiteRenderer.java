@@ -177,7 +177,7 @@ public final class SiteRenderer {
         files.put(SEARCH_INDEX, index);
         searchIndexBytes = index.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
         try {
-            files.put("404.html", theme.render("404.ftlh", baseModel("404.html", navigation, null)));
+            files.put(NOT_FOUND_PAGE, theme.render("404.ftlh", baseModel(NOT_FOUND_PAGE, navigation, null)));
         } catch (Theme.ThemeException e) {
             diagnostics.add(e.diagnostic());
         }
@@ -281,7 +281,7 @@ public final class SiteRenderer {
 
     private Map<String, Object> baseModel(String outputPath, Navigation navigation, Page current) throws Theme.ThemeException {
         Map<String, Object> model = new HashMap<>();
-        String root = relativeRoot(outputPath);
+        String root = rootFor(outputPath);
         model.put("root", root);
         model.put("site", Map.of("title", config.title(), "description", config.description(), "lang", config.lang(),
                 "url", config.url(), "base", config.basePath()));
@@ -312,10 +312,21 @@ public final class SiteRenderer {
         return model;
     }
 
-    private static Map<String, Object> link(Page target, String fromOutputPath) {
+    private Map<String, Object> link(Page target, String fromOutputPath) {
         String label = target.frontMatter().sidebarLabel() == null ? target.frontMatter().title() : target.frontMatter().sidebarLabel();
-        return Map.of("title", label, "href", relativeRoot(fromOutputPath) + target.outputPath());
+        return Map.of("title", label, "href", rootFor(fromOutputPath) + target.outputPath());
     }
+
+    /**
+     * How a page's links reach the site's root. Every page uses a relative path, so the site works under
+     * any base path and from the file system; the 404 page alone is served for missing paths at any
+     * depth, so its links start from the base path of {@code url:} in content/site.yml.
+     */
+    private String rootFor(String outputPath) {
+        return outputPath.equals(NOT_FOUND_PAGE) ? config.basePath() : relativeRoot(outputPath);
+    }
+
+    private static final String NOT_FOUND_PAGE = "404.html";
 
     /** "" for a page at the top, "../" one folder down, and so on: the site works from any base path. */
     static String relativeRoot(String outputPath) {
