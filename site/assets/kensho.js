@@ -65,7 +65,41 @@ for (const tabs of document.querySelectorAll('[data-tabs]')) {
 }
 
 // On narrow screens the sidebar folds away behind a menu button, as in Starlight.
-document.querySelector('.menu-toggle')?.addEventListener('click', (event) => {
+const menuToggle = document.querySelector('.menu-toggle');
+menuToggle?.addEventListener('click', () => {
   const open = document.body.classList.toggle('menu-open');
-  event.currentTarget.setAttribute('aria-expanded', String(open));
+  menuToggle.setAttribute('aria-expanded', String(open));
 });
+// Escape closes the phone menu and returns focus to its button, as a disclosure should.
+document.addEventListener('keydown', (event) => {
+  if (event.key === 'Escape' && document.body.classList.contains('menu-open')) {
+    document.body.classList.remove('menu-open');
+    menuToggle?.setAttribute('aria-expanded', 'false');
+    menuToggle?.focus();
+  }
+});
+
+// The table of contents: folded on phones, and on any width it marks the section being read.
+const toc = document.querySelector('.toc');
+if (toc) {
+  const details = toc.querySelector('details');
+  if (details && matchMedia('(max-width: 1199px)').matches) {
+    details.open = false;
+  }
+  const links = new Map([...toc.querySelectorAll('a[href^="#"]')].map((a) => [decodeURIComponent(a.getAttribute('href').slice(1)), a]));
+  const headings = [...links.keys()].map((id) => document.getElementById(id)).filter(Boolean);
+  const mark = () => {
+    let current = headings[0];
+    for (const heading of headings) {
+      if (heading.getBoundingClientRect().top <= 120) {
+        current = heading;
+      }
+    }
+    links.forEach((a) => a.removeAttribute('aria-current'));
+    if (current) {
+      links.get(current.id)?.setAttribute('aria-current', 'true');
+    }
+  };
+  addEventListener('scroll', mark, { passive: true });
+  mark();
+}
