@@ -269,4 +269,48 @@ class BrowserTest {
         waitUpTo(5).until(d -> d.getCurrentUrl().equals(base + "kensho/index.html"));
         assertTrue(driver.findElements(org.openqa.selenium.By.tagName("h1")).stream().noneMatch(h -> h.getText().equals("ページが見つかりません")));
     }
+
+    /** axe-core from npm (.ci/run installs it here); the test says so and skips without it. */
+    private static final Path AXE = Path.of(System.getenv().getOrDefault("KENSHO_AXE_JS", "/tmp/kensho-axe/node_modules/axe-core/axe.min.js"));
+
+    @Test
+    void axeFindsNoViolationOnAnyPageAtEitherWidthInEitherTheme() throws Exception {
+        if (!Files.isReadable(AXE)) {
+            String reason = "axe-core is not installed at " + AXE + " (npm install --prefix /tmp/kensho-axe axe-core@4)";
+            System.out.println("SKIPPED axe checks: " + reason);
+            assumeTrue(false, reason);
+        }
+        String axe = Files.readString(AXE);
+        List<String> pages;
+        try (var files = Files.walk(site.resolve("site"))) {
+            pages = files.filter(f -> f.toString().endsWith(".html")).map(f -> site.resolve("site").relativize(f).toString()).sorted().toList();
+        }
+        List<String> violations = new ArrayList<>();
+        try {
+            for (int width : new int[]{1280, 360}) {
+                driver.manage().window().setSize(new org.openqa.selenium.Dimension(width, 900));
+                for (String theme : List.of("light", "dark")) {
+                    driver.get(base + "index.html");
+                    driver.executeScript("localStorage.setItem('kensho-theme', arguments[0])", theme);
+                    for (String page : pages) {
+                        driver.get(base + page);
+                        // Evidence and answers open, so that what a reader can open is checked too.
+                        driver.executeScript("document.querySelectorAll('details').forEach(d => d.open = true)");
+                        driver.executeScript(axe);
+                        Object result = driver.executeAsyncScript("const done = arguments[arguments.length - 1];"
+                                + "axe.run(document, {resultTypes: ['violations']}).then(r => done(r.violations.map(v => v.id + ' ('"
+                                + " + v.impact + '): ' + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | '))));");
+                        for (Object violation : (List<?>) result) {
+                            violations.add(page + " at " + width + " px, " + theme + ": " + violation);
+                        }
+                    }
+                }
+            }
+        } finally {
+            driver.executeScript("localStorage.removeItem('kensho-theme')");
+            driver.manage().window().setSize(new org.openqa.selenium.Dimension(1280, 900));
+        }
+        System.out.println("axe-core: " + pages.size() + " pages x 2 widths x 2 themes, " + violations.size() + " violation(s)");
+        assertEquals(List.of(), violations);
+    }
 }
