@@ -1,23 +1,45 @@
-// Client-side search over the index the build wrote (assets/search-index.js). Queries are cut into
-// terms exactly as the build cut the pages (SearchIndex.terms in the generator): Latin words whole,
-// runs of kanji and kana as overlapping character pairs. A section matches when it has every term.
+// Client-side search over the index the build wrote in assets/search/ (SearchIndex in the generator).
+// Queries are cut into terms exactly as the build cut the pages: Latin words whole, runs of kanji and
+// kana as overlapping character pairs, hiragana folded to katakana. Only the files a query needs are
+// fetched: the small index, the term shards its terms hash to, and the pages of the hits shown.
+// A section matches when it has every term.
 (() => {
   const input = document.getElementById('search-input');
   const list = document.getElementById('search-results');
   if (!input || !list) return;
   const root = document.body.dataset.root || '';
-  let loading = null;
+  const folder = root + 'assets/search/';
+  const SHOWN = 10;
 
-  const load = () => loading ??= new Promise((resolve, reject) => {
-    const script = document.createElement('script');
-    script.src = root + 'assets/search-index.js';
-    script.onload = () => resolve(window.KENSHO_SEARCH);
-    script.onerror = reject;
-    document.head.appendChild(script);
-  });
+  // Index files are scripts (they work from file:// too); each calls back into this registry.
+  // One promise per file, shared by everyone who asks for it while it loads.
+  const waiting = new Map();
+  const files = new Map();
+  const settle = (key, value) => { waiting.get(key)?.(value); waiting.delete(key); };
+  window.__kenshoSearch = {
+    meta: (value) => settle('index', value),
+    terms: (shard, value) => settle('t-' + shard, value),
+    page: (page, value) => settle('p-' + page, value),
+  };
+  const fetchFile = (key) => {
+    if (!files.has(key)) {
+      files.set(key, new Promise((resolve, reject) => {
+        waiting.set(key, resolve);
+        const script = document.createElement('script');
+        script.src = folder + key + '.js';
+        script.onerror = reject;
+        document.head.appendChild(script);
+      }));
+    }
+    return files.get(key);
+  };
 
   const isCjk = (ch) => /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー々]/u.test(ch);
   const isWord = (ch) => /[a-z0-9_]/.test(ch);
+  const fold = (ch) => {
+    const c = ch.codePointAt(0);
+    return c >= 0x3041 && c <= 0x3096 ? String.fromCodePoint(c + 0x60) : ch;
+  };
   const terms = (text) => {
     const out = new Set();
     let word = '';
@@ -28,7 +50,8 @@
       for (let i = 0; i + 1 < run.length; i++) out.add(run[i] + run[i + 1]);
       run = [];
     };
-    for (const ch of text.normalize('NFKC').toLowerCase()) {
+    for (const raw of text.normalize('NFKC').toLowerCase()) {
+      const ch = fold(raw);
       if (isWord(ch)) { flushRun(); word += ch; }
       else if (isCjk(ch)) { flushWord(); run.push(ch); }
       else { flushWord(); flushRun(); }
@@ -37,78 +60,183 @@
     flushRun();
     return [...out];
   };
+  const shardOf = (term, shards) => {
+    let hash = 0x811c9dc5;
+    for (let i = 0; i < term.length; i++) {
+      hash ^= term.charCodeAt(i);
+      hash = Math.imul(hash, 0x01000193);
+    }
+    return (hash >>> 0) % shards;
+  };
+  const undelta = (list) => { let id = 0; return list.map((d) => (id += d)); };
 
   const escape = (s) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }[c]));
 
-  const passage = (text, query) => {
-    const lower = text.normalize('NFKC').toLowerCase();
-    const needle = query.normalize('NFKC').toLowerCase().trim();
-    let at = lower.indexOf(needle);
-    let length = needle.length;
-    if (at < 0) {
-      const first = terms(query)[0] || '';
-      at = lower.indexOf(first);
-      length = first.length;
+  // Text folded for matching, with where each folded character came from in the original text, so that
+  // a highlight lands on the right characters even where NFKC changed the length ("…" is three dots).
+  const foldWithMap = (text) => {
+    let folded = '';
+    const from = [];
+    let at = 0;
+    for (const ch of text) {
+      for (const f of ch.normalize('NFKC').toLowerCase()) {
+        folded += fold(f);
+        from.push(at);
+      }
+      at += ch.length;
     }
-    if (at < 0) return escape(text.slice(0, 80));
-    const start = Math.max(0, at - 30);
-    const end = Math.min(text.length, at + length + 50);
-    return (start > 0 ? '…' : '') + escape(text.slice(start, at)) + '<mark>' + escape(text.slice(at, at + length))
-      + '</mark>' + escape(text.slice(at + length, end)) + (end < text.length ? '…' : '');
+    from.push(text.length);
+    return { folded, from };
+  };
+  // Where the query (or failing that, its first term) occurs; Latin words only at word boundaries.
+  const locate = (folded, query) => {
+    const find = (needle) => {
+      if (!needle) return -1;
+      const latin = /^[a-z0-9_ ]+$/.test(needle);
+      let at = folded.indexOf(needle);
+      while (latin && at >= 0 && (isWord(folded[at - 1] || ' ') || isWord(folded[at + needle.length] || ' '))) {
+        at = folded.indexOf(needle, at + 1);
+      }
+      return at;
+    };
+    const whole = [...query.normalize('NFKC').toLowerCase().trim()].map(fold).join('');
+    let at = find(whole);
+    if (at >= 0) return [at, whole.length];
+    const first = terms(query)[0] || '';
+    at = find(first);
+    return at >= 0 ? [at, first.length] : [-1, 0];
+  };
+  const passage = (text, query) => {
+    const { folded, from } = foldWithMap(text);
+    const [at, length] = locate(folded, query);
+    if (at < 0) return escape(text.slice(0, 80)) + (text.length > 80 ? '…' : '');
+    const s = from[at];
+    const e = from[at + length];
+    const start = Math.max(0, s - 30);
+    const end = Math.min(text.length, e + 50);
+    return (start > 0 ? '…' : '') + escape(text.slice(start, s)) + '<mark>' + escape(text.slice(s, e))
+      + '</mark>' + escape(text.slice(e, end)) + (end < text.length ? '…' : '');
   };
 
-  const search = (index, query) => {
+  /** Section ids holding every term, those with a term in their title first. */
+  const search = async (query) => {
     const wanted = terms(query);
     if (!wanted.length) return [];
+    const meta = await fetchFile('index');
+    const shards = await Promise.all(wanted.map((term) => fetchFile('t-' + shardOf(term, meta.shards))));
     let hits = null;
-    for (const term of wanted) {
-      const ids = new Set(index.terms[term] || []);
+    const inTitle = new Map();
+    wanted.forEach((term, i) => {
+      const [all, titles] = shards[i][term] || [[], []];
+      const ids = new Set(undelta(all));
       hits = hits === null ? ids : new Set([...hits].filter((id) => ids.has(id)));
-      if (!hits.size) return [];
+      for (const id of undelta(titles)) inTitle.set(id, (inTitle.get(id) || 0) + 1);
+    });
+    return [...hits].sort((a, b) => (inTitle.get(b) || 0) - (inTitle.get(a) || 0) || a - b);
+  };
+  const pageOf = (meta, id) => {
+    const starts = meta.starts ??= undelta(meta.pageStarts);
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid] <= id) lo = mid; else hi = mid - 1;
     }
-    const needle = query.normalize('NFKC').toLowerCase().trim();
-    const score = (id) => {
-      const [, page, heading, text] = index.sections[id];
-      const inTitle = (page + ' ' + heading).normalize('NFKC').toLowerCase().includes(needle) ? 10 : 0;
-      const exact = text.normalize('NFKC').toLowerCase().includes(needle) ? 5 : 0;
-      return inTitle + exact;
-    };
-    return [...hits].sort((a, b) => score(b) - score(a) || a - b).slice(0, 12);
+    return lo;
   };
 
-  const show = (index, query) => {
-    const ids = search(index, query);
-    list.innerHTML = '';
-    if (!query.trim()) { list.hidden = true; return; }
-    if (!ids.length) {
-      list.innerHTML = '<li class="no-hit">見つかりませんでした</li>';
+  let active = -1;
+  const options = () => [...list.querySelectorAll('[role="option"]')];
+  const select = (index) => {
+    const all = options();
+    all.forEach((option, i) => option.setAttribute('aria-selected', String(i === index)));
+    active = index;
+    if (index >= 0 && all[index]) {
+      input.setAttribute('aria-activedescendant', all[index].id);
+      all[index].scrollIntoView({ block: 'nearest' });
+    } else {
+      input.removeAttribute('aria-activedescendant');
     }
-    for (const id of ids) {
-      const [url, page, heading, text] = index.sections[id];
+  };
+  const close = () => {
+    list.hidden = true;
+    input.setAttribute('aria-expanded', 'false');
+    select(-1);
+  };
+
+  let generation = 0;
+  const show = async (query, count = SHOWN) => {
+    const mine = ++generation;
+    if (!query.trim()) { list.innerHTML = ''; close(); return; }
+    const ids = await search(query);
+    const meta = await fetchFile('index');
+    const shown = ids.slice(0, count);
+    const pages = await Promise.all([...new Set(shown.map((id) => pageOf(meta, id)))].map((p) => fetchFile('p-' + p)));
+    if (mine !== generation) return; // a newer query is on its way
+    const sections = new Map(pages.flat().map((section) => [section[0], section]));
+    list.innerHTML = '';
+    const status = document.createElement('li');
+    status.className = 'search-status';
+    status.setAttribute('role', 'presentation');
+    status.textContent = ids.length === 0 ? '見つかりませんでした'
+      : ids.length > shown.length ? `${ids.length} 件中 ${shown.length} 件を表示` : `${ids.length} 件`;
+    list.appendChild(status);
+    shown.forEach((id, i) => {
+      const [, url, page, heading, text] = sections.get(id);
       const item = document.createElement('li');
-      item.innerHTML = '<a href="' + escape(root + url) + '"><span class="hit-title">' + escape(page)
+      item.id = 'search-hit-' + i;
+      item.setAttribute('role', 'option');
+      item.setAttribute('aria-selected', 'false');
+      item.innerHTML = '<a tabindex="-1" href="' + escape(root + url) + '"><span class="hit-title">' + escape(page)
         + (heading !== page ? ' › ' + escape(heading) : '') + '</span><span class="hit-passage">'
         + passage(text, query) + '</span></a>';
       list.appendChild(item);
+    });
+    if (ids.length > shown.length) {
+      const more = document.createElement('li');
+      more.setAttribute('role', 'presentation');
+      more.innerHTML = '<button type="button" class="search-more">さらに表示</button>';
+      more.querySelector('button').addEventListener('click', () => show(query, count + SHOWN));
+      list.appendChild(more);
     }
     list.hidden = false;
+    input.setAttribute('aria-expanded', 'true');
+    select(-1);
   };
 
+  input.setAttribute('role', 'combobox');
+  input.setAttribute('aria-autocomplete', 'list');
+  input.setAttribute('aria-expanded', 'false');
+  input.setAttribute('aria-controls', list.id);
+  list.setAttribute('role', 'listbox');
+  list.setAttribute('aria-label', '検索結果');
+
   let timer = null;
-  input.addEventListener('focus', () => { load(); });
-  input.addEventListener('input', () => {
+  const schedule = () => {
     clearTimeout(timer);
-    timer = setTimeout(async () => show(await load(), input.value), 80);
-  });
+    timer = setTimeout(() => show(input.value), 80);
+  };
+  input.addEventListener('focus', () => { fetchFile('index'); });
+  // While an IME is composing, the text is not the query yet: wait for the conversion.
+  input.addEventListener('input', (event) => { if (!event.isComposing) schedule(); });
+  input.addEventListener('compositionend', schedule);
   input.addEventListener('keydown', (event) => {
-    if (event.key === 'Enter') {
-      const first = list.querySelector('a');
-      if (first) window.location.href = first.href;
+    if (event.isComposing) return;
+    const all = options();
+    if (event.key === 'ArrowDown' && all.length) {
+      event.preventDefault();
+      select((active + 1) % all.length);
+    } else if (event.key === 'ArrowUp' && all.length) {
+      event.preventDefault();
+      select(active <= 0 ? all.length - 1 : active - 1);
+    } else if (event.key === 'Enter') {
+      const chosen = all[active >= 0 ? active : 0]?.querySelector('a');
+      if (chosen) window.location.href = chosen.href;
     } else if (event.key === 'Escape') {
-      list.hidden = true;
+      close();
     }
   });
   document.addEventListener('click', (event) => {
-    if (!event.target.closest('.search')) list.hidden = true;
+    if (!event.target.closest('.search')) close();
   });
 })();

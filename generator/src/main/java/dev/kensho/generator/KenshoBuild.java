@@ -119,8 +119,8 @@ public final class KenshoBuild {
             Map<String, String> html = renderer.reportingTo(progress).reusing(memo).render(documents, diagnostics);
             phase("render", t0);
             progress.stageDone("rendered " + html.size() + " file(s)");
-            log.accept("Kensho: search index " + renderer.searchIndexBytes() / 1024 + " KiB for " + documents.size()
-                    + " page(s), " + (documents.isEmpty() ? 0 : renderer.searchIndexBytes() / documents.size() / 1024) + " KiB per page");
+            log.accept("Kensho: search index " + renderer.searchIndexBytes() / 1024 + " KiB in " + renderer.searchIndexFiles()
+                    + " file(s) for " + documents.size() + " page(s); a query fetches only the files it needs");
             Map<String, Path> copies = copies(loader, theme);
             Map<String, Page> sources = new java.util.HashMap<>();
             pages.forEach(page -> sources.put(page.outputPath(), page));

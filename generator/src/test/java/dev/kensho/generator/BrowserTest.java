@@ -9,6 +9,7 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
@@ -312,5 +313,43 @@ class BrowserTest {
         }
         System.out.println("axe-core: " + pages.size() + " pages x 2 widths x 2 themes, " + violations.size() + " violation(s)");
         assertEquals(List.of(), violations);
+    }
+
+    @Test
+    void searchWaitsForTheImeMarksWholeWordsAndIsAComboboxForTheKeyboard() {
+        driver.get(base + "index.html");
+        WebElement input = driver.findElement(By.id("search-input"));
+        input.click();
+        // An IME mid-conversion: the raw kana are no query yet, so nothing is shown.
+        driver.executeScript("const i = arguments[0]; i.dispatchEvent(new CompositionEvent('compositionstart'));"
+                + "i.value = 'けっかふめい'; i.dispatchEvent(new InputEvent('input', {isComposing: true}));", input);
+        sleep(400);
+        assertTrue(driver.findElement(By.id("search-results")).getAttribute("hidden") != null, "results appeared during composition");
+        driver.executeScript("const i = arguments[0]; i.value = '結果不明'; i.dispatchEvent(new CompositionEvent('compositionend'));", input);
+        waitUpTo(5).until(d -> !d.findElements(By.cssSelector("#search-results a")).isEmpty());
+        assertTrue(driver.findElement(By.cssSelector(".search-status")).getText().matches("\\d+ 件.*"),
+                driver.findElement(By.cssSelector(".search-status")).getText());
+
+        input.sendKeys(Keys.ARROW_DOWN);
+        assertEquals("search-hit-0", input.getAttribute("aria-activedescendant"));
+        assertEquals("true", driver.findElement(By.id("search-hit-0")).getAttribute("aria-selected"));
+        assertEquals("true", input.getAttribute("aria-expanded"));
+
+        driver.get(base + "index.html");
+        input = driver.findElement(By.id("search-input"));
+        input.click();
+        input.sendKeys("on");
+        waitUpTo(5).until(d -> !d.findElements(By.cssSelector("#search-results mark")).isEmpty());
+        for (WebElement mark : driver.findElements(By.cssSelector("#search-results mark"))) {
+            assertEquals("on", mark.getText().toLowerCase(java.util.Locale.ROOT), "a highlight inside a longer word");
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

@@ -94,6 +94,6 @@ class CacheAndParallelismTest {
         for (String file : serial.keySet()) {
             assertArrayEquals(serial.get(file), parallel.get(file), file + " differs between --jobs 1 and --jobs 4");
         }
-        assertTrue(Arrays.equals(serial.get("assets/search-index.js"), parallel.get("assets/search-index.js")));
+        assertTrue(Arrays.equals(serial.get("assets/search/index.js"), parallel.get("assets/search/index.js")));
     }
 }

@@ -16,33 +16,50 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
- * Full-text search built at build time. Japanese has no spaces between words, so text is cut into
- * character bigrams inside runs of kanji and kana, and into whole words inside runs of Latin letters,
- * digits and underscores (so {@code ON CONFLICT} and {@code created_at} are found). The browser cuts
- * queries the same way ({@code site/assets/search.js} mirrors {@link #terms(String)}). The index is a
- * script, not JSON, so search works from the file system too.
+ * Full-text search built at build time and split into small files, as Pagefind does, so that a query
+ * on a site of thousands of pages fetches a few dozen kilobytes rather than the whole index. Japanese
+ * has no spaces between words, so text is cut into character bigrams inside runs of kanji and kana
+ * (hiragana folded to katakana), and into whole words inside runs of Latin letters, digits and
+ * underscores (so {@code ON CONFLICT} and {@code created_at} are found). The browser cuts queries the
+ * same way ({@code site/assets/search.js} mirrors {@link #terms(String)} and {@link #shardOf}).
+ *
+ * <p>Files (scripts, not JSON, so that search works from the file system too):
+ * <ul>
+ * <li>{@code assets/search/index.js}: the number of term shards and where each page's sections start;</li>
+ * <li>{@code assets/search/t-N.js}: for every term whose hash falls in shard N, the sections holding
+ *     it and those whose title or heading holds it (ids delta-encoded);</li>
+ * <li>{@code assets/search/p-N.js}: page N's sections (URL, titles, text), fetched only to show a hit.</li>
+ * </ul>
  */
 public final class SearchIndex {
 
     /** Characters of a section kept for showing the matching passage. */
-    private static final int PASSAGE_TEXT = 4000;
+    private static final int PASSAGE_TEXT = 1500;
+    /** Aimed size of one term shard; the number of shards grows with the site. */
+    private static final int SHARD_BYTES = 16 * 1024;
+    public static final String FOLDER = "assets/search/";
 
     private final List<List<String>> sections = new ArrayList<>();
+    /** Index in {@link #sections} of each page's first section. */
+    private final List<Integer> pageStarts = new ArrayList<>();
     private final Map<String, Set<Integer>> postings = new LinkedHashMap<>();
+    private final Map<String, Set<Integer>> titlePostings = new LinkedHashMap<>();
 
     /** Adds a rendered page, one entry per section (the text before the first h2, then each h2/h3). */
     public void add(String url, String pageTitle, String articleHtml) {
         Document document = Jsoup.parseBodyFragment(articleHtml);
-        document.select(".anchor, .evidence, .scenario-source, script, style, svg title").remove();
+        // Furniture and evidence are not what a reader searches for (the copy button's label, say).
+        document.select(".anchor, .evidence, .scenario-source, script, style, svg title, button, .predict-label").remove();
+        pageStarts.add(sections.size());
         String heading = pageTitle;
         String anchor = "";
         StringBuilder text = new StringBuilder();
-        int count = 0;
         for (Element element : document.body().children()) {
             if (element.tagName().matches("h[23]")) {
-                count += flush(url, anchor, pageTitle, heading, text);
+                flush(url, anchor, pageTitle, heading, text);
                 heading = element.text();
                 anchor = "#" + element.id();
                 text.setLength(0);
@@ -51,7 +68,7 @@ public final class SearchIndex {
                 text.append(' ');
             }
         }
-        count += flush(url, anchor, pageTitle, heading, text);
+        flush(url, anchor, pageTitle, heading, text);
     }
 
     private static void appendText(Node node, StringBuilder out) {
@@ -67,23 +84,31 @@ public final class SearchIndex {
         }
     }
 
-    private int flush(String url, String anchor, String pageTitle, String heading, StringBuilder text) {
+    private void flush(String url, String anchor, String pageTitle, String heading, StringBuilder text) {
         String body = text.toString().replaceAll("\\s+", " ").strip();
         int id = sections.size();
         sections.add(List.of(url + anchor, pageTitle, heading, body.length() > PASSAGE_TEXT ? body.substring(0, PASSAGE_TEXT) : body));
-        // The page's own entry (before its first heading) also answers to the page title.
         for (String term : terms(heading + " " + body)) {
             postings.computeIfAbsent(term, k -> new LinkedHashSet<>()).add(id);
         }
-        return 1;
+        // Sections whose page title or heading holds a term rank first.
+        for (String term : terms(pageTitle + " " + heading)) {
+            titlePostings.computeIfAbsent(term, k -> new LinkedHashSet<>()).add(id);
+        }
     }
 
     /** Appends another index's sections after this one's (pages are indexed apart, then joined in order). */
     public void addAll(SearchIndex other) {
         int offset = sections.size();
         sections.addAll(other.sections);
-        other.postings.forEach((term, ids) -> {
-            Set<Integer> target = postings.computeIfAbsent(term, k -> new LinkedHashSet<>());
+        other.pageStarts.forEach(start -> pageStarts.add(start + offset));
+        merge(other.postings, postings, offset);
+        merge(other.titlePostings, titlePostings, offset);
+    }
+
+    private static void merge(Map<String, Set<Integer>> from, Map<String, Set<Integer>> into, int offset) {
+        from.forEach((term, ids) -> {
+            Set<Integer> target = into.computeIfAbsent(term, k -> new LinkedHashSet<>());
             ids.forEach(id -> target.add(id + offset));
         });
     }
@@ -95,8 +120,8 @@ public final class SearchIndex {
         StringBuilder word = new StringBuilder();
         StringBuilder cjk = new StringBuilder();
         for (int i = 0; i < normalized.length(); ) {
-            int c = normalized.codePointAt(i);
-            i += Character.charCount(c);
+            int c = foldKana(normalized.codePointAt(i));
+            i += Character.charCount(normalized.codePointAt(i));
             if (isWordChar(c)) {
                 flushCjk(cjk, terms);
                 word.appendCodePoint(c);
@@ -111,6 +136,11 @@ public final class SearchIndex {
         flushWord(word, terms);
         flushCjk(cjk, terms);
         return terms;
+    }
+
+    /** Hiragana as katakana, so that ぺーじ finds ページ. */
+    static int foldKana(int c) {
+        return c >= 0x3041 && c <= 0x3096 ? c + 0x60 : c;
     }
 
     private static boolean isWordChar(int c) {
@@ -141,17 +171,68 @@ public final class SearchIndex {
         run.setLength(0);
     }
 
-    /** The index as a script that sets {@code window.KENSHO_SEARCH}. */
-    public String script() {
-        Map<String, Object> index = new LinkedHashMap<>();
-        index.put("sections", sections);
-        Map<String, Object> compact = new LinkedHashMap<>();
-        postings.forEach((term, ids) -> compact.put(term, ids));
-        index.put("terms", compact);
+    /** FNV-1a over UTF-16 units, the same as search.js computes. */
+    public static int shardOf(String term, int shards) {
+        int hash = 0x811c9dc5;
+        for (int i = 0; i < term.length(); i++) {
+            hash ^= term.charAt(i);
+            hash *= 0x01000193;
+        }
+        return Integer.remainderUnsigned(hash, shards);
+    }
+
+    /** Output path → script text of every file of the index. */
+    public Map<String, String> files() {
+        ObjectMapper json = new ObjectMapper();
+        Map<String, String> files = new LinkedHashMap<>();
         try {
-            return "window.KENSHO_SEARCH=" + new ObjectMapper().writeValueAsString(index) + ";\n";
+            long estimate = 0;
+            Map<String, List<List<Integer>>> entries = new TreeMap<>();
+            for (Map.Entry<String, Set<Integer>> posting : postings.entrySet()) {
+                List<Integer> all = deltas(posting.getValue());
+                List<Integer> titles = deltas(titlePostings.getOrDefault(posting.getKey(), Set.of()));
+                entries.put(posting.getKey(), List.of(all, titles));
+                estimate += posting.getKey().length() * 3L + all.size() * 3L + titles.size() * 3L + 8;
+            }
+            int shards = Integer.highestOneBit((int) Math.max(1, Math.min(4096, estimate / SHARD_BYTES))) * 2;
+            List<Map<String, List<List<Integer>>>> shardMaps = new ArrayList<>();
+            for (int i = 0; i < shards; i++) {
+                shardMaps.add(new TreeMap<>());
+            }
+            entries.forEach((term, lists) -> shardMaps.get(shardOf(term, shards)).put(term, lists));
+            for (int i = 0; i < shards; i++) {
+                files.put(FOLDER + "t-" + i + ".js", "window.__kenshoSearch.terms(" + i + "," + json.writeValueAsString(shardMaps.get(i)) + ");\n");
+            }
+            for (int page = 0; page < pageStarts.size(); page++) {
+                int from = pageStarts.get(page);
+                int to = page + 1 < pageStarts.size() ? pageStarts.get(page + 1) : sections.size();
+                List<List<Object>> pageSections = new ArrayList<>();
+                for (int id = from; id < to; id++) {
+                    List<Object> section = new ArrayList<>();
+                    section.add(id);
+                    section.addAll(sections.get(id));
+                    pageSections.add(section);
+                }
+                files.put(FOLDER + "p-" + page + ".js", "window.__kenshoSearch.page(" + page + "," + json.writeValueAsString(pageSections) + ");\n");
+            }
+            Map<String, Object> meta = new LinkedHashMap<>();
+            meta.put("shards", shards);
+            meta.put("pageStarts", deltas(pageStarts));
+            files.put(FOLDER + "index.js", "window.__kenshoSearch.meta(" + json.writeValueAsString(meta) + ");\n");
+            return files;
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** Ascending ids as the first id, then differences: most are small, so the files stay small. */
+    private static List<Integer> deltas(java.util.Collection<Integer> ids) {
+        List<Integer> out = new ArrayList<>(ids.size());
+        int previous = 0;
+        for (int id : new java.util.TreeSet<>(ids)) {
+            out.add(id - previous);
+            previous = id;
+        }
+        return out;
     }
 }

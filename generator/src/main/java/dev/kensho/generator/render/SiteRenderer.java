@@ -30,6 +30,7 @@ public final class SiteRenderer {
     private final String builtAt;
     private final Map<String, String> lastUpdated;
     private long searchIndexBytes;
+    private int searchIndexFiles;
     private final int jobs;
     private dev.kensho.generator.report.Progress progress = dev.kensho.generator.report.Progress.silent();
 
@@ -83,9 +84,13 @@ public final class SiteRenderer {
     }
 
     /** Where the search index goes below the site root. */
-    public static final String SEARCH_INDEX = "assets/search-index.js";
+    public static final String SEARCH_INDEX = SearchIndex.FOLDER + "index.js";
 
     /** Size of the search index written by the last {@link #render} call. */
+    public int searchIndexFiles() {
+        return searchIndexFiles;
+    }
+
     public long searchIndexBytes() {
         return searchIndexBytes;
     }
@@ -173,9 +178,10 @@ public final class SiteRenderer {
         } finally {
             pool.shutdownNow();
         }
-        String index = search.script();
-        files.put(SEARCH_INDEX, index);
-        searchIndexBytes = index.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        Map<String, String> index = search.files();
+        files.putAll(index);
+        searchIndexBytes = index.values().stream().mapToLong(text -> text.getBytes(java.nio.charset.StandardCharsets.UTF_8).length).sum();
+        searchIndexFiles = index.size();
         try {
             files.put(NOT_FOUND_PAGE, theme.render("404.ftlh", baseModel(NOT_FOUND_PAGE, navigation, null)));
         } catch (Theme.ThemeException e) {
