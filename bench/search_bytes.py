@@ -2,7 +2,7 @@
 """Bytes a reader's browser fetches for one search query on a built site.
 
 Replays site/assets/search.js: the index file, the term shards the query's terms hash to (FNV-1a
-over UTF-16 units), and the page fragments of the first 10 hits (ranked as the browser ranks them).
+over UTF-16 units), and the fragments of the first 10 pages found (ranked as the browser ranks them).
 
     python3 bench/search_bytes.py SITE_DIR "query" ["another query" ...]
 """
@@ -85,11 +85,19 @@ def undelta(values):
     return out
 
 
+def unrun(values):
+    out, end = [], 0
+    for i in range(0, len(values) - 1, 2):
+        start = end + values[i]
+        out.extend(range(start, start + values[i + 1]))
+        end = start + values[i + 1]
+    return out
+
+
 def main():
     site = pathlib.Path(sys.argv[1]) / "assets" / "search"
     index_file = site / "index.js"
     meta = payload(index_file)
-    starts = undelta(meta["pageStarts"])
     for query in sys.argv[2:]:
         fetched = {index_file}
         hits, in_title = None, {}
@@ -97,16 +105,15 @@ def main():
             shard = site / f"t-{shard_of(term, meta['shards'])}.js"
             fetched.add(shard)
             entry = payload(shard).get(term, [[], []])
-            ids = set(undelta(entry[0]))
-            hits = ids if hits is None else hits & ids
-            for i in undelta(entry[1]):
-                in_title[i] = in_title.get(i, 0) + 1
-        ranked = sorted(hits or [], key=lambda i: (-in_title.get(i, 0), i))
-        for section in ranked[:SHOWN]:
-            page = max(p for p, s in enumerate(starts) if s <= section)
+            pages = set(unrun(entry[0]))
+            hits = pages if hits is None else hits & pages
+            for page in unrun(entry[1]):
+                in_title[page] = in_title.get(page, 0) + 1
+        ranked = sorted(hits or [], key=lambda p: (-in_title.get(p, 0), p))
+        for page in ranked[:SHOWN]:
             fetched.add(site / f"p-{page}.js")
         total = sum(f.stat().st_size for f in fetched)
-        print(f"{query}: {len(ranked)} hit(s), {len(fetched)} file(s), {total / 1024:.1f} KiB fetched")
+        print(f"{query}: {len(ranked)} page(s), {len(fetched)} file(s), {total / 1024:.1f} KiB fetched")
 
 
 if __name__ == "__main__":

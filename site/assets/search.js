@@ -2,7 +2,7 @@
 // Queries are cut into terms exactly as the build cut the pages: Latin words whole, runs of kanji and
 // kana as overlapping character pairs, hiragana folded to katakana. Only the files a query needs are
 // fetched: the small index, the term shards its terms hash to, and the pages of the hits shown.
-// A section matches when it has every term.
+// A page matches when it has every term; of its sections, those that have every term are shown.
 (() => {
   const input = document.getElementById('search-input');
   const list = document.getElementById('search-results');
@@ -68,7 +68,17 @@
     }
     return (hash >>> 0) % shards;
   };
-  const undelta = (list) => { let id = 0; return list.map((d) => (id += d)); };
+  // Term postings come as runs of consecutive section ids: gap, length, gap, length …
+  const unrun = (list) => {
+    const ids = [];
+    let end = 0;
+    for (let i = 0; i + 1 < list.length; i += 2) {
+      const start = end + list[i];
+      for (let id = start; id < start + list[i + 1]; id++) ids.push(id);
+      end = start + list[i + 1];
+    }
+    return ids;
+  };
 
   const escape = (s) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }[c]));
 
@@ -118,7 +128,7 @@
       + '</mark>' + escape(text.slice(e, end)) + (end < text.length ? '…' : '');
   };
 
-  /** Section ids holding every term, those with a term in their title first. */
+  /** Pages holding every term, those with a term in their title or a heading first. */
   const search = async (query) => {
     const wanted = terms(query);
     if (!wanted.length) return [];
@@ -128,21 +138,20 @@
     const inTitle = new Map();
     wanted.forEach((term, i) => {
       const [all, titles] = shards[i][term] || [[], []];
-      const ids = new Set(undelta(all));
-      hits = hits === null ? ids : new Set([...hits].filter((id) => ids.has(id)));
-      for (const id of undelta(titles)) inTitle.set(id, (inTitle.get(id) || 0) + 1);
+      const pages = new Set(unrun(all));
+      hits = hits === null ? pages : new Set([...hits].filter((page) => pages.has(page)));
+      for (const page of unrun(titles)) inTitle.set(page, (inTitle.get(page) || 0) + 1);
     });
     return [...hits].sort((a, b) => (inTitle.get(b) || 0) - (inTitle.get(a) || 0) || a - b);
   };
-  const pageOf = (meta, id) => {
-    const starts = meta.starts ??= undelta(meta.pageStarts);
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid] <= id) lo = mid; else hi = mid - 1;
-    }
-    return lo;
+  /** The sections of a page that hold every term (its first section when its text was cut before them). */
+  const matchingSections = (sections, query) => {
+    const wanted = terms(query);
+    const holding = sections.filter(([, , , heading, text]) => {
+      const have = new Set(terms(heading + ' ' + text));
+      return wanted.every((term) => have.has(term));
+    });
+    return holding.length ? holding.slice(0, 2) : sections.slice(0, 1);
   };
 
   let active = -1;
@@ -168,31 +177,31 @@
   const show = async (query, count = SHOWN) => {
     const mine = ++generation;
     if (!query.trim()) { list.innerHTML = ''; close(); return; }
-    const ids = await search(query);
-    const meta = await fetchFile('index');
-    const shown = ids.slice(0, count);
-    const pages = await Promise.all([...new Set(shown.map((id) => pageOf(meta, id)))].map((p) => fetchFile('p-' + p)));
+    const pages = await search(query);
+    const shown = pages.slice(0, count);
+    const fragments = await Promise.all(shown.map((page) => fetchFile('p-' + page)));
     if (mine !== generation) return; // a newer query is on its way
-    const sections = new Map(pages.flat().map((section) => [section[0], section]));
     list.innerHTML = '';
     const status = document.createElement('li');
     status.className = 'search-status';
     status.setAttribute('role', 'presentation');
-    status.textContent = ids.length === 0 ? '見つかりませんでした'
-      : ids.length > shown.length ? `${ids.length} 件中 ${shown.length} 件を表示` : `${ids.length} 件`;
+    status.textContent = pages.length === 0 ? '見つかりませんでした'
+      : pages.length > shown.length ? `${pages.length} ページ中 ${shown.length} ページを表示` : `${pages.length} ページ`;
     list.appendChild(status);
-    shown.forEach((id, i) => {
-      const [, url, page, heading, text] = sections.get(id);
-      const item = document.createElement('li');
-      item.id = 'search-hit-' + i;
-      item.setAttribute('role', 'option');
-      item.setAttribute('aria-selected', 'false');
-      item.innerHTML = '<a tabindex="-1" href="' + escape(root + url) + '"><span class="hit-title">' + escape(page)
-        + (heading !== page ? ' › ' + escape(heading) : '') + '</span><span class="hit-passage">'
-        + passage(text, query) + '</span></a>';
-      list.appendChild(item);
-    });
-    if (ids.length > shown.length) {
+    let n = 0;
+    for (const sections of fragments) {
+      for (const [, url, page, heading, text] of matchingSections(sections, query)) {
+        const item = document.createElement('li');
+        item.id = 'search-hit-' + n++;
+        item.setAttribute('role', 'option');
+        item.setAttribute('aria-selected', 'false');
+        item.innerHTML = '<a tabindex="-1" href="' + escape(root + url) + '"><span class="hit-title">' + escape(page)
+          + (heading !== page ? ' › ' + escape(heading) : '') + '</span><span class="hit-passage">'
+          + passage(text, query) + '</span></a>';
+        list.appendChild(item);
+      }
+    }
+    if (pages.length > shown.length) {
       const more = document.createElement('li');
       more.setAttribute('role', 'presentation');
       more.innerHTML = '<button type="button" class="search-more">さらに表示</button>';

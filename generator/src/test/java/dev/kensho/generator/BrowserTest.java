@@ -327,7 +327,7 @@ class BrowserTest {
         assertTrue(driver.findElement(By.id("search-results")).getAttribute("hidden") != null, "results appeared during composition");
         driver.executeScript("const i = arguments[0]; i.value = '結果不明'; i.dispatchEvent(new CompositionEvent('compositionend'));", input);
         waitUpTo(5).until(d -> !d.findElements(By.cssSelector("#search-results a")).isEmpty());
-        assertTrue(driver.findElement(By.cssSelector(".search-status")).getText().matches("\\d+ 件.*"),
+        assertTrue(driver.findElement(By.cssSelector(".search-status")).getText().matches("\\d+ ページ.*"),
                 driver.findElement(By.cssSelector(".search-status")).getText());
 
         input.sendKeys(Keys.ARROW_DOWN);

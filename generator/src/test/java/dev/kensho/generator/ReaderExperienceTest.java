@@ -8,6 +8,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -94,24 +95,33 @@ class ReaderExperienceTest {
             }
         };
         int shards = read.apply("index.js").get("shards").asInt();
-        Map<Integer, String> urls = new java.util.HashMap<>();
-        try (var files = Files.list(site.out.resolve("assets/search"))) {
-            files.map(f -> f.getFileName().toString()).filter(n -> n.startsWith("p-"))
-                    .forEach(n -> read.apply(n).forEach(section -> urls.put(section.get(0).asInt(), section.get(1).asText())));
-        }
         java.util.function.Function<String, List<String>> find = query -> {
-            List<Set<Integer>> sets = SearchIndex.terms(query).stream().map(term -> {
-                Set<Integer> ids = new java.util.TreeSet<>();
-                int id = 0;
-                for (var delta : read.apply("t-" + SearchIndex.shardOf(term, shards) + ".js").path(term).path(0)) {
-                    id += delta.asInt();
-                    ids.add(id);
+            Set<String> wanted = SearchIndex.terms(query);
+            List<Set<Integer>> sets = wanted.stream().map(term -> {
+                Set<Integer> pages = new java.util.TreeSet<>();
+                var runs = read.apply("t-" + SearchIndex.shardOf(term, shards) + ".js").path(term).path(0);
+                int end = 0;
+                for (int i = 0; i + 1 < runs.size(); i += 2) {
+                    int start = end + runs.get(i).asInt();
+                    for (int page = start; page < start + runs.get(i + 1).asInt(); page++) {
+                        pages.add(page);
+                    }
+                    end = start + runs.get(i + 1).asInt();
                 }
-                return ids;
+                return pages;
             }).toList();
             Set<Integer> hits = new java.util.TreeSet<>(sets.get(0));
             sets.forEach(hits::retainAll);
-            return hits.stream().map(urls::get).toList();
+            // Of each page found, the sections that hold every term, as search.js shows them.
+            List<String> urls = new ArrayList<>();
+            for (int page : hits) {
+                read.apply("p-" + page + ".js").forEach(section -> {
+                    if (SearchIndex.terms(section.get(3).asText() + " " + section.get(4).asText()).containsAll(wanted)) {
+                        urls.add(section.get(1).asText());
+                    }
+                });
+            }
+            return urls;
         };
         assertEquals(List.of("lessons/keys.html#予約する"), find.apply("ON CONFLICT"));
         assertEquals(List.of("lessons/keys.html#予約する"), find.apply("一意制約"));

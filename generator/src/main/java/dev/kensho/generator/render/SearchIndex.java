@@ -28,10 +28,12 @@ import java.util.TreeMap;
  *
  * <p>Files (scripts, not JSON, so that search works from the file system too):
  * <ul>
- * <li>{@code assets/search/index.js}: the number of term shards and where each page's sections start;</li>
- * <li>{@code assets/search/t-N.js}: for every term whose hash falls in shard N, the sections holding
- *     it and those whose title or heading holds it (ids delta-encoded);</li>
- * <li>{@code assets/search/p-N.js}: page N's sections (URL, titles, text), fetched only to show a hit.</li>
+ * <li>{@code assets/search/index.js}: the number of term shards and of pages;</li>
+ * <li>{@code assets/search/t-N.js}: for every term whose hash falls in shard N, the pages holding it
+ *     and those whose title or a heading holds it (page numbers as runs: gap, length, gap, length …).
+ *     Postings name pages, not sections: a common term then costs a few numbers, not thousands;</li>
+ * <li>{@code assets/search/p-N.js}: page N's sections (URL, titles, text), fetched only to show a hit;
+ *     the browser picks the sections that hold every term.</li>
  * </ul>
  */
 public final class SearchIndex {
@@ -88,22 +90,24 @@ public final class SearchIndex {
         String body = text.toString().replaceAll("\\s+", " ").strip();
         int id = sections.size();
         sections.add(List.of(url + anchor, pageTitle, heading, body.length() > PASSAGE_TEXT ? body.substring(0, PASSAGE_TEXT) : body));
+        int page = pageStarts.size() - 1;
         for (String term : terms(heading + " " + body)) {
-            postings.computeIfAbsent(term, k -> new LinkedHashSet<>()).add(id);
+            postings.computeIfAbsent(term, k -> new LinkedHashSet<>()).add(page);
         }
-        // Sections whose page title or heading holds a term rank first.
+        // Pages whose title or a heading holds a term rank first.
         for (String term : terms(pageTitle + " " + heading)) {
-            titlePostings.computeIfAbsent(term, k -> new LinkedHashSet<>()).add(id);
+            titlePostings.computeIfAbsent(term, k -> new LinkedHashSet<>()).add(page);
         }
     }
 
     /** Appends another index's sections after this one's (pages are indexed apart, then joined in order). */
     public void addAll(SearchIndex other) {
         int offset = sections.size();
+        int pageOffset = pageStarts.size();
         sections.addAll(other.sections);
         other.pageStarts.forEach(start -> pageStarts.add(start + offset));
-        merge(other.postings, postings, offset);
-        merge(other.titlePostings, titlePostings, offset);
+        merge(other.postings, postings, pageOffset);
+        merge(other.titlePostings, titlePostings, pageOffset);
     }
 
     private static void merge(Map<String, Set<Integer>> from, Map<String, Set<Integer>> into, int offset) {
@@ -189,8 +193,8 @@ public final class SearchIndex {
             long estimate = 0;
             Map<String, List<List<Integer>>> entries = new TreeMap<>();
             for (Map.Entry<String, Set<Integer>> posting : postings.entrySet()) {
-                List<Integer> all = deltas(posting.getValue());
-                List<Integer> titles = deltas(titlePostings.getOrDefault(posting.getKey(), Set.of()));
+                List<Integer> all = runs(posting.getValue());
+                List<Integer> titles = runs(titlePostings.getOrDefault(posting.getKey(), Set.of()));
                 entries.put(posting.getKey(), List.of(all, titles));
                 estimate += posting.getKey().length() * 3L + all.size() * 3L + titles.size() * 3L + 8;
             }
@@ -217,7 +221,7 @@ public final class SearchIndex {
             }
             Map<String, Object> meta = new LinkedHashMap<>();
             meta.put("shards", shards);
-            meta.put("pageStarts", deltas(pageStarts));
+            meta.put("pages", pageStarts.size());
             files.put(FOLDER + "index.js", "window.__kenshoSearch.meta(" + json.writeValueAsString(meta) + ");\n");
             return files;
         } catch (JsonProcessingException e) {
@@ -225,14 +229,33 @@ public final class SearchIndex {
         }
     }
 
-    /** Ascending ids as the first id, then differences: most are small, so the files stay small. */
-    private static List<Integer> deltas(java.util.Collection<Integer> ids) {
-        List<Integer> out = new ArrayList<>(ids.size());
-        int previous = 0;
+    /**
+     * Ascending ids as runs of consecutive ids: the gap before each run, then its length. A term on
+     * every section of a thousand pages is two numbers, and the files stay small.
+     */
+    private static List<Integer> runs(java.util.Collection<Integer> ids) {
+        List<Integer> out = new ArrayList<>();
+        int end = 0;
+        int runStart = -1;
+        int runLength = 0;
         for (int id : new java.util.TreeSet<>(ids)) {
-            out.add(id - previous);
-            previous = id;
+            if (runLength > 0 && id == runStart + runLength) {
+                runLength++;
+                continue;
+            }
+            if (runLength > 0) {
+                out.add(runStart - end);
+                out.add(runLength);
+                end = runStart + runLength;
+            }
+            runStart = id;
+            runLength = 1;
+        }
+        if (runLength > 0) {
+            out.add(runStart - end);
+            out.add(runLength);
         }
         return out;
     }
+
 }
