@@ -56,20 +56,20 @@ class ScenarioBuildTest {
     }
 
     @Test
-    void theTimelineShowsOneColumnPerSessionAndTheWait() throws Exception {
-        TestSite site = new TestSite(temp).page("race.md", page(" waits-for=a"));
+    void theTranscriptIsDrawnAsASequenceDiagramWithTheWait() throws Exception {
+        TestSite site = new TestSite(temp).page("race.md", page(" waits-for=a").replace("session a\n", "session a \"再送 A\"\n"));
         TestSite.Run run = site.build();
         assertEquals(0, run.status(), run::toString);
         Document html = Jsoup.parse(site.out.resolve("race.html").toFile());
-        assertEquals(List.of("セッション a", "セッション b"), html.select(".timeline > thead th").eachText());
-        List<String> rows = html.select(".timeline > tbody > tr").stream()
-                .map(tr -> tr.select("> td").stream().map(td -> td.select(".step-name, .step-state").eachText().toString()).toList().toString())
-                .toList();
-        assertEquals(List.of(
-                "[[a1], []]",
-                "[[], [b1, 待機中：a のトランザクションの終了を待つ]]",
-                "[[a2], []]",
-                "[[], [b1, 待機が解けて完了]]"), rows);
+        org.jsoup.nodes.Element svg = html.selectFirst(".scenario svg.sequence-svg");
+        // Lifelines named as the lesson names them, then the steps in the order the server produced them.
+        assertEquals(List.of("再送 A", "b"), svg.select("> text[font-weight=bold]").eachText());
+        assertEquals(List.of("step step-completed", "step step-waiting", "step step-completed", "step step-completed_after_wait"),
+                svg.select("g.step").eachAttr("class"));
+        assertEquals(List.of("a1", "b1", "a2", "b1"), svg.select("g.step > text").eachText());
+        assertTrue(svg.select("text.note").eachText().contains("再送 A の終了を待つ"), svg.select("text.note").eachText()::toString);
+        assertEquals(1, svg.select("line.wait-bar").size(), "one wait bar, from the wait to the release");
+        assertTrue(svg.attr("aria-label").startsWith("シーケンス図：再送 A の a1 が完了。b の b1 が待機。"), svg.attr("aria-label"));
         assertTrue(html.selectFirst(".scenario .evidence summary").text().contains("PostgreSQL 18.6 で検証済み"));
         assertTrue(html.select(".scenario .assertions li").eachText().contains("ステップ b1 はセッション a のロック解放を待つ（サーバーのロック情報で判定）"));
     }

@@ -68,8 +68,15 @@ final class SnippetNodeRenderer implements NodeRenderer {
         model.put("serverVersion", serverVersion == null ? "" : serverVersion);
         if (outcome != null) {
             model.put("evidence", evidence(outcome, info));
-            if (outcome.transcript() != null) {
-                model.put("timeline", Timeline.of(outcome.transcript()));
+            if (outcome.transcript() != null && outcome.snippet().scenario() != null) {
+                List<Map<String, Object>> sequences = new ArrayList<>();
+                var runs = outcome.transcript().permutations();
+                for (int i = 0; i < runs.size(); i++) {
+                    sequences.add(Map.of("order", String.join(" ", runs.get(i).order()),
+                            "svg", SequenceDiagram.draw(runs.get(i), outcome.snippet().scenario().sessions(),
+                                    "seq" + node.getStartLineNumber() + "-" + i + "-")));
+                }
+                model.put("sequences", sequences);
             }
         }
         try {

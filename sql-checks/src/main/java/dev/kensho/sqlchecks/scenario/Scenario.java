@@ -22,8 +22,12 @@ public record Scenario(String setup, String teardown, List<Session> sessions, Li
         permutations = List.copyOf(permutations);
     }
 
-    /** A connection of its own, running as the page's role in the page's database. */
-    public record Session(String name, String setup, List<Step> steps, String teardown) {
+    /**
+     * A connection of its own, running as the page's role in the page's database.
+     *
+     * @param label what readers see the session called ({@code session a "再送 A"}), the name when none is given
+     */
+    public record Session(String name, String label, String setup, List<Step> steps, String teardown) {
         public Session {
             steps = List.copyOf(steps);
         }

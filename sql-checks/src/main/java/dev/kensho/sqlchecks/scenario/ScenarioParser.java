@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
  *
  * <pre>
  * setup { CREATE TABLE … }              # optional; also: teardown { … }
- * session a                              # names may be quoted: session "a"
+ * session a "再送 A"                     # a name, and optionally the label readers see
  * setup { BEGIN; }                       # optional, per session
  * step a1 { INSERT … }
  * step a2 { COMMIT; }
@@ -88,7 +88,18 @@ public final class ScenarioParser {
                     if (sessions.stream().anyMatch(s -> s.name.equals(name))) {
                         throw new ScenarioSyntaxException("session '" + name + "' is declared twice", line);
                     }
-                    sessions.add(new SessionBuilder(name));
+                    SessionBuilder builder = new SessionBuilder(name);
+                    skipInlineSpace();
+                    if (pos < text.length() && text.charAt(pos) == '"') {
+                        int close = text.indexOf('"', pos + 1);
+                        int eol = text.indexOf('\n', pos);
+                        if (close < 0 || (eol >= 0 && close > eol)) {
+                            throw new ScenarioSyntaxException("the session's label opened here is never closed by '\"'", line);
+                        }
+                        builder.label = text.substring(pos + 1, close);
+                        pos = close + 1;
+                    }
+                    sessions.add(builder);
                 }
                 case "step" -> {
                     if (sessions.isEmpty()) {
@@ -153,7 +164,8 @@ public final class ScenarioParser {
                 }
                 steps.add(new Scenario.Step(step.name, session.name, step.sql, step.line, step.waitsFor, step.expectError, step.expectedRows));
             }
-            built.add(new Scenario.Session(session.name, session.setup, steps, session.teardown));
+            built.add(new Scenario.Session(session.name, session.label == null ? session.name : session.label, session.setup, steps,
+                    session.teardown));
         }
         Set<String> issued = new HashSet<>();
         for (Scenario.Permutation permutation : permutations) {
@@ -306,6 +318,7 @@ public final class ScenarioParser {
 
     private static final class SessionBuilder {
         final String name;
+        String label;
         final List<StepBuilder> steps = new ArrayList<>();
         String setup = "";
         String teardown = "";
