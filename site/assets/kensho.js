@@ -79,12 +79,13 @@ document.addEventListener('keydown', (event) => {
   }
 });
 
-// The table of contents: folded on phones, and on any width it marks the section being read.
+// The table of contents: folded in the text column (phones), open beside the text on wide screens,
+// where opening it moves nothing else; on any width it marks the section being read.
 const toc = document.querySelector('.toc');
 if (toc) {
   const details = toc.querySelector('details');
-  if (details && matchMedia('(max-width: 1199px)').matches) {
-    details.open = false;
+  if (details && matchMedia('(min-width: 1200px)').matches) {
+    details.open = true;
   }
   const links = new Map([...toc.querySelectorAll('a[href^="#"]')].map((a) => [decodeURIComponent(a.getAttribute('href').slice(1)), a]));
   const headings = [...links.keys()].map((id) => document.getElementById(id)).filter(Boolean);
@@ -100,6 +101,6 @@ if (toc) {
       links.get(current.id)?.setAttribute('aria-current', 'true');
     }
   };
-  addEventListener('scroll', mark, { passive: true });
-  mark();
+  addEventListener('scroll', () => requestAnimationFrame(mark), { passive: true });
+  requestAnimationFrame(mark);
 }
