@@ -141,16 +141,12 @@ public final class ContentLoader {
             return null;
         }
         StringBuilder body = new StringBuilder();
-        boolean inImports = true;
         for (int i = 0; i < lines.length; i++) {
             String line = lines[i];
             boolean header = i <= close;
-            boolean mdxImport = !header && inImports && line.startsWith("import ");
-            if (!header && !line.isBlank() && !mdxImport) {
-                inImports = false;
-            }
-            // Blank out the header and MDX imports rather than cutting them, so body lines keep their numbers.
-            body.append(header || mdxImport ? "" : line);
+            // Blank out the header rather than cutting it, so body lines keep their numbers (MDX imports
+            // and exports, anywhere, are blanked by ComponentSyntax, which knows where code fences are).
+            body.append(header ? "" : line);
             if (i < lines.length - 1) {
                 body.append('\n');
             }

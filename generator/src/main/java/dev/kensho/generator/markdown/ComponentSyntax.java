@@ -29,6 +29,15 @@ public final class ComponentSyntax {
     /** Deeper nesting is refused: no lesson needs it, and it would only cost memory and stack. */
     static final int MAX_NESTING = 32;
     private static final Pattern FENCE = Pattern.compile("^\\s*(`{3,}|~{3,})");
+    /** MDX's ESM lines, accepted anywhere outside code, as MDX does. */
+    private static final Pattern ESM = Pattern.compile("^(import|export)\\s");
+    /** Starlight's asides in directive syntax: {@code :::note}, {@code :::tip[タイトル]}, closed by {@code :::}. */
+    private static final Pattern ASIDE_OPEN = Pattern.compile("^\\s*:::(note|tip|caution|danger)(?:\\[(.*)\\])?\\s*$");
+    private static final Pattern ASIDE_CLOSE = Pattern.compile("^\\s*:::\\s*$");
+    /** An opening tag whose attributes continue on the next lines. */
+    private static final Pattern OPEN_START = Pattern.compile("^\\s*+<[A-Z][A-Za-z0-9]*+(?:\\s[^>]*+)?$");
+    /** Lines an opening tag may span. */
+    private static final int MAX_TAG_LINES = 50;
 
     private ComponentSyntax() {
     }
@@ -59,6 +68,57 @@ public final class ComponentSyntax {
             if (fenceMatcher.find()) {
                 fence = fenceMatcher.group(1);
                 continue;
+            }
+            if (ESM.matcher(line).lookingAt()) {
+                lines[i] = ""; // MDX imports and exports: components come from the theme, values from the attributes
+                continue;
+            }
+            if (line.strip().startsWith("{/*")) {
+                int end = i;
+                while (end < lines.length - 1 && !lines[end].contains("*/}") && end - i < MAX_TAG_LINES) {
+                    end++;
+                }
+                for (int k = i; k <= end; k++) {
+                    lines[k] = ""; // a JSX comment, on one line or several
+                }
+                i = end;
+                continue;
+            }
+            Matcher asideOpen = ASIDE_OPEN.matcher(line);
+            if (asideOpen.matches()) {
+                Map<String, Object> attributes = new LinkedHashMap<>();
+                attributes.put("type", asideOpen.group(1));
+                if (asideOpen.group(2) != null && !asideOpen.group(2).isBlank()) {
+                    attributes.put("title", asideOpen.group(2).strip());
+                }
+                ComponentTag tag = new ComponentTag(tags.size(), ComponentTag.Kind.OPEN, ASIDE, attributes, number, null);
+                open.push(tag);
+                tags.add(tag);
+                lines[i] = tag.marker();
+                continue;
+            }
+            if (ASIDE_CLOSE.matcher(line).matches() && !open.isEmpty() && open.peek().name().equals(ASIDE)) {
+                ComponentTag tag = new ComponentTag(tags.size(), ComponentTag.Kind.CLOSE, ASIDE, Map.of(), number, null);
+                open.pop();
+                tags.add(tag);
+                lines[i] = tag.marker();
+                continue;
+            }
+            if (OPEN_START.matcher(line).matches()) {
+                // An opening tag over several lines: read it as one line, and keep the line count.
+                int end = i + 1;
+                while (end < lines.length && end - i < MAX_TAG_LINES && !lines[end].contains(">")) {
+                    end++;
+                }
+                if (end < lines.length && lines[end].contains(">")) {
+                    StringBuilder joined = new StringBuilder(line);
+                    for (int k = i + 1; k <= end; k++) {
+                        joined.append(' ').append(lines[k].strip());
+                        lines[k] = "";
+                    }
+                    line = joined.toString();
+                    lines[i] = line;
+                }
             }
             Matcher closing = CLOSE_LINE.matcher(line);
             Matcher oneLine = ONE_LINE.matcher(line);
@@ -120,7 +180,11 @@ public final class ComponentSyntax {
         Matcher matcher = INLINE_SELF_CLOSING.matcher(line);
         StringBuilder out = new StringBuilder();
         int last = 0;
+        boolean[] inCode = inlineCode(line);
         while (matcher.find()) {
+            if (inCode[matcher.start()]) {
+                continue; // `<EditLink />` in inline code is text, not a tag
+            }
             out.append(line, last, matcher.start());
             try {
                 ComponentTag tag = new ComponentTag(tags.size(), ComponentTag.Kind.SELF_CLOSING, matcher.group(1),
@@ -136,6 +200,34 @@ public final class ComponentSyntax {
         out.append(line.substring(last));
         return out.toString();
     }
+
+    /** Which characters of a line sit inside an inline code span (between equal runs of backticks). */
+    private static boolean[] inlineCode(String line) {
+        boolean[] inside = new boolean[line.length() + 1];
+        int i = 0;
+        while (i < line.length()) {
+            if (line.charAt(i) != '`') {
+                i++;
+                continue;
+            }
+            int run = i;
+            while (run < line.length() && line.charAt(run) == '`') {
+                run++;
+            }
+            String ticks = line.substring(i, run);
+            int close = line.indexOf(ticks, run);
+            if (close < 0) {
+                break;
+            }
+            for (int k = i; k < close + ticks.length(); k++) {
+                inside[k] = true;
+            }
+            i = close + ticks.length();
+        }
+        return inside;
+    }
+
+    private static final String ASIDE = "Aside";
 
     private static void check(ComponentTag tag, ComponentCatalog catalog, String line) throws SyntaxProblem {
         int column = Math.max(0, line.indexOf("<" + tag.name()));

@@ -22,10 +22,25 @@ final class SyntaxHighlighter {
     private static final String PRISM = "META-INF/resources/webjars/prismjs/1.30.0/components/";
     /** Load order matters: a language may extend another (java extends clike). */
     private static final String[] COMPONENTS = {"prism-core.min.js", "prism-clike.min.js", "prism-markup.min.js",
-            "prism-sql.min.js", "prism-json.min.js", "prism-bash.min.js", "prism-java.min.js", "prism-http.min.js"};
-    private static final Map<String, String> ALIASES = Map.of("sh", "bash", "shell", "bash", "console", "bash",
-            "scenario", "sql", "psql", "sql", "html", "markup", "xml", "markup");
-    private static final Set<String> LANGUAGES = Set.of("sql", "json", "bash", "java", "http", "markup");
+            "prism-sql.min.js", "prism-json.min.js", "prism-bash.min.js", "prism-java.min.js", "prism-http.min.js",
+            "prism-javascript.min.js", "prism-typescript.min.js", "prism-jsx.min.js", "prism-tsx.min.js", "prism-css.min.js",
+            "prism-scss.min.js", "prism-markdown.min.js", "prism-diff.min.js", "prism-yaml.min.js", "prism-toml.min.js",
+            "prism-python.min.js", "prism-go.min.js", "prism-rust.min.js", "prism-docker.min.js", "prism-ini.min.js",
+            "prism-graphql.min.js", "prism-ruby.min.js", "prism-c.min.js", "prism-cpp.min.js", "prism-csharp.min.js",
+            "prism-kotlin.min.js", "prism-swift.min.js"};
+    /** The names technical lessons (and Starlight's Expressive Code) use for Prism's languages. */
+    private static final Map<String, String> ALIASES = Map.ofEntries(Map.entry("sh", "bash"), Map.entry("shell", "bash"),
+            Map.entry("console", "bash"), Map.entry("zsh", "bash"), Map.entry("shellscript", "bash"), Map.entry("scenario", "sql"),
+            Map.entry("psql", "sql"), Map.entry("postgresql", "sql"), Map.entry("pgsql", "sql"), Map.entry("html", "markup"),
+            Map.entry("xml", "markup"), Map.entry("svg", "markup"), Map.entry("vue", "markup"), Map.entry("svelte", "markup"),
+            Map.entry("astro", "tsx"), Map.entry("js", "javascript"), Map.entry("mjs", "javascript"), Map.entry("cjs", "javascript"),
+            Map.entry("ts", "typescript"), Map.entry("mts", "typescript"), Map.entry("md", "markdown"), Map.entry("mdx", "markdown"),
+            Map.entry("yml", "yaml"), Map.entry("py", "python"), Map.entry("rs", "rust"), Map.entry("dockerfile", "docker"),
+            Map.entry("jsonc", "json"), Map.entry("json5", "json"), Map.entry("cs", "csharp"), Map.entry("kt", "kotlin"),
+            Map.entry("c++", "cpp"), Map.entry("golang", "go"), Map.entry("rb", "ruby"), Map.entry("gql", "graphql"));
+    private static final Set<String> LANGUAGES = Set.of("sql", "json", "bash", "java", "http", "markup", "javascript",
+            "typescript", "jsx", "tsx", "css", "scss", "markdown", "diff", "yaml", "toml", "python", "go", "rust", "docker",
+            "ini", "graphql", "ruby", "c", "cpp", "csharp", "kotlin", "swift");
 
     /** Identical blocks (a schema shown on several pages) are highlighted once. */
     private static final java.util.concurrent.ConcurrentHashMap<String, String> MEMO = new java.util.concurrent.ConcurrentHashMap<>();

@@ -72,6 +72,9 @@ public final class Theme implements ComponentCatalog {
         try (var files = Files.list(folder)) {
             for (Path file : files.filter(f -> f.getFileName().toString().endsWith(".ftlh")).toList()) {
                 String name = file.getFileName().toString().replace(".ftlh", "");
+                if (!Character.isUpperCase(name.charAt(0))) {
+                    continue; // a helper the components import (icons.ftlh), not a component
+                }
                 String first = Files.readAllLines(file).stream().findFirst().orElse("");
                 Matcher matcher = REQUIRES.matcher(first);
                 List<String> required = matcher.find() && !matcher.group(1).isBlank()
