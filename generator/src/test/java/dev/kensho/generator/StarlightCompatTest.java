@@ -95,4 +95,36 @@ class StarlightCompatTest {
         assertTrue(!html.select("code.language-yaml .token").isEmpty(), "YAML is highlighted");
         assertEquals("plain text", html.selectFirst("code.language-somethingunknown").text(), "an unknown language renders plain");
     }
+
+    @Test
+    void directoryStyleRootAbsoluteAndSourceLinksAllReachTheirPage() throws Exception {
+        TestSite site = new TestSite(temp)
+                .page("site.yml", "title: T\nurl: https://example.org/docs/\n")
+                .page("guides/a.md", TestSite.source("A", """
+
+                        - [dir](/guides/b/)
+                        - [base](/docs/guides/b/#part)
+                        - [home](/)
+                        - [folder-relative](../b/)
+                        - [file](b.html)
+                        - [source](b.md#part)
+                        - [same folder](./b)
+                        """))
+                .page("guides/b.md", TestSite.source("B", "\n## part\n\nText.\n"))
+                .page("index.md", TestSite.source("Home", "\nHome.\n"));
+        TestSite.Run run = site.build();
+        assertEquals(0, run.status(), run::toString);
+        Document html = Jsoup.parse(site.out.resolve("guides/a.html").toFile());
+        assertEquals(List.of("b.html", "b.html#part", "../index.html", "b.html", "b.html", "b.html#part", "b.html"),
+                html.select("main li a").eachAttr("href"));
+    }
+
+    @Test
+    void aBrokenLinkRepeatedOnAPageIsReportedAtEachLine() throws Exception {
+        TestSite site = new TestSite(temp).page("a.md", TestSite.source("A", "\n[one](/nowhere/)\n\n[two](/nowhere/)\n"));
+        TestSite.Run run = site.build();
+        assertEquals(1, run.status(), run::toString);
+        assertTrue(run.err().contains(site.display("a.md") + ":5:7: error: broken link '/nowhere/'"), run::toString);
+        assertTrue(run.err().contains(site.display("a.md") + ":7:7: error: broken link '/nowhere/'"), run::toString);
+    }
 }

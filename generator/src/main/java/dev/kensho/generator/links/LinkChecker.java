@@ -2,6 +2,7 @@ package dev.kensho.generator.links;
 
 import dev.kensho.generator.Diagnostic;
 import dev.kensho.generator.content.Page;
+import dev.kensho.generator.render.SiteLinks;
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
@@ -93,29 +94,30 @@ public final class LinkChecker {
             }
             for (Element element : links) {
                 String reference = element.hasAttr("href") ? element.attr("href") : element.attr("src");
+                String written = element.hasAttr("data-written-href") ? element.attr("data-written-href") : reference;
                 URI uri;
                 try {
                     uri = new URI(reference.replace(" ", "%20"));
                 } catch (URISyntaxException e) {
-                    problems.add(problem(located, sources.get(page), page, reference, "malformed link '" + reference + "'"));
+                    problems.add(problem(located, sources.get(page), page, written, "malformed link '" + written + "'"));
                     continue;
                 }
                 if (uri.getScheme() != null || reference.startsWith("//")) {
                     external.add(new ExternalLink(page, reference));
                     continue;
                 }
-                String target = uri.getPath() == null || uri.getPath().isEmpty() ? page : resolve(page, uri.getPath());
+                String target = uri.getPath() == null || uri.getPath().isEmpty() ? page : SiteLinks.resolvePath(page, uri.getPath());
                 if (target.endsWith("/")) {
                     target = target + "index.html";
                 }
                 if (!html.containsKey(target) && !files.contains(target)) {
-                    problems.add(problem(located, sources.get(page), page, reference, "broken link '" + reference + "': " + target
+                    problems.add(problem(located, sources.get(page), page, written, "broken link '" + written + "': " + target
                             + " is not part of the site"));
                     continue;
                 }
                 String fragment = uri.getFragment();
                 if (fragment != null && !fragment.isEmpty() && ids.containsKey(target) && !ids.get(target).contains(fragment)) {
-                    problems.add(problem(located, sources.get(page), page, reference, "broken link '" + reference + "': " + target
+                    problems.add(problem(located, sources.get(page), page, written, "broken link '" + written + "': " + target
                             + " has no element with id \"" + fragment + "\""));
                 }
             }
@@ -125,25 +127,6 @@ public final class LinkChecker {
 
     private static String folderOf(String page) {
         return page.contains("/") ? page.substring(0, page.lastIndexOf('/')) : "";
-    }
-
-    /** Resolves a relative path against the page's folder, as a browser would. */
-    static String resolve(String page, String path) {
-        if (path.startsWith("/")) {
-            return path.substring(1);
-        }
-        List<String> parts = new ArrayList<>(List.of(page.split("/")));
-        parts.remove(parts.size() - 1);
-        for (String part : path.split("/", -1)) {
-            if (part.equals("..")) {
-                if (!parts.isEmpty()) {
-                    parts.remove(parts.size() - 1);
-                }
-            } else if (!part.equals(".")) {
-                parts.add(part);
-            }
-        }
-        return String.join("/", parts);
     }
 
     private static Diagnostic problem(Map<Page, SourceLinks> located, Page source, String page, String reference, String message) {

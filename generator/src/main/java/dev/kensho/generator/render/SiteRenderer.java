@@ -30,6 +30,8 @@ public final class SiteRenderer {
     private final String builtAt;
     private final Map<String, String> lastUpdated;
     private long searchIndexBytes;
+    /** Where links authors wrote point; set when rendering starts. */
+    private SiteLinks links;
     private int searchIndexFiles;
     private final int jobs;
     private dev.kensho.generator.report.Progress progress = dev.kensho.generator.report.Progress.silent();
@@ -119,6 +121,7 @@ public final class SiteRenderer {
         Map<String, String> files = new LinkedHashMap<>();
         SearchIndex search = new SearchIndex();
         List<Page> order = navigation.readingOrder();
+        links = new SiteLinks(order.stream().map(Page::outputPath).toList(), config.basePath());
         // Pages render in parallel, each with its own search entries; both are joined in reading order,
         // so the output is the same byte for byte whatever the parallelism.
         java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(jobs);
@@ -236,7 +239,7 @@ public final class SiteRenderer {
         pageModel.put("description", page.frontMatter().description().isEmpty() ? config.description() : page.frontMatter().description());
         pageModel.put("toc", tableOfContents(body));
         search.add(page.outputPath(), page.frontMatter().title(), body);
-        body = withHeadingAnchors(body);
+        body = links.rewrite(withHeadingAnchors(body), page.outputPath());
         pageModel.put("content", body);
         pageModel.put("group", navigation.groupOf(page).label());
         pageModel.put("lastUpdated", lastUpdated.getOrDefault(page.relativePath(), ""));
