@@ -79,6 +79,9 @@ public final class KenshoBuild {
         ContentLoader loader = new ContentLoader(options.content(), workingDir);
         SiteConfig config = SiteConfig.load(loader.files(), display(workingDir, loader.root().resolve(SiteConfig.FILE_NAME)), diagnostics);
         List<Page> pages = loader.load(diagnostics);
+        if (loader.drafts() > 0) {
+            log.accept("Kensho: " + loader.drafts() + " draft page(s) (draft: true) left out");
+        }
         phase("load", t0);
         Theme theme = Theme.load(options.theme());
         // Pages parse in parallel; their problems are then listed in page order.

@@ -127,4 +127,45 @@ class StarlightCompatTest {
         assertTrue(run.err().contains(site.display("a.md") + ":5:7: error: broken link '/nowhere/'"), run::toString);
         assertTrue(run.err().contains(site.display("a.md") + ":7:7: error: broken link '/nowhere/'"), run::toString);
     }
+
+    @Test
+    void starlightFrontMatterIsHonoured() throws Exception {
+        TestSite site = new TestSite(temp)
+                .page("a.md", "---\ntitle: A\nsidebar:\n  order: 1\n  badge: New\nnext: false\n"
+                        + "tableOfContents:\n  minHeadingLevel: 2\n  maxHeadingLevel: 4\nlastUpdated: false\n---\n\n"
+                        + "## Two\n\n### Three\n\n#### Four\n\nA footnote[^1] and a task list:\n\n- [x] done\n- [ ] open\n\n[^1]: The note.\n")
+                .page("b.md", "---\ntitle: B\nsidebar:\n  order: 2\n  hidden: true\n---\n\nHidden from the sidebar.\n")
+                .page("c.md", "---\ntitle: C\nsidebar:\n  order: 3\nprev:\n  link: /a/\n  label: Back to A\npagefind: false\n"
+                        + "tableOfContents: false\n---\n\n## Section\n\nUnsearchable.\n")
+                .page("d.md", "---\ntitle: D\ndraft: true\n---\n\nNot published.\n")
+                .page("404.md", "---\ntitle: Lost\n---\n\nOur own 404 text.\n");
+        TestSite.Run run = site.build();
+        assertEquals(0, run.status(), run::toString);
+        assertTrue(run.out().contains("Kensho: 1 draft page(s) (draft: true) left out"), run::toString);
+        assertFalse(java.nio.file.Files.exists(site.out.resolve("d.html")), "a draft is not published");
+        Document a = Jsoup.parse(site.out.resolve("a.html").toFile());
+        assertEquals(List.of("A New", "C"), a.select(".sidebar li a").eachText(), "hidden and 404 pages are not in the sidebar");
+        assertEquals(List.of("Two", "Three", "Four"), a.select(".toc li a").eachText());
+        assertTrue(a.select(".pager .next").isEmpty(), "next: false");
+        assertTrue(a.select(".last-updated").isEmpty(), "lastUpdated: false");
+        assertEquals(1, a.select("sup a[href^=#fn]").size() + a.select("a.footnote-ref").size() > 0 ? 1 : 0, "a footnote reference");
+        assertEquals(2, a.select("li.task-list-item input[type=checkbox], li input[type=checkbox]").size());
+        Document c = Jsoup.parse(site.out.resolve("c.html").toFile());
+        assertEquals("Back to A", c.selectFirst(".pager .prev").ownText().isEmpty() ? c.selectFirst(".pager .prev").text().replace("前へ", "")
+                : c.selectFirst(".pager .prev").ownText());
+        assertEquals("a.html", c.selectFirst(".pager .prev").attr("href"));
+        assertTrue(c.select(".toc").isEmpty(), "tableOfContents: false");
+        assertTrue(java.nio.file.Files.readString(site.out.resolve("404.html")).contains("Our own 404 text."), "the site's own 404 page");
+        String index = java.nio.file.Files.readString(site.out.resolve("assets/search/index.js"));
+        assertTrue(index.contains("\"pages\":2"), "a and b are indexed; c (pagefind: false) and 404 are not: " + index);
+    }
+
+    @Test
+    void twoSourcesForOnePageAreAnError() throws Exception {
+        TestSite site = new TestSite(temp).page("x.md", TestSite.source("X", "\nOne.\n")).page("x.mdx", TestSite.source("X", "\nTwo.\n"));
+        TestSite.Run run = site.build();
+        assertEquals(1, run.status(), run::toString);
+        assertTrue(run.err().contains(site.display("x.mdx") + ":1:1: error: this page and " + site.display("x.md")
+                + " would both be x.html; keep one of them"), run::toString);
+    }
 }

@@ -36,17 +36,36 @@ public final class ContentLoader {
         return files;
     }
 
+    private int drafts;
+
+    /** Pages left out because their front matter says {@code draft: true}. */
+    public int drafts() {
+        return drafts;
+    }
+
     /** Every page in document-tree order; problems go to {@code diagnostics}, bad pages are left out. */
     public List<Page> load(List<Diagnostic> diagnostics) throws IOException {
         List<Page> pages = new ArrayList<>();
+        Map<String, Page> byOutput = new LinkedHashMap<>();
         for (Path source : walk(diagnostics)) {
             if (!isPageSource(source)) {
                 continue;
             }
             Page page = loadPage(source, diagnostics);
-            if (page != null) {
-                pages.add(page);
+            if (page == null) {
+                continue;
             }
+            if (page.frontMatter().draft()) {
+                drafts++;
+                continue; // Starlight's draft: true — not part of the published site
+            }
+            Page other = byOutput.putIfAbsent(page.outputPath(), page);
+            if (other != null) {
+                diagnostics.add(Diagnostic.at(page.displayPath(), 1, 1, "this page and " + other.displayPath() + " would both be "
+                        + page.outputPath() + "; keep one of them", null));
+                continue;
+            }
+            pages.add(page);
         }
         return pages;
     }
@@ -190,6 +209,8 @@ public final class ContentLoader {
         Object description = fields.remove("description");
         Integer order = null;
         String label = null;
+        String badge = null;
+        boolean hidden = false;
         Object sidebar = fields.remove("sidebar");
         if (sidebar instanceof Map<?, ?> sidebarMap) {
             Object orderValue = sidebarMap.get("order");
@@ -200,12 +221,17 @@ public final class ContentLoader {
             }
             order = orderValue == null ? null : ((Number) orderValue).intValue();
             label = sidebarMap.get("label") == null ? null : String.valueOf(sidebarMap.get("label"));
+            Object badgeValue = sidebarMap.get("badge");
+            badge = badgeValue instanceof Map<?, ?> badgeMap ? String.valueOf(badgeMap.get("text"))
+                    : badgeValue == null ? null : String.valueOf(badgeValue);
+            hidden = Boolean.TRUE.equals(sidebarMap.get("hidden"));
         } else if (sidebar != null) {
             int line = lineOf(lines, "sidebar:");
             diagnostics.add(Diagnostic.at(file, line, 1, "front matter: 'sidebar' must be a mapping with 'order' and/or 'label'", lines[line - 1]));
             return null;
         }
-        return new FrontMatter(titleText.strip(), description == null ? "" : String.valueOf(description).strip(), order, label, fields);
+        return new FrontMatter(titleText.strip(), description == null ? "" : String.valueOf(description).strip(), order, label, badge,
+                hidden, fields);
     }
 
     private static int lineOf(String[] lines, String needle) {

@@ -9,12 +9,25 @@ import java.util.Map;
  * @param description  one sentence for search engines and link previews
  * @param sidebarOrder position among its siblings in the sidebar (lower first); pages without one follow
  * @param sidebarLabel shorter text for the sidebar, or null to use the title
- * @param extra        every other key, for templates
+ * @param sidebarBadge text of a badge beside the sidebar link (Starlight's {@code sidebar.badge}), or null
+ * @param sidebarHidden left out of the sidebar and of previous/next links, but still built ({@code sidebar.hidden})
+ * @param extra        every other key, for templates (Starlight's {@code draft}, {@code prev}, {@code next},
+ *                     {@code tableOfContents}, {@code lastUpdated}, {@code pagefind} are read by the renderer)
  */
-public record FrontMatter(String title, String description, Integer sidebarOrder, String sidebarLabel,
-                          Map<String, Object> extra) {
+public record FrontMatter(String title, String description, Integer sidebarOrder, String sidebarLabel, String sidebarBadge,
+                          boolean sidebarHidden, Map<String, Object> extra) {
 
     public FrontMatter {
         extra = Map.copyOf(extra);
+    }
+
+    /** Starlight's {@code draft: true}: left out of the built site. */
+    public boolean draft() {
+        return Boolean.TRUE.equals(extra.get("draft"));
+    }
+
+    /** False when the front matter says so ({@code pagefind: false}, {@code lastUpdated: false}, {@code prev: false}, …). */
+    public boolean isOff(String key) {
+        return Boolean.FALSE.equals(extra.get(key));
     }
 }

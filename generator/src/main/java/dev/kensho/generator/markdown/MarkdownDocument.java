@@ -3,6 +3,8 @@ package dev.kensho.generator.markdown;
 import com.vladsch.flexmark.ast.FencedCodeBlock;
 import com.vladsch.flexmark.ast.Heading;
 import com.vladsch.flexmark.ext.autolink.AutolinkExtension;
+import com.vladsch.flexmark.ext.footnotes.FootnoteExtension;
+import com.vladsch.flexmark.ext.gfm.tasklist.TaskListExtension;
 import com.vladsch.flexmark.ext.gfm.strikethrough.StrikethroughExtension;
 import com.vladsch.flexmark.ext.tables.TablesExtension;
 import com.vladsch.flexmark.parser.Parser;
@@ -32,7 +34,8 @@ import java.util.Map;
 public final class MarkdownDocument {
 
     public static final DataHolder OPTIONS = new MutableDataSet()
-            .set(Parser.EXTENSIONS, List.of(TablesExtension.create(), StrikethroughExtension.create(), AutolinkExtension.create()))
+            .set(Parser.EXTENSIONS, List.of(TablesExtension.create(), StrikethroughExtension.create(), AutolinkExtension.create(),
+                    FootnoteExtension.create(), TaskListExtension.create()))
             .set(TablesExtension.COLUMN_SPANS, false)
             .set(TablesExtension.APPEND_MISSING_COLUMNS, true)
             .set(TablesExtension.DISCARD_EXTRA_COLUMNS, true)

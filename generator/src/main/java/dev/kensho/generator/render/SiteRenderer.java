@@ -69,7 +69,8 @@ public final class SiteRenderer {
             out.append(group.label()).append('\n');
             for (Page page : group.pages()) {
                 out.append(page.outputPath()).append('\t').append(page.frontMatter().title()).append('\t')
-                        .append(page.frontMatter().sidebarLabel()).append('\n');
+                        .append(page.frontMatter().sidebarLabel()).append('\t').append(page.frontMatter().sidebarBadge())
+                        .append('\t').append(page.frontMatter().sidebarHidden()).append('\n');
             }
         }
         return out.toString();
@@ -130,10 +131,12 @@ public final class SiteRenderer {
             String shared = memo == null ? "" : RenderMemo.key(navigationFingerprint(navigation), builtAt, theme.fingerprint(),
                     String.valueOf(verification.serverVersion()));
             java.util.concurrent.atomic.AtomicInteger renderedNow = new java.util.concurrent.atomic.AtomicInteger();
+            List<Page> visible = order.stream().filter(p -> !hiddenFromNavigation(p)).toList();
             for (int i = 0; i < order.size(); i++) {
                 Page page = order.get(i);
-                Page previous = i > 0 ? order.get(i - 1) : null;
-                Page next = i + 1 < order.size() ? order.get(i + 1) : null;
+                int at = visible.indexOf(page);
+                Page previous = at > 0 ? visible.get(at - 1) : null;
+                Page next = at >= 0 && at + 1 < visible.size() ? visible.get(at + 1) : null;
                 String key = memo == null ? null : RenderMemo.key(shared, page.body(), page.frontMatter().toString(),
                         outcomesFingerprint(verification.pages().get(page.relativePath())), lastUpdated.get(page.relativePath()));
                 RenderMemo.Entry reused = memo == null ? null : memo.get(page.outputPath(), key);
@@ -186,12 +189,13 @@ public final class SiteRenderer {
         searchIndexBytes = index.values().stream().mapToLong(text -> text.getBytes(java.nio.charset.StandardCharsets.UTF_8).length).sum();
         searchIndexFiles = index.size();
         try {
-            files.put(NOT_FOUND_PAGE, theme.render("404.ftlh", baseModel(NOT_FOUND_PAGE, navigation, null)));
+            // A site's own 404.md (as in Starlight) replaces the theme's page.
+            files.putIfAbsent(NOT_FOUND_PAGE, theme.render("404.ftlh", baseModel(NOT_FOUND_PAGE, navigation, null)));
         } catch (Theme.ThemeException e) {
             diagnostics.add(e.diagnostic());
         }
         if (!config.url().isEmpty()) {
-            files.put("sitemap.xml", sitemap(order));
+            files.put("sitemap.xml", sitemap(order.stream().filter(p -> !p.outputPath().equals(NOT_FOUND_PAGE)).toList()));
         }
         if (!files.containsKey("index.html")) {
             try {
@@ -237,18 +241,24 @@ public final class SiteRenderer {
         Map<String, Object> pageModel = new HashMap<>();
         pageModel.put("title", page.frontMatter().title());
         pageModel.put("description", page.frontMatter().description().isEmpty() ? config.description() : page.frontMatter().description());
-        pageModel.put("toc", tableOfContents(body));
-        search.add(page.outputPath(), page.frontMatter().title(), body);
+        pageModel.put("toc", tableOfContents(body, page.frontMatter()));
+        if (!page.frontMatter().isOff("pagefind") && !page.outputPath().equals(NOT_FOUND_PAGE)) {
+            search.add(page.outputPath(), page.frontMatter().title(), body);
+        }
         body = links.rewrite(withHeadingAnchors(body), page.outputPath());
         pageModel.put("content", body);
         pageModel.put("group", navigation.groupOf(page).label());
-        pageModel.put("lastUpdated", lastUpdated.getOrDefault(page.relativePath(), ""));
+        Object updated = page.frontMatter().extra().get("lastUpdated");
+        pageModel.put("lastUpdated", page.frontMatter().isOff("lastUpdated") ? ""
+                : updated instanceof java.util.Date || updated instanceof java.time.temporal.TemporalAccessor || updated instanceof String
+                ? String.valueOf(updated).substring(0, Math.min(10, String.valueOf(updated).length()))
+                : lastUpdated.getOrDefault(page.relativePath(), ""));
         pageModel.put("source", page.relativePath());
         pageModel.put("meta", page.frontMatter().extra());
         pageModel.put("verification", pageVerification(result));
         model.put("page", pageModel);
-        model.put("prev", previous == null ? null : link(previous, page.outputPath()));
-        model.put("next", next == null ? null : link(next, page.outputPath()));
+        model.put("prev", pagination(page, "prev", previous));
+        model.put("next", pagination(page, "next", next));
         return theme.render("page.ftlh", model);
     }
 
@@ -301,7 +311,11 @@ public final class SiteRenderer {
             for (Navigation.Group group : navigation.groups()) {
                 List<Map<String, Object>> items = new ArrayList<>();
                 for (Page page : group.pages()) {
-                    items.add(link(page, outputPath));
+                    if (!hiddenFromNavigation(page)) {
+                        Map<String, Object> item = new HashMap<>(link(page, outputPath));
+                        item.put("badge", page.frontMatter().sidebarBadge() == null ? "" : page.frontMatter().sidebarBadge());
+                        items.add(item);
+                    }
                 }
                 groups.add(Map.of("label", group.label(), "items", items));
             }
@@ -355,12 +369,55 @@ public final class SiteRenderer {
         return changed ? fragment.body().html() : bodyHtml;
     }
 
-    private static List<Map<String, Object>> tableOfContents(String bodyHtml) {
+    /** Headings h2–h3, or the levels Starlight's {@code tableOfContents} asks for; none when it is false. */
+    private static List<Map<String, Object>> tableOfContents(String bodyHtml, dev.kensho.generator.content.FrontMatter frontMatter) {
+        Object setting = frontMatter.extra().get("tableOfContents");
+        if (Boolean.FALSE.equals(setting)) {
+            return List.of();
+        }
+        int min = 2;
+        int max = 3;
+        if (setting instanceof Map<?, ?> levels) {
+            min = levels.get("minHeadingLevel") instanceof Number n ? Math.max(2, n.intValue()) : min;
+            max = levels.get("maxHeadingLevel") instanceof Number n ? Math.min(6, n.intValue()) : max;
+        }
         Document fragment = Jsoup.parseBodyFragment(bodyHtml);
         List<Map<String, Object>> toc = new ArrayList<>();
-        for (Element heading : fragment.select("h2[id], h3[id]")) {
-            toc.add(Map.of("level", heading.tagName().equals("h2") ? 2 : 3, "id", heading.id(), "text", heading.text()));
+        for (Element heading : fragment.select("h2[id], h3[id], h4[id], h5[id], h6[id]")) {
+            int level = heading.tagName().charAt(1) - '0';
+            if (level >= min && level <= max) {
+                toc.add(Map.of("level", level, "id", heading.id(), "text", heading.text()));
+            }
         }
         return toc;
+    }
+
+    /** Left out of the sidebar and of previous/next: {@code sidebar.hidden: true}, and a site's own 404 page. */
+    private static boolean hiddenFromNavigation(Page page) {
+        return page.frontMatter().sidebarHidden() || page.outputPath().equals(NOT_FOUND_PAGE);
+    }
+
+    /** The previous/next link, as Starlight's {@code prev}/{@code next} front matter may change it (false, a label, or {link, label}). */
+    private Map<String, Object> pagination(Page page, String key, Page neighbour) {
+        Object setting = page.frontMatter().extra().get(key);
+        if (Boolean.FALSE.equals(setting)) {
+            return null;
+        }
+        if (setting instanceof Map<?, ?> custom && custom.get("link") != null) {
+            String written = String.valueOf(custom.get("link"));
+            String href = links.resolve(page.outputPath(), written);
+            return Map.of("title", String.valueOf(custom.get("label") == null ? written : custom.get("label")),
+                    "href", href == null ? written : href);
+        }
+        if (neighbour == null) {
+            return null;
+        }
+        Map<String, Object> link = new HashMap<>(link(neighbour, page.outputPath()));
+        if (setting instanceof String label) {
+            link.put("title", label);
+        } else if (setting instanceof Map<?, ?> custom && custom.get("label") != null) {
+            link.put("title", String.valueOf(custom.get("label")));
+        }
+        return link;
     }
 }
