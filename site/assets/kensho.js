@@ -104,3 +104,48 @@ if (toc) {
   addEventListener('scroll', () => requestAnimationFrame(mark), { passive: true });
   requestAnimationFrame(mark);
 }
+
+// On large sites the sidebar is one shared file (assets/sidebar.js) drawn here, so that pages stay small.
+const shared = document.querySelector('.sidebar-shared');
+if (shared) {
+  const root = document.body.dataset.root || '';
+  window.__kenshoSidebar = (groups) => {
+    const current = shared.dataset.current;
+    const fragment = document.createDocumentFragment();
+    for (const group of groups) {
+      if (group.label) {
+        const label = document.createElement('p');
+        label.className = 'sidebar-group';
+        label.textContent = group.label;
+        fragment.appendChild(label);
+      }
+      const list = document.createElement('ul');
+      for (const [path, title, badge] of group.items) {
+        const item = document.createElement('li');
+        const link = document.createElement('a');
+        link.href = root + path;
+        link.textContent = title;
+        if (badge) {
+          const mark = document.createElement('span');
+          mark.className = 'badge badge-sidebar';
+          mark.textContent = badge;
+          link.append(' ', mark);
+        }
+        if (path === current) link.setAttribute('aria-current', 'page');
+        item.appendChild(link);
+        list.appendChild(item);
+      }
+      fragment.appendChild(list);
+    }
+    shared.replaceChildren(fragment);
+    // Bring the current page into view inside the sidebar only; the page itself must not move.
+    const nav = shared.closest('.sidebar');
+    const here = shared.querySelector('[aria-current="page"]');
+    if (nav && here && nav.scrollHeight > nav.clientHeight) {
+      nav.scrollTop = here.offsetTop - nav.clientHeight / 2;
+    }
+  };
+  const script = document.createElement('script');
+  script.src = root + 'assets/sidebar.js';
+  document.head.appendChild(script);
+}

@@ -159,4 +159,19 @@ class ReaderExperienceTest {
         assertEquals("https://www.rfc-editor.org/rfc/rfc9110#section-9.2.2", report.get("externalLinks").get(0).get("url").asText());
         assertNotNull(report.get("externalLinks").get(0).get("page"));
     }
+
+    @Test
+    void aLargeSiteSharesOneSidebarFileSoPagesDoNotGrowWithTheSite() throws Exception {
+        TestSite site = new TestSite(temp);
+        for (int i = 0; i < 220; i++) {
+            site.page("g/p" + i + ".md", TestSite.source("Page " + i, "\nText " + i + ".\n"));
+        }
+        assertEquals(0, site.build().status());
+        String page = Files.readString(site.out.resolve("g/p7.html"));
+        assertTrue(page.contains("class=\"sidebar-shared\" data-current=\"g/p7.html\""), "the page points at the shared sidebar");
+        assertTrue(!page.contains("p123.html"), "another page's link is not in this page");
+        String sidebar = Files.readString(site.out.resolve("assets/sidebar.js"));
+        assertTrue(sidebar.startsWith("window.__kenshoSidebar([") && sidebar.contains("\"g/p123.html\",\"Page 123\""), sidebar.substring(0, 80));
+        assertTrue(Files.size(site.out.resolve("g/p7.html")) < 12_000, "page size " + Files.size(site.out.resolve("g/p7.html")));
+    }
 }

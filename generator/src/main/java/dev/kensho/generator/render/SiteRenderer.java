@@ -122,6 +122,10 @@ public final class SiteRenderer {
         Map<String, String> files = new LinkedHashMap<>();
         SearchIndex search = new SearchIndex();
         List<Page> order = navigation.readingOrder();
+        sharedSidebar = order.size() >= SHARED_SIDEBAR_FROM;
+        if (sharedSidebar) {
+            files.put(SIDEBAR_SCRIPT, sidebarScript(navigation));
+        }
         links = new SiteLinks(order.stream().map(Page::outputPath).toList(), config.basePath());
         // Pages render in parallel, each with its own search entries; both are joined in reading order,
         // so the output is the same byte for byte whatever the parallelism.
@@ -295,6 +299,14 @@ public final class SiteRenderer {
         return verified;
     }
 
+    /**
+     * Sites larger than this share one sidebar file (assets/sidebar.js) instead of carrying the whole
+     * sidebar in every page, as mdBook does with its toc.js: page sizes then stay the same however
+     * many pages the site has. Smaller sites keep it in the page (no script needed).
+     */
+    static final int SHARED_SIDEBAR_FROM = 200;
+    private boolean sharedSidebar;
+
     /** Sidebar HTML by relative root: rendered once per folder depth, the current link marked per page. */
     private final Map<String, String> sidebars = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -305,7 +317,8 @@ public final class SiteRenderer {
         model.put("site", Map.of("title", config.title(), "description", config.description(), "lang", config.lang(),
                 "url", config.url(), "base", config.basePath()));
         model.put("canonical", config.url().isEmpty() ? "" : config.url() + outputPath);
-        String sidebar = sidebars.get(root);
+        String sidebar = sharedSidebar ? theme.render("sidebar-shared.ftlh", Map.of("root", root, "current", outputPath))
+                : sidebars.get(root);
         if (sidebar == null) {
             List<Map<String, Object>> groups = new ArrayList<>();
             for (Navigation.Group group : navigation.groups()) {
@@ -322,7 +335,7 @@ public final class SiteRenderer {
             sidebar = theme.render("sidebar.ftlh", Map.of("sidebar", groups, "root", root));
             sidebars.put(root, sidebar);
         }
-        if (current != null) {
+        if (current != null && !sharedSidebar) {
             String href = "href=\"" + root + current.outputPath() + "\"";
             sidebar = sidebar.replace(href, href + " aria-current=\"page\"");
         }
@@ -336,8 +349,7 @@ public final class SiteRenderer {
     }
 
     private Map<String, Object> link(Page target, String fromOutputPath) {
-        String label = target.frontMatter().sidebarLabel() == null ? target.frontMatter().title() : target.frontMatter().sidebarLabel();
-        return Map.of("title", label, "href", rootFor(fromOutputPath) + target.outputPath());
+        return Map.of("title", FrontMatterView.of(target).label(), "href", rootFor(fromOutputPath) + target.outputPath());
     }
 
     /**
@@ -350,6 +362,36 @@ public final class SiteRenderer {
     }
 
     private static final String NOT_FOUND_PAGE = "404.html";
+    static final String SIDEBAR_SCRIPT = "assets/sidebar.js";
+
+    /** The whole sidebar as data for kensho.js: groups with [path, title, badge] per page, paths from the site's root. */
+    private static String sidebarScript(Navigation navigation) {
+        List<Map<String, Object>> groups = new ArrayList<>();
+        for (Navigation.Group group : navigation.groups()) {
+            List<List<String>> items = new ArrayList<>();
+            for (Page page : group.pages()) {
+                if (!hiddenFromNavigation(page)) {
+                    FrontMatterView view = FrontMatterView.of(page);
+                    items.add(List.of(page.outputPath(), view.label(), view.badge()));
+                }
+            }
+            groups.add(Map.of("label", group.label(), "items", items));
+        }
+        try {
+            return "window.__kenshoSidebar(" + new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(groups) + ");\n";
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** What the sidebar shows of a page. */
+    private record FrontMatterView(String label, String badge) {
+        static FrontMatterView of(Page page) {
+            var front = page.frontMatter();
+            return new FrontMatterView(front.sidebarLabel() == null ? front.title() : front.sidebarLabel(),
+                    front.sidebarBadge() == null ? "" : front.sidebarBadge());
+        }
+    }
 
     /** "" for a page at the top, "../" one folder down, and so on: the site works from any base path. */
     static String relativeRoot(String outputPath) {
