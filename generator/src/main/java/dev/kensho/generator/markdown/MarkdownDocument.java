@@ -52,8 +52,10 @@ public final class MarkdownDocument {
     private static final Parser PARSER = Parser.builder(OPTIONS).build();
 
     private final Page page;
-    private final Document document;
-    private final List<SqlFence> sqlFences;
+    // Not final: released once the page is rendered (see release()), so that a large site's syntax
+    // trees do not all stay in memory until the build ends.
+    private Document document;
+    private List<SqlFence> sqlFences;
     private final List<ComponentTag> components;
     private final Map<Integer, String> diagrams;
     private final boolean verifiable;
@@ -274,6 +276,12 @@ public final class MarkdownDocument {
 
     public Page page() {
         return page;
+    }
+
+    /** Lets go of the syntax tree and the fences that point into it; the page has been rendered. */
+    public void release() {
+        document = null;
+        sqlFences = List.of();
     }
 
     public Document document() {

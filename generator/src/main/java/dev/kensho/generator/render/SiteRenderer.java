@@ -152,6 +152,9 @@ public final class SiteRenderer {
                 rendered.add(pool.submit(() -> {
                     SearchIndex pageSearch = new SearchIndex();
                     Object[] done = {renderPage(byPage.get(page), navigation, previous, next, pageSearch), pageSearch};
+                    if (memo == null) {
+                        byPage.get(page).release(); // a build renders each page once; the preview may render it again
+                    }
                     if (memo != null) {
                         memo.put(page.outputPath(), new RenderMemo.Entry(key, (String) done[0], pageSearch));
                     }
