@@ -168,4 +168,37 @@ class StarlightCompatTest {
         assertTrue(run.err().contains(site.display("x.mdx") + ":1:1: error: this page and " + site.display("x.md")
                 + " would both be x.html; keep one of them"), run::toString);
     }
+
+    @Test
+    void expressiveCodeMarksFramesTitlesLineNumbersAndWrapping() throws Exception {
+        TestSite site = new TestSite(temp).page("e.md", TestSite.source("E", """
+
+                ```js ins={2} del={3} {4} showLineNumbers wrap
+                // app.js
+                const kept = 1;
+                const added = 2;
+                const removed = 3;
+                const marked = 4;
+                ```
+
+                ```sh
+                npm run build
+                ```
+
+                ```text frame="none"
+                plain
+                ```
+                """));
+        TestSite.Run run = site.build();
+        assertEquals(0, run.status(), run::toString);
+        Document html = Jsoup.parse(site.out.resolve("e.html").toFile());
+        var js = html.selectFirst("figure[data-language=js]");
+        assertEquals("app.js", js.selectFirst(".code-title").text(), "a first-line file comment becomes the title");
+        assertFalse(js.selectFirst("pre").text().contains("app.js"), "and leaves the code");
+        // Line numbers count after the title line is taken out, as in Expressive Code.
+        assertEquals(List.of("line", "line ins", "line del", "line marked"), js.select("span.line").eachAttr("class"));
+        assertTrue(js.hasClass("line-numbers") && js.hasClass("wrap"), js.className());
+        assertTrue(html.selectFirst("figure[data-language=sh]").hasClass("frame-terminal"));
+        assertTrue(html.selectFirst("figure[data-language=text]").hasClass("frame-none"));
+    }
 }

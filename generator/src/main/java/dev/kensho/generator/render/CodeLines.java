@@ -11,8 +11,8 @@ import java.util.regex.Pattern;
 
 /**
  * Splits highlighted HTML into one span per line, closing and reopening the token spans that cross
- * a line break, and marks the lines an author asked for ({@code {2,4-5}} in the fence's meta, or
- * {@code mark={…}} as Expressive Code writes it).
+ * a line break, and gives the lines an author named a class, as Expressive Code does: {@code {2,4-5}}
+ * or {@code mark={…}} (marked), {@code ins={…}} (inserted), {@code del={…}} (deleted).
  */
 final class CodeLines {
 
@@ -36,7 +36,7 @@ final class CodeLines {
         return lines;
     }
 
-    static String split(String html, Set<Integer> marked) {
+    static String split(String html, java.util.Map<Integer, String> lineClasses) {
         List<String> lines = new ArrayList<>();
         Deque<String> open = new ArrayDeque<>();
         StringBuilder line = new StringBuilder();
@@ -67,7 +67,8 @@ final class CodeLines {
         lines.add(line.toString());
         StringBuilder out = new StringBuilder();
         for (int n = 0; n < lines.size(); n++) {
-            out.append(marked.contains(n + 1) ? "<span class=\"line marked\">" : "<span class=\"line\">")
+            String kind = lineClasses.get(n + 1);
+            out.append(kind == null ? "<span class=\"line\">" : "<span class=\"line " + kind + "\">")
                     .append(lines.get(n)).append("</span>");
             if (n < lines.size() - 1) {
                 out.append('\n');

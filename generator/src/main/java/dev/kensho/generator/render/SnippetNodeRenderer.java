@@ -56,10 +56,20 @@ final class SnippetNodeRenderer implements NodeRenderer {
         Map<String, Object> model = new HashMap<>();
         String text = code.endsWith("\n") ? code.substring(0, code.length() - 1) : code;
         String language = info.language().isEmpty() ? "text" : info.language();
+        String title = info.meta().getOrDefault("title", "");
+        // Expressive Code takes a first-line comment naming a file as the block's title (display only).
+        java.util.regex.Matcher fileComment = FILE_COMMENT.matcher(text);
+        if (title.isEmpty() && outcome == null && fileComment.lookingAt()) {
+            title = fileComment.group(1);
+            text = text.substring(Math.min(text.length(), fileComment.end() + 1));
+        }
         model.put("code", text);
         model.put("language", language);
-        model.put("highlighted", CodeLines.split(SyntaxHighlighter.get().highlight(text, language), markedLines(info)));
-        model.put("title", info.meta().getOrDefault("title", ""));
+        model.put("highlighted", CodeLines.split(SyntaxHighlighter.get().highlight(text, language), lineClasses(info)));
+        model.put("title", title);
+        model.put("frame", info.meta().getOrDefault("frame", language.matches("bash|sh|shell|console|zsh|powershell") ? "terminal" : "code"));
+        model.put("lineNumbers", "true".equals(info.meta().get("showLineNumbers")));
+        model.put("wrap", "true".equals(info.meta().get("wrap")));
         model.put("verified", outcome != null && outcome.passed());
         Outcome compared = expectedRows.get(node);
         // Labelled as matching only when this build compared the table and the comparison held.
@@ -86,17 +96,21 @@ final class SnippetNodeRenderer implements NodeRenderer {
         }
     }
 
-    /** Lines to highlight: Expressive Code's {@code {2,4-5}} or {@code mark={2,4-5}}. */
-    private static java.util.Set<Integer> markedLines(FenceInfo info) {
-        java.util.Set<Integer> marked = new java.util.TreeSet<>();
+    private static final java.util.regex.Pattern FILE_COMMENT =
+            java.util.regex.Pattern.compile("^(?://|#|--|<!--)\\s*([\\w./-]+\\.[A-Za-z0-9]+)\\s*(?:-->)?[ \\t]*$", java.util.regex.Pattern.MULTILINE);
+
+    /** Line classes as Expressive Code names them: {@code {2,4-5}}/{@code mark=} marked, {@code ins=} inserted, {@code del=} deleted. */
+    private static Map<Integer, String> lineClasses(FenceInfo info) {
+        Map<Integer, String> classes = new java.util.TreeMap<>();
         info.meta().forEach((key, value) -> {
             if (key.startsWith("{")) {
-                marked.addAll(CodeLines.ranges(key));
-            } else if (key.equals("mark")) {
-                marked.addAll(CodeLines.ranges(value));
+                CodeLines.ranges(key).forEach(line -> classes.put(line, "marked"));
+            } else if (key.equals("mark") || key.equals("ins") || key.equals("del")) {
+                String kind = key.equals("mark") ? "marked" : key;
+                CodeLines.ranges(value).forEach(line -> classes.put(line, kind));
             }
         });
-        return marked;
+        return classes;
     }
 
     private Map<String, Object> evidence(Outcome outcome, FenceInfo info) {
