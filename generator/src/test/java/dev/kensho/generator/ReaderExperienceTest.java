@@ -173,5 +173,10 @@ class ReaderExperienceTest {
         String sidebar = Files.readString(site.out.resolve("assets/sidebar.js"));
         assertTrue(sidebar.startsWith("window.__kenshoSidebar([") && sidebar.contains("\"g/p123.html\",\"Page 123\""), sidebar.substring(0, 80));
         assertTrue(Files.size(site.out.resolve("g/p7.html")) < 12_000, "page size " + Files.size(site.out.resolve("g/p7.html")));
+        // Without script, the home page lists the first pages of the group and links to the group's full list.
+        String home = Files.readString(site.out.resolve("index.html"));
+        assertTrue(home.contains("href=\"contents/0.html\">g のすべてのページ（220 ページ）</a>"), home);
+        assertTrue(!home.contains("p123.html"), "the home page does not list every page");
+        assertTrue(Files.readString(site.out.resolve("contents/0.html")).contains("href=\"../g/p123.html\""), "the group's page lists all");
     }
 }

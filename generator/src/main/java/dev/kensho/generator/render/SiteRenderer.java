@@ -207,6 +207,11 @@ public final class SiteRenderer {
         if (!files.containsKey("index.html")) {
             try {
                 Map<String, Object> model = baseModel("index.html", navigation, null);
+                if (sharedSidebar) {
+                    // A large site's home page lists the first pages of each group and links to a page per
+                    // group listing all of them: the no-script table of contents, without one huge page.
+                    model.put("sidebar", groupContents(navigation, files));
+                }
                 files.put("index.html", theme.render("index.ftlh", model));
             } catch (Theme.ThemeException e) {
                 diagnostics.add(e.diagnostic());
@@ -440,6 +445,27 @@ public final class SiteRenderer {
     /** Left out of the sidebar and of previous/next: {@code sidebar.hidden: true}, and a site's own 404 page. */
     private static boolean hiddenFromNavigation(Page page) {
         return page.frontMatter().sidebarHidden() || page.outputPath().equals(NOT_FOUND_PAGE);
+    }
+
+    /** Pages a large site's home page lists per group; the rest are on the group's own contents page. */
+    static final int HOME_ITEMS_PER_GROUP = 10;
+
+    /** Writes contents/N.html for every group and returns the home page's shortened lists. */
+    private List<Map<String, Object>> groupContents(Navigation navigation, Map<String, String> files) throws Theme.ThemeException {
+        List<Map<String, Object>> home = new ArrayList<>();
+        List<Navigation.Group> groups = navigation.groups();
+        for (int g = 0; g < groups.size(); g++) {
+            Navigation.Group group = groups.get(g);
+            String contentsPath = "contents/" + g + ".html";
+            List<Page> pages = group.pages().stream().filter(p -> !hiddenFromNavigation(p)).toList();
+            Map<String, Object> model = baseModel(contentsPath, navigation, null);
+            model.put("group", Map.of("label", group.label().isEmpty() ? config.title() : group.label(),
+                    "items", pages.stream().map(p -> link(p, contentsPath)).toList()));
+            files.put(contentsPath, theme.render("contents.ftlh", model));
+            home.add(Map.of("label", group.label(), "items", pages.stream().limit(HOME_ITEMS_PER_GROUP).map(p -> link(p, "index.html")).toList(),
+                    "total", pages.size(), "more", pages.size() > HOME_ITEMS_PER_GROUP ? contentsPath : ""));
+        }
+        return home;
     }
 
     /** The previous/next link, as Starlight's {@code prev}/{@code next} front matter may change it (false, a label, or {link, label}). */
