@@ -110,6 +110,13 @@ class ClaimIntegrityTest {
         assertPassed(outcome);
     }
 
+    @Test
+    void aSearchPathIsNotAPlannerSettingAndDoesNotBlockPlanClaims() throws Exception {
+        Outcome outcome = page().add("", ORDERS + "SET search_path = public, pg_catalog;")
+                .add("uses-index=orders_account_idx no-seq-scan=orders", "SELECT * FROM orders WHERE account_id = 7;").last();
+        assertPassed(outcome);
+    }
+
     // --- 4. ORDER BY found by the SQL lexer
 
     private static final String LETTERS = "CREATE TABLE l (x text); INSERT INTO l VALUES ('a'), ('b'), ('c');";
