@@ -1,7 +1,5 @@
 package dev.kensho.generator.render;
 
-import org.jsoup.Jsoup;
-import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
 
 import java.util.ArrayList;
@@ -30,12 +28,10 @@ public final class SiteLinks {
         this.base = trimmed.isEmpty() ? "" : trimmed + "/";
     }
 
-    /** The page's HTML with every internal link pointing at the file it means. */
-    String rewrite(String html, String fromOutputPath) {
-        Document fragment = Jsoup.parseBodyFragment(html);
-        fragment.outputSettings().prettyPrint(false);
+    /** Points every internal link below {@code root} at the file it means; true when any changed. */
+    boolean rewrite(Element root, String fromOutputPath) {
         boolean changed = false;
-        for (Element link : fragment.select("a[href]")) {
+        for (Element link : root.select("a[href]")) {
             String href = link.attr("href");
             String resolved = resolve(fromOutputPath, href);
             if (resolved != null && !resolved.equals(href)) {
@@ -44,7 +40,7 @@ public final class SiteLinks {
                 changed = true;
             }
         }
-        return changed ? fragment.body().html() : html;
+        return changed;
     }
 
     /** The relative URL (from {@code fromOutputPath}) a written link means, or null to leave it as written. */

@@ -136,9 +136,13 @@ public final class SiteRenderer {
                     String.valueOf(verification.serverVersion()));
             java.util.concurrent.atomic.AtomicInteger renderedNow = new java.util.concurrent.atomic.AtomicInteger();
             List<Page> visible = order.stream().filter(p -> !hiddenFromNavigation(p)).toList();
+            Map<Page, Integer> visibleAt = new IdentityHashMap<>();
+            for (int v = 0; v < visible.size(); v++) {
+                visibleAt.put(visible.get(v), v);
+            }
             for (int i = 0; i < order.size(); i++) {
                 Page page = order.get(i);
-                int at = visible.indexOf(page);
+                int at = visibleAt.getOrDefault(page, -1);
                 Page previous = at > 0 ? visible.get(at - 1) : null;
                 Page next = at >= 0 && at + 1 < visible.size() ? visible.get(at + 1) : null;
                 String key = memo == null ? null : RenderMemo.key(shared, page.body(), page.frontMatter().toString(),
@@ -154,8 +158,7 @@ public final class SiteRenderer {
                     Object[] done = {renderPage(byPage.get(page), navigation, previous, next, pageSearch), pageSearch};
                     if (memo == null) {
                         byPage.get(page).release(); // a build renders each page once; the preview may render it again
-                    }
-                    if (memo != null) {
+                    } else {
                         memo.put(page.outputPath(), new RenderMemo.Entry(key, (String) done[0], pageSearch));
                     }
                     renderedNow.incrementAndGet();
@@ -253,18 +256,21 @@ public final class SiteRenderer {
         Map<String, Object> pageModel = new HashMap<>();
         pageModel.put("title", page.frontMatter().title());
         pageModel.put("description", page.frontMatter().description().isEmpty() ? config.description() : page.frontMatter().description());
-        pageModel.put("toc", tableOfContents(body, page.frontMatter()));
         if (!page.frontMatter().isOff("pagefind") && !page.outputPath().equals(NOT_FOUND_PAGE)) {
             search.add(page.outputPath(), page.frontMatter().title(), body);
         }
-        body = links.rewrite(withHeadingAnchors(body), page.outputPath());
+        // One parse of the page's HTML serves the table of contents, the heading anchors and the links.
+        Document fragment = Jsoup.parseBodyFragment(body);
+        fragment.outputSettings().prettyPrint(false);
+        pageModel.put("toc", tableOfContents(fragment, page.frontMatter()));
+        boolean anchored = addHeadingAnchors(fragment);
+        boolean relinked = links.rewrite(fragment.body(), page.outputPath());
+        if (anchored || relinked) {
+            body = fragment.body().html();
+        }
         pageModel.put("content", body);
         pageModel.put("group", navigation.groupOf(page).label());
-        Object updated = page.frontMatter().extra().get("lastUpdated");
-        pageModel.put("lastUpdated", page.frontMatter().isOff("lastUpdated") ? ""
-                : updated instanceof java.util.Date || updated instanceof java.time.temporal.TemporalAccessor || updated instanceof String
-                ? String.valueOf(updated).substring(0, Math.min(10, String.valueOf(updated).length()))
-                : lastUpdated.getOrDefault(page.relativePath(), ""));
+        pageModel.put("lastUpdated", lastUpdatedOf(page));
         pageModel.put("source", page.relativePath());
         pageModel.put("meta", page.frontMatter().extra());
         pageModel.put("verification", pageVerification(result));
@@ -406,21 +412,32 @@ public final class SiteRenderer {
         return "../".repeat((int) outputPath.chars().filter(c -> c == '/').count());
     }
 
-    /** A link to itself after every h2–h4, so readers can share a section. */
-    private static String withHeadingAnchors(String bodyHtml) {
-        Document fragment = Jsoup.parseBodyFragment(bodyHtml);
-        fragment.outputSettings().prettyPrint(false);
+    /** A link to itself after every h2–h4, so readers can share a section; true when any was added. */
+    private static boolean addHeadingAnchors(Document fragment) {
         boolean changed = false;
         for (Element heading : fragment.select("h2[id], h3[id], h4[id]")) {
             heading.appendElement("a").addClass("anchor").attr("href", "#" + heading.id())
                     .attr("aria-label", "「" + heading.text() + "」へのリンク").text("#");
             changed = true;
         }
-        return changed ? fragment.body().html() : bodyHtml;
+        return changed;
+    }
+
+    /** The date shown as last updated: from git, or Starlight's {@code lastUpdated} (a date, or false for none). */
+    private String lastUpdatedOf(Page page) {
+        Object updated = page.frontMatter().extra().get("lastUpdated");
+        if (page.frontMatter().isOff("lastUpdated")) {
+            return "";
+        }
+        if (updated instanceof java.util.Date || updated instanceof java.time.temporal.TemporalAccessor || updated instanceof String) {
+            String text = String.valueOf(updated);
+            return text.substring(0, Math.min(10, text.length()));
+        }
+        return lastUpdated.getOrDefault(page.relativePath(), "");
     }
 
     /** Headings h2–h3, or the levels Starlight's {@code tableOfContents} asks for; none when it is false. */
-    private static List<Map<String, Object>> tableOfContents(String bodyHtml, dev.kensho.generator.content.FrontMatter frontMatter) {
+    private static List<Map<String, Object>> tableOfContents(Document fragment, dev.kensho.generator.content.FrontMatter frontMatter) {
         Object setting = frontMatter.extra().get("tableOfContents");
         if (Boolean.FALSE.equals(setting)) {
             return List.of();
@@ -431,7 +448,6 @@ public final class SiteRenderer {
             min = levels.get("minHeadingLevel") instanceof Number n ? Math.max(2, n.intValue()) : min;
             max = levels.get("maxHeadingLevel") instanceof Number n ? Math.min(6, n.intValue()) : max;
         }
-        Document fragment = Jsoup.parseBodyFragment(bodyHtml);
         List<Map<String, Object>> toc = new ArrayList<>();
         for (Element heading : fragment.select("h2[id], h3[id], h4[id], h5[id], h6[id]")) {
             int level = heading.tagName().charAt(1) - '0';
