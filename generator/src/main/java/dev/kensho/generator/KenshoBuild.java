@@ -33,6 +33,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Set;
+import java.util.stream.IntStream;
 
 /**
  * The pipeline, in the order data flows: load → parse → verify SQL → render → write. Problems from
@@ -86,7 +90,7 @@ public final class KenshoBuild {
         Theme theme = Theme.load(options.theme());
         // Pages parse in parallel; their problems are then listed in page order.
         List<List<Diagnostic>> found = pages.stream().map(page -> (List<Diagnostic>) new ArrayList<Diagnostic>()).toList();
-        List<MarkdownDocument> documents = java.util.stream.IntStream.range(0, pages.size()).parallel()
+        List<MarkdownDocument> documents = IntStream.range(0, pages.size()).parallel()
                 .mapToObj(i -> MarkdownDocument.parse(pages.get(i), theme, loader.files(), found.get(i))).toList();
         found.forEach(diagnostics::addAll);
         phase("parse", t0);
@@ -109,7 +113,7 @@ public final class KenshoBuild {
             diagnostics.addAll(SqlVerification.diagnostics(verification));
         } catch (PostgresUnavailableException e) {
             environmentError = e.getMessage();
-            verification = new VerificationRun(null, null, null, null, Duration.ZERO, Map.of(), java.util.Set.of());
+            verification = new VerificationRun(null, null, null, null, Duration.ZERO, Map.of(), Set.of());
         }
 
         boolean written = false;
@@ -125,7 +129,7 @@ public final class KenshoBuild {
             log.accept("Kensho: search index " + renderer.searchIndexBytes() / 1024 + " KiB in " + renderer.searchIndexFiles()
                     + " file(s) for " + documents.size() + " page(s); a query fetches only the files it needs");
             Map<String, Path> copies = copies(loader, theme);
-            Map<String, Page> sources = new java.util.HashMap<>();
+            Map<String, Page> sources = new HashMap<>();
             pages.forEach(page -> sources.put(page.outputPath(), page));
             // A page that could not be rendered would only show up again as broken links to it.
             if (diagnostics.isEmpty()) {
@@ -167,7 +171,7 @@ public final class KenshoBuild {
     private static OffsetDateTime buildTime() {
         String epoch = System.getenv("SOURCE_DATE_EPOCH") != null ? System.getenv("SOURCE_DATE_EPOCH") : System.getProperty("kensho.sourceDateEpoch");
         if (epoch != null && epoch.matches("\\d+")) {
-            return OffsetDateTime.ofInstant(java.time.Instant.ofEpochSecond(Long.parseLong(epoch)), ZoneOffset.UTC);
+            return OffsetDateTime.ofInstant(Instant.ofEpochSecond(Long.parseLong(epoch)), ZoneOffset.UTC);
         }
         return OffsetDateTime.now(ZoneOffset.UTC);
     }

@@ -5,6 +5,9 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 
 /** {@link StatementGuard.ServerControl} through the verifier's superuser connection, with pg_catalog functions named in full. */
 final class AdminControl implements StatementGuard.ServerControl {
@@ -34,7 +37,7 @@ final class AdminControl implements StatementGuard.ServerControl {
     public boolean isBlockedBy(int pid, int[] interesting) throws SQLException {
         synchronized (admin) {
             try (PreparedStatement statement = admin.prepareStatement("SELECT pg_catalog.pg_isolation_test_session_is_blocked(?, ?)")) {
-                Integer[] boxed = java.util.Arrays.stream(interesting).boxed().toArray(Integer[]::new);
+                Integer[] boxed = Arrays.stream(interesting).boxed().toArray(Integer[]::new);
                 Array array = admin.createArrayOf("int4", boxed);
                 statement.setInt(1, pid);
                 statement.setArray(2, array);
@@ -52,7 +55,7 @@ final class AdminControl implements StatementGuard.ServerControl {
             try (PreparedStatement statement = admin.prepareStatement("SELECT pg_catalog.unnest(pg_catalog.pg_blocking_pids(?))")) {
                 statement.setInt(1, pid);
                 try (ResultSet rs = statement.executeQuery()) {
-                    java.util.List<Integer> pids = new java.util.ArrayList<>();
+                    List<Integer> pids = new ArrayList<>();
                     while (rs.next()) {
                         pids.add(rs.getInt(1));
                     }

@@ -4,6 +4,7 @@ import dev.kensho.sqlchecks.scenario.ScenarioTranscript;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * What happened to one snippet.
@@ -26,7 +27,7 @@ public record Outcome(Snippet snippet, Status status, Failure failure, List<Resu
         SKIPPED;
 
         public String label() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT);
         }
     }
 

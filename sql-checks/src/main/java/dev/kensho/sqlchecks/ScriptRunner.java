@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
+import java.util.LinkedHashMap;
 
 /**
  * Runs a page's snippets on one connection, like psql running a script: setup snippets first, then
@@ -241,7 +242,7 @@ final class ScriptRunner {
                 if (expected != null) {
                     PlanCheck shape = PlanCheck.of(queryText("EXPLAIN (FORMAT JSON, COSTS OFF, SETTINGS, VERBOSE) " + target.sql));
                     // search_path is listed by EXPLAIN (SETTINGS) but decides which tables names mean, not how they are read.
-                    Map<String, String> planner = new java.util.LinkedHashMap<>(shape.settings());
+                    Map<String, String> planner = new LinkedHashMap<>(shape.settings());
                     planner.remove("search_path");
                     if (!planner.isEmpty()) {
                         String settings = planner.entrySet().stream().map(e -> e.getKey() + " = " + e.getValue()

@@ -8,6 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 
 /**
  * The session every page's SQL runs in, the same whatever the build machine, the JVM's time zone or
@@ -76,10 +78,10 @@ public final class SessionSettings {
     }
 
     private static Map<String, String> orderedMap(String... pairs) {
-        java.util.LinkedHashMap<String, String> map = new java.util.LinkedHashMap<>();
+        LinkedHashMap<String, String> map = new LinkedHashMap<>();
         for (int i = 0; i < pairs.length; i += 2) {
             map.put(pairs[i], pairs[i + 1]);
         }
-        return java.util.Collections.unmodifiableMap(map);
+        return Collections.unmodifiableMap(map);
     }
 }

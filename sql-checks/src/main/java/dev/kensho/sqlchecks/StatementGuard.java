@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.postgresql.PGConnection;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Kensho's time limit on one statement. At the limit the statement is cancelled; a statement that
@@ -57,7 +58,7 @@ public final class StatementGuard {
     private final Duration limit;
     private final ServerControl control;
     /** Sessions stopped from outside a statement (a page over its disk limit), with the reason. */
-    private final java.util.concurrent.ConcurrentHashMap<Integer, String> stops = new java.util.concurrent.ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Integer, String> stops = new ConcurrentHashMap<>();
 
     public StatementGuard(Duration limit, ServerControl control) {
         this.limit = limit;

@@ -11,6 +11,12 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.ArrayList;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Entry point of sql-checks: one server per build, one throw-away database per page.
@@ -37,8 +43,8 @@ public final class Verifier implements AutoCloseable {
     private final String namePrefix;
     private final AtomicInteger pageCounter = new AtomicInteger();
     /** Page databases in use, watched for size (the embedded cluster lives in memory on /dev/shm). */
-    private final java.util.Set<String> activeDatabases = java.util.concurrent.ConcurrentHashMap.newKeySet();
-    private final java.util.concurrent.ScheduledExecutorService diskWatch = java.util.concurrent.Executors
+    private final Set<String> activeDatabases = ConcurrentHashMap.newKeySet();
+    private final ScheduledExecutorService diskWatch = Executors
             .newSingleThreadScheduledExecutor(r -> {
                 Thread thread = new Thread(r, "kensho-disk-watch");
                 thread.setDaemon(true);
@@ -50,7 +56,7 @@ public final class Verifier implements AutoCloseable {
         this.admin = admin;
         this.settings = settings;
         this.guard = new StatementGuard(settings.statementTimeout(), new AdminControl(admin));
-        diskWatch.scheduleWithFixedDelay(this::watchDisk, 500, 500, java.util.concurrent.TimeUnit.MILLISECONDS);
+        diskWatch.scheduleWithFixedDelay(this::watchDisk, 500, 500, TimeUnit.MILLISECONDS);
         this.serverVersion = serverVersion;
         this.namePrefix = "kensho_" + ProcessHandle.current().pid() + "_" + Long.toHexString(System.nanoTime() & 0xffffff);
     }
@@ -135,7 +141,7 @@ public final class Verifier implements AutoCloseable {
     private void watchDisk() {
         for (String name : activeDatabases) {
             try {
-                java.util.List<Integer> pids = new java.util.ArrayList<>();
+                List<Integer> pids = new ArrayList<>();
                 synchronized (admin) {
                     try (var statement = admin.prepareStatement("SELECT pg_catalog.pg_database_size(d.oid) > ?, a.pid"
                             + " FROM pg_catalog.pg_database d LEFT JOIN pg_catalog.pg_stat_activity a ON a.datid = d.oid"

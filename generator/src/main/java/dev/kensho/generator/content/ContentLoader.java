@@ -16,6 +16,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import java.nio.ByteBuffer;
+import java.nio.file.LinkOption;
 
 /** First stage of the pipeline: finds the lesson sources and reads their headers. */
 public final class ContentLoader {
@@ -88,7 +90,7 @@ public final class ContentLoader {
         List<Path> found = new ArrayList<>();
         try (Stream<Path> entries = Files.walk(contentRoot)) {
             for (Path path : entries.sorted().toList()) {
-                if (Files.isDirectory(path, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                if (Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS)) {
                     continue;
                 }
                 long limit = isPageSource(path) ? ContentFiles.MAX_PAGE_BYTES : ContentFiles.MAX_ASSET_BYTES;
@@ -122,7 +124,7 @@ public final class ContentLoader {
         String displayPath = display(source);
         String text;
         try {
-            text = StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(files.read(source, ContentFiles.MAX_PAGE_BYTES))).toString();
+            text = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(files.read(source, ContentFiles.MAX_PAGE_BYTES))).toString();
         } catch (ContentFiles.Refused e) {
             diagnostics.add(Diagnostic.at(displayPath, 1, 1, "not read: " + e.getMessage(), null));
             return null;

@@ -13,6 +13,9 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.net.URI;
+import java.nio.file.LinkOption;
+import java.util.Collections;
 
 /**
  * Site-wide settings from {@code content/site.yml} (all optional).
@@ -29,13 +32,13 @@ public record SiteConfig(String title, String description, String lang, Map<Stri
     public static final String FILE_NAME = "site.yml";
 
     public SiteConfig {
-        groups = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(groups));
+        groups = Collections.unmodifiableMap(new LinkedHashMap<>(groups));
     }
 
     public static SiteConfig load(ContentFiles files, String displayPath, List<Diagnostic> diagnostics) throws IOException {
         Path file = files.root().resolve(FILE_NAME);
         SiteConfig defaults = new SiteConfig("Kensho", "", "ja", Map.of(), "");
-        if (!Files.exists(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+        if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
             return defaults;
         }
         Object loaded;
@@ -82,7 +85,7 @@ public record SiteConfig(String title, String description, String lang, Map<Stri
         if (url.isEmpty()) {
             return "/";
         }
-        String path = java.net.URI.create(url).getPath();
+        String path = URI.create(url).getPath();
         return path == null || path.isEmpty() ? "/" : path;
     }
 }

@@ -15,6 +15,11 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.ArrayDeque;
+import java.util.HashSet;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The post-check stage: reads every rendered page with jsoup and follows each internal link and
@@ -47,9 +52,9 @@ public final class LinkChecker {
         // every page of a folder. So each page's main is read, and the frame once per folder: on a large
         // site the frame is most of the bytes.
         Map<String, Set<String>> ids = new HashMap<>();
-        Map<String, Element> mains = new java.util.TreeMap<>();
-        Map<String, Document> frames = new java.util.TreeMap<>();
-        Set<String> foldersSeen = new java.util.HashSet<>();
+        Map<String, Element> mains = new TreeMap<>();
+        Map<String, Document> frames = new TreeMap<>();
+        Set<String> foldersSeen = new HashSet<>();
         html.forEach((path, text) -> {
             if (!path.endsWith(".html")) {
                 return;
@@ -141,26 +146,26 @@ public final class LinkChecker {
      * link to a destination is reported at the n-th place it is written, whatever the page's size.
      */
     private static final class SourceLinks {
-        private static final java.util.regex.Pattern DESTINATION = java.util.regex.Pattern.compile("\\(([^()\\s]*+)\\)|\"([^\"]*+)\"");
+        private static final Pattern DESTINATION = Pattern.compile("\\(([^()\\s]*+)\\)|\"([^\"]*+)\"");
         private final Page source;
         private final String[] lines;
-        private final Map<String, java.util.ArrayDeque<int[]>> places = new HashMap<>();
+        private final Map<String, ArrayDeque<int[]>> places = new HashMap<>();
         private final Map<String, int[]> last = new HashMap<>();
 
         SourceLinks(Page source) {
             this.source = source;
             this.lines = source.body().split("\n", -1);
             for (int i = 0; i < lines.length; i++) {
-                java.util.regex.Matcher matcher = DESTINATION.matcher(lines[i]);
+                Matcher matcher = DESTINATION.matcher(lines[i]);
                 while (matcher.find()) {
                     int group = matcher.group(1) != null ? 1 : 2;
-                    places.computeIfAbsent(matcher.group(group), k -> new java.util.ArrayDeque<>()).add(new int[]{i, matcher.start(group)});
+                    places.computeIfAbsent(matcher.group(group), k -> new ArrayDeque<>()).add(new int[]{i, matcher.start(group)});
                 }
             }
         }
 
         Diagnostic locate(String reference, String message) {
-            java.util.ArrayDeque<int[]> queue = places.get(reference);
+            ArrayDeque<int[]> queue = places.get(reference);
             int[] at = queue == null || queue.isEmpty() ? last.get(reference) : queue.poll();
             if (at == null) {
                 return Diagnostic.at(source.displayPath(), 1, 1, message + " (made by a component or template)", null);

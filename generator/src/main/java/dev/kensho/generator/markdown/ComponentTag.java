@@ -1,6 +1,8 @@
 package dev.kensho.generator.markdown;
 
 import java.util.Map;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 
 /**
  * One JSX-like tag found in a page, replaced in the Markdown by a marker comment that the render
@@ -18,7 +20,7 @@ public record ComponentTag(int id, Kind kind, String name, Map<String, Object> a
     public enum Kind { OPEN, CLOSE, SELF_CLOSING, ONE_LINE }
 
     public ComponentTag {
-        attributes = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(attributes));
+        attributes = Collections.unmodifiableMap(new LinkedHashMap<>(attributes));
     }
 
     public String marker() {

@@ -29,6 +29,11 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.Set;
 
 /** A page's Markdown parsed once; the verify and render stages both read this tree. */
 public final class MarkdownDocument {
@@ -146,22 +151,22 @@ public final class MarkdownDocument {
 
     /** A diagram's SVG text, read only through the content gate: never from outside content/. */
     private static String readDiagram(Page page, ContentFiles files, String src) throws SvgDiagram.Problem {
-        if (!src.toLowerCase(java.util.Locale.ROOT).endsWith(".svg")) {
+        if (!src.toLowerCase(Locale.ROOT).endsWith(".svg")) {
             throw new SvgDiagram.Problem("src=\"" + src + "\" must name an .svg file inside content/");
         }
         Path file = src.startsWith("/") ? files.root().resolve(src.substring(1)) : page.source().getParent().resolve(src);
         try {
             byte[] bytes = files.read(file, ContentFiles.MAX_DIAGRAM_BYTES);
-            return java.nio.charset.StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+            return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes)).toString();
         } catch (ContentFiles.Refused e) {
             throw new SvgDiagram.Problem("cannot use diagram src=\"" + src + "\": " + e.getMessage());
-        } catch (java.nio.charset.CharacterCodingException e) {
+        } catch (CharacterCodingException e) {
             throw new SvgDiagram.Problem("diagram " + src + " is not valid UTF-8");
         }
     }
 
     /** Fence languages that hold SQL Kensho does not run (only ```sql and ```scenario are run). */
-    public static final java.util.Set<String> UNVERIFIED_SQL_LANGUAGES = java.util.Set.of("postgresql", "postgres", "psql", "pgsql", "plpgsql", "sql-unverified");
+    public static final Set<String> UNVERIFIED_SQL_LANGUAGES = Set.of("postgresql", "postgres", "psql", "pgsql", "plpgsql", "sql-unverified");
 
     private final List<Integer> unverifiedSqlLines = new ArrayList<>();
 

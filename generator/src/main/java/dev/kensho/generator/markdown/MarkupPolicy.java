@@ -21,6 +21,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
+import java.util.TreeSet;
 
 /**
  * What contributor markup may put on the published site: nothing that runs script. Raw HTML in
@@ -69,7 +70,7 @@ public final class MarkupPolicy {
             }
             if (!ELEMENTS.contains(element.tagName())) {
                 return "raw HTML <" + element.tagName() + "> is not allowed: contributor markup may not run script or embed "
-                        + "other content (allowed elements: " + String.join(", ", new java.util.TreeSet<>(ELEMENTS)) + ")";
+                        + "other content (allowed elements: " + String.join(", ", new TreeSet<>(ELEMENTS)) + ")";
             }
             for (Attribute attribute : element.attributes()) {
                 String key = attribute.getKey().toLowerCase(Locale.ROOT);

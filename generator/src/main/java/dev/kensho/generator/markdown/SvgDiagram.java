@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Pattern;
+import java.util.TreeSet;
 
 /**
  * An SVG diagram sanitised by allow-list and prepared for inlining. Only drawing elements and
@@ -99,7 +100,7 @@ public final class SvgDiagram {
             throw new Problem(name + " contains <" + element.tagName() + ">, which is not a drawing element Kensho publishes"
                     + (tag.equals("style") ? " (a <style> would restyle the whole page; use presentation attributes such as fill= and font-size=)"
                     : tag.equals("animate") || tag.equals("set") ? " (animation could change links and run script)" : "")
-                    + "; allowed: " + String.join(", ", new java.util.TreeSet<>(ELEMENTS)));
+                    + "; allowed: " + String.join(", ", new TreeSet<>(ELEMENTS)));
         }
         if (depth > MAX_DEPTH || ++count[0] > MAX_ELEMENTS) {
             throw new Problem(name + " nests deeper than " + MAX_DEPTH + " levels or has more than " + MAX_ELEMENTS + " elements");

@@ -8,6 +8,12 @@ import java.nio.file.StandardCopyOption;
 import java.util.Comparator;
 import java.util.Map;
 import java.util.stream.Stream;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The write stage. Everything goes to a staging folder beside the output folder and is swapped in
@@ -31,11 +37,11 @@ public final class SiteOutput {
         // beside the site belongs to a build that was killed, and is removed.
         // A file lock keeps other processes out; threads of this JVM (a preview and a build) queue here,
         // since the JVM gives one file lock per file.
-        java.util.concurrent.locks.ReentrantLock local = WRITERS.computeIfAbsent(target, k -> new java.util.concurrent.locks.ReentrantLock());
+        ReentrantLock local = WRITERS.computeIfAbsent(target, k -> new ReentrantLock());
         local.lock();
-        try (java.nio.channels.FileChannel lockFile = java.nio.channels.FileChannel.open(parent.resolve("." + target.getFileName() + ".lock"),
-                java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE);
-             java.nio.channels.FileLock ignored = lockFile.lock()) {
+        try (FileChannel lockFile = FileChannel.open(parent.resolve("." + target.getFileName() + ".lock"),
+                StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+             FileLock ignored = lockFile.lock()) {
             removeLeftovers(parent, target.getFileName().toString());
             publishLocked(target, parent, pages, copies);
         } finally {
@@ -43,8 +49,8 @@ public final class SiteOutput {
         }
     }
 
-    private static final java.util.concurrent.ConcurrentHashMap<Path, java.util.concurrent.locks.ReentrantLock> WRITERS =
-            new java.util.concurrent.ConcurrentHashMap<>();
+    private static final ConcurrentHashMap<Path, ReentrantLock> WRITERS =
+            new ConcurrentHashMap<>();
 
     private static void removeLeftovers(Path parent, String name) throws IOException {
         try (Stream<Path> siblings = Files.list(parent)) {
@@ -60,7 +66,7 @@ public final class SiteOutput {
     private static void publishLocked(Path target, Path parent, Map<String, String> pages, Map<String, Path> copies) throws IOException {
         Path staging = Files.createTempDirectory(parent, "." + target.getFileName() + ".staging-");
         // A temp folder is private; the published site is read by web servers and other users.
-        Files.setPosixFilePermissions(staging, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        Files.setPosixFilePermissions(staging, PosixFilePermissions.fromString("rwxr-xr-x"));
         Thread cleanup = new Thread(() -> deleteTree(staging), "kensho-staging-cleanup");
         Runtime.getRuntime().addShutdownHook(cleanup);
         try {

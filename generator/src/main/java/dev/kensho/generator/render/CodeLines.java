@@ -8,6 +8,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.Map;
 
 /**
  * Splits highlighted HTML into one span per line, closing and reopening the token spans that cross
@@ -36,7 +37,7 @@ final class CodeLines {
         return lines;
     }
 
-    static String split(String html, java.util.Map<Integer, String> lineClasses) {
+    static String split(String html, Map<Integer, String> lineClasses) {
         List<String> lines = new ArrayList<>();
         Deque<String> open = new ArrayDeque<>();
         StringBuilder line = new StringBuilder();

@@ -17,6 +17,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.Collection;
+import java.util.TreeSet;
 
 /**
  * Full-text search built at build time and split into small files, as Pagefind does, so that a query
@@ -233,12 +235,12 @@ public final class SearchIndex {
      * Ascending ids as runs of consecutive ids: the gap before each run, then its length. A term on
      * every section of a thousand pages is two numbers, and the files stay small.
      */
-    private static List<Integer> runs(java.util.Collection<Integer> ids) {
+    private static List<Integer> runs(Collection<Integer> ids) {
         List<Integer> out = new ArrayList<>();
         int end = 0;
         int runStart = -1;
         int runLength = 0;
-        for (int id : new java.util.TreeSet<>(ids)) {
+        for (int id : new TreeSet<>(ids)) {
             if (runLength > 0 && id == runStart + runLength) {
                 runLength++;
                 continue;

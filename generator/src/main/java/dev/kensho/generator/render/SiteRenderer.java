@@ -20,6 +20,16 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.nio.charset.StandardCharsets;
+import java.time.temporal.TemporalAccessor;
+import java.util.Date;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /** The render stage: Markdown to HTML, wrapped in the theme's page template. */
 public final class SiteRenderer {
@@ -129,12 +139,12 @@ public final class SiteRenderer {
         links = new SiteLinks(order.stream().map(Page::outputPath).toList(), config.basePath());
         // Pages render in parallel, each with its own search entries; both are joined in reading order,
         // so the output is the same byte for byte whatever the parallelism.
-        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(jobs);
+        ExecutorService pool = Executors.newFixedThreadPool(jobs);
         try {
-            List<java.util.concurrent.Future<Object[]>> rendered = new ArrayList<>();
+            List<Future<Object[]>> rendered = new ArrayList<>();
             String shared = memo == null ? "" : RenderMemo.key(navigationFingerprint(navigation), builtAt, theme.fingerprint(),
                     String.valueOf(verification.serverVersion()));
-            java.util.concurrent.atomic.AtomicInteger renderedNow = new java.util.concurrent.atomic.AtomicInteger();
+            AtomicInteger renderedNow = new AtomicInteger();
             List<Page> visible = order.stream().filter(p -> !hiddenFromNavigation(p)).toList();
             Map<Page, Integer> visibleAt = new IdentityHashMap<>();
             for (int v = 0; v < visible.size(); v++) {
@@ -149,7 +159,7 @@ public final class SiteRenderer {
                         outcomesFingerprint(verification.pages().get(page.relativePath())), lastUpdated.get(page.relativePath()));
                 RenderMemo.Entry reused = memo == null ? null : memo.get(page.outputPath(), key);
                 if (reused != null) {
-                    rendered.add(java.util.concurrent.CompletableFuture.completedFuture(new Object[] {reused.html(), reused.search()}));
+                    rendered.add(CompletableFuture.completedFuture(new Object[] {reused.html(), reused.search()}));
                     progress.pagesRendered.incrementAndGet();
                     continue;
                 }
@@ -171,7 +181,7 @@ public final class SiteRenderer {
                     Object[] result = rendered.get(i).get();
                     files.put(order.get(i).outputPath(), (String) result[0]);
                     search.addAll((SearchIndex) result[1]);
-                } catch (java.util.concurrent.ExecutionException e) {
+                } catch (ExecutionException e) {
                     if (e.getCause() instanceof Theme.ThemeException theme) {
                         diagnostics.add(theme.diagnostic());
                         return files;
@@ -196,7 +206,7 @@ public final class SiteRenderer {
         }
         Map<String, String> index = search.files();
         files.putAll(index);
-        searchIndexBytes = index.values().stream().mapToLong(text -> text.getBytes(java.nio.charset.StandardCharsets.UTF_8).length).sum();
+        searchIndexBytes = index.values().stream().mapToLong(text -> text.getBytes(StandardCharsets.UTF_8).length).sum();
         searchIndexFiles = index.size();
         try {
             // A site's own 404.md (as in Starlight) replaces the theme's page.
@@ -322,7 +332,7 @@ public final class SiteRenderer {
     private boolean sharedSidebar;
 
     /** Sidebar HTML by relative root: rendered once per folder depth, the current link marked per page. */
-    private final Map<String, String> sidebars = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, String> sidebars = new ConcurrentHashMap<>();
 
     private Map<String, Object> baseModel(String outputPath, Navigation navigation, Page current) throws Theme.ThemeException {
         Map<String, Object> model = new HashMap<>();
@@ -429,7 +439,7 @@ public final class SiteRenderer {
         if (page.frontMatter().isOff("lastUpdated")) {
             return "";
         }
-        if (updated instanceof java.util.Date || updated instanceof java.time.temporal.TemporalAccessor || updated instanceof String) {
+        if (updated instanceof Date || updated instanceof TemporalAccessor || updated instanceof String) {
             String text = String.valueOf(updated);
             return text.substring(0, Math.min(10, text.length()));
         }

@@ -16,6 +16,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.Locale;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Renders every fenced code block through the theme's {@code code.ftlh}; a verified ```sql fence also
@@ -58,7 +62,7 @@ final class SnippetNodeRenderer implements NodeRenderer {
         String language = info.language().isEmpty() ? "text" : info.language();
         String title = info.meta().getOrDefault("title", "");
         // Expressive Code takes a first-line comment naming a file as the block's title (display only).
-        java.util.regex.Matcher fileComment = FILE_COMMENT.matcher(text);
+        Matcher fileComment = FILE_COMMENT.matcher(text);
         if (title.isEmpty() && outcome == null && fileComment.lookingAt()) {
             title = fileComment.group(1);
             text = text.substring(Math.min(text.length(), fileComment.end() + 1));
@@ -96,12 +100,12 @@ final class SnippetNodeRenderer implements NodeRenderer {
         }
     }
 
-    private static final java.util.regex.Pattern FILE_COMMENT =
-            java.util.regex.Pattern.compile("^(?://|#|--|<!--)\\s*([\\w./-]+\\.[A-Za-z0-9]+)\\s*(?:-->)?[ \\t]*$", java.util.regex.Pattern.MULTILINE);
+    private static final Pattern FILE_COMMENT =
+            Pattern.compile("^(?://|#|--|<!--)\\s*([\\w./-]+\\.[A-Za-z0-9]+)\\s*(?:-->)?[ \\t]*$", Pattern.MULTILINE);
 
     /** Line classes as Expressive Code names them: {@code {2,4-5}}/{@code mark=} marked, {@code ins=} inserted, {@code del=} deleted. */
     private static Map<Integer, String> lineClasses(FenceInfo info) {
-        Map<Integer, String> classes = new java.util.TreeMap<>();
+        Map<Integer, String> classes = new TreeMap<>();
         info.meta().forEach((key, value) -> {
             if (key.startsWith("{")) {
                 CodeLines.ranges(key).forEach(line -> classes.put(line, "marked"));
@@ -117,7 +121,7 @@ final class SnippetNodeRenderer implements NodeRenderer {
         Map<String, Object> evidence = new HashMap<>();
         evidence.put("status", outcome.status().label());
         evidence.put("serverVersion", serverVersion);
-        evidence.put("durationMs", String.format(java.util.Locale.ROOT, "%.1f", outcome.duration().toNanos() / 1e6));
+        evidence.put("durationMs", String.format(Locale.ROOT, "%.1f", outcome.duration().toNanos() / 1e6));
         evidence.put("location", outcome.snippet().location().toString());
         List<Map<String, Object>> tables = new ArrayList<>();
         if (info.meta().containsKey("result")) {

@@ -11,6 +11,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Build-time syntax highlighting with Prism (the webjar from Maven Central), run in Rhino. Code
@@ -43,7 +44,7 @@ final class SyntaxHighlighter {
             "ini", "graphql", "ruby", "c", "cpp", "csharp", "kotlin", "swift");
 
     /** Identical blocks (a schema shown on several pages) are highlighted once. */
-    private static final java.util.concurrent.ConcurrentHashMap<String, String> MEMO = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final ConcurrentHashMap<String, String> MEMO = new ConcurrentHashMap<>();
 
     private final Scriptable scope;
     private final Function highlight;

@@ -28,6 +28,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
+import java.io.UncheckedIOException;
+import java.nio.file.NoSuchFileException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 
 /**
  * {@code kensho serve}: builds the site into memory, serves it on 127.0.0.1, rebuilds when a file
@@ -49,7 +53,7 @@ public final class PreviewServer implements AutoCloseable {
     private final List<HttpExchange> listeners = new CopyOnWriteArrayList<>();
     /** Open event streams kept at once; the oldest is closed when another tab connects. */
     private static final int MAX_LISTENERS = 32;
-    private java.util.concurrent.ScheduledExecutorService heartbeat;
+    private ScheduledExecutorService heartbeat;
     private volatile KenshoBuild.SiteFiles site = new KenshoBuild.SiteFiles(Map.of(), Map.of());
     private volatile List<Diagnostic> problems = List.of();
     private volatile String environmentError;
@@ -68,7 +72,7 @@ public final class PreviewServer implements AutoCloseable {
         rebuild();
         http = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 0);
         http.createContext("/", this::handle);
-        http.setExecutor(java.util.concurrent.Executors.newCachedThreadPool(r -> {
+        http.setExecutor(Executors.newCachedThreadPool(r -> {
             Thread thread = new Thread(r, "kensho-preview-http");
             thread.setDaemon(true);
             return thread;
@@ -79,7 +83,7 @@ public final class PreviewServer implements AutoCloseable {
         register(options.theme());
         // A closed tab is only noticed when something is written to it: a comment line now and then
         // lets its socket go instead of keeping it until the next rebuild.
-        heartbeat = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+        heartbeat = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread thread = new Thread(r, "kensho-preview-heartbeat");
             thread.setDaemon(true);
             return thread;
@@ -118,7 +122,7 @@ public final class PreviewServer implements AutoCloseable {
                 dir.register(watcher, StandardWatchEventKinds.ENTRY_CREATE, StandardWatchEventKinds.ENTRY_MODIFY,
                         StandardWatchEventKinds.ENTRY_DELETE);
             }
-        } catch (java.io.UncheckedIOException | java.nio.file.NoSuchFileException vanished) {
+        } catch (UncheckedIOException | NoSuchFileException vanished) {
             // A folder went away while it was walked; the next event registers what is there then.
         }
     }

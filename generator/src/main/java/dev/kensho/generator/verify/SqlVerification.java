@@ -16,6 +16,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.HashSet;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Supplier;
 
 /** The verify stage: every ```sql fence of every page runs on PostgreSQL 18 before anything is written. */
 public final class SqlVerification {
@@ -31,18 +39,18 @@ public final class SqlVerification {
      * @param cache null to run every page
      * @param log   receives the provider line first, as soon as the server answers
      */
-    public static VerificationRun run(List<MarkdownDocument> documents, java.util.function.Supplier<ProviderChoice> chooser,
+    public static VerificationRun run(List<MarkdownDocument> documents, Supplier<ProviderChoice> chooser,
                                       String serverIdentity, VerifierSettings settings, VerificationCache cache, int jobs,
                                       ServerSession session, dev.kensho.generator.report.Progress progress,
                                       Consumer<String> log) throws PostgresUnavailableException {
         List<MarkdownDocument> withSql = documents.stream().filter(d -> d.verifiable() && !d.sqlFences().isEmpty()).toList();
         if (withSql.isEmpty()) {
             log.accept("Kensho: no SQL on any page; no PostgreSQL server started");
-            return new VerificationRun(null, null, null, null, Duration.ZERO, Map.of(), java.util.Set.of());
+            return new VerificationRun(null, null, null, null, Duration.ZERO, Map.of(), Set.of());
         }
         Map<String, PageResult> results = new LinkedHashMap<>();
         Map<String, String> keys = new LinkedHashMap<>();
-        java.util.Set<String> fromCache = new java.util.HashSet<>();
+        Set<String> fromCache = new HashSet<>();
         List<MarkdownDocument> toRun = new ArrayList<>();
         String cachedVersion = null;
         String cachedServer = null;
@@ -51,7 +59,7 @@ public final class SqlVerification {
             results.put(page, null); // keeps document order
             String key = VerificationCache.key(document, dev.kensho.generator.KenshoBuild.VERSION, serverIdentity, settings);
             keys.put(page, key);
-            var hit = cache == null ? java.util.Optional.<VerificationCache.Hit>empty() : cache.load(key, document.page().displayPath(), snippets(document));
+            var hit = cache == null ? Optional.<VerificationCache.Hit>empty() : cache.load(key, document.page().displayPath(), snippets(document));
             if (hit.isPresent()) {
                 results.put(page, hit.get().result());
                 fromCache.add(page);
@@ -77,9 +85,9 @@ public final class SqlVerification {
                     + choice.fullReason() + "): " + verifier.serverDescription()
                     + (starting ? ", ready in " + start.toMillis() + " ms" : ", kept running")
                     + (fromCache.isEmpty() ? "" : "; " + fromCache.size() + " unchanged page(s) from the cache"));
-            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(Math.max(1, jobs));
+            ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, jobs));
             try {
-                Map<String, java.util.concurrent.Future<PageResult>> running = new LinkedHashMap<>();
+                Map<String, Future<PageResult>> running = new LinkedHashMap<>();
                 for (MarkdownDocument document : toRun) {
                     running.put(document.page().relativePath(), pool.submit(() -> {
                         PageResult result = verifier.verifyPage(document.page().displayPath(), snippets(document));
@@ -88,7 +96,7 @@ public final class SqlVerification {
                         return result;
                     }));
                 }
-                for (Map.Entry<String, java.util.concurrent.Future<PageResult>> entry : running.entrySet()) {
+                for (Map.Entry<String, Future<PageResult>> entry : running.entrySet()) {
                     PageResult result = entry.getValue().get();
                     results.put(entry.getKey(), result);
                     if (cache != null) {
@@ -98,7 +106,7 @@ public final class SqlVerification {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new PostgresUnavailableException("interrupted while verifying", e);
-            } catch (java.util.concurrent.ExecutionException e) {
+            } catch (ExecutionException e) {
                 throw e.getCause() instanceof RuntimeException runtime ? runtime : new IllegalStateException(e.getCause());
             } finally {
                 pool.shutdownNow();

@@ -33,6 +33,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
+import java.util.Comparator;
 
 /**
  * Outcomes of pages whose SQL has not changed, kept on disk. A page's key covers everything that
@@ -99,7 +100,7 @@ public final class VerificationCache {
                         // The shaded jar also holds PostgreSQL's binaries; Kensho's own classes are what matter.
                         try (ZipFile jar = new ZipFile(source.toFile())) {
                             List<? extends ZipEntry> entries = jar.stream().filter(e -> e.getName().startsWith("dev/kensho/"))
-                                    .sorted(java.util.Comparator.comparing(ZipEntry::getName)).toList();
+                                    .sorted(Comparator.comparing(ZipEntry::getName)).toList();
                             for (ZipEntry entry : entries) {
                                 update(digest, entry.getName());
                                 try (InputStream in = jar.getInputStream(entry)) {

@@ -6,6 +6,9 @@ import dev.kensho.sqlchecks.PageResult;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Map;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Set;
 
 /**
  * Everything the verify stage learnt, keyed by the page's path below content/.
@@ -19,11 +22,11 @@ import java.util.Map;
  * @param fromCache         pages (paths below content/) whose outcomes came from the cache
  */
 public record VerificationRun(String provider, String providerReason, String serverVersion, String serverDescription,
-                              Duration serverStart, Map<String, PageResult> pages, java.util.Set<String> fromCache) {
+                              Duration serverStart, Map<String, PageResult> pages, Set<String> fromCache) {
 
     public VerificationRun {
-        pages = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(pages));
-        fromCache = java.util.Set.copyOf(fromCache);
+        pages = Collections.unmodifiableMap(new LinkedHashMap<>(pages));
+        fromCache = Set.copyOf(fromCache);
     }
 
     public long count(Outcome.Status status) {

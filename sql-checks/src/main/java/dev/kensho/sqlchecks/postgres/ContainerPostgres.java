@@ -5,6 +5,14 @@ import org.testcontainers.postgresql.PostgreSQLContainer;
 import org.testcontainers.utility.DockerImageName;
 
 import java.util.Properties;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * PostgreSQL in a Docker container started through Testcontainers ({@code postgres:18} unless told
@@ -18,8 +26,8 @@ public final class ContainerPostgres implements PostgresProvider {
     public static final String DEFAULT_IMAGE = "postgres:18";
     /** Marks Kensho's containers with the host and pid of the build that started them. */
     static final String OWNER_LABEL = "dev.kensho.owner";
-    private static final java.time.Duration PULL_LIMIT = java.time.Duration.ofSeconds(60);
-    private static final java.time.Duration CLIENT_LIMIT = java.time.Duration.ofSeconds(15);
+    private static final Duration PULL_LIMIT = Duration.ofSeconds(60);
+    private static final Duration CLIENT_LIMIT = Duration.ofSeconds(15);
 
     private final String image;
 
@@ -38,7 +46,7 @@ public final class ContainerPostgres implements PostgresProvider {
         }
         // Where Testcontainers believes it runs inside a container it looks for the host through a
         // helper image; without a registry that takes minutes. Give it a bounded time.
-        java.util.concurrent.CompletableFuture<Boolean> check = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+        CompletableFuture<Boolean> check = CompletableFuture.supplyAsync(() -> {
             try {
                 return DockerClientFactory.instance().isDockerAvailable();
             } catch (RuntimeException | LinkageError e) {
@@ -46,15 +54,15 @@ public final class ContainerPostgres implements PostgresProvider {
             }
         });
         try {
-            return check.get(CLIENT_LIMIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS)
+            return check.get(CLIENT_LIMIT.toSeconds(), TimeUnit.SECONDS)
                     ? null : "a Docker engine answered, but Testcontainers cannot use it";
-        } catch (java.util.concurrent.TimeoutException e) {
+        } catch (TimeoutException e) {
             return "a Docker engine answered, but Testcontainers could not use it within " + CLIENT_LIMIT.toSeconds()
                     + " s (where Testcontainers runs inside a container, set TESTCONTAINERS_HOST_OVERRIDE=localhost)";
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return "interrupted while asking Docker";
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
             return "a Docker engine answered, but Testcontainers failed: " + e.getCause();
         }
     }
@@ -82,7 +90,7 @@ public final class ContainerPostgres implements PostgresProvider {
         try {
             boolean done = client.pullImageCmd(name.getUnversionedPart()).withTag(name.getVersionPart())
                     .exec(new com.github.dockerjava.api.async.ResultCallback.Adapter<>())
-                    .awaitCompletion(PULL_LIMIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+                    .awaitCompletion(PULL_LIMIT.toSeconds(), TimeUnit.SECONDS);
             if (!done) {
                 throw new PostgresUnavailableException("image " + image + " is not present and could not be pulled within "
                         + PULL_LIMIT.toSeconds() + " s");
@@ -102,8 +110,8 @@ public final class ContainerPostgres implements PostgresProvider {
 
     private static String hostName() {
         try {
-            return java.net.InetAddress.getLocalHost().getHostName();
-        } catch (java.io.IOException e) {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
             return "localhost";
         }
     }
@@ -116,7 +124,7 @@ public final class ContainerPostgres implements PostgresProvider {
     private static void removeAbandonedContainers() {
         try {
             var client = DockerClientFactory.instance().client();
-            for (var container : client.listContainersCmd().withShowAll(true).withLabelFilter(java.util.List.of(OWNER_LABEL)).exec()) {
+            for (var container : client.listContainersCmd().withShowAll(true).withLabelFilter(List.of(OWNER_LABEL)).exec()) {
                 String owner = container.getLabels().get(OWNER_LABEL);
                 int slash = owner == null ? -1 : owner.lastIndexOf('/');
                 if (slash < 0 || !owner.substring(0, slash).equals(hostName())) {

@@ -22,6 +22,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import java.net.InetAddress;
 
 /**
  * PostgreSQL from the binaries Maven ships (io.zonky.test.postgres), in a fresh cluster under the
@@ -271,7 +272,7 @@ public final class EmbeddedPostgres implements PostgresProvider {
     }
 
     private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
         }
     }

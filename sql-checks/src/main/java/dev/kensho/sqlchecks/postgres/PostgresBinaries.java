@@ -23,6 +23,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.stream.Stream;
+import java.nio.file.DirectoryNotEmptyException;
+import java.util.Comparator;
 
 /**
  * The PostgreSQL distribution that Maven put on the class path (io.zonky.test.postgres binaries),
@@ -60,7 +62,7 @@ final class PostgresBinaries {
                 makeReadableByAll(staging);
                 Files.createFile(staging.resolve(".complete"));
                 Files.move(staging, target, StandardCopyOption.ATOMIC_MOVE);
-            } catch (FileAlreadyExistsException | AtomicMoveNotSupportedException | java.nio.file.DirectoryNotEmptyException raced) {
+            } catch (FileAlreadyExistsException | AtomicMoveNotSupportedException | DirectoryNotEmptyException raced) {
                 // Another build unpacked the same archive meanwhile; theirs is as good as ours.
                 deleteTree(staging);
             }
@@ -162,7 +164,7 @@ final class PostgresBinaries {
             return;
         }
         try (Stream<Path> paths = Files.walk(root)) {
-            paths.sorted(java.util.Comparator.reverseOrder()).forEach(path -> {
+            paths.sorted(Comparator.reverseOrder()).forEach(path -> {
                 try {
                     Files.deleteIfExists(path);
                 } catch (IOException e) {

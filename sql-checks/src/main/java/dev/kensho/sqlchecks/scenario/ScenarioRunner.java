@@ -28,6 +28,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.HashSet;
+import java.util.Set;
 
 /**
  * Runs a scenario the way PostgreSQL's isolation tester does: each session on its own connection,
@@ -93,7 +95,7 @@ public final class ScenarioRunner {
         private final Map<String, Integer> pids = new LinkedHashMap<>();
         private final Map<String, ExecutorService> executors = new LinkedHashMap<>();
         /** Steps Kensho cancelled at the watchdog's deadline: whatever they report, no claim is satisfied. */
-        private final java.util.Set<String> stoppedByKensho = new java.util.HashSet<>();
+        private final Set<String> stoppedByKensho = new HashSet<>();
         /** Waiting steps by session, in the order they started waiting. */
         private final Map<String, Running> waiting = new LinkedHashMap<>();
         private final long deadline;
