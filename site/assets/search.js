@@ -195,7 +195,7 @@
         item.id = 'search-hit-' + n++;
         item.setAttribute('role', 'option');
         item.setAttribute('aria-selected', 'false');
-        item.innerHTML = '<a tabindex="-1" href="' + escape(root + url) + '"><span class="hit-title">' + escape(page)
+        item.innerHTML = '<a tabindex="-1" href="' + escape((root + url) || './') + '"><span class="hit-title">' + escape(page)
           + (heading !== page ? ' › ' + escape(heading) : '') + '</span><span class="hit-passage">'
           + passage(text, query) + '</span></a>';
         list.appendChild(item);

@@ -80,8 +80,9 @@ public final class KenshoBuild {
         if (options.render()) {
             SiteRenderer.warmUp();
         }
-        ContentLoader loader = new ContentLoader(options.content(), workingDir);
-        SiteConfig config = SiteConfig.load(loader.files(), display(workingDir, loader.root().resolve(SiteConfig.FILE_NAME)), diagnostics);
+        ContentFiles contentFiles = new ContentFiles(options.content().toAbsolutePath().normalize());
+        SiteConfig config = SiteConfig.load(contentFiles, display(workingDir, contentFiles.root().resolve(SiteConfig.FILE_NAME)), diagnostics);
+        ContentLoader loader = new ContentLoader(contentFiles, workingDir, config.urlFormat());
         List<Page> pages = loader.load(diagnostics);
         if (loader.drafts() > 0) {
             log.accept("Kensho: " + loader.drafts() + " draft page(s) (draft: true) left out");
@@ -123,12 +124,12 @@ public final class KenshoBuild {
             String builtAt = buildTime().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'"));
             SiteRenderer renderer = new SiteRenderer(theme, config, verification, builtAt, GitDates.of(loader.root()), options.jobs());
             phase("verify", t0);
-            Map<String, String> html = renderer.reportingTo(progress).reusing(memo).render(documents, diagnostics);
+            Map<String, Path> copies = copies(loader, theme);
+            Map<String, String> html = renderer.reportingTo(progress).reusing(memo).render(documents, copies.keySet(), diagnostics);
             phase("render", t0);
             progress.stageDone("rendered " + html.size() + " file(s)");
             log.accept("Kensho: search index " + renderer.searchIndexBytes() / 1024 + " KiB in " + renderer.searchIndexFiles()
                     + " file(s) for " + documents.size() + " page(s); a query fetches only the files it needs");
-            Map<String, Path> copies = copies(loader, theme);
             Map<String, Page> sources = new HashMap<>();
             pages.forEach(page -> sources.put(page.outputPath(), page));
             // A page that could not be rendered would only show up again as broken links to it.

@@ -76,43 +76,9 @@ class BrowserTest {
         assertEquals(0, status, out::toString);
         Path root = site.resolve("site");
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.createContext("/", exchange -> {
-            String path = exchange.getRequestURI().getPath();
-            Path file = root.resolve(path.substring(1).isEmpty() ? "index.html" : java.net.URLDecoder.decode(path.substring(1), "UTF-8")).normalize();
-            if (!file.startsWith(root) || !Files.isRegularFile(file)) {
-                notFound.add(path);
-                exchange.sendResponseHeaders(404, -1);
-                exchange.close();
-                return;
-            }
-            String type = file.toString().endsWith(".html") ? "text/html; charset=utf-8"
-                    : file.toString().endsWith(".css") ? "text/css" : file.toString().endsWith(".js") ? "text/javascript" : "application/octet-stream";
-            byte[] body = Files.readAllBytes(file);
-            exchange.getResponseHeaders().add("Content-Type", type);
-            exchange.sendResponseHeaders(200, body.length);
-            try (OutputStream stream = exchange.getResponseBody()) {
-                stream.write(body);
-            }
-        });
+        server.createContext("/", exchange -> serve(exchange, root, "/", false));
         // The same site as GitHub Pages serves it under a base path: a missing path at any depth gets 404.html.
-        server.createContext("/kensho/", exchange -> {
-            String path = exchange.getRequestURI().getPath().substring("/kensho/".length());
-            Path file = root.resolve(path.isEmpty() ? "index.html" : java.net.URLDecoder.decode(path, "UTF-8")).normalize();
-            int code = 200;
-            if (!file.startsWith(root) || !Files.isRegularFile(file)) {
-                file = root.resolve("404.html");
-                code = 404;
-            }
-            String type = file.toString().endsWith(".html") ? "text/html; charset=utf-8"
-                    : file.toString().endsWith(".css") ? "text/css" : file.toString().endsWith(".js") ? "text/javascript"
-                    : file.toString().endsWith(".svg") ? "image/svg+xml" : "application/octet-stream";
-            byte[] body = Files.readAllBytes(file);
-            exchange.getResponseHeaders().add("Content-Type", type);
-            exchange.sendResponseHeaders(code, body.length);
-            try (OutputStream stream = exchange.getResponseBody()) {
-                stream.write(body);
-            }
-        });
+        server.createContext("/kensho/", exchange -> serve(exchange, root, "/kensho/", true));
         server.start();
         base = "http://127.0.0.1:" + server.getAddress().getPort() + "/";
 
@@ -124,6 +90,32 @@ class BrowserTest {
         ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile()).build();
         driver = new ChromeDriver(service, options);
         driver.executeCdpCommand("Page.addScriptToEvaluateOnNewDocument", Map.of("source", WATCHER));
+    }
+
+    /** A static host: a directory URL serves its index.html; a missing file is a 404 (with 404.html when asked). */
+    private static void serve(com.sun.net.httpserver.HttpExchange exchange, Path root, String prefix, boolean notFoundPage) throws java.io.IOException {
+        String path = java.net.URLDecoder.decode(exchange.getRequestURI().getPath().substring(prefix.length()), "UTF-8");
+        Path file = root.resolve(path.isEmpty() || path.endsWith("/") ? path + "index.html" : path).normalize();
+        int code = 200;
+        if (!file.startsWith(root) || !Files.isRegularFile(file)) {
+            if (!notFoundPage) {
+                notFound.add(exchange.getRequestURI().getPath());
+                exchange.sendResponseHeaders(404, -1);
+                exchange.close();
+                return;
+            }
+            file = root.resolve("404.html");
+            code = 404;
+        }
+        String name = file.toString();
+        String type = name.endsWith(".html") ? "text/html; charset=utf-8" : name.endsWith(".css") ? "text/css"
+                : name.endsWith(".js") ? "text/javascript" : name.endsWith(".svg") ? "image/svg+xml" : "application/octet-stream";
+        byte[] body = Files.readAllBytes(file);
+        exchange.getResponseHeaders().add("Content-Type", type);
+        exchange.sendResponseHeaders(code, body.length);
+        try (OutputStream stream = exchange.getResponseBody()) {
+            stream.write(body);
+        }
     }
 
     @AfterAll
@@ -153,14 +145,14 @@ class BrowserTest {
 
     @Test
     void aReaderFollowsTheSidebarAndTheNextLinks() {
-        driver.get(base + "idempotency/overview.html");
+        driver.get(base + "idempotency/overview/");
         assertEquals("タイムアウトは「結果不明」", driver.findElement(By.cssSelector("h1")).getText());
         driver.findElement(By.linkText("キーセットページネーション")).click();
-        waitUpTo(5).until(d -> d.getCurrentUrl().endsWith("idempotency/keyset.html"));
+        waitUpTo(5).until(d -> d.getCurrentUrl().endsWith("idempotency/keyset/"));
         assertEquals("page", driver.findElement(By.cssSelector(".sidebar a[aria-current]")).getAttribute("aria-current"));
-        driver.get(base + "idempotency/overview.html");
+        driver.get(base + "idempotency/overview/");
         driver.findElement(By.cssSelector(".pager .next")).click();
-        waitUpTo(5).until(d -> d.getCurrentUrl().endsWith("idempotency/contract.html"));
+        waitUpTo(5).until(d -> d.getCurrentUrl().endsWith("idempotency/contract/"));
         assertClean();
     }
 
@@ -169,8 +161,8 @@ class BrowserTest {
         Map<String, String> expectations = Map.of(
                 "冪等", "idempotency/",
                 "一意制約", "idempotency/",
-                "カーソル", "idempotency/keyset.html",
-                "結果不明", "idempotency/overview.html",
+                "カーソル", "idempotency/keyset/",
+                "結果不明", "idempotency/overview/",
                 "ON CONFLICT", "idempotency/");
         for (Map.Entry<String, String> query : expectations.entrySet()) {
             driver.get(base + "index.html");
@@ -195,7 +187,7 @@ class BrowserTest {
 
     @Test
     void darkModeTogglesAndIsRemembered() {
-        driver.get(base + "idempotency/keyset.html");
+        driver.get(base + "idempotency/keyset/");
         String before = driver.findElement(By.tagName("html")).getAttribute("data-theme");
         driver.findElement(By.cssSelector(".theme-toggle")).click();
         String after = driver.findElement(By.tagName("html")).getAttribute("data-theme");
@@ -208,7 +200,7 @@ class BrowserTest {
 
     @Test
     void aCodeBlockIsCopied() {
-        driver.get(base + "idempotency/overview.html");
+        driver.get(base + "idempotency/overview/");
         WebElement button = driver.findElement(By.cssSelector(".code-block .copy"));
         button.click();
         waitUpTo(5).until(d -> button.getText().equals("コピーしました"));
@@ -223,7 +215,7 @@ class BrowserTest {
                 true, dev.kensho.sqlchecks.VerifierSettings.DEFAULTS, dev.kensho.generator.verify.Shard.ALL, null, dir.resolve("cache"), 2);
         try (dev.kensho.generator.serve.PreviewServer server = new dev.kensho.generator.serve.PreviewServer(options, line -> { })) {
             int port = server.start(0);
-            driver.get("http://127.0.0.1:" + port + "/a.html");
+            driver.get("http://127.0.0.1:" + port + "/a/");
             assertTrue(driver.findElement(By.tagName("main")).getText().contains("first text"));
             preview.page("a.md", TestSite.source("Preview", "\n```sql\nSELECT 2;\n```\n\nsecond text\n"));
             waitUpTo(20).until(d -> d.findElement(By.tagName("body")).getText().contains("second text"));
@@ -239,7 +231,7 @@ class BrowserTest {
     @Test
     void screenshotsAtDesktopAndPhoneWidths() throws IOException {
         Path folder = Files.createDirectories(Path.of("target/screenshots"));
-        for (String page : List.of("idempotency/overview.html", "idempotency/concurrency.html", "idempotency/keyset.html")) {
+        for (String page : List.of("idempotency/overview/", "idempotency/concurrency/", "idempotency/keyset/")) {
             for (int width : new int[] {1280, 360}) {
                 for (String theme : List.of("light", "dark")) {
                     driver.manage().window().setSize(new Dimension(width, 900));
@@ -264,8 +256,8 @@ class BrowserTest {
         assertEquals("ページが見つかりません", driver.findElement(org.openqa.selenium.By.tagName("h1")).getText());
         Object rules = driver.executeScript("return [...document.styleSheets].reduce((n, s) => n + s.cssRules.length, 0)");
         assertTrue(((Number) rules).intValue() > 10, "the 404 page's stylesheet did not load: " + rules);
-        String overview = driver.findElement(org.openqa.selenium.By.cssSelector(".sidebar a[href$='idempotency/overview.html']")).getAttribute("href");
-        assertEquals(base + "kensho/idempotency/overview.html", overview);
+        String overview = driver.findElement(org.openqa.selenium.By.cssSelector(".sidebar a[href$='idempotency/overview/']")).getAttribute("href");
+        assertEquals(base + "kensho/idempotency/overview/", overview);
         driver.findElement(org.openqa.selenium.By.cssSelector(".site-title")).click();
         waitUpTo(5).until(d -> d.getCurrentUrl().equals(base + "kensho/index.html"));
         assertTrue(driver.findElements(org.openqa.selenium.By.tagName("h1")).stream().noneMatch(h -> h.getText().equals("ページが見つかりません")));

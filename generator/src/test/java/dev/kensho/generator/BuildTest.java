@@ -38,7 +38,7 @@ class BuildTest {
         assertTrue(run.out().startsWith("Kensho: PostgreSQL 18.6 via embedded (--postgres embedded)"), run::toString);
         assertTrue(run.out().endsWith("1 passed, 0 failed\n"), run::toString);
 
-        Document html = Jsoup.parse(site.out.resolve("lessons/keys.html").toFile());
+        Document html = Jsoup.parse(site.out.resolve("lessons/keys/index.html").toFile());
         assertEquals("ja", html.selectFirst("html").attr("lang"));
         assertEquals("冪等キー", html.selectFirst("h1").text());
         assertEquals("✓ PostgreSQL 18.6 で検証済み", html.selectFirst(".verified .evidence summary").text());
@@ -126,7 +126,7 @@ class BuildTest {
     void aFailedBuildLeavesThePreviousSiteExactlyAsItWas() throws Exception {
         TestSite site = new TestSite(temp).page("a.md", TestSite.source("A", "\n```sql\nSELECT 1;\n```\n"));
         assertEquals(0, site.build().status());
-        Path page = site.out.resolve("a.html");
+        Path page = site.out.resolve("a/index.html");
         byte[] before = Files.readAllBytes(page);
         Files.writeString(site.out.resolve("marker.txt"), "previous build");
 
@@ -150,7 +150,7 @@ class BuildTest {
         site.page("a.md", TestSite.source("A", "new text\n"));
         assertEquals(0, site.build().status());
         assertFalse(Files.exists(site.out.resolve("stale.html")));
-        assertTrue(Files.readString(site.out.resolve("a.html")).contains("new text"));
+        assertTrue(Files.readString(site.out.resolve("a/index.html")).contains("new text"));
     }
 
     @Test
@@ -205,6 +205,6 @@ class BuildTest {
             pool.shutdownNow();
         }
         assertTrue(Files.notExists(leftover.getParent()), "the killed build's staging folder is still there");
-        assertTrue(Files.exists(site.out.resolve("a.html")));
+        assertTrue(Files.exists(site.out.resolve("a/index.html")));
     }
 }

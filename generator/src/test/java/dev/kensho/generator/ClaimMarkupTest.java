@@ -136,7 +136,7 @@ class ClaimMarkupTest {
                 """));
         TestSite.Run run = site.build();
         assertEquals(0, run.status(), run::toString);
-        String html = Files.readString(site.out.resolve("a.html"));
+        String html = Files.readString(site.out.resolve("a/index.html"));
         assertTrue(html.contains("<td class=\"null\">(null)</td><td>NULL</td><td></td>"), html);
         assertTrue(html.contains("ビルド時に返った行（表示のみ。期待する結果との比較はしていない）"), html);
         assertTrue(html.contains("エラーなく最後まで実行できる（文 1 個）"), html);
@@ -158,7 +158,7 @@ class ClaimMarkupTest {
                 + "SELECT * FROM (VALUES ('a', 1), ('bb', 22)) AS t(k, v) ORDER BY k;\n```\n\n```rows\n" + rows + "```\n"));
         TestSite.Run run = site.build();
         assertEquals(0, run.status(), run::toString);
-        org.jsoup.nodes.Document html = org.jsoup.Jsoup.parse(site.out.resolve("a.html").toFile());
+        org.jsoup.nodes.Document html = org.jsoup.Jsoup.parse(site.out.resolve("a/index.html").toFile());
         assertEquals(rows.stripTrailing(), html.selectFirst("figure.expected-rows pre code").wholeText());
         String plan = html.selectFirst("pre.plan code").wholeText();
         assertTrue(plan.contains("\n  ->  "), "plan children keep their indentation: " + plan);

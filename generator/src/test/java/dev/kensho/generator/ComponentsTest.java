@@ -38,7 +38,7 @@ class ComponentsTest {
         TestSite site = samples();
         TestSite.Run run = site.build();
         assertEquals(0, run.status(), run::toString);
-        Document html = Jsoup.parse(site.out.resolve("guides/components.html").toFile());
+        Document html = Jsoup.parse(site.out.resolve("guides/components/index.html").toFile());
 
         assertEquals(List.of("メモ", "Watch out!", "危険"), html.select(".aside .aside-title").eachText());
         assertEquals("A warning aside with a custom title and a link.", html.select(".aside-caution .aside-content").text());
@@ -49,7 +49,7 @@ class ComponentsTest {
         assertNotNull(html.selectFirst(".tab-panel .code-block.verified"), "a SQL fence inside a tab is verified");
         assertEquals(3, html.select(".steps ol > li").size());
         assertEquals(List.of("✓Check", "Publish"), html.select(".card-grid .card-title").eachText());
-        assertEquals("../index.html", html.selectFirst("a.link-card").attr("href"));
+        assertEquals("../../", html.selectFirst("a.link-card").attr("href"));
         assertEquals(List.of("New", "Draft"), html.select(".badge").eachText());
         assertTrue(html.selectFirst(".badge").hasClass("badge-success"));
         assertTrue(html.selectFirst("details.details").hasAttr("open"));

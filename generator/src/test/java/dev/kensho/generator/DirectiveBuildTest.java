@@ -97,7 +97,7 @@ class DirectiveBuildTest {
                 """));
         TestSite.Run run = site.build();
         assertEquals(0, run.status(), run::toString);
-        Document html = Jsoup.parse(site.out.resolve("a.html").toFile());
+        Document html = Jsoup.parse(site.out.resolve("a/index.html").toFile());
         assertFalse(html.text().contains("CREATE TABLE secret_seed"), "a hidden snippet must not be shown");
         List<String> evidence = html.select(".evidence").eachText();
         assertEquals(2, evidence.size());

@@ -122,7 +122,7 @@ class HostileContentTest {
                 + "<?x ><img src=data:, onerror=alert(1)> ?><!-- <img src=x onerror=alert(2)> --><![CDATA[<img src=x onerror=alert(3)>]]>"
                 + "<rect width=\"5\" height=\"5\"/></svg>");
         assertEquals(0, run.status(), run::toString);
-        String html = Files.readString(temp.resolve("out/site/a.html"));
+        String html = Files.readString(temp.resolve("out/site/a/index.html"));
         assertFalse(html.contains("onerror"), html);
         assertTrue(html.contains("<rect width=\"5\" height=\"5\"></rect>") || html.contains("<rect width=\"5\" height=\"5\" />"), html);
     }

@@ -68,7 +68,7 @@ class LessonContentTest {
 
         // Every page with SQL has an exercise whose answer is the build's own verified result.
         for (String page : lessonPages) {
-            org.jsoup.nodes.Document html = org.jsoup.Jsoup.parse(temp.resolve("site/idempotency/" + page.replace(".md", ".html")).toFile());
+            org.jsoup.nodes.Document html = org.jsoup.Jsoup.parse(temp.resolve("site/idempotency/" + page.replace(".md", "/index.html")).toFile());
             assertTrue(!html.select(".predict .predict-answer .evidence summary:contains(検証済み)").isEmpty(),
                     page + " has no exercise with a verified answer");
         }

@@ -49,7 +49,7 @@ class PreviewServerTest {
         List<String> log = Collections.synchronizedList(new ArrayList<>());
         try (PreviewServer preview = new PreviewServer(options, log::add)) {
             int port = preview.start(0);
-            HttpResponse<String> first = get(port, "/a.html");
+            HttpResponse<String> first = get(port, "/a/");
             assertEquals(200, first.statusCode());
             assertTrue(first.body().contains("first version"));
             assertTrue(first.body().contains("new EventSource('/__kensho/events')"), "the reload script is injected in preview");
@@ -62,7 +62,7 @@ class PreviewServerTest {
             site.page("a.md", TestSite.source("A", "\n```sql\nSELECT 2 AS two;\n```\n\nsecond version\n"));
             awaitGeneration(preview, generation);
             long latencyMs = (System.nanoTime() - t0) / 1_000_000;
-            assertTrue(get(port, "/a.html").body().contains("second version"));
+            assertTrue(get(port, "/a/").body().contains("second version"));
             System.out.println("preview: edit to rebuilt page in " + latencyMs + " ms");
             String rebuilt = log.get(log.size() - 1);
             assertTrue(rebuilt.startsWith("rebuilt 2 page(s) in ") && rebuilt.endsWith("ms; rendered 1, reused the rest; 1 page(s) verified from the cache"),
@@ -71,7 +71,7 @@ class PreviewServerTest {
             generation = preview.generation();
             site.page("a.md", TestSite.source("A", "\n```sql\nSELECT * FROM missing_table;\n```\n"));
             awaitGeneration(preview, generation);
-            HttpResponse<String> broken = get(port, "/a.html");
+            HttpResponse<String> broken = get(port, "/a/");
             assertEquals(500, broken.statusCode());
             assertTrue(broken.body().contains(site.display("a.md") + ":6:15: error: relation &quot;missing_table&quot; does not exist [42P01]"), broken.body());
             assertTrue(log.stream().anyMatch(line -> line.startsWith(site.display("a.md") + ":6:15: error: relation \"missing_table\"")), log::toString);
@@ -79,7 +79,7 @@ class PreviewServerTest {
             generation = preview.generation();
             site.page("a.md", TestSite.source("A", "\n```sql\nSELECT 3 AS three;\n```\n\nfixed\n"));
             awaitGeneration(preview, generation);
-            HttpResponse<String> fixed = get(port, "/a.html");
+            HttpResponse<String> fixed = get(port, "/a/");
             assertEquals(200, fixed.statusCode());
             assertTrue(fixed.body().contains("fixed"));
             assertEquals(server, TestSite.kenshoPostgresProcesses(), "the same server served every rebuild");
@@ -89,7 +89,7 @@ class PreviewServerTest {
 
     private static String rawGet(int port, String host) throws Exception {
         try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
-            socket.getOutputStream().write(("GET /a.html HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n")
+            socket.getOutputStream().write(("GET /a/ HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n")
                     .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
             return new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
         }
@@ -109,7 +109,7 @@ class PreviewServerTest {
             java.nio.file.Path moved = temp.resolve("content-away");
             java.nio.file.Files.move(site.content, moved);
             awaitGeneration(preview, generation);
-            HttpResponse<String> gone = get(port, "/a.html");
+            HttpResponse<String> gone = get(port, "/a/");
             assertEquals(500, gone.statusCode(), "a vanished content folder is shown as an error, not as the stale site");
             assertTrue(gone.body().contains("does not exist"), gone.body());
 
@@ -118,10 +118,10 @@ class PreviewServerTest {
             awaitGeneration(preview, generation);
             site.page("a.md", TestSite.source("A", "\nrestored and edited\n"));
             long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-            while (!get(port, "/a.html").body().contains("restored and edited") && System.nanoTime() < deadline) {
+            while (!get(port, "/a/").body().contains("restored and edited") && System.nanoTime() < deadline) {
                 Thread.sleep(50);
             }
-            assertTrue(get(port, "/a.html").body().contains("restored and edited"), "watching stopped after the folder came back");
+            assertTrue(get(port, "/a/").body().contains("restored and edited"), "watching stopped after the folder came back");
         }
     }
 }

@@ -40,19 +40,19 @@ class ReaderExperienceTest {
         TestSite site = site();
         TestSite.Run run = site.build();
         assertEquals(0, run.status(), run::toString);
-        Document keys = Jsoup.parse(site.out.resolve("lessons/keys.html").toFile());
-        assertEquals("https://example.github.io/repo/lessons/keys.html", keys.selectFirst("link[rel=canonical]").attr("href"));
+        Document keys = Jsoup.parse(site.out.resolve("lessons/keys/index.html").toFile());
+        assertEquals("https://example.github.io/repo/lessons/keys/", keys.selectFirst("link[rel=canonical]").attr("href"));
         assertEquals("冪等キー | Test site", keys.selectFirst("meta[property=og:title]").attr("content"));
         assertEquals("キーの話", keys.selectFirst("meta[property=og:description]").attr("content"));
         assertEquals("Test site › レッスン", keys.selectFirst(".breadcrumb").text());
         assertEquals("#予約する", keys.selectFirst("h2 .anchor").attr("href"));
         assertEquals(List.of("予約する", "細かい話"), keys.select(".toc a").eachText());
-        assertEquals("../lessons/cursor.html", keys.selectFirst(".pager .next").attr("href"));
-        assertEquals("page", keys.selectFirst(".sidebar a[href=\"../lessons/keys.html\"]").attr("aria-current"));
+        assertEquals("../../lessons/cursor/", keys.selectFirst(".pager .next").attr("href"));
+        assertEquals("page", keys.selectFirst(".sidebar a[href=\"../../lessons/keys/\"]").attr("aria-current"));
         assertEquals("ja", keys.selectFirst("html").attr("lang"));
         assertTrue(Files.readString(site.out.resolve("404.html")).contains("href=\"/repo/index.html\""));
         String sitemap = Files.readString(site.out.resolve("sitemap.xml"));
-        assertTrue(sitemap.contains("<loc>https://example.github.io/repo/lessons/cursor.html</loc>"), sitemap);
+        assertTrue(sitemap.contains("<loc>https://example.github.io/repo/lessons/cursor/</loc>"), sitemap);
         assertEquals(List.of(), keys.select("script[src], link[rel~=stylesheet|icon|preload|prefetch], img[src], iframe, source, video, audio")
                 .stream().map(e -> e.hasAttr("src") ? e.attr("src") : e.attr("href")).filter(u -> u.matches("(?i)(https?:)?//.*")).toList(),
                 "a page must make no request to another host");
@@ -62,7 +62,7 @@ class ReaderExperienceTest {
     void codeIsHighlightedAtBuildTimeWithMarkedLinesAndTheVerifiedMarkIntact() throws Exception {
         TestSite site = site();
         assertEquals(0, site.build().status());
-        Document keys = Jsoup.parse(site.out.resolve("lessons/keys.html").toFile());
+        Document keys = Jsoup.parse(site.out.resolve("lessons/keys/index.html").toFile());
         var code = keys.selectFirst(".code-block.verified code.language-sql");
         assertEquals(List.of("CREATE", "TABLE", "text", "PRIMARY", "KEY"), code.select(".line").get(0).select(".token.keyword").eachText());
         assertEquals(2, code.select(".line").size());
@@ -123,10 +123,10 @@ class ReaderExperienceTest {
             }
             return urls;
         };
-        assertEquals(List.of("lessons/keys.html#予約する"), find.apply("ON CONFLICT"));
-        assertEquals(List.of("lessons/keys.html#予約する"), find.apply("一意制約"));
-        assertEquals(List.of("lessons/keys.html#細かい話"), find.apply("created_at"));
-        assertEquals(List.of("lessons/cursor.html#次のページ"), find.apply("結果不明"));
+        assertEquals(List.of("lessons/keys/#予約する"), find.apply("ON CONFLICT"));
+        assertEquals(List.of("lessons/keys/#予約する"), find.apply("一意制約"));
+        assertEquals(List.of("lessons/keys/#細かい話"), find.apply("created_at"));
+        assertEquals(List.of("lessons/cursor/#次のページ"), find.apply("結果不明"));
         assertTrue(run(site).out().contains("Kensho: search index "), "the index size is reported");
         assertEquals(Set.of("カー", "ーソ", "ソル"), SearchIndex.terms("かーそる"), "hiragana finds katakana");
         assertEquals(List.of(), find.apply("コピー"), "the copy button's label is not indexed");
@@ -143,12 +143,12 @@ class ReaderExperienceTest {
                 .page("b.md", TestSite.source("B", "\n## Somewhere\n"));
         TestSite.Run run = site.build();
         assertEquals(1, run.status(), run::toString);
-        assertTrue(run.err().startsWith(site.display("a.md") + ":7:46: error: broken link 'b.html#nowhere': b.html has no element with id \"nowhere\""), run::toString);
+        assertTrue(run.err().startsWith(site.display("a.md") + ":7:46: error: broken link 'b.html#nowhere': b/index.html has no element with id \"nowhere\""), run::toString);
 
         site.page("a.md", TestSite.source("A", "\n[gone](missing.html)\n"));
         run = site.build();
         assertEquals(1, run.status(), run::toString);
-        assertTrue(run.err().startsWith(site.display("a.md") + ":5:8: error: broken link 'missing.html': missing.html is not part of the site"), run::toString);
+        assertTrue(run.err().startsWith(site.display("a.md") + ":5:8: error: broken link 'missing.html': a/missing.html is not part of the site"), run::toString);
     }
 
     @Test
@@ -167,16 +167,16 @@ class ReaderExperienceTest {
             site.page("g/p" + i + ".md", TestSite.source("Page " + i, "\nText " + i + ".\n"));
         }
         assertEquals(0, site.build().status());
-        String page = Files.readString(site.out.resolve("g/p7.html"));
-        assertTrue(page.contains("class=\"sidebar-shared\" data-current=\"g/p7.html\""), "the page points at the shared sidebar");
-        assertTrue(!page.contains("p123.html"), "another page's link is not in this page");
+        String page = Files.readString(site.out.resolve("g/p7/index.html"));
+        assertTrue(page.contains("class=\"sidebar-shared\" data-current=\"g/p7/\""), "the page points at the shared sidebar");
+        assertTrue(!page.contains("p123"), "another page's link is not in this page");
         String sidebar = Files.readString(site.out.resolve("assets/sidebar.js"));
-        assertTrue(sidebar.startsWith("window.__kenshoSidebar([") && sidebar.contains("\"g/p123.html\",\"Page 123\""), sidebar.substring(0, 80));
-        assertTrue(Files.size(site.out.resolve("g/p7.html")) < 12_000, "page size " + Files.size(site.out.resolve("g/p7.html")));
+        assertTrue(sidebar.startsWith("window.__kenshoSidebar([") && sidebar.contains("\"g/p123/\",\"Page 123\""), sidebar.substring(0, 80));
+        assertTrue(Files.size(site.out.resolve("g/p7/index.html")) < 12_000, "page size " + Files.size(site.out.resolve("g/p7/index.html")));
         // Without script, the home page lists the first pages of the group and links to the group's full list.
         String home = Files.readString(site.out.resolve("index.html"));
         assertTrue(home.contains("href=\"contents/0.html\">g のすべてのページ（220 ページ）</a>"), home);
-        assertTrue(!home.contains("p123.html"), "the home page does not list every page");
-        assertTrue(Files.readString(site.out.resolve("contents/0.html")).contains("href=\"../g/p123.html\""), "the group's page lists all");
+        assertTrue(!home.contains("p123"), "the home page does not list every page");
+        assertTrue(Files.readString(site.out.resolve("contents/0.html")).contains("href=\"../g/p123/\""), "the group's page lists all");
     }
 }

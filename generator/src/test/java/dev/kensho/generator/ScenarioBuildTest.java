@@ -60,7 +60,7 @@ class ScenarioBuildTest {
         TestSite site = new TestSite(temp).page("race.md", page(" waits-for=a").replace("session a\n", "session a \"再送 A\"\n"));
         TestSite.Run run = site.build();
         assertEquals(0, run.status(), run::toString);
-        Document html = Jsoup.parse(site.out.resolve("race.html").toFile());
+        Document html = Jsoup.parse(site.out.resolve("race/index.html").toFile());
         org.jsoup.nodes.Element svg = html.selectFirst(".scenario svg.sequence-svg");
         // Lifelines named as the lesson names them, then the steps in the order the server produced them.
         assertEquals(List.of("再送 A", "b"), svg.select("> text[font-weight=bold]").eachText());

@@ -5,6 +5,7 @@ import org.jsoup.nodes.Document;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -79,14 +80,14 @@ class StarlightCompatTest {
         TestSite site = new TestSite(temp).page("s.mdx", PAGE).page("other.md", TestSite.source("Other", "\nOther.\n"));
         TestSite.Run run = site.build();
         assertEquals(0, run.status(), run::toString);
-        Document html = Jsoup.parse(site.out.resolve("s.html").toFile());
+        Document html = Jsoup.parse(site.out.resolve("s/index.html").toFile());
         String main = html.selectFirst("main").text();
         assertFalse(main.contains("@astrojs") || main.contains("export const") || main.contains("Extra.astro"), "ESM lines are not text: " + main);
         assertFalse(main.contains("JSX comment"), main);
         assertEquals(List.of("<EditLink />", "<Aside>"), html.select("main p > code").eachText().subList(0, 2));
         assertEquals(List.of("覚えておくこと", "メモ", "Careful"), html.select("aside .aside-title").eachText());
         assertEquals(List.of("aside aside-tip", "aside aside-note", "aside aside-caution"), html.select("aside").eachAttr("class"));
-        assertEquals("other.html", html.selectFirst("a.link-card").attr("href"));
+        assertEquals("../other/", html.selectFirst("a.link-card").attr("href"));
         assertEquals("🚀", html.selectFirst(".card-icon").text());
         assertEquals("Read on", html.selectFirst("a.link-button-secondary").text());
         assertEquals("Favourite", html.selectFirst(".icon").attr("aria-label"));
@@ -109,14 +110,42 @@ class StarlightCompatTest {
                         - [file](b.html)
                         - [source](b.md#part)
                         - [same folder](./b)
+                        - [folder index](/guides/)
+                        - [download](files/data.csv)
+
+                        ![chart](chart.png)
                         """))
                 .page("guides/b.md", TestSite.source("B", "\n## part\n\nText.\n"))
+                .page("guides/index.md", TestSite.source("Guides", "\nAll guides.\n"))
+                .page("guides/chart.png", "not really a PNG")
+                .page("guides/files/data.csv", "a,b\n")
                 .page("index.md", TestSite.source("Home", "\nHome.\n"));
         TestSite.Run run = site.build();
         assertEquals(0, run.status(), run::toString);
-        Document html = Jsoup.parse(site.out.resolve("guides/a.html").toFile());
-        assertEquals(List.of("b.html", "b.html#part", "../index.html", "b.html", "b.html", "b.html#part", "b.html"),
+        // Directory URLs (Starlight's default): guides/a.md is served as guides/a/.
+        Document html = Jsoup.parse(site.out.resolve("guides/a/index.html").toFile());
+        assertEquals(List.of("../b/", "../b/#part", "../../", "../b/", "../b/", "../b/#part", "../b/", "../", "../files/data.csv"),
                 html.select("main li a").eachAttr("href"));
+        assertEquals("../chart.png", html.selectFirst("main img").attr("src"), "an image named beside the source");
+        assertEquals("https://example.org/docs/guides/a/", html.selectFirst("link[rel=canonical]").attr("href"));
+        assertTrue(Files.readString(site.out.resolve("sitemap.xml")).contains("<loc>https://example.org/docs/guides/</loc>"));
+        assertEquals("../../guides/a/", Jsoup.parse(site.out.resolve("guides/b/index.html").toFile()).selectFirst(".pager .prev").attr("href"));
+
+        // File URLs (Astro's build.format: file): the same links, written the same way, reach the same pages.
+        site.page("site.yml", "title: T\nurl: https://example.org/docs/\nbuild:\n  format: file\n");
+        run = site.build();
+        assertEquals(0, run.status(), run::toString);
+        html = Jsoup.parse(site.out.resolve("guides/a.html").toFile());
+        assertEquals(List.of("b.html", "b.html#part", "../index.html", "b.html", "b.html", "b.html#part", "b.html", "index.html",
+                        "files/data.csv"), html.select("main li a").eachAttr("href"));
+        assertEquals("chart.png", html.selectFirst("main img").attr("src"));
+        assertFalse(Files.exists(site.out.resolve("guides/a/index.html")), "the previous build's directory pages are gone");
+
+        site.page("site.yml", "title: T\nbuild:\n  format: pretty\n");
+        run = site.build();
+        assertEquals(1, run.status(), run::toString);
+        assertTrue(run.err().startsWith(site.display("site.yml") + ":3:1: error: site settings: build.format must be 'directory' or 'file', not 'pretty'"),
+                run::toString);
     }
 
     @Test
@@ -142,18 +171,18 @@ class StarlightCompatTest {
         TestSite.Run run = site.build();
         assertEquals(0, run.status(), run::toString);
         assertTrue(run.out().contains("Kensho: 1 draft page(s) (draft: true) left out"), run::toString);
-        assertFalse(java.nio.file.Files.exists(site.out.resolve("d.html")), "a draft is not published");
-        Document a = Jsoup.parse(site.out.resolve("a.html").toFile());
+        assertFalse(java.nio.file.Files.exists(site.out.resolve("d/index.html")), "a draft is not published");
+        Document a = Jsoup.parse(site.out.resolve("a/index.html").toFile());
         assertEquals(List.of("A New", "C"), a.select(".sidebar li a").eachText(), "hidden and 404 pages are not in the sidebar");
         assertEquals(List.of("Two", "Three", "Four"), a.select(".toc li a").eachText());
         assertTrue(a.select(".pager .next").isEmpty(), "next: false");
         assertTrue(a.select(".last-updated").isEmpty(), "lastUpdated: false");
         assertEquals(1, a.select("sup a[href^=#fn]").size() + a.select("a.footnote-ref").size() > 0 ? 1 : 0, "a footnote reference");
         assertEquals(2, a.select("li.task-list-item input[type=checkbox], li input[type=checkbox]").size());
-        Document c = Jsoup.parse(site.out.resolve("c.html").toFile());
+        Document c = Jsoup.parse(site.out.resolve("c/index.html").toFile());
         assertEquals("Back to A", c.selectFirst(".pager .prev").ownText().isEmpty() ? c.selectFirst(".pager .prev").text().replace("前へ", "")
                 : c.selectFirst(".pager .prev").ownText());
-        assertEquals("a.html", c.selectFirst(".pager .prev").attr("href"));
+        assertEquals("../a/", c.selectFirst(".pager .prev").attr("href"));
         assertTrue(c.select(".toc").isEmpty(), "tableOfContents: false");
         assertTrue(java.nio.file.Files.readString(site.out.resolve("404.html")).contains("Our own 404 text."), "the site's own 404 page");
         String index = java.nio.file.Files.readString(site.out.resolve("assets/search/index.js"));
@@ -166,7 +195,7 @@ class StarlightCompatTest {
         TestSite.Run run = site.build();
         assertEquals(1, run.status(), run::toString);
         assertTrue(run.err().contains(site.display("x.mdx") + ":1:1: error: this page and " + site.display("x.md")
-                + " would both be x.html; keep one of them"), run::toString);
+                + " would both be x/index.html; keep one of them"), run::toString);
     }
 
     @Test
@@ -191,7 +220,7 @@ class StarlightCompatTest {
                 """));
         TestSite.Run run = site.build();
         assertEquals(0, run.status(), run::toString);
-        Document html = Jsoup.parse(site.out.resolve("e.html").toFile());
+        Document html = Jsoup.parse(site.out.resolve("e/index.html").toFile());
         var js = html.selectFirst("figure[data-language=js]");
         assertEquals("app.js", js.selectFirst(".code-title").text(), "a first-line file comment becomes the title");
         assertFalse(js.selectFirst("pre").text().contains("app.js"), "and leaves the code");

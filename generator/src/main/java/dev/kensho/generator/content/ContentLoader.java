@@ -28,10 +28,13 @@ public final class ContentLoader {
     /** Files below the root, walked once, with links and special files already refused. */
     private List<Path> walked;
 
-    public ContentLoader(Path contentRoot, Path workingDir) throws IOException {
-        this.contentRoot = contentRoot.toAbsolutePath().normalize();
+    private final UrlFormat urlFormat;
+
+    public ContentLoader(ContentFiles files, Path workingDir, UrlFormat urlFormat) {
+        this.urlFormat = urlFormat;
+        this.contentRoot = files.root();
         this.workingDir = workingDir.toAbsolutePath().normalize();
-        this.files = new ContentFiles(this.contentRoot);
+        this.files = files;
     }
 
     public ContentFiles files() {
@@ -173,7 +176,7 @@ public final class ContentLoader {
             }
         }
         String relative = contentRoot.relativize(source.toAbsolutePath().normalize()).toString().replace('\\', '/');
-        return new Page(source, displayPath, relative, frontMatter, body.toString());
+        return new Page(source, displayPath, relative, frontMatter, body.toString(), Page.outputPathOf(relative, urlFormat));
     }
 
     private FrontMatter parseFrontMatter(String yaml, String file, String[] lines, List<Diagnostic> diagnostics) {

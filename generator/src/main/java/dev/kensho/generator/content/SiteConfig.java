@@ -26,8 +26,11 @@ import java.util.Collections;
  * @param groups      sidebar labels of folders, in sidebar order ("lessons" → "レッスン")
  * @param url         where the site is published, ending in "/" (for canonical links, Open Graph, the
  *                    sitemap and the 404 page), or "" when unknown
+ * @param urlFormat   directory URLs ({@code keys/}, the default) or file URLs ({@code keys.html}), from
+ *                    {@code build: {format: directory|file}} as in Astro
  */
-public record SiteConfig(String title, String description, String lang, Map<String, String> groups, String url) {
+public record SiteConfig(String title, String description, String lang, Map<String, String> groups, String url,
+                         UrlFormat urlFormat) {
 
     public static final String FILE_NAME = "site.yml";
 
@@ -37,13 +40,14 @@ public record SiteConfig(String title, String description, String lang, Map<Stri
 
     public static SiteConfig load(ContentFiles files, String displayPath, List<Diagnostic> diagnostics) throws IOException {
         Path file = files.root().resolve(FILE_NAME);
-        SiteConfig defaults = new SiteConfig("Kensho", "", "ja", Map.of(), "");
+        SiteConfig defaults = new SiteConfig("Kensho", "", "ja", Map.of(), "", UrlFormat.DIRECTORY);
         if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
             return defaults;
         }
         Object loaded;
+        String text;
         try {
-            String text = new String(files.read(file, ContentFiles.MAX_PAGE_BYTES), StandardCharsets.UTF_8);
+            text = new String(files.read(file, ContentFiles.MAX_PAGE_BYTES), StandardCharsets.UTF_8);
             loaded = new Load(LoadSettings.builder().build()).loadFromString(text);
         } catch (ContentFiles.Refused e) {
             diagnostics.add(Diagnostic.at(displayPath, 1, 1, "not read: " + e.getMessage(), null));
@@ -68,12 +72,32 @@ public record SiteConfig(String title, String description, String lang, Map<Stri
         if (map.get("groups") instanceof Map<?, ?> groupMap) {
             groupMap.forEach((k, v) -> groups.put(String.valueOf(k), String.valueOf(v)));
         }
+        UrlFormat format = UrlFormat.DIRECTORY;
+        if (map.get("build") instanceof Map<?, ?> build && build.get("format") != null) {
+            String written = String.valueOf(build.get("format"));
+            if (!written.equals("directory") && !written.equals("file")) {
+                diagnostics.add(Diagnostic.at(displayPath, lineOf(text, "format:"), 1,
+                        "site settings: build.format must be 'directory' or 'file', not '" + written + "'", null));
+            }
+            format = written.equals("file") ? UrlFormat.FILE : UrlFormat.DIRECTORY;
+        }
         return new SiteConfig(
                 map.get("title") == null ? defaults.title() : String.valueOf(map.get("title")),
                 map.get("description") == null ? defaults.description() : String.valueOf(map.get("description")),
                 map.get("lang") == null ? defaults.lang() : String.valueOf(map.get("lang")),
                 groups,
-                map.get("url") == null ? "" : withSlash(String.valueOf(map.get("url"))));
+                map.get("url") == null ? "" : withSlash(String.valueOf(map.get("url"))), format);
+    }
+
+    /** The line (from 1) of the first line containing {@code needle}, for settings found only after parsing. */
+    private static int lineOf(String text, String needle) {
+        String[] lines = text.split("\n", -1);
+        for (int i = 0; i < lines.length; i++) {
+            if (lines[i].contains(needle)) {
+                return i + 1;
+            }
+        }
+        return 1;
     }
 
     private static String withSlash(String url) {

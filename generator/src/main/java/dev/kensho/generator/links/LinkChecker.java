@@ -112,7 +112,7 @@ public final class LinkChecker {
                     continue;
                 }
                 String target = uri.getPath() == null || uri.getPath().isEmpty() ? page : SiteLinks.resolvePath(page, uri.getPath());
-                if (target.endsWith("/")) {
+                if (target.isEmpty() || target.endsWith("/")) {
                     target = target + "index.html";
                 }
                 if (!html.containsKey(target) && !files.contains(target)) {

@@ -2,41 +2,69 @@ package dev.kensho.generator.render;
 
 import org.jsoup.nodes.Element;
 
+import dev.kensho.generator.content.UrlFormat;
+
 import java.util.ArrayList;
-import java.util.Collection;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
  * The site's URL model for links authors write: which output file a link means, whatever style it
  * was written in. A Starlight author writes directory-style and root-absolute links
  * ({@code /guides/i18n/}, {@code ../keys/#props}, {@code /}); a Kensho author writes files
- * ({@code keys.html}); links to the Markdown sources ({@code keys.md}) work too. Each is rewritten to
- * the relative file URL of the page it means, so the site still works under any base path and from
- * the file system. A link this model cannot place is left as written, and the link check reports it
- * at its line.
+ * ({@code keys.html}); links to the Markdown sources ({@code keys.md}) work too, and so do images
+ * and downloads named relative to the source file. Each is rewritten to the relative URL of what it
+ * means in the site's URL format ({@code ../keys/} or {@code keys.html}), so the site works under any
+ * base path. A link this model cannot place is left as written, and the link check reports it at its
+ * line. The sidebar, previous/next, search results, canonical URLs and the sitemap take their URLs
+ * from here too.
  */
 public final class SiteLinks {
 
-    private final Set<String> pages;
+    /** Output path of every page → its source below content/ ("a/b/index.html" → "a/b.md"). */
+    private final Map<String, String> sources;
+    private final Set<String> assets;
+    private final UrlFormat format;
     /** The base path of url: in site.yml without slashes ("kensho"), or "" (root-absolute links may carry it). */
     private final String base;
 
-    SiteLinks(Collection<String> pageOutputs, String basePath) {
-        this.pages = Set.copyOf(pageOutputs);
+    public SiteLinks(Map<String, String> sourceByOutput, Set<String> assets, String basePath, UrlFormat format) {
+        this.sources = Map.copyOf(sourceByOutput);
+        this.assets = Set.copyOf(assets);
+        this.format = format;
         String trimmed = basePath.replaceAll("^/+|/+$", "");
         this.base = trimmed.isEmpty() ? "" : trimmed + "/";
     }
 
-    /** Points every internal link below {@code root} at the file it means; true when any changed. */
+    /** The URL of an output file from a page whose way to the site's root is {@code root} ("../../", or "/kensho/" on the 404 page). */
+    public String fromRoot(String root, String outputPath) {
+        String url = root + format.urlPath(outputPath);
+        return url.isEmpty() ? "./" : url;
+    }
+
+    /** The relative URL from one output file to another, in the site's URL format. */
+    public String between(String fromOutputPath, String toOutputPath) {
+        String url = format.urlPath(relative(fromOutputPath, toOutputPath));
+        return url.isEmpty() ? "./" : url;
+    }
+
+    /** The absolute URL of a page for canonical links and the sitemap. */
+    public String absolute(String siteUrl, String outputPath) {
+        return siteUrl + format.urlPath(outputPath);
+    }
+
+    /** Points every internal link and image below {@code root} at what it means; true when any changed. */
     boolean rewrite(Element root, String fromOutputPath) {
         boolean changed = false;
-        for (Element link : root.select("a[href]")) {
-            String href = link.attr("href");
+        for (Element link : root.select("a[href], img[src]")) {
+            String attribute = link.hasAttr("href") ? "href" : "src";
+            String href = link.attr(attribute);
             String resolved = resolve(fromOutputPath, href);
             if (resolved != null && !resolved.equals(href)) {
                 // The written form stays beside it, so that the link check can point at the source line.
-                link.attr("href", resolved).attr("data-written-href", href);
+                link.attr(attribute, resolved).attr("data-written-href", href);
                 changed = true;
             }
         }
@@ -51,27 +79,36 @@ public final class SiteLinks {
         int cut = indexOfAny(href, '#', '?');
         String path = cut < 0 ? href : href.substring(0, cut);
         String suffix = cut < 0 ? "" : href.substring(cut);
-        List<String> bases = new ArrayList<>();
+        Set<String> bases = new LinkedHashSet<>();
         if (path.startsWith("/")) {
             String site = path.substring(1);
             bases.add(site.startsWith(base) ? site.substring(base.length()) : site);
         } else {
+            String source = sources.getOrDefault(fromOutputPath, fromOutputPath);
+            // As written in the source file (keys.md, ../guide/a.md, diagram.png), as a browser reads it
+            // from the page's URL, and as Starlight means it (its pages are folders: ../keys/ from a/b/).
+            bases.add(resolvePath(source, path));
             bases.add(resolvePath(fromOutputPath, path));
-            // Starlight's pages are folders (/guides/a/), so its relative links start one level deeper.
-            String asFolder = fromOutputPath.replaceAll("\\.html$", "/") + "x";
-            bases.add(resolvePath(asFolder, path));
+            bases.add(resolvePath(source.replaceAll("\\.[^./]*$", "") + "/x", path));
         }
+        boolean folder = path.endsWith("/") || path.isEmpty() || path.equals(".");
         for (String candidate : bases) {
-            String page = pageFor(candidate, path.endsWith("/") || path.isEmpty() || path.equals("."));
+            String page = pageFor(candidate, folder);
             if (page != null) {
-                return relative(fromOutputPath, page) + suffix;
+                return between(fromOutputPath, page) + suffix;
             }
         }
-        // Not a page (an image, a download): a root-absolute link still has to work under the base path.
-        return path.startsWith("/") ? SiteRenderer.relativeRoot(fromOutputPath) + bases.get(0) + suffix : null;
+        for (String candidate : bases) {
+            if (assets.contains(candidate)) {
+                return relative(fromOutputPath, candidate) + suffix;
+            }
+        }
+        // Neither page nor file of the site: a root-absolute link still has to work under the base path,
+        // and the link check reports it if nothing is there.
+        return path.startsWith("/") ? SiteRenderer.relativeRoot(fromOutputPath) + bases.iterator().next() + suffix : null;
     }
 
-    /** The shortest relative URL from one output file to another ("b.html", "../c/d.html"). */
+    /** The shortest relative path from one output file to another ("b.html", "../c/d.html"). */
     static String relative(String from, String to) {
         List<String> fromFolders = new ArrayList<>(List.of(from.split("/")));
         fromFolders.remove(fromFolders.size() - 1);
@@ -102,21 +139,20 @@ public final class SiteLinks {
         return String.join("/", parts);
     }
 
+    /** The page a path means, written in any style: "a/b", "a/b/", "a/b.md", "a/b.mdx", "a/b.html", "a/b/index.html". */
     private String pageFor(String path, boolean folder) {
-        String trimmed = path.replaceAll("/+$", "");
-        List<String> candidates = new ArrayList<>();
-        if (folder || trimmed.isEmpty()) {
-            candidates.add(trimmed.isEmpty() ? "index.html" : trimmed + "/index.html");
-            candidates.add(trimmed + ".html");
-        } else if (trimmed.endsWith(".md") || trimmed.endsWith(".mdx")) {
-            candidates.add(trimmed.replaceAll("\\.mdx?$", ".html"));
-        } else if (trimmed.endsWith(".html")) {
-            candidates.add(trimmed);
-        } else {
-            candidates.add(trimmed + ".html");
-            candidates.add(trimmed + "/index.html");
+        String stem = path.replaceAll("/+$", "");
+        if (!folder) {
+            stem = stem.replaceAll("\\.(mdx?|html)$", "");
         }
-        return candidates.stream().filter(pages::contains).findFirst().orElse(null);
+        List<String> candidates = new ArrayList<>();
+        if (stem.isEmpty()) {
+            candidates.add("index.html");
+        } else {
+            candidates.add(stem + "/index.html");
+            candidates.add(stem + ".html");
+        }
+        return candidates.stream().filter(sources::containsKey).findFirst().orElse(null);
     }
 
     private static int indexOfAny(String text, char first, char second) {

@@ -13,6 +13,7 @@ import dev.kensho.sqlchecks.PageResult;
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
+import org.jsoup.nodes.Entities;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -20,6 +21,7 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.nio.charset.StandardCharsets;
 import java.time.temporal.TemporalAccessor;
 import java.util.Date;
@@ -124,7 +126,7 @@ public final class SiteRenderer {
     /**
      * Renders every page; returns output path → HTML. Template errors are added to diagnostics.
      */
-    public Map<String, String> render(List<MarkdownDocument> documents, List<Diagnostic> diagnostics) {
+    public Map<String, String> render(List<MarkdownDocument> documents, Set<String> assetPaths, List<Diagnostic> diagnostics) {
         List<Page> pages = documents.stream().map(MarkdownDocument::page).toList();
         Navigation navigation = Navigation.of(pages, config);
         Map<Page, MarkdownDocument> byPage = new IdentityHashMap<>();
@@ -132,11 +134,14 @@ public final class SiteRenderer {
         Map<String, String> files = new LinkedHashMap<>();
         SearchIndex search = new SearchIndex();
         List<Page> order = navigation.readingOrder();
+        Map<String, String> sourceByOutput = new HashMap<>();
+        order.forEach(p -> sourceByOutput.put(p.outputPath(), p.relativePath()));
+        sourceByOutput.putIfAbsent("index.html", "index.html"); // the theme's home page when the site has no index.md
+        links = new SiteLinks(sourceByOutput, assetPaths, config.basePath(), config.urlFormat());
         sharedSidebar = order.size() >= SHARED_SIDEBAR_FROM;
         if (sharedSidebar) {
-            files.put(SIDEBAR_SCRIPT, sidebarScript(navigation));
+            files.put(SIDEBAR_SCRIPT, sidebarScript(navigation, links));
         }
-        links = new SiteLinks(order.stream().map(Page::outputPath).toList(), config.basePath());
         // Pages render in parallel, each with its own search entries; both are joined in reading order,
         // so the output is the same byte for byte whatever the parallelism.
         ExecutorService pool = Executors.newFixedThreadPool(jobs);
@@ -267,7 +272,7 @@ public final class SiteRenderer {
         pageModel.put("title", page.frontMatter().title());
         pageModel.put("description", page.frontMatter().description().isEmpty() ? config.description() : page.frontMatter().description());
         if (!page.frontMatter().isOff("pagefind") && !page.outputPath().equals(NOT_FOUND_PAGE)) {
-            search.add(page.outputPath(), page.frontMatter().title(), body);
+            search.add(config.urlFormat().urlPath(page.outputPath()), page.frontMatter().title(), body);
         }
         // One parse of the page's HTML serves the table of contents, the heading anchors and the links.
         Document fragment = Jsoup.parseBodyFragment(body);
@@ -294,7 +299,7 @@ public final class SiteRenderer {
         StringBuilder xml = new StringBuilder("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
                 .append("<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n");
         for (Page page : pages) {
-            xml.append("  <url><loc>").append(org.jsoup.nodes.Entities.escape(config.url() + page.outputPath())).append("</loc>");
+            xml.append("  <url><loc>").append(Entities.escape(links.absolute(config.url(), page.outputPath()))).append("</loc>");
             String date = lastUpdated.get(page.relativePath());
             if (date != null) {
                 xml.append("<lastmod>").append(date).append("</lastmod>");
@@ -340,8 +345,8 @@ public final class SiteRenderer {
         model.put("root", root);
         model.put("site", Map.of("title", config.title(), "description", config.description(), "lang", config.lang(),
                 "url", config.url(), "base", config.basePath()));
-        model.put("canonical", config.url().isEmpty() ? "" : config.url() + outputPath);
-        String sidebar = sharedSidebar ? theme.render("sidebar-shared.ftlh", Map.of("root", root, "current", outputPath))
+        model.put("canonical", config.url().isEmpty() ? "" : links.absolute(config.url(), outputPath));
+        String sidebar = sharedSidebar ? theme.render("sidebar-shared.ftlh", Map.of("root", root, "current", links.fromRoot("", outputPath)))
                 : sidebars.get(root);
         if (sidebar == null) {
             List<Map<String, Object>> groups = new ArrayList<>();
@@ -360,7 +365,7 @@ public final class SiteRenderer {
             sidebars.put(root, sidebar);
         }
         if (current != null && !sharedSidebar) {
-            String href = "href=\"" + root + current.outputPath() + "\"";
+            String href = "href=\"" + links.fromRoot(root, current.outputPath()) + "\"";
             sidebar = sidebar.replace(href, href + " aria-current=\"page\"");
         }
         model.put("sidebarHtml", sidebar);
@@ -373,7 +378,7 @@ public final class SiteRenderer {
     }
 
     private Map<String, Object> link(Page target, String fromOutputPath) {
-        return Map.of("title", FrontMatterView.of(target).label(), "href", rootFor(fromOutputPath) + target.outputPath());
+        return Map.of("title", FrontMatterView.of(target).label(), "href", links.fromRoot(rootFor(fromOutputPath), target.outputPath()));
     }
 
     /**
@@ -389,14 +394,14 @@ public final class SiteRenderer {
     static final String SIDEBAR_SCRIPT = "assets/sidebar.js";
 
     /** The whole sidebar as data for kensho.js: groups with [path, title, badge] per page, paths from the site's root. */
-    private static String sidebarScript(Navigation navigation) {
+    private static String sidebarScript(Navigation navigation, SiteLinks links) {
         List<Map<String, Object>> groups = new ArrayList<>();
         for (Navigation.Group group : navigation.groups()) {
             List<List<String>> items = new ArrayList<>();
             for (Page page : group.pages()) {
                 if (!hiddenFromNavigation(page)) {
                     FrontMatterView view = FrontMatterView.of(page);
-                    items.add(List.of(page.outputPath(), view.label(), view.badge()));
+                    items.add(List.of(links.fromRoot("", page.outputPath()), view.label(), view.badge()));
                 }
             }
             groups.add(Map.of("label", group.label(), "items", items));

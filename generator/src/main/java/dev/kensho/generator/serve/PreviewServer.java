@@ -255,6 +255,13 @@ public final class PreviewServer implements AutoCloseable {
             }
         }
         KenshoBuild.SiteFiles files = site;
+        if (!files.html().containsKey(relative) && files.html().containsKey(relative + "/index.html")) {
+            // As static hosts do for directory URLs: /a/b answers with a redirect to /a/b/.
+            exchange.getResponseHeaders().set("Location", path + "/");
+            exchange.sendResponseHeaders(301, -1);
+            exchange.close();
+            return;
+        }
         String html = files.html().get(relative);
         if (html != null) {
             String type = relative.endsWith(".html") ? "text/html; charset=utf-8" : relative.endsWith(".js") ? "text/javascript"
