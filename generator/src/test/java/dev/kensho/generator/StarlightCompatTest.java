@@ -230,4 +230,95 @@ class StarlightCompatTest {
         assertTrue(html.selectFirst("figure[data-language=sh]").hasClass("frame-terminal"));
         assertTrue(html.selectFirst("figure[data-language=text]").hasClass("frame-none"));
     }
+
+    @Test
+    void componentsInsideListItemsStayThereAndStepsKeepCounting() throws Exception {
+        TestSite site = new TestSite(temp).page("a.mdx", """
+                ---
+                title: Steps
+                ---
+
+                <Steps>
+
+                1. Install:
+
+                   <Tabs>
+                   <TabItem label="npm">
+                   Run `npm i`.
+                   </TabItem>
+                   </Tabs>
+
+                2. Configure:
+
+                   :::tip
+                   Keep it short.
+                   :::
+
+                3. Done <Badge text="New" />
+
+                </Steps>
+                """);
+        TestSite.Run run = site.build();
+        assertEquals(0, run.status(), run::toString);
+        Document html = Jsoup.parse(site.out.resolve("a/index.html").toFile());
+        assertEquals(1, html.select(".steps ol").size(), "one list, numbered 1 to 3");
+        assertEquals(3, html.select(".steps ol > li").size());
+        assertEquals("npm", html.selectFirst(".steps ol > li:nth-child(1) .tabs [role=tab]").text());
+        assertEquals("Keep it short.", html.selectFirst(".steps ol > li:nth-child(2) aside .aside-content").text());
+        assertEquals("Done New", html.selectFirst(".steps ol > li:nth-child(3) > p").text(), "the paragraph around an inline component stays whole");
+    }
+
+    @Test
+    void structuredAttributeValuesReachASiteDefinedComponentAsData() throws Exception {
+        Path theme = temp.resolve("theme");
+        copyFolder(TestSite.THEME, theme);
+        Files.writeString(theme.resolve("components/Chart.ftlh"), """
+                <#-- requires: points -->
+                <ul class="chart" data-title="${attrs.options.title}"><#list attrs.points as p><li>${p.x}:${p.y}</li></#list></ul>
+                """);
+        TestSite site = new TestSite(temp).page("a.mdx", """
+                ---
+                title: Chart
+                ---
+                import Chart from '../components/Chart.astro';
+
+                <Chart points={points} options={{ title: "Sales <2026>" }} />
+
+                export const points = [
+                  { x: 1, y: 2 },
+                  { x: 2, y: 4 },
+                ];
+                """);
+        site.theme = theme;
+        TestSite.Run run = site.build();
+        assertEquals(0, run.status(), run::toString);
+        Document html = Jsoup.parse(site.out.resolve("a/index.html").toFile());
+        assertEquals(List.of("1:2", "2:4"), html.select("ul.chart li").eachText());
+        assertEquals("Sales <2026>", html.selectFirst("ul.chart").attr("data-title"), "values are escaped by the template");
+
+        site.page("a.mdx", "---\ntitle: Chart\n---\nimport data from './data.json';\n\n<Chart points={data} />\n");
+        run = site.build();
+        assertEquals(1, run.status(), run::toString);
+        assertTrue(run.err().startsWith(site.display("a.mdx") + ":6:15: error: attribute points: data is imported from './data.json', "
+                + "and Kensho runs no JavaScript; write the value here, or as 'export const data = …' in this page"), run::toString);
+
+        site.page("a.mdx", "---\ntitle: Chart\n---\n\n<Chart points={[{href: 'javascript:alert(1)'}]} />\n");
+        run = site.build();
+        assertEquals(1, run.status(), run::toString);
+        assertTrue(run.err().startsWith(site.display("a.mdx") + ":5:1: error: <Chart> points={…}: the URL scheme 'javascript:' is not allowed"),
+                run::toString);
+    }
+
+    private static void copyFolder(Path from, Path to) throws java.io.IOException {
+        try (var files = Files.walk(from)) {
+            for (Path file : files.toList()) {
+                Path target = to.resolve(from.relativize(file).toString());
+                if (Files.isDirectory(file)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(file, target);
+                }
+            }
+        }
+    }
 }

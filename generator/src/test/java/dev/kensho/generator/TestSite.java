@@ -20,6 +20,8 @@ final class TestSite {
     final Path content;
     final Path out;
     final Path report;
+    /** The theme folder the site is built with: the real one unless a test gives its own. */
+    Path theme = THEME;
 
     TestSite(Path root) throws IOException {
         this.root = root;
@@ -48,7 +50,7 @@ final class TestSite {
     }
 
     private Run run(String command, String... extra) {
-        List<String> args = new ArrayList<>(List.of(command, "--content", content.toString(), "--theme", THEME.toString(),
+        List<String> args = new ArrayList<>(List.of(command, "--content", content.toString(), "--theme", theme.toString(),
                 "--out", out.toString(), "--report", report.toString(), "--postgres", "embedded",
                 "--cache", root.resolve("cache").toString()));
         args.addAll(List.of(extra));

@@ -22,20 +22,15 @@ public final class ComponentSyntax {
 
     // Possessive quantifiers and no two quantifiers over the same characters: every pattern runs in
     // time linear in the line, whatever a hostile page puts after "<Aside".
-    private static final Pattern OPEN_LINE = Pattern.compile("^\\s*+<([A-Z][A-Za-z0-9]*+)((?:[\\s/][^>]*+)?)>\\s*+$");
     private static final Pattern CLOSE_LINE = Pattern.compile("^\\s*+</([A-Z][A-Za-z0-9]*+)\\s*+>\\s*+$");
-    private static final Pattern ONE_LINE = Pattern.compile("^\\s*+<([A-Z][A-Za-z0-9]*+)((?:\\s[^>]*+)?)>(.*)</\\1>\\s*+$");
-    private static final Pattern INLINE_SELF_CLOSING = Pattern.compile("<([A-Z][A-Za-z0-9]*+)((?:\\s[^<>/]*+(?:/(?!>)[^<>/]*+)*+)?)/>");
+    /** Where a component tag starts: its name, then a space, "/" or ">". */
+    private static final Pattern TAG_START = Pattern.compile("<([A-Z][A-Za-z0-9]*+)(?=[\\s/>]|$)");
     /** Deeper nesting is refused: no lesson needs it, and it would only cost memory and stack. */
     static final int MAX_NESTING = 32;
     private static final Pattern FENCE = Pattern.compile("^\\s*(`{3,}|~{3,})");
-    /** MDX's ESM lines, accepted anywhere outside code, as MDX does. */
-    private static final Pattern ESM = Pattern.compile("^(import|export)\\s");
     /** Starlight's asides in directive syntax: {@code :::note}, {@code :::tip[タイトル]}, closed by {@code :::}. */
     private static final Pattern ASIDE_OPEN = Pattern.compile("^\\s*:::(note|tip|caution|danger)(?:\\[(.*)\\])?\\s*$");
     private static final Pattern ASIDE_CLOSE = Pattern.compile("^\\s*:::\\s*$");
-    /** An opening tag whose attributes continue on the next lines. */
-    private static final Pattern OPEN_START = Pattern.compile("^\\s*+<[A-Z][A-Za-z0-9]*+(?:\\s[^>]*+)?$");
     /** Lines an opening tag may span. */
     private static final int MAX_TAG_LINES = 50;
 
@@ -53,24 +48,14 @@ public final class ComponentSyntax {
         String[] lines = body.split("\n", -1);
         List<ComponentTag> tags = new ArrayList<>();
         Deque<ComponentTag> open = new ArrayDeque<>();
-        String fence = null;
+        boolean[] inCode = codeFenceLines(lines);
+        // Imports and exports are read first and blanked: components come from the theme, and values
+        // that attributes name come from the page's own 'export const' lines.
+        MdxModule module = MdxModule.read(lines, inCode, file, diagnostics);
         for (int i = 0; i < lines.length; i++) {
             String line = lines[i];
             int number = i + 1;
-            Matcher fenceMatcher = FENCE.matcher(line);
-            if (fence != null) {
-                if (fenceMatcher.find() && fenceMatcher.group(1).charAt(0) == fence.charAt(0) && fenceMatcher.group(1).length() >= fence.length()
-                        && line.strip().length() == fenceMatcher.group(1).length()) {
-                    fence = null;
-                }
-                continue;
-            }
-            if (fenceMatcher.find()) {
-                fence = fenceMatcher.group(1);
-                continue;
-            }
-            if (ESM.matcher(line).lookingAt()) {
-                lines[i] = ""; // MDX imports and exports: components come from the theme, values from the attributes
+            if (inCode[i]) {
                 continue;
             }
             if (line.strip().startsWith("{/*")) {
@@ -94,26 +79,30 @@ public final class ComponentSyntax {
                 ComponentTag tag = new ComponentTag(tags.size(), ComponentTag.Kind.OPEN, ASIDE, attributes, number, null);
                 open.push(tag);
                 tags.add(tag);
-                lines[i] = tag.marker();
+                lines[i] = indentation(line) + tag.marker();
                 continue;
             }
             if (ASIDE_CLOSE.matcher(line).matches() && !open.isEmpty() && open.peek().name().equals(ASIDE)) {
                 ComponentTag tag = new ComponentTag(tags.size(), ComponentTag.Kind.CLOSE, ASIDE, Map.of(), number, null);
                 open.pop();
                 tags.add(tag);
-                lines[i] = tag.marker();
+                lines[i] = indentation(line) + tag.marker();
                 continue;
             }
-            if (OPEN_START.matcher(line).matches()) {
+            int indent = indentation(line).length();
+            if (TAG_START.matcher(line).region(indent, line.length()).lookingAt() && tagEnd(line, indent) < 0) {
                 // An opening tag over several lines: read it as one line, and keep the line count.
-                int end = i + 1;
-                while (end < lines.length && end - i < MAX_TAG_LINES && !lines[end].contains(">")) {
-                    end++;
+                StringBuilder joined = new StringBuilder(line);
+                int last = i + 1;
+                while (last < lines.length && last - i < MAX_TAG_LINES) {
+                    joined.append(' ').append(lines[last].strip());
+                    if (tagEnd(joined, indent) >= 0) {
+                        break;
+                    }
+                    last++;
                 }
-                if (end < lines.length && lines[end].contains(">")) {
-                    StringBuilder joined = new StringBuilder(line);
-                    for (int k = i + 1; k <= end; k++) {
-                        joined.append(' ').append(lines[k].strip());
+                if (last < lines.length && tagEnd(joined, indent) >= 0) {
+                    for (int k = i + 1; k <= last; k++) {
                         lines[k] = "";
                     }
                     line = joined.toString();
@@ -121,8 +110,7 @@ public final class ComponentSyntax {
                 }
             }
             Matcher closing = CLOSE_LINE.matcher(line);
-            Matcher oneLine = ONE_LINE.matcher(line);
-            Matcher opening = OPEN_LINE.matcher(line);
+            Matcher start = TAG_START.matcher(line).region(indent, line.length());
             try {
                 if (closing.matches()) {
                     String name = closing.group(1);
@@ -133,35 +121,41 @@ public final class ComponentSyntax {
                     open.pop();
                     ComponentTag tag = new ComponentTag(tags.size(), ComponentTag.Kind.CLOSE, name, Map.of(), number, null);
                     tags.add(tag);
-                    lines[i] = tag.marker();
-                } else if (oneLine.matches()) {
-                    ComponentTag tag = new ComponentTag(tags.size(), ComponentTag.Kind.ONE_LINE, oneLine.group(1),
-                            attributes(oneLine.group(2), line), number, oneLine.group(3).strip());
-                    check(tag, catalog, line);
-                    tags.add(tag);
-                    lines[i] = tag.marker();
-                } else if (opening.matches()) {
-                    String inside = opening.group(2).stripTrailing();
+                    lines[i] = indentation(line) + tag.marker();
+                } else if (start.lookingAt() && tagEnd(line, indent) >= 0 && wholeLineTag(line, indent, start.group(1))) {
+                    String name = start.group(1);
+                    int end = tagEnd(line, indent);
+                    String inside = line.substring(start.end(), end).stripTrailing();
                     boolean selfClosing = inside.endsWith("/");
                     String attributeText = selfClosing ? inside.substring(0, inside.length() - 1) : inside;
-                    if (!selfClosing && open.size() >= MAX_NESTING) {
-                        // Reported once; the rest of the page would only add a cascade of follow-on errors.
-                        diagnostics.add(Diagnostic.at(file, number, line.indexOf('<') + 1, "components nest deeper than "
-                                + MAX_NESTING + " levels here; the page's components are not read further", line));
-                        return new Result(String.join("\n", lines), tags);
+                    String after = line.substring(end + 1).strip();
+                    if (!after.isEmpty()) {
+                        // <Badge>text</Badge> on one line: its content is inline Markdown.
+                        ComponentTag tag = new ComponentTag(tags.size(), ComponentTag.Kind.ONE_LINE, name,
+                                attributes(attributeText, line, module), number, after.substring(0, after.length() - name.length() - 3).strip());
+                        check(tag, catalog, line);
+                        tags.add(tag);
+                        lines[i] = indentation(line) + tag.marker();
+                    } else {
+                        if (!selfClosing && open.size() >= MAX_NESTING) {
+                            // Reported once; the rest of the page would only add a cascade of follow-on errors.
+                            diagnostics.add(Diagnostic.at(file, number, line.indexOf('<') + 1, "components nest deeper than "
+                                    + MAX_NESTING + " levels here; the page's components are not read further", line));
+                            return new Result(String.join("\n", lines), tags);
+                        }
+                        ComponentTag tag = new ComponentTag(tags.size(), selfClosing ? ComponentTag.Kind.SELF_CLOSING : ComponentTag.Kind.OPEN,
+                                name, Map.of(), number, null);
+                        if (!selfClosing) {
+                            // Pushed before checking, so that its closing tag still pairs with it when it is faulty.
+                            open.push(tag);
+                        }
+                        tag = new ComponentTag(tag.id(), tag.kind(), tag.name(), attributes(attributeText, line, module), number, null);
+                        check(tag, catalog, line);
+                        tags.add(tag);
+                        lines[i] = indentation(line) + tag.marker();
                     }
-                    ComponentTag tag = new ComponentTag(tags.size(), selfClosing ? ComponentTag.Kind.SELF_CLOSING : ComponentTag.Kind.OPEN,
-                            opening.group(1), Map.of(), number, null);
-                    if (!selfClosing) {
-                        // Pushed before checking, so that its closing tag still pairs with it when it is faulty.
-                        open.push(tag);
-                    }
-                    tag = new ComponentTag(tag.id(), tag.kind(), tag.name(), attributes(attributeText, line), number, null);
-                    check(tag, catalog, line);
-                    tags.add(tag);
-                    lines[i] = tag.marker();
                 } else if (line.contains("<")) {
-                    lines[i] = inlineComponents(line, number, tags, catalog, diagnostics, file);
+                    lines[i] = inlineComponents(line, number, tags, catalog, diagnostics, file, module);
                 }
             } catch (SyntaxProblem problem) {
                 diagnostics.add(Diagnostic.at(file, number, problem.column + 1, problem.getMessage(), line));
@@ -176,29 +170,71 @@ public final class ComponentSyntax {
     }
 
     private static String inlineComponents(String line, int number, List<ComponentTag> tags, ComponentCatalog catalog,
-                                           List<Diagnostic> diagnostics, String file) {
-        Matcher matcher = INLINE_SELF_CLOSING.matcher(line);
+                                           List<Diagnostic> diagnostics, String file, MdxModule module) {
+        Matcher start = TAG_START.matcher(line);
         StringBuilder out = new StringBuilder();
         int last = 0;
         boolean[] inCode = inlineCode(line);
-        while (matcher.find()) {
-            if (inCode[matcher.start()]) {
-                continue; // `<EditLink />` in inline code is text, not a tag
+        while (start.find()) {
+            int end = tagEnd(line, start.start());
+            if (inCode[start.start()] || end < 0 || line.charAt(end - 1) != '/' || start.start() < last) {
+                continue; // `<EditLink />` in inline code is text, not a tag; only self-closing tags sit inside text
             }
-            out.append(line, last, matcher.start());
+            out.append(line, last, start.start());
             try {
-                ComponentTag tag = new ComponentTag(tags.size(), ComponentTag.Kind.SELF_CLOSING, matcher.group(1),
-                        attributes(matcher.group(2), line), number, null);
+                ComponentTag tag = new ComponentTag(tags.size(), ComponentTag.Kind.SELF_CLOSING, start.group(1),
+                        attributes(line.substring(start.end(), end - 1), line, module), number, null);
                 check(tag, catalog, line);
                 tags.add(tag);
                 out.append(tag.marker());
             } catch (SyntaxProblem problem) {
-                diagnostics.add(Diagnostic.at(file, number, matcher.start() + 1, problem.getMessage(), line));
+                diagnostics.add(Diagnostic.at(file, number, start.start() + 1, problem.getMessage(), line));
             }
-            last = matcher.end();
+            last = end + 1;
         }
         out.append(line.substring(last));
         return out.toString();
+    }
+
+    /**
+     * The index of the {@code >} that ends the tag opened at {@code open}, skipping any inside quotes
+     * or braces ({@code items={a => a}}), or -1 when the tag does not end on this text. Linear in the text.
+     */
+    static int tagEnd(CharSequence text, int open) {
+        int depth = 0;
+        char quote = 0;
+        for (int i = open + 1; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (quote != 0) {
+                if (c == '\\' && depth > 0) {
+                    i++;
+                } else if (c == quote) {
+                    quote = 0;
+                }
+            } else if (c == '"' || c == '\'' || (c == '`' && depth > 0)) {
+                quote = c;
+            } else if (c == '{') {
+                depth++;
+            } else if (c == '}') {
+                depth = Math.max(0, depth - 1);
+            } else if (c == '>' && depth == 0) {
+                return i;
+            } else if (c == '<' && depth == 0) {
+                return -1; // another tag starts before this one ends
+            }
+        }
+        return -1;
+    }
+
+    /** Whether the tag at {@code indent} fills its line: alone, or as {@code <Name …>content</Name>}. */
+    private static boolean wholeLineTag(String line, int indent, String name) {
+        int end = tagEnd(line, indent);
+        String after = line.substring(end + 1).strip();
+        if (after.isEmpty()) {
+            return true;
+        }
+        String close = "</" + name + ">";
+        return line.charAt(end - 1) != '/' && after.endsWith(close) && after.indexOf(close) == after.length() - close.length();
     }
 
     /** Which characters of a line sit inside an inline code span (between equal runs of backticks). */
@@ -229,6 +265,38 @@ public final class ComponentSyntax {
 
     private static final String ASIDE = "Aside";
 
+    /** Which lines are inside a fenced code block, fences included: components and ESM there are code. */
+    private static boolean[] codeFenceLines(String[] lines) {
+        boolean[] inCode = new boolean[lines.length];
+        String fence = null;
+        for (int i = 0; i < lines.length; i++) {
+            Matcher fenceMatcher = FENCE.matcher(lines[i]);
+            if (fence != null) {
+                inCode[i] = true;
+                if (fenceMatcher.find() && fenceMatcher.group(1).charAt(0) == fence.charAt(0) && fenceMatcher.group(1).length() >= fence.length()
+                        && lines[i].strip().length() == fenceMatcher.group(1).length()) {
+                    fence = null;
+                }
+            } else if (fenceMatcher.find()) {
+                fence = fenceMatcher.group(1);
+                inCode[i] = true;
+            }
+        }
+        return inCode;
+    }
+
+    /**
+     * A marker keeps its tag's indentation, so that a component written inside a list item stays in
+     * that item (and a Steps list keeps counting), as in MDX.
+     */
+    private static String indentation(String line) {
+        int i = 0;
+        while (i < line.length() && (line.charAt(i) == ' ' || line.charAt(i) == '\t')) {
+            i++;
+        }
+        return line.substring(0, i);
+    }
+
     private static void check(ComponentTag tag, ComponentCatalog catalog, String line) throws SyntaxProblem {
         int column = Math.max(0, line.indexOf("<" + tag.name()));
         var required = catalog.requiredAttributes(tag.name());
@@ -243,8 +311,8 @@ public final class ComponentSyntax {
         }
     }
 
-    /** Parses {@code a="x" b='y' c={12} d={true} e={"z"} f} into values. */
-    static Map<String, Object> attributes(String text, String line) throws SyntaxProblem {
+    /** Parses {@code a="x" b='y' c={12} d={true} e={"z"} f={{k: 1}} g={[1, 2]} h={name} i} into values. */
+    static Map<String, Object> attributes(String text, String line, MdxModule module) throws SyntaxProblem {
         Map<String, Object> attributes = new LinkedHashMap<>();
         if (text == null) {
             return attributes;
@@ -283,34 +351,44 @@ public final class ComponentSyntax {
                 attributes.put(name, text.substring(i + 1, end));
                 i = end + 1;
             } else if (c == '{') {
-                int end = text.indexOf('}', i + 1);
+                int end = closingBrace(text, i);
                 if (end < 0) {
                     throw new SyntaxProblem("attribute " + name + ": the { is never closed", offset + i);
                 }
-                attributes.put(name, literal(name, text.substring(i + 1, end).strip(), offset + i));
+                try {
+                    attributes.put(name, module.value(text.substring(i + 1, end).strip(), "attribute " + name));
+                } catch (MdxModule.ValueProblem problem) {
+                    throw new SyntaxProblem(problem.getMessage(), offset + i);
+                }
                 i = end + 1;
             } else {
-                throw new SyntaxProblem("attribute " + name + " takes \"text\" or {literal}", offset + i);
+                throw new SyntaxProblem("attribute " + name + " takes \"text\" or {value}", offset + i);
             }
         }
         return attributes;
     }
 
-    private static Object literal(String name, String text, int column) throws SyntaxProblem {
-        if (text.equals("true") || text.equals("false")) {
-            return Boolean.valueOf(text);
+    /** The index of the brace closing the one at {@code open}, skipping braces inside quotes; -1 if none. */
+    private static int closingBrace(String text, int open) {
+        int depth = 0;
+        char quote = 0;
+        for (int i = open; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (quote != 0) {
+                if (c == '\\') {
+                    i++;
+                } else if (c == quote) {
+                    quote = 0;
+                }
+            } else if (c == '"' || c == '\'' || c == '`') {
+                quote = c;
+            } else if (c == '{') {
+                depth++;
+            } else if (c == '}' && --depth == 0) {
+                return i;
+            }
         }
-        if (text.matches("-?\\d+")) {
-            return Long.valueOf(text);
-        }
-        if (text.matches("-?\\d+\\.\\d+")) {
-            return Double.valueOf(text);
-        }
-        if (text.length() >= 2 && (text.charAt(0) == '"' || text.charAt(0) == '\'' || text.charAt(0) == '`')
-                && text.charAt(text.length() - 1) == text.charAt(0)) {
-            return text.substring(1, text.length() - 1);
-        }
-        throw new SyntaxProblem("attribute " + name + "={" + text + "}: only numbers, true/false and quoted strings are supported", column);
+        return -1;
     }
 
     /** A tag that cannot be read, with the 0-based column of the problem. */

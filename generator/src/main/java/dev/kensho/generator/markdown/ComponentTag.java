@@ -11,7 +11,8 @@ import java.util.LinkedHashMap;
  * @param id         index of the tag within the page, used in the marker
  * @param kind       opening, closing, self-closing, or a whole component written on one line
  * @param name       component name, such as {@code Aside}
- * @param attributes attribute values: String, Long, Double, Boolean (empty for a closing tag)
+ * @param attributes attribute values: String, Long, Double, Boolean, or Map/List of those from {@code {{…}}} and
+ *                   {@code {[…]}} (empty for a closing tag)
  * @param line       1-based line in the author's file
  * @param inlineMarkdown the content of a one-line component, else null
  */

@@ -119,11 +119,34 @@ public final class MarkupPolicy {
     /** Checks a component's attributes: any value that reads as a URL with a forbidden scheme is refused. */
     static String attributeProblem(Map<String, Object> attributes) {
         for (Map.Entry<String, Object> attribute : attributes.entrySet()) {
-            if (attribute.getValue() instanceof String value) {
-                String problem = urlProblem(value);
-                // href and src are URLs; any other attribute is refused only when it reads as a script URL.
-                if (problem != null && (URL_ATTRIBUTES.contains(attribute.getKey().toLowerCase(Locale.ROOT)) || isDangerous(value))) {
-                    return attribute.getKey() + "=\"…\": " + problem;
+            String problem = valueProblem(attribute.getKey(), attribute.getValue());
+            if (problem != null) {
+                return attribute.getKey() + (attribute.getValue() instanceof String ? "=\"…\": " : "={…}: ") + problem;
+            }
+        }
+        return null;
+    }
+
+    /** Checks a value and, inside objects and arrays, every value under it by the key it is filed under. */
+    private static String valueProblem(String key, Object value) {
+        if (value instanceof String text) {
+            String problem = urlProblem(text);
+            // href and src are URLs; any other value is refused only when it reads as a script URL.
+            return problem != null && (URL_ATTRIBUTES.contains(key.toLowerCase(Locale.ROOT)) || isDangerous(text)) ? problem : null;
+        }
+        if (value instanceof Map<?, ?> map) {
+            for (Map.Entry<?, ?> entry : map.entrySet()) {
+                String problem = valueProblem(String.valueOf(entry.getKey()), entry.getValue());
+                if (problem != null) {
+                    return problem;
+                }
+            }
+        }
+        if (value instanceof List<?> list) {
+            for (Object item : list) {
+                String problem = valueProblem(key, item);
+                if (problem != null) {
+                    return problem;
                 }
             }
         }

@@ -18,7 +18,8 @@ import java.util.regex.Pattern;
  */
 final class ComponentAssembler {
 
-    private static final Pattern MARKER = Pattern.compile("(?:<p>)?<!--kensho:(\\d+)-->(?:</p>)?\\n?");
+    /** A marker alone in its paragraph takes the paragraph with it; one inside a line of text leaves the text's paragraph whole. */
+    private static final Pattern MARKER = Pattern.compile("<p><!--kensho:(\\d+)--></p>\\n?|<!--kensho:(\\d+)-->\\n?");
 
     private final Theme theme;
     private final Function<String, String> inlineMarkdown;
@@ -51,7 +52,7 @@ final class ComponentAssembler {
         while (matcher.find()) {
             stack.get(stack.size() - 1).content.append(html, last, matcher.start());
             last = matcher.end();
-            ComponentTag tag = tags.get(Integer.parseInt(matcher.group(1)));
+            ComponentTag tag = tags.get(Integer.parseInt(matcher.group(1) != null ? matcher.group(1) : matcher.group(2)));
             switch (tag.kind()) {
                 case OPEN -> stack.add(new Node(tag));
                 case CLOSE -> {
