@@ -30,7 +30,13 @@ for (const block of document.querySelectorAll('.code-block pre')) {
   button.type = 'button';
   button.className = 'copy';
   button.textContent = 'コピー';
-  button.addEventListener('click', () => copyText(block.innerText, button));
+  // The code as written: folded lines included, the summaries that fold them left out.
+  const code = () => {
+    const copy = block.cloneNode(true);
+    copy.querySelectorAll('summary').forEach((summary) => summary.remove());
+    return copy.textContent;
+  };
+  button.addEventListener('click', () => copyText(code(), button));
   block.parentElement.insertBefore(button, block);
 }
 for (const button of document.querySelectorAll('[data-copy-target]')) {

@@ -309,6 +309,50 @@ class StarlightCompatTest {
                 run::toString);
     }
 
+    @Test
+    void expressiveCodeTextMarkersCollapsedSectionsAndDiffWithALanguage() throws Exception {
+        TestSite site = new TestSite(temp).page("a.md", """
+                ---
+                title: EC
+                ---
+
+                ```js "answer" ins="added" del=/old(Value)/ collapse={2-4}
+                const answer = 42; // added
+                line2
+                line3
+                line4
+                const oldValue = answer < 3;
+                ```
+
+                ```diff lang="js"
+                 function f() {
+                -  return oldValue;
+                +  return answer;
+                 }
+                ```
+                """);
+        TestSite.Run run = site.build();
+        assertEquals(0, run.status(), run::toString);
+        Document html = Jsoup.parse(site.out.resolve("a/index.html").toFile());
+        var first = html.select("figure.code-block").get(0);
+        assertEquals(List.of("answer", "answer"), first.select("code mark").eachText(), "a text marker marks every occurrence");
+        assertEquals("added", first.selectFirst("code .token.comment ins").text(), "marks sit inside the token they fall in");
+        assertEquals("Value", first.selectFirst("code del").text(), "a regex marker marks its capture group");
+        assertEquals(List.of("line2", "line3", "line4"), first.select("details.collapsed-lines .line").eachText());
+        assertEquals("3 行を表示", first.selectFirst("details.collapsed-lines summary").text());
+        var diff = html.select("figure.code-block").get(1);
+        assertEquals("js", diff.attr("data-language"));
+        assertEquals(List.of("line", "line del", "line ins", "line"), diff.select(".line").eachAttr("class"));
+        assertEquals("  return answer;", diff.select(".line").get(2).wholeText(), "the +/- column is removed");
+        assertFalse(diff.select(".token.keyword").isEmpty(), "highlighted as js");
+
+        site.page("a.md", "---\ntitle: EC\n---\n\n```js del=/(.*a){20}x/\n" + "a".repeat(60) + "b\n```\n\n```js /[unclosed/\nx\n```\n");
+        run = site.build();
+        assertEquals(1, run.status(), run::toString);
+        assertTrue(run.err().contains(site.display("a.md") + ":5:1: error: marker /(.*a){20}x/ took longer than 1 s on the code block"), run::toString);
+        assertTrue(run.err().contains(site.display("a.md") + ":9:1: error: marker /[unclosed/ is not a valid regular expression"), run::toString);
+    }
+
     private static void copyFolder(Path from, Path to) throws java.io.IOException {
         try (var files = Files.walk(from)) {
             for (Path file : files.toList()) {

@@ -32,7 +32,7 @@ public record Directives(boolean setup, boolean hidden, String expectError, Patt
 
     /** Meta keys that belong to presentation (Expressive Code) rather than to verification. */
     private static final Set<String> PRESENTATION = Set.of("title", "frame", "wrap", "mark", "ins", "del", "collapse",
-            "showLineNumbers", "startLineNumber");
+            "showLineNumbers", "startLineNumber", "lang");
     private static final Pattern PARAMETER = Pattern.compile("\\$(\\d+):([A-Za-z_][A-Za-z0-9_ \\[\\]]*)");
     private static final Pattern SQLSTATE = Pattern.compile("[0-9A-Z]{5}");
 

@@ -58,7 +58,7 @@ class ResourceLimitsTest {
         Outcome outcome = TestPage.on(verifier).add("expect-error=P0001 error-matches=\"(.*a){20}x\"",
                 "DO $$ BEGIN RAISE EXCEPTION '" + "a".repeat(60) + "b'; END $$;").last();
         assertEquals("error-matches /(.*a){20}x/ took longer than 1 s on the message (catastrophic backtracking); write a simpler "
-                + "pattern, such as a plain part of the message", outcome.failure().message());
+                + "pattern, such as a plain part of the text", outcome.failure().message());
         assertTrue(System.nanoTime() - t0 < Duration.ofSeconds(4).toNanos());
     }
 

@@ -195,6 +195,13 @@ public final class MarkdownDocument {
                 }
                 continue;
             }
+            if (!info.markers().isEmpty()) {
+                try {
+                    TextMarks.kinds(fence.getContentChars().toString(), info.markers());
+                } catch (TextMarks.Problem problem) {
+                    diagnostics.add(fenceDiagnostic(page, body, fence, problem.getMessage()));
+                }
+            }
             boolean scenario = info.language().equals(SCENARIO_LANGUAGE);
             if (UNVERIFIED_SQL_LANGUAGES.contains(info.language())) {
                 unverified.add(fence.getStartLineNumber() + 1);

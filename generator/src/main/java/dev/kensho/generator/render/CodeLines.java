@@ -9,6 +9,7 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.Map;
+import java.util.function.IntFunction;
 
 /**
  * Splits highlighted HTML into one span per line, closing and reopening the token spans that cross
@@ -38,6 +39,14 @@ final class CodeLines {
     }
 
     static String split(String html, Map<Integer, String> lineClasses) {
+        return split(html, lineClasses, Set.of(), count -> "");
+    }
+
+    /**
+     * @param collapsed lines folded away behind a summary, as Expressive Code's {@code collapse={…}}
+     * @param summary   the summary's text for a number of folded lines
+     */
+    static String split(String html, Map<Integer, String> lineClasses, Set<Integer> collapsed, IntFunction<String> summary) {
         List<String> lines = new ArrayList<>();
         Deque<String> open = new ArrayDeque<>();
         StringBuilder line = new StringBuilder();
@@ -68,10 +77,24 @@ final class CodeLines {
         lines.add(line.toString());
         StringBuilder out = new StringBuilder();
         for (int n = 0; n < lines.size(); n++) {
+            if (collapsed.contains(n + 1) && !collapsed.contains(n)) {
+                int count = 0;
+                while (collapsed.contains(n + 1 + count) && n + count < lines.size()) {
+                    count++;
+                }
+                // No line break around the section: it is a block of its own inside the <pre>.
+                if (out.length() > 0 && out.charAt(out.length() - 1) == '\n') {
+                    out.setLength(out.length() - 1);
+                }
+                out.append("<details class=\"collapsed-lines\"><summary>").append(summary.apply(count)).append("</summary>");
+            }
             String kind = lineClasses.get(n + 1);
             out.append(kind == null ? "<span class=\"line\">" : "<span class=\"line " + kind + "\">")
                     .append(lines.get(n)).append("</span>");
-            if (n < lines.size() - 1) {
+            boolean sectionEnds = collapsed.contains(n + 1) && (!collapsed.contains(n + 2) || n == lines.size() - 1);
+            if (sectionEnds) {
+                out.append("</details>");
+            } else if (n < lines.size() - 1) {
                 out.append('\n');
             }
         }

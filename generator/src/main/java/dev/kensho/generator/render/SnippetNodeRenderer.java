@@ -6,6 +6,7 @@ import com.vladsch.flexmark.html.renderer.NodeRenderer;
 import com.vladsch.flexmark.html.renderer.NodeRendererContext;
 import com.vladsch.flexmark.html.renderer.NodeRenderingHandler;
 import dev.kensho.generator.markdown.FenceInfo;
+import dev.kensho.generator.markdown.TextMarks;
 import dev.kensho.sqlchecks.Outcome;
 import dev.kensho.sqlchecks.ResultTable;
 import dev.kensho.sqlchecks.script.SqlSplitter;
@@ -18,6 +19,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.Locale;
 import java.util.TreeMap;
+import java.util.function.IntFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -32,13 +34,16 @@ final class SnippetNodeRenderer implements NodeRenderer {
     private final Map<FencedCodeBlock, Outcome> outcomes;
     private final Map<FencedCodeBlock, Outcome> expectedRows;
     private final String serverVersion;
+    /** The summary of a folded section of a code block, in the page's language ("5 行を表示"). */
+    private final IntFunction<String> collapsedSummary;
 
     /**
      * @param outcomes     each ```sql fence's outcome
      * @param expectedRows each ```rows fence's snippet outcome (the rows were compared in that run)
      */
     SnippetNodeRenderer(Theme theme, Map<FencedCodeBlock, Outcome> outcomes, Map<FencedCodeBlock, Outcome> expectedRows,
-                        String serverVersion) {
+                        String serverVersion, IntFunction<String> collapsedSummary) {
+        this.collapsedSummary = collapsedSummary;
         this.theme = theme;
         this.outcomes = outcomes;
         this.expectedRows = expectedRows;
@@ -67,9 +72,34 @@ final class SnippetNodeRenderer implements NodeRenderer {
             title = fileComment.group(1);
             text = text.substring(Math.min(text.length(), fileComment.end() + 1));
         }
+        Map<Integer, String> lineClasses = lineClasses(info);
+        if (language.equals("diff") && info.meta().containsKey("lang")) {
+            // Expressive Code's diff lang="js": +/- lines become inserted/deleted lines of highlighted js.
+            StringBuilder stripped = new StringBuilder();
+            String[] lines = text.split("\n", -1);
+            for (int n = 0; n < lines.length; n++) {
+                char first = lines[n].isEmpty() ? ' ' : lines[n].charAt(0);
+                if (first == '+' || first == '-') {
+                    lineClasses.putIfAbsent(n + 1, first == '+' ? "ins" : "del");
+                }
+                stripped.append(first == '+' || first == '-' || first == ' ' ? lines[n].substring(Math.min(1, lines[n].length())) : lines[n]);
+                stripped.append(n < lines.length - 1 ? "\n" : "");
+            }
+            text = stripped.toString();
+            language = info.meta().get("lang").toLowerCase(Locale.ROOT);
+        }
         model.put("code", text);
         model.put("language", language);
-        model.put("highlighted", CodeLines.split(SyntaxHighlighter.get().highlight(text, language), lineClasses(info)));
+        String highlighted = SyntaxHighlighter.get().highlight(text, language);
+        if (!info.markers().isEmpty()) {
+            try {
+                highlighted = TextMarks.apply(highlighted, TextMarks.kinds(text, info.markers()));
+            } catch (TextMarks.Problem unreachable) {
+                // Checked when the page was parsed: such a page is not rendered.
+            }
+        }
+        Set<Integer> collapsed = info.meta().containsKey("collapse") ? CodeLines.ranges(info.meta().get("collapse")) : Set.of();
+        model.put("highlighted", CodeLines.split(highlighted, lineClasses, collapsed, collapsedSummary));
         model.put("title", title);
         model.put("frame", info.meta().getOrDefault("frame", language.matches("bash|sh|shell|console|zsh|powershell") ? "terminal" : "code"));
         model.put("lineNumbers", "true".equals(info.meta().get("showLineNumbers")));

@@ -1,6 +1,9 @@
 package dev.kensho.sqlchecks.assertion;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -17,9 +20,9 @@ public final class BoundedMatch {
 
     /** The pattern took longer than {@link #LIMIT}; the message says how to fix it. */
     public static final class TooSlow extends Exception {
-        TooSlow(String pattern) {
-            super("error-matches /" + pattern + "/ took longer than " + LIMIT.toSeconds() + " s on the message (catastrophic "
-                    + "backtracking); write a simpler pattern, such as a plain part of the message");
+        TooSlow(String what, String pattern, String on) {
+            super(what + " /" + pattern + "/ took longer than " + LIMIT.toSeconds() + " s on " + on + " (catastrophic "
+                    + "backtracking); write a simpler pattern, such as a plain part of the text");
         }
     }
 
@@ -28,7 +31,30 @@ public final class BoundedMatch {
         try {
             return pattern.matcher(new Clocked(text, deadline)).find();
         } catch (Expired e) {
-            throw new TooSlow(pattern.pattern());
+            throw new TooSlow("error-matches", pattern.pattern(), "the message");
+        }
+    }
+
+    /**
+     * Every match in the text, as [start, end) pairs: the first capturing group's span where the
+     * pattern has one, else the whole match; empty matches are skipped.
+     *
+     * @param what how the author named the pattern, for the message
+     */
+    public static List<int[]> findAll(Pattern pattern, String text, String what) throws TooSlow {
+        long deadline = System.nanoTime() + LIMIT.toNanos();
+        List<int[]> spans = new ArrayList<>();
+        try {
+            Matcher matcher = pattern.matcher(new Clocked(text, deadline));
+            while (matcher.find()) {
+                int group = matcher.groupCount() > 0 && matcher.start(1) >= 0 ? 1 : 0;
+                if (matcher.end(group) > matcher.start(group)) {
+                    spans.add(new int[] {matcher.start(group), matcher.end(group)});
+                }
+            }
+            return spans;
+        } catch (Expired e) {
+            throw new TooSlow(what, pattern.pattern(), "the code block");
         }
     }
 
