@@ -20,7 +20,7 @@ async function copyText(text, button) {
     area.remove();
   }
   const label = button.textContent;
-  button.textContent = 'コピーしました';
+  button.textContent = document.body.dataset.uiCopied || 'Copied';
   setTimeout(() => { button.textContent = label; }, 1500);
 }
 
@@ -29,7 +29,7 @@ for (const block of document.querySelectorAll('.code-block pre')) {
   const button = document.createElement('button');
   button.type = 'button';
   button.className = 'copy';
-  button.textContent = 'コピー';
+  button.textContent = document.body.dataset.uiCopy || 'Copy';
   // The code as written: folded lines included, the summaries that fold them left out.
   const code = () => {
     const copy = block.cloneNode(true);
@@ -115,21 +115,16 @@ if (toc) {
 const shared = document.querySelector('.sidebar-shared');
 if (shared) {
   const root = document.body.dataset.root || '';
-  window.__kenshoSidebar = (groups) => {
-    const current = shared.dataset.current;
-    const fragment = document.createDocumentFragment();
-    for (const group of groups) {
-      if (group.label) {
-        const label = document.createElement('p');
-        label.className = 'sidebar-group';
-        label.textContent = group.label;
-        fragment.appendChild(label);
-      }
-      const list = document.createElement('ul');
-      for (const [path, title, badge] of group.items) {
-        const item = document.createElement('li');
+  // Entries are [path, title, badge] for a link, or {label, collapsed, items} for a group.
+  const draw = (entries, depth) => {
+    const list = document.createElement('ul');
+    if (depth > 1) list.className = 'sidebar-nested';
+    for (const entry of entries) {
+      const item = document.createElement('li');
+      if (Array.isArray(entry)) {
+        const [path, title, badge] = entry;
         const link = document.createElement('a');
-        link.href = root + path;
+        link.href = /^[a-z][a-z0-9+.-]*:/i.test(path) ? path : (root + path) || './';
         link.textContent = title;
         if (badge) {
           const mark = document.createElement('span');
@@ -137,21 +132,34 @@ if (shared) {
           mark.textContent = badge;
           link.append(' ', mark);
         }
-        if (path === current) link.setAttribute('aria-current', 'page');
+        if (path === shared.dataset.current) link.setAttribute('aria-current', 'page');
         item.appendChild(link);
-        list.appendChild(item);
+      } else {
+        item.className = 'sidebar-group-item';
+        const group = document.createElement('details');
+        group.open = !entry.collapsed;
+        const summary = document.createElement('summary');
+        summary.className = depth > 0 ? 'sidebar-group sidebar-subgroup' : 'sidebar-group';
+        summary.textContent = entry.label;
+        group.append(summary, draw(entry.items, depth + 1));
+        item.appendChild(group);
       }
-      fragment.appendChild(list);
+      list.appendChild(item);
     }
-    shared.replaceChildren(fragment);
+    return list;
+  };
+  window.__kenshoSidebar = (entries) => {
+    shared.replaceChildren(draw(entries, 0));
+    const here = shared.querySelector('[aria-current="page"]');
+    // A folded group opens on the pages inside it.
+    for (let group = here && here.closest('details'); group; group = group.parentElement.closest('details')) group.open = true;
     // Bring the current page into view inside the sidebar only; the page itself must not move.
     const nav = shared.closest('.sidebar');
-    const here = shared.querySelector('[aria-current="page"]');
     if (nav && here && nav.scrollHeight > nav.clientHeight) {
       nav.scrollTop = here.offsetTop - nav.clientHeight / 2;
     }
   };
   const script = document.createElement('script');
-  script.src = root + 'assets/sidebar.js';
+  script.src = root + shared.dataset.src;
   document.head.appendChild(script);
 }

@@ -185,8 +185,10 @@
     const status = document.createElement('li');
     status.className = 'search-status';
     status.setAttribute('role', 'presentation');
-    status.textContent = pages.length === 0 ? '見つかりませんでした'
-      : pages.length > shown.length ? `${pages.length} ページ中 ${shown.length} ページを表示` : `${pages.length} ページ`;
+    const ui = document.body.dataset;
+    status.textContent = pages.length === 0 ? ui.uiNoResults
+      : pages.length > shown.length ? ui.uiPagesShown.replace('{0}', pages.length).replace('{1}', shown.length)
+        : ui.uiPages.replace('{0}', pages.length);
     list.appendChild(status);
     let n = 0;
     for (const sections of fragments) {
@@ -204,7 +206,8 @@
     if (pages.length > shown.length) {
       const more = document.createElement('li');
       more.setAttribute('role', 'presentation');
-      more.innerHTML = '<button type="button" class="search-more">さらに表示</button>';
+      more.innerHTML = '<button type="button" class="search-more"></button>';
+      more.firstChild.textContent = document.body.dataset.uiMore;
       more.querySelector('button').addEventListener('click', () => show(query, count + SHOWN));
       list.appendChild(more);
     }
@@ -218,7 +221,7 @@
   input.setAttribute('aria-expanded', 'false');
   input.setAttribute('aria-controls', list.id);
   list.setAttribute('role', 'listbox');
-  list.setAttribute('aria-label', '検索結果');
+  list.setAttribute('aria-label', document.body.dataset.uiResults);
 
   let timer = null;
   const schedule = () => {

@@ -8,6 +8,7 @@ import dev.kensho.generator.content.SiteConfig;
 import dev.kensho.generator.links.LinkChecker;
 import dev.kensho.generator.markdown.MarkdownDocument;
 import dev.kensho.generator.output.SiteOutput;
+import dev.kensho.generator.render.Navigation;
 import dev.kensho.generator.render.SiteRenderer;
 import dev.kensho.generator.render.Theme;
 import dev.kensho.generator.report.JUnitReport;
@@ -82,7 +83,7 @@ public final class KenshoBuild {
         }
         ContentFiles contentFiles = new ContentFiles(options.content().toAbsolutePath().normalize());
         SiteConfig config = SiteConfig.load(contentFiles, display(workingDir, contentFiles.root().resolve(SiteConfig.FILE_NAME)), diagnostics);
-        ContentLoader loader = new ContentLoader(contentFiles, workingDir, config.urlFormat());
+        ContentLoader loader = new ContentLoader(contentFiles, workingDir, config);
         List<Page> pages = loader.load(diagnostics);
         if (loader.drafts() > 0) {
             log.accept("Kensho: " + loader.drafts() + " draft page(s) (draft: true) left out");
@@ -91,8 +92,10 @@ public final class KenshoBuild {
         Theme theme = Theme.load(options.theme());
         // Pages parse in parallel; their problems are then listed in page order.
         List<List<Diagnostic>> found = pages.stream().map(page -> (List<Diagnostic>) new ArrayList<Diagnostic>()).toList();
+        // A fallback copy of a page reports nothing of its own: its original reports the same source.
         List<MarkdownDocument> documents = IntStream.range(0, pages.size()).parallel()
-                .mapToObj(i -> MarkdownDocument.parse(pages.get(i), theme, loader.files(), found.get(i))).toList();
+                .mapToObj(i -> MarkdownDocument.parse(pages.get(i), theme, loader.files(),
+                        pages.get(i).fallback() ? new ArrayList<>() : found.get(i))).toList();
         found.forEach(diagnostics::addAll);
         phase("parse", t0);
         progress.expect((int) documents.stream().filter(d -> !d.sqlFences().isEmpty()).count(), options.render() ? documents.size() : 0);
@@ -101,7 +104,7 @@ public final class KenshoBuild {
         String environmentError = null;
         try {
             List<MarkdownDocument> share = documents.stream()
-                    .filter(d -> options.shard().contains(d.page().relativePath())).toList();
+                    .filter(d -> !d.page().fallback() && options.shard().contains(d.page().relativePath())).toList();
             if (!options.shard().equals(Shard.ALL)) {
                 log.accept("Kensho: shard " + options.shard() + ": " + share.size() + " of " + documents.size() + " page(s)");
             }
@@ -125,7 +128,8 @@ public final class KenshoBuild {
             SiteRenderer renderer = new SiteRenderer(theme, config, verification, builtAt, GitDates.of(loader.root()), options.jobs());
             phase("verify", t0);
             Map<String, Path> copies = copies(loader, theme);
-            Map<String, String> html = renderer.reportingTo(progress).reusing(memo).render(documents, copies.keySet(), diagnostics);
+            Navigation navigation = Navigation.of(pages, config, display(workingDir, contentFiles.root().resolve(SiteConfig.FILE_NAME)), diagnostics);
+            Map<String, String> html = renderer.reportingTo(progress).reusing(memo).render(documents, navigation, copies.keySet(), diagnostics);
             phase("render", t0);
             progress.stageDone("rendered " + html.size() + " file(s)");
             log.accept("Kensho: search index " + renderer.searchIndexBytes() / 1024 + " KiB in " + renderer.searchIndexFiles()

@@ -259,7 +259,7 @@ class BrowserTest {
         String overview = driver.findElement(org.openqa.selenium.By.cssSelector(".sidebar a[href$='idempotency/overview/']")).getAttribute("href");
         assertEquals(base + "kensho/idempotency/overview/", overview);
         driver.findElement(org.openqa.selenium.By.cssSelector(".site-title")).click();
-        waitUpTo(5).until(d -> d.getCurrentUrl().equals(base + "kensho/index.html"));
+        waitUpTo(5).until(d -> d.getCurrentUrl().equals(base + "kensho/"));
         assertTrue(driver.findElements(org.openqa.selenium.By.tagName("h1")).stream().noneMatch(h -> h.getText().equals("ページが見つかりません")));
     }
 

@@ -168,10 +168,11 @@ class ReaderExperienceTest {
         }
         assertEquals(0, site.build().status());
         String page = Files.readString(site.out.resolve("g/p7/index.html"));
-        assertTrue(page.contains("class=\"sidebar-shared\" data-current=\"g/p7/\""), "the page points at the shared sidebar");
+        assertTrue(page.contains("class=\"sidebar-shared\" data-current=\"g/p7/\" data-src=\"assets/sidebar-root.js\""), "the page points at the shared sidebar");
         assertTrue(!page.contains("p123"), "another page's link is not in this page");
-        String sidebar = Files.readString(site.out.resolve("assets/sidebar.js"));
-        assertTrue(sidebar.startsWith("window.__kenshoSidebar([") && sidebar.contains("\"g/p123/\",\"Page 123\""), sidebar.substring(0, 80));
+        String sidebar = Files.readString(site.out.resolve("assets/sidebar-root.js"));
+        assertTrue(sidebar.startsWith("window.__kenshoSidebar([{\"label\":\"g\",\"collapsed\":false,\"items\":[")
+                && sidebar.contains("[\"g/p123/\",\"Page 123\",\"\"]"), sidebar.substring(0, 80));
         assertTrue(Files.size(site.out.resolve("g/p7/index.html")) < 12_000, "page size " + Files.size(site.out.resolve("g/p7/index.html")));
         // Without script, the home page lists the first pages of the group and links to the group's full list.
         String home = Files.readString(site.out.resolve("index.html"));

@@ -12,6 +12,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,10 +31,10 @@ public final class ContentLoader {
     /** Files below the root, walked once, with links and special files already refused. */
     private List<Path> walked;
 
-    private final UrlFormat urlFormat;
+    private final SiteConfig config;
 
-    public ContentLoader(ContentFiles files, Path workingDir, UrlFormat urlFormat) {
-        this.urlFormat = urlFormat;
+    public ContentLoader(ContentFiles files, Path workingDir, SiteConfig config) {
+        this.config = config;
         this.contentRoot = files.root();
         this.workingDir = workingDir.toAbsolutePath().normalize();
         this.files = files;
@@ -72,7 +75,38 @@ public final class ContentLoader {
             }
             pages.add(page);
         }
+        if (config.multilingual()) {
+            pages.addAll(fallbacks(pages));
+        }
         return pages;
+    }
+
+    /**
+     * A copy of every default-language page in each locale that has no translation of it, served at
+     * that locale's URL, as Starlight does: every locale has every page, untranslated ones saying so.
+     */
+    private List<Page> fallbacks(List<Page> pages) {
+        Map<String, Set<String>> translated = new HashMap<>();
+        for (Page page : pages) {
+            translated.computeIfAbsent(page.locale(), k -> new HashSet<>()).add(stem(page.localPath()));
+        }
+        List<Page> copies = new ArrayList<>();
+        for (Page page : pages) {
+            if (!page.locale().equals(config.defaultLocale()) || page.outputPath().equals("404.html")) {
+                continue;
+            }
+            for (SiteLocale locale : config.locales().values()) {
+                if (!locale.key().equals(page.locale()) && !translated.getOrDefault(locale.key(), Set.of()).contains(stem(page.localPath()))) {
+                    copies.add(new Page(page.source(), page.displayPath(), page.relativePath(), page.frontMatter(), page.body(),
+                            Page.outputPathOf(locale.prefix() + page.localPath(), config.urlFormat()), locale.key(), page.localPath(), true));
+                }
+            }
+        }
+        return copies;
+    }
+
+    private static String stem(String path) {
+        return path.substring(0, path.lastIndexOf('.'));
     }
 
     /** Files below the content root that are not pages: diagrams, images, downloads. */
@@ -176,7 +210,9 @@ public final class ContentLoader {
             }
         }
         String relative = contentRoot.relativize(source.toAbsolutePath().normalize()).toString().replace('\\', '/');
-        return new Page(source, displayPath, relative, frontMatter, body.toString(), Page.outputPathOf(relative, urlFormat));
+        SiteLocale locale = config.localeOf(relative);
+        return new Page(source, displayPath, relative, frontMatter, body.toString(), Page.outputPathOf(relative, config.urlFormat()),
+                locale.key(), relative.substring(locale.prefix().length()), false);
     }
 
     private FrontMatter parseFrontMatter(String yaml, String file, String[] lines, List<Diagnostic> diagnostics) {
@@ -235,8 +271,15 @@ public final class ContentLoader {
             diagnostics.add(Diagnostic.at(file, line, 1, "front matter: 'sidebar' must be a mapping with 'order' and/or 'label'", lines[line - 1]));
             return null;
         }
+        Map<String, Integer> keyLines = new HashMap<>();
+        for (int i = 1; i < lines.length && !lines[i].strip().equals("---"); i++) {
+            int colon = lines[i].indexOf(':');
+            if (colon > 0 && !Character.isWhitespace(lines[i].charAt(0))) {
+                keyLines.putIfAbsent(lines[i].substring(0, colon).strip(), i + 1);
+            }
+        }
         return new FrontMatter(titleText.strip(), description == null ? "" : String.valueOf(description).strip(), order, label, badge,
-                hidden, fields);
+                hidden, fields, keyLines);
     }
 
     private static int lineOf(String[] lines, String needle) {

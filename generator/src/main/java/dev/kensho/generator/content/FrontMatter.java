@@ -13,12 +13,19 @@ import java.util.Map;
  * @param sidebarHidden left out of the sidebar and of previous/next links, but still built ({@code sidebar.hidden})
  * @param extra        every other key, for templates (Starlight's {@code draft}, {@code prev}, {@code next},
  *                     {@code tableOfContents}, {@code lastUpdated}, {@code pagefind} are read by the renderer)
+ * @param keyLines     the line in the file of each top-level key, for messages about its value
  */
 public record FrontMatter(String title, String description, Integer sidebarOrder, String sidebarLabel, String sidebarBadge,
-                          boolean sidebarHidden, Map<String, Object> extra) {
+                          boolean sidebarHidden, Map<String, Object> extra, Map<String, Integer> keyLines) {
 
     public FrontMatter {
         extra = Map.copyOf(extra);
+        keyLines = Map.copyOf(keyLines);
+    }
+
+    /** The line of a top-level key ("banner"), or 2 (the first line of the front matter) when it is not written. */
+    public int lineOf(String key) {
+        return keyLines.getOrDefault(key, 2);
     }
 
     /** Starlight's {@code draft: true}: left out of the built site. */

@@ -28,19 +28,43 @@ import java.util.Collections;
  *                    sitemap and the 404 page), or "" when unknown
  * @param urlFormat   directory URLs ({@code keys/}, the default) or file URLs ({@code keys.html}), from
  *                    {@code build: {format: directory|file}} as in Astro
+ * @param locales     the site's languages by key (Starlight's {@code locales}); one root locale in {@code lang}
+ *                    when none are configured
+ * @param defaultLocale key of the language untranslated pages fall back to
+ * @param sidebar     the sidebar as configured ({@code sidebar:}), or null to build it from the folders
+ * @param editBaseUrl where a page's source can be edited, joined with its path below content/
+ *                    ({@code editLink: {baseUrl: …}}), or ""
  */
 public record SiteConfig(String title, String description, String lang, Map<String, String> groups, String url,
-                         UrlFormat urlFormat) {
+                         UrlFormat urlFormat, Map<String, SiteLocale> locales, String defaultLocale, List<SidebarItem> sidebar,
+                         String editBaseUrl) {
 
     public static final String FILE_NAME = "site.yml";
 
     public SiteConfig {
         groups = Collections.unmodifiableMap(new LinkedHashMap<>(groups));
+        locales = Collections.unmodifiableMap(new LinkedHashMap<>(locales));
+        sidebar = sidebar == null ? null : List.copyOf(sidebar);
+    }
+
+    /** Whether pages come in several languages (locale folders), as opposed to one language at the top. */
+    public boolean multilingual() {
+        return locales.size() > 1 || !locales.containsKey(SiteLocale.ROOT);
+    }
+
+    /** The locale a page below content/ belongs to, by its first folder. */
+    public SiteLocale localeOf(String relativePath) {
+        int slash = relativePath.indexOf('/');
+        if (slash > 0 && !relativePath.substring(0, slash).equals(SiteLocale.ROOT) && locales.containsKey(relativePath.substring(0, slash))) {
+            return locales.get(relativePath.substring(0, slash));
+        }
+        return locales.getOrDefault(SiteLocale.ROOT, locales.get(defaultLocale));
     }
 
     public static SiteConfig load(ContentFiles files, String displayPath, List<Diagnostic> diagnostics) throws IOException {
         Path file = files.root().resolve(FILE_NAME);
-        SiteConfig defaults = new SiteConfig("Kensho", "", "ja", Map.of(), "", UrlFormat.DIRECTORY);
+        SiteConfig defaults = new SiteConfig("Kensho", "", "ja", Map.of(), "", UrlFormat.DIRECTORY,
+                Map.of(SiteLocale.ROOT, new SiteLocale(SiteLocale.ROOT, "日本語", "ja", "ltr")), SiteLocale.ROOT, null, "");
         if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
             return defaults;
         }
@@ -81,16 +105,62 @@ public record SiteConfig(String title, String description, String lang, Map<Stri
             }
             format = written.equals("file") ? UrlFormat.FILE : UrlFormat.DIRECTORY;
         }
+        String lang = map.get("lang") == null ? defaults.lang() : String.valueOf(map.get("lang"));
+        Map<String, SiteLocale> locales = new LinkedHashMap<>();
+        if (map.get("locales") instanceof Map<?, ?> localeMap) {
+            localeMap.forEach((k, v) -> {
+                String key = String.valueOf(k);
+                Map<?, ?> settings = v instanceof Map<?, ?> m ? m : Map.of();
+                String localeLang = settings.get("lang") == null ? key : String.valueOf(settings.get("lang"));
+                if (key.equals(SiteLocale.ROOT) && settings.get("lang") == null) {
+                    localeLang = lang;
+                }
+                if (!key.matches("[A-Za-z0-9_-]+")) {
+                    diagnostics.add(Diagnostic.at(displayPath, lineOf(text, key + ":"), 1,
+                            "site settings: locale '" + key + "' must be a folder name such as 'en' or 'pt-br'", null));
+                    return;
+                }
+                locales.put(key, new SiteLocale(key, settings.get("label") == null ? localeLang : String.valueOf(settings.get("label")),
+                        localeLang, "rtl".equals(settings.get("dir")) ? "rtl" : "ltr"));
+            });
+        } else if (map.get("locales") != null) {
+            diagnostics.add(Diagnostic.at(displayPath, lineOf(text, "locales:"), 1,
+                    "site settings: locales must be a mapping such as 'en: {label: English, lang: en}'", null));
+        }
+        if (locales.isEmpty()) {
+            locales.put(SiteLocale.ROOT, new SiteLocale(SiteLocale.ROOT, lang, lang, "ltr"));
+        }
+        String defaultLocale = map.get("defaultLocale") == null
+                ? (locales.containsKey(SiteLocale.ROOT) ? SiteLocale.ROOT : locales.keySet().iterator().next())
+                : String.valueOf(map.get("defaultLocale"));
+        if (!locales.containsKey(defaultLocale)) {
+            diagnostics.add(Diagnostic.at(displayPath, lineOf(text, "defaultLocale:"), 1, "site settings: defaultLocale '" + defaultLocale
+                    + "' is not one of the locales (" + String.join(", ", locales.keySet()) + ")", null));
+            defaultLocale = locales.keySet().iterator().next();
+        }
+        List<SidebarItem> sidebar = null;
+        if (map.get("sidebar") != null) {
+            sidebar = new SidebarSettings(text, displayPath, diagnostics).items(map.get("sidebar"), "sidebar");
+        }
+        String editBaseUrl = "";
+        if (map.get("editLink") instanceof Map<?, ?> edit && edit.get("baseUrl") != null) {
+            editBaseUrl = withSlash(String.valueOf(edit.get("baseUrl")));
+        }
         return new SiteConfig(
                 map.get("title") == null ? defaults.title() : String.valueOf(map.get("title")),
                 map.get("description") == null ? defaults.description() : String.valueOf(map.get("description")),
-                map.get("lang") == null ? defaults.lang() : String.valueOf(map.get("lang")),
+                lang,
                 groups,
-                map.get("url") == null ? "" : withSlash(String.valueOf(map.get("url"))), format);
+                map.get("url") == null ? "" : withSlash(String.valueOf(map.get("url"))), format, locales, defaultLocale, sidebar, editBaseUrl);
+    }
+
+    /** The lang of the default locale, for pages outside any locale (the 404 page, the theme's home page). */
+    public SiteLocale defaultSiteLocale() {
+        return locales.get(defaultLocale);
     }
 
     /** The line (from 1) of the first line containing {@code needle}, for settings found only after parsing. */
-    private static int lineOf(String text, String needle) {
+    static int lineOf(String text, String needle) {
         String[] lines = text.split("\n", -1);
         for (int i = 0; i < lines.length; i++) {
             if (lines[i].contains(needle)) {

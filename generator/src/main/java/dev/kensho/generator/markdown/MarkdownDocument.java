@@ -130,6 +130,7 @@ public final class MarkdownDocument {
             return new MarkdownDocument(page, PARSER.parse(""), List.of(), List.of(), Map.of(), false);
         }
         MarkupPolicy.check(document, page, components.body(), found);
+        PageFrontMatter.check(page, found);
         List<SqlFence> fences = new ArrayList<>();
         List<Integer> unverified = new ArrayList<>();
         List<Diagnostic> unblocking = new ArrayList<>();

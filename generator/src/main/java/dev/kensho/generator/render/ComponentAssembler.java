@@ -40,7 +40,7 @@ final class ComponentAssembler {
         }
     }
 
-    String assemble(String html, MarkdownDocument document, String root) throws Theme.ThemeException {
+    String assemble(String html, MarkdownDocument document, String root, UiStrings ui) throws Theme.ThemeException {
         List<ComponentTag> tags = document.components();
         if (tags.isEmpty()) {
             return html;
@@ -57,10 +57,10 @@ final class ComponentAssembler {
                 case OPEN -> stack.add(new Node(tag));
                 case CLOSE -> {
                     Node node = stack.remove(stack.size() - 1);
-                    emit(stack.get(stack.size() - 1), node.tag, node.content.toString(), node.children, document, root);
+                    emit(stack.get(stack.size() - 1), node.tag, node.content.toString(), node.children, document, root, ui);
                 }
-                case SELF_CLOSING -> emit(stack.get(stack.size() - 1), tag, "", List.of(), document, root);
-                case ONE_LINE -> emit(stack.get(stack.size() - 1), tag, inlineMarkdown.apply(tag.inlineMarkdown()), List.of(), document, root);
+                case SELF_CLOSING -> emit(stack.get(stack.size() - 1), tag, "", List.of(), document, root, ui);
+                case ONE_LINE -> emit(stack.get(stack.size() - 1), tag, inlineMarkdown.apply(tag.inlineMarkdown()), List.of(), document, root, ui);
             }
         }
         stack.get(stack.size() - 1).content.append(html.substring(last));
@@ -68,13 +68,14 @@ final class ComponentAssembler {
     }
 
     private void emit(Node parent, ComponentTag tag, String content, List<Map<String, Object>> children,
-                      MarkdownDocument document, String root) throws Theme.ThemeException {
+                      MarkdownDocument document, String root, UiStrings ui) throws Theme.ThemeException {
         Map<String, Object> model = new HashMap<>();
         model.put("attrs", tag.attributes());
         model.put("content", content);
         model.put("children", children);
         model.put("id", "k" + tag.id());
         model.put("root", root);
+        model.put("ui", ui.strings());
         String svg = document.diagrams().get(tag.id());
         if (svg != null) {
             model.put("svg", svg);

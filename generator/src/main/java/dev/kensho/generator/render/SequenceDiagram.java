@@ -34,7 +34,7 @@ final class SequenceDiagram {
     private SequenceDiagram() {
     }
 
-    static String draw(ScenarioTranscript.PermutationRun run, List<Scenario.Session> sessions, String idPrefix) {
+    static String draw(ScenarioTranscript.PermutationRun run, List<Scenario.Session> sessions, String idPrefix, UiStrings ui) {
         Map<String, Integer> column = new HashMap<>();
         for (int i = 0; i < sessions.size(); i++) {
             column.put(sessions.get(i).name(), i);
@@ -45,7 +45,7 @@ final class SequenceDiagram {
         StringBuilder svg = new StringBuilder();
         svg.append("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"sequence-svg\" viewBox=\"0 0 ").append(width).append(' ')
                 .append(height).append("\" font-family=\"sans-serif\" font-size=\"12\" role=\"img\" aria-label=\"")
-                .append(attr(description(run, sessions))).append("\">");
+                .append(attr(description(run, sessions, ui))).append("\">");
         svg.append("<defs><marker id=\"").append(idPrefix).append("arrow\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\""
                 + " markerHeight=\"7\" orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"currentColor\"/></marker></defs>");
         for (int i = 0; i < sessions.size(); i++) {
@@ -87,7 +87,7 @@ final class SequenceDiagram {
                     .append("/>");
             svg.append("<text x=\"").append(x).append("\" y=\"").append(y + 17).append("\" text-anchor=\"middle\" fill=\"currentColor\">")
                     .append(text(clip(event.step(), 20))).append("</text></g>");
-            String note = note(event, sessions);
+            String note = note(event, sessions, ui);
             if (!note.isEmpty()) {
                 svg.append("<text class=\"note\" x=\"").append(x).append("\" y=\"").append(y + BOX_HEIGHT + 16)
                         .append("\" text-anchor=\"middle\" font-size=\"11\" fill=\"currentColor\"").append(failed ? " font-weight=\"bold\"" : "")
@@ -101,26 +101,26 @@ final class SequenceDiagram {
     }
 
     /** What the reader should know of the event, in a few words under its box. */
-    private static String note(Event event, List<Scenario.Session> sessions) {
+    private static String note(Event event, List<Scenario.Session> sessions, UiStrings ui) {
         return switch (event.kind()) {
-            case WAITING -> label(String.join(", ", event.waitsFor()), sessions) + " の終了を待つ";
+            case WAITING -> ui.format("scenario.waitsFor", label(String.join(", ", event.waitsFor()), sessions));
             case COMPLETED, COMPLETED_AFTER_WAIT -> {
-                String prefix = event.kind() == Kind.COMPLETED_AFTER_WAIT ? "待ちが解けた: " : "";
+                String prefix = event.kind() == Kind.COMPLETED_AFTER_WAIT ? ui.get("scenario.unblocked") : "";
                 if (event.sqlState() != null) {
-                    yield prefix + "エラー " + event.sqlState();
+                    yield prefix + ui.format("scenario.error", event.sqlState());
                 }
-                yield event.rows() == null ? (prefix.isEmpty() ? "" : prefix + "完了") : prefix + rows(event.rows());
+                yield event.rows() == null ? (prefix.isEmpty() ? "" : prefix + ui.get("scenario.done")) : prefix + rows(event.rows(), ui);
             }
         };
     }
 
-    private static String rows(ResultTable rows) {
+    private static String rows(ResultTable rows, UiStrings ui) {
         if (rows.totalRows() == 0) {
-            return "0 行";
+            return ui.format("scenario.rows", 0);
         }
         List<String> first = rows.rows().get(0);
         String values = String.join(", ", first.stream().map(v -> v == null ? PsqlFormat.NULL : v).toList());
-        return rows.totalRows() + " 行: " + values;
+        return ui.format("scenario.rowsFirst", rows.totalRows(), values);
     }
 
     private static String label(String names, List<Scenario.Session> sessions) {
@@ -132,15 +132,16 @@ final class SequenceDiagram {
         return names;
     }
 
-    private static String description(ScenarioTranscript.PermutationRun run, List<Scenario.Session> sessions) {
-        StringBuilder out = new StringBuilder("シーケンス図：");
+    private static String description(ScenarioTranscript.PermutationRun run, List<Scenario.Session> sessions, UiStrings ui) {
+        StringBuilder out = new StringBuilder(ui.get("scenario.description"));
         for (Event event : run.events()) {
-            out.append(label(event.session(), sessions)).append(" の ").append(event.step()).append(' ')
-                    .append(switch (event.kind()) {
-                        case WAITING -> "が待機";
-                        case COMPLETED -> "が完了";
-                        case COMPLETED_AFTER_WAIT -> "が待機の後に完了";
-                    }).append(event.sqlState() == null ? "" : "（エラー " + event.sqlState() + "）").append("。");
+            String key = switch (event.kind()) {
+                case WAITING -> "scenario.eventWaiting";
+                case COMPLETED -> "scenario.eventCompleted";
+                case COMPLETED_AFTER_WAIT -> "scenario.eventCompletedAfterWait";
+            };
+            out.append(ui.format(key, label(event.session(), sessions), event.step()))
+                    .append(event.sqlState() == null ? "" : ui.format("scenario.eventError", event.sqlState())).append(ui.get("scenario.eventEnd"));
         }
         return out.toString();
     }

@@ -4,9 +4,12 @@ import com.vladsch.flexmark.ast.FencedCodeBlock;
 import com.vladsch.flexmark.html.HtmlRenderer;
 import com.vladsch.flexmark.util.data.MutableDataSet;
 import dev.kensho.generator.Diagnostic;
+import dev.kensho.generator.content.FrontMatter;
 import dev.kensho.generator.content.Page;
+import dev.kensho.generator.content.SiteLocale;
 import dev.kensho.generator.content.SiteConfig;
 import dev.kensho.generator.markdown.MarkdownDocument;
+import dev.kensho.generator.report.Progress;
 import dev.kensho.generator.verify.VerificationRun;
 import dev.kensho.sqlchecks.Outcome;
 import dev.kensho.sqlchecks.PageResult;
@@ -20,6 +23,7 @@ import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.nio.charset.StandardCharsets;
@@ -46,9 +50,9 @@ public final class SiteRenderer {
     private SiteLinks links;
     private int searchIndexFiles;
     private final int jobs;
-    private dev.kensho.generator.report.Progress progress = dev.kensho.generator.report.Progress.silent();
+    private Progress progress = Progress.silent();
 
-    public SiteRenderer reportingTo(dev.kensho.generator.report.Progress progress) {
+    public SiteRenderer reportingTo(Progress progress) {
         this.progress = progress;
         return this;
     }
@@ -74,18 +78,31 @@ public final class SiteRenderer {
         return out.toString();
     }
 
-    /** Everything about the other pages that one page shows: paths, titles, labels, order. */
+    /** Everything about the other pages that one page shows: paths, titles, labels, order, groups. */
     private static String navigationFingerprint(Navigation navigation) {
         StringBuilder out = new StringBuilder();
-        for (Navigation.Group group : navigation.groups()) {
-            out.append(group.label()).append('\n');
-            for (Page page : group.pages()) {
-                out.append(page.outputPath()).append('\t').append(page.frontMatter().title()).append('\t')
-                        .append(page.frontMatter().sidebarLabel()).append('\t').append(page.frontMatter().sidebarBadge())
-                        .append('\t').append(page.frontMatter().sidebarHidden()).append('\n');
-            }
+        for (String locale : navigation.locales()) {
+            out.append(locale).append('\n');
+            fingerprint(navigation.sidebar(locale), out);
+        }
+        for (Page page : navigation.pages()) {
+            out.append(page.outputPath()).append('\t').append(page.locale()).append('\t').append(page.localPath()).append('\n');
         }
         return out.toString();
+    }
+
+    private static void fingerprint(List<Navigation.Entry> entries, StringBuilder out) {
+        for (Navigation.Entry entry : entries) {
+            if (entry instanceof Navigation.PageEntry page) {
+                out.append(page.page().outputPath()).append('\t').append(page.label()).append('\t').append(page.badge()).append('\n');
+            } else if (entry instanceof Navigation.LinkEntry link) {
+                out.append(link).append('\n');
+            } else if (entry instanceof Navigation.GroupEntry group) {
+                out.append('[').append(group.id()).append(group.label()).append(group.collapsed()).append('\n');
+                fingerprint(group.entries(), out);
+                out.append("]\n");
+            }
+        }
     }
 
     /**
@@ -126,21 +143,26 @@ public final class SiteRenderer {
     /**
      * Renders every page; returns output path → HTML. Template errors are added to diagnostics.
      */
-    public Map<String, String> render(List<MarkdownDocument> documents, Set<String> assetPaths, List<Diagnostic> diagnostics) {
-        List<Page> pages = documents.stream().map(MarkdownDocument::page).toList();
-        Navigation navigation = Navigation.of(pages, config);
+    public Map<String, String> render(List<MarkdownDocument> documents, Navigation navigation, Set<String> assetPaths,
+                                      List<Diagnostic> diagnostics) {
         Map<Page, MarkdownDocument> byPage = new IdentityHashMap<>();
         documents.forEach(d -> byPage.put(d.page(), d));
         Map<String, String> files = new LinkedHashMap<>();
         SearchIndex search = new SearchIndex();
-        List<Page> order = navigation.readingOrder();
+        List<Page> order = navigation.pages();
         Map<String, String> sourceByOutput = new HashMap<>();
         order.forEach(p -> sourceByOutput.put(p.outputPath(), p.relativePath()));
         sourceByOutput.putIfAbsent("index.html", "index.html"); // the theme's home page when the site has no index.md
         links = new SiteLinks(sourceByOutput, assetPaths, config.basePath(), config.urlFormat());
-        sharedSidebar = order.size() >= SHARED_SIDEBAR_FROM;
-        if (sharedSidebar) {
-            files.put(SIDEBAR_SCRIPT, sidebarScript(navigation, links));
+        sidebar = new SidebarView(navigation, theme, links);
+        translations = new HashMap<>();
+        for (Page page : order) {
+            translations.computeIfAbsent(stem(page.localPath()), k -> new LinkedHashMap<>()).put(page.locale(), page);
+        }
+        if (sidebar.shared()) {
+            for (String locale : navigation.locales()) {
+                files.put(SidebarView.scriptPath(locale), sidebar.script(locale));
+            }
         }
         // Pages render in parallel, each with its own search entries; both are joined in reading order,
         // so the output is the same byte for byte whatever the parallelism.
@@ -150,16 +172,19 @@ public final class SiteRenderer {
             String shared = memo == null ? "" : RenderMemo.key(navigationFingerprint(navigation), builtAt, theme.fingerprint(),
                     String.valueOf(verification.serverVersion()));
             AtomicInteger renderedNow = new AtomicInteger();
-            List<Page> visible = order.stream().filter(p -> !hiddenFromNavigation(p)).toList();
-            Map<Page, Integer> visibleAt = new IdentityHashMap<>();
-            for (int v = 0; v < visible.size(); v++) {
-                visibleAt.put(visible.get(v), v);
+            Map<Page, Integer> readingAt = new IdentityHashMap<>();
+            for (String locale : navigation.locales()) {
+                List<Page> reading = navigation.readingOrder(locale);
+                for (int v = 0; v < reading.size(); v++) {
+                    readingAt.putIfAbsent(reading.get(v), v);
+                }
             }
             for (int i = 0; i < order.size(); i++) {
                 Page page = order.get(i);
-                int at = visibleAt.getOrDefault(page, -1);
-                Page previous = at > 0 ? visible.get(at - 1) : null;
-                Page next = at >= 0 && at + 1 < visible.size() ? visible.get(at + 1) : null;
+                List<Page> reading = navigation.readingOrder(page.locale());
+                int at = readingAt.getOrDefault(page, -1);
+                Page previous = at > 0 ? reading.get(at - 1) : null;
+                Page next = at >= 0 && at + 1 < reading.size() ? reading.get(at + 1) : null;
                 String key = memo == null ? null : RenderMemo.key(shared, page.body(), page.frontMatter().toString(),
                         outcomesFingerprint(verification.pages().get(page.relativePath())), lastUpdated.get(page.relativePath()));
                 RenderMemo.Entry reused = memo == null ? null : memo.get(page.outputPath(), key);
@@ -168,12 +193,13 @@ public final class SiteRenderer {
                     progress.pagesRendered.incrementAndGet();
                     continue;
                 }
+                boolean lastUse = order.stream().filter(p -> p.relativePath().equals(page.relativePath())).count() == 1;
                 rendered.add(pool.submit(() -> {
                     SearchIndex pageSearch = new SearchIndex();
                     Object[] done = {renderPage(byPage.get(page), navigation, previous, next, pageSearch), pageSearch};
-                    if (memo == null) {
+                    if (memo == null && lastUse) {
                         byPage.get(page).release(); // a build renders each page once; the preview may render it again
-                    } else {
+                    } else if (memo != null) {
                         memo.put(page.outputPath(), new RenderMemo.Entry(key, (String) done[0], pageSearch));
                     }
                     renderedNow.incrementAndGet();
@@ -193,7 +219,7 @@ public final class SiteRenderer {
                     }
                     if (e.getCause() instanceof StackOverflowError) {
                         // Rendering recurses once per nesting level of the page's blocks.
-                        diagnostics.add(dev.kensho.generator.Diagnostic.at(order.get(i).displayPath(), 1, 1,
+                        diagnostics.add(Diagnostic.at(order.get(i).displayPath(), 1, 1,
                                 "the page nests blockquotes, lists or other blocks too deeply to render", null));
                         continue;
                     }
@@ -215,17 +241,19 @@ public final class SiteRenderer {
         searchIndexFiles = index.size();
         try {
             // A site's own 404.md (as in Starlight) replaces the theme's page.
-            files.putIfAbsent(NOT_FOUND_PAGE, theme.render("404.ftlh", baseModel(NOT_FOUND_PAGE, navigation, null)));
+            if (!files.containsKey(NOT_FOUND_PAGE)) {
+                files.put(NOT_FOUND_PAGE, theme.render("404.ftlh", baseModel(NOT_FOUND_PAGE, navigation, null, config.defaultLocale())));
+            }
         } catch (Theme.ThemeException e) {
             diagnostics.add(e.diagnostic());
         }
         if (!config.url().isEmpty()) {
-            files.put("sitemap.xml", sitemap(order.stream().filter(p -> !p.outputPath().equals(NOT_FOUND_PAGE)).toList()));
+            files.put("sitemap.xml", sitemap(order.stream().filter(p -> !p.outputPath().equals(NOT_FOUND_PAGE) && !p.fallback()).toList()));
         }
         if (!files.containsKey("index.html")) {
             try {
-                Map<String, Object> model = baseModel("index.html", navigation, null);
-                if (sharedSidebar) {
+                Map<String, Object> model = baseModel("index.html", navigation, null, config.defaultLocale());
+                if (sidebar.shared()) {
                     // A large site's home page lists the first pages of each group and links to a page per
                     // group listing all of them: the no-script table of contents, without one huge page.
                     model.put("sidebar", groupContents(navigation, files));
@@ -238,9 +266,14 @@ public final class SiteRenderer {
         return files;
     }
 
+    private static String stem(String path) {
+        return path.substring(0, path.lastIndexOf('.'));
+    }
+
     private String renderPage(MarkdownDocument document, Navigation navigation, Page previous, Page next, SearchIndex search)
             throws Theme.ThemeException {
         Page page = document.page();
+        UiStrings ui = uiOf(page.locale());
         PageResult result = verification.pages().get(page.relativePath());
         Map<FencedCodeBlock, Outcome> outcomes = new IdentityHashMap<>();
         Map<FencedCodeBlock, Outcome> expectedRows = new IdentityHashMap<>();
@@ -257,8 +290,7 @@ public final class SiteRenderer {
                         .set(HtmlRenderer.GENERATE_HEADER_ID, true)
                         .set(HtmlRenderer.RENDER_HEADER_ID, true)
                         .set(HtmlRenderer.HEADER_ID_GENERATOR_NO_DUPED_DASHES, true))
-                .nodeRendererFactory(options -> new SnippetNodeRenderer(theme, outcomes, expectedRows, verification.serverVersion(),
-                        count -> count + " 行を表示"))
+                .nodeRendererFactory(options -> new SnippetNodeRenderer(theme, outcomes, expectedRows, verification.serverVersion(), ui))
                 .build();
         String body;
         try {
@@ -267,33 +299,99 @@ public final class SiteRenderer {
             throw failure.cause;
         }
         body = new ComponentAssembler(theme, markdown -> inline(html, markdown))
-                .assemble(body, document, relativeRoot(page.outputPath()));
-        Map<String, Object> model = baseModel(page.outputPath(), navigation, page);
+                .assemble(body, document, relativeRoot(page.outputPath()), ui);
+        Map<String, Object> model = baseModel(page.outputPath(), navigation, page, page.locale());
         Map<String, Object> pageModel = new HashMap<>();
         pageModel.put("title", page.frontMatter().title());
         pageModel.put("description", page.frontMatter().description().isEmpty() ? config.description() : page.frontMatter().description());
-        if (!page.frontMatter().isOff("pagefind") && !page.outputPath().equals(NOT_FOUND_PAGE)) {
+        if (!page.frontMatter().isOff("pagefind") && !page.outputPath().equals(NOT_FOUND_PAGE) && !page.fallback()) {
             search.add(config.urlFormat().urlPath(page.outputPath()), page.frontMatter().title(), body);
         }
         // One parse of the page's HTML serves the table of contents, the heading anchors and the links.
         Document fragment = Jsoup.parseBodyFragment(body);
         fragment.outputSettings().prettyPrint(false);
         pageModel.put("toc", tableOfContents(fragment, page.frontMatter()));
-        boolean anchored = addHeadingAnchors(fragment);
+        boolean anchored = addHeadingAnchors(fragment, ui);
         boolean relinked = links.rewrite(fragment.body(), page.outputPath());
         if (anchored || relinked) {
             body = fragment.body().html();
         }
         pageModel.put("content", body);
-        pageModel.put("group", navigation.groupOf(page).label());
+        pageModel.put("group", String.join(" › ", navigation.ancestors(page).stream().map(Navigation.GroupEntry::label).toList()));
         pageModel.put("lastUpdated", lastUpdatedOf(page));
         pageModel.put("source", page.relativePath());
         pageModel.put("meta", page.frontMatter().extra());
         pageModel.put("verification", pageVerification(result));
+        pageModel.put("fallback", page.fallback());
+        pageModel.put("contentLang", config.locales().get(page.fallback() ? config.defaultLocale() : page.locale()).lang());
+        pageModel.put("editUrl", editUrl(page));
+        pageModel.put("splash", "splash".equals(page.frontMatter().extra().get("template")));
+        pageModel.put("hero", hero(page));
+        pageModel.put("banner", page.frontMatter().extra().get("banner") instanceof Map<?, ?> banner ? String.valueOf(banner.get("content")) : "");
+        pageModel.put("head", head(page));
         model.put("page", pageModel);
         model.put("prev", pagination(page, "prev", previous));
         model.put("next", pagination(page, "next", next));
         return theme.render("page.ftlh", model);
+    }
+
+    private UiStrings uiOf(String locale) throws Theme.ThemeException {
+        SiteLocale siteLocale = config.locales().getOrDefault(locale, config.defaultSiteLocale());
+        return theme.ui(siteLocale.lang());
+    }
+
+    /** Where the page's source can be edited: its own editUrl, else editLink.baseUrl of site.yml and its path; "" for none. */
+    private String editUrl(Page page) {
+        Object own = page.frontMatter().extra().get("editUrl");
+        if (own instanceof String url) {
+            return url;
+        }
+        return Boolean.FALSE.equals(own) || config.editBaseUrl().isEmpty() ? "" : config.editBaseUrl() + page.relativePath();
+    }
+
+    /** Starlight's hero of a splash page: title, tagline, a picture from content/ and action links, as the theme shows them. */
+    private Map<String, Object> hero(Page page) {
+        if (!(page.frontMatter().extra().get("hero") instanceof Map<?, ?> hero)) {
+            return null;
+        }
+        Map<String, Object> model = new HashMap<>();
+        model.put("title", hero.get("title") == null ? page.frontMatter().title() : String.valueOf(hero.get("title")));
+        model.put("tagline", hero.get("tagline") == null ? "" : String.valueOf(hero.get("tagline")));
+        if (hero.get("image") instanceof Map<?, ?> image && image.get("file") != null) {
+            String written = String.valueOf(image.get("file"));
+            String src = links.resolve(page.outputPath(), written);
+            model.put("image", Map.of("src", src == null ? written : src, "alt", image.get("alt") == null ? "" : String.valueOf(image.get("alt"))));
+        }
+        List<Map<String, Object>> actions = new ArrayList<>();
+        if (hero.get("actions") instanceof List<?> list) {
+            for (Object item : list) {
+                Map<?, ?> action = (Map<?, ?>) item;
+                String written = String.valueOf(action.get("link"));
+                String href = links.resolve(page.outputPath(), written);
+                actions.add(Map.of("text", String.valueOf(action.get("text")), "href", href == null ? written : href,
+                        "variant", action.get("variant") == null ? "primary" : String.valueOf(action.get("variant")),
+                        "icon", action.get("icon") == null ? "" : String.valueOf(action.get("icon"))));
+            }
+        }
+        model.put("actions", actions);
+        return model;
+    }
+
+    /** Starlight's head: extra meta, link and title elements (checked when the page was read). */
+    private static List<Map<String, Object>> head(Page page) {
+        List<Map<String, Object>> entries = new ArrayList<>();
+        if (page.frontMatter().extra().get("head") instanceof List<?> list) {
+            for (Object item : list) {
+                Map<?, ?> entry = (Map<?, ?>) item;
+                Map<String, String> attrs = new LinkedHashMap<>();
+                if (entry.get("attrs") instanceof Map<?, ?> given) {
+                    given.forEach((k, v) -> attrs.put(String.valueOf(k), String.valueOf(v)));
+                }
+                entries.add(Map.of("tag", String.valueOf(entry.get("tag")).toLowerCase(Locale.ROOT), "attrs", attrs,
+                        "content", entry.get("content") == null ? "" : String.valueOf(entry.get("content"))));
+            }
+        }
+        return entries;
     }
 
     private String sitemap(List<Page> pages) {
@@ -329,99 +427,91 @@ public final class SiteRenderer {
         return verified;
     }
 
-    /**
-     * Sites larger than this share one sidebar file (assets/sidebar.js) instead of carrying the whole
-     * sidebar in every page, as mdBook does with its toc.js: page sizes then stay the same however
-     * many pages the site has. Smaller sites keep it in the page (no script needed).
-     */
-    static final int SHARED_SIDEBAR_FROM = 200;
-    private boolean sharedSidebar;
+    private SidebarView sidebar;
+    /** Local path stem → the page in each locale ("guides/a" → {root: …, en: …}), for the language picker and hreflang. */
+    private Map<String, Map<String, Page>> translations;
 
-    /** Sidebar HTML by relative root: rendered once per folder depth, the current link marked per page. */
-    private final Map<String, String> sidebars = new ConcurrentHashMap<>();
-
-    private Map<String, Object> baseModel(String outputPath, Navigation navigation, Page current) throws Theme.ThemeException {
+    private Map<String, Object> baseModel(String outputPath, Navigation navigation, Page current, String locale) throws Theme.ThemeException {
         Map<String, Object> model = new HashMap<>();
         String root = rootFor(outputPath);
+        SiteLocale siteLocale = config.locales().getOrDefault(locale, config.defaultSiteLocale());
+        UiStrings ui = theme.ui(siteLocale.lang());
         model.put("root", root);
-        model.put("site", Map.of("title", config.title(), "description", config.description(), "lang", config.lang(),
+        model.put("ui", ui.strings());
+        model.put("lang", siteLocale.lang());
+        model.put("dir", siteLocale.dir());
+        model.put("site", Map.of("title", config.title(), "description", config.description(), "lang", siteLocale.lang(),
                 "url", config.url(), "base", config.basePath()));
         model.put("canonical", config.url().isEmpty() ? "" : links.absolute(config.url(), outputPath));
-        String sidebar = sharedSidebar ? theme.render("sidebar-shared.ftlh", Map.of("root", root, "current", links.fromRoot("", outputPath)))
-                : sidebars.get(root);
-        if (sidebar == null) {
-            List<Map<String, Object>> groups = new ArrayList<>();
-            for (Navigation.Group group : navigation.groups()) {
-                List<Map<String, Object>> items = new ArrayList<>();
-                for (Page page : group.pages()) {
-                    if (!hiddenFromNavigation(page)) {
-                        Map<String, Object> item = new HashMap<>(link(page, outputPath));
-                        item.put("badge", page.frontMatter().sidebarBadge() == null ? "" : page.frontMatter().sidebarBadge());
-                        items.add(item);
-                    }
-                }
-                groups.add(Map.of("label", group.label(), "items", items));
-            }
-            sidebar = theme.render("sidebar.ftlh", Map.of("sidebar", groups, "root", root));
-            sidebars.put(root, sidebar);
-        }
-        if (current != null && !sharedSidebar) {
-            String href = "href=\"" + links.fromRoot(root, current.outputPath()) + "\"";
-            sidebar = sidebar.replace(href, href + " aria-current=\"page\"");
-        }
-        model.put("sidebarHtml", sidebar);
+        model.put("home", links.fromRoot(root, homeOf(siteLocale)));
+        model.put("sidebarHtml", sidebar.html(locale, root, outputPath, current, ui));
+        model.put("languages", languages(current, root));
+        model.put("alternates", alternates(current));
         if (current == null) {
             // The index and 404 pages list the groups themselves; lesson pages only need the sidebar's HTML.
-            model.put("sidebar", navigation.groups().stream().map(g -> Map.of("label", g.label(),
+            model.put("sidebar", navigation.sections(locale).stream().map(g -> Map.of("label", g.label(),
                     "items", g.pages().stream().map(p -> link(p, outputPath)).toList())).toList());
         }
         return model;
     }
 
+    /** The home page of a language: its own index page when it has one, else the site's. */
+    private String homeOf(SiteLocale locale) {
+        Page home = translations.getOrDefault("index", Map.of()).get(locale.key());
+        return home != null ? home.outputPath() : "index.html";
+    }
+
+    /** The language picker: this page in every language of the site (translated, or its fallback). */
+    private List<Map<String, Object>> languages(Page current, String root) {
+        if (!config.multilingual()) {
+            return List.of();
+        }
+        List<Map<String, Object>> languages = new ArrayList<>();
+        Map<String, Page> versions = current == null ? Map.of() : translations.getOrDefault(stem(current.localPath()), Map.of());
+        for (SiteLocale locale : config.locales().values()) {
+            Page version = versions.get(locale.key());
+            String target = version != null ? version.outputPath() : homeOf(locale);
+            languages.add(Map.of("label", locale.label(), "lang", locale.lang(), "href", links.fromRoot(root, target),
+                    "current", current != null && locale.key().equals(current.locale())));
+        }
+        return languages;
+    }
+
+    /** hreflang links to the page's translations (fallback copies are not translations), and x-default. */
+    private List<Map<String, Object>> alternates(Page current) {
+        if (!config.multilingual() || current == null || config.url().isEmpty()) {
+            return List.of();
+        }
+        List<Map<String, Object>> alternates = new ArrayList<>();
+        Map<String, Page> versions = translations.getOrDefault(stem(current.localPath()), Map.of());
+        for (SiteLocale locale : config.locales().values()) {
+            Page version = versions.get(locale.key());
+            if (version != null && !version.fallback()) {
+                alternates.add(Map.of("lang", locale.lang(), "href", links.absolute(config.url(), version.outputPath())));
+                if (locale.key().equals(config.defaultLocale())) {
+                    alternates.add(Map.of("lang", "x-default", "href", links.absolute(config.url(), version.outputPath())));
+                }
+            }
+        }
+        return alternates.size() > 2 ? alternates : List.of();
+    }
+
     private Map<String, Object> link(Page target, String fromOutputPath) {
-        return Map.of("title", FrontMatterView.of(target).label(), "href", links.fromRoot(rootFor(fromOutputPath), target.outputPath()));
+        Navigation.PageEntry entry = new Navigation.PageEntry(target, target.frontMatter().sidebarLabel() != null
+                ? target.frontMatter().sidebarLabel() : target.frontMatter().title(), "");
+        return Map.of("title", entry.label(), "href", links.fromRoot(rootFor(fromOutputPath), target.outputPath()));
     }
 
     /**
      * How a page's links reach the site's root. Every page uses a relative path, so the site works under
-     * any base path and from the file system; the 404 page alone is served for missing paths at any
-     * depth, so its links start from the base path of {@code url:} in content/site.yml.
+     * any base path; the 404 page alone is served for missing paths at any depth, so its links start
+     * from the base path of {@code url:} in content/site.yml.
      */
     private String rootFor(String outputPath) {
         return outputPath.equals(NOT_FOUND_PAGE) ? config.basePath() : relativeRoot(outputPath);
     }
 
     private static final String NOT_FOUND_PAGE = "404.html";
-    static final String SIDEBAR_SCRIPT = "assets/sidebar.js";
-
-    /** The whole sidebar as data for kensho.js: groups with [path, title, badge] per page, paths from the site's root. */
-    private static String sidebarScript(Navigation navigation, SiteLinks links) {
-        List<Map<String, Object>> groups = new ArrayList<>();
-        for (Navigation.Group group : navigation.groups()) {
-            List<List<String>> items = new ArrayList<>();
-            for (Page page : group.pages()) {
-                if (!hiddenFromNavigation(page)) {
-                    FrontMatterView view = FrontMatterView.of(page);
-                    items.add(List.of(links.fromRoot("", page.outputPath()), view.label(), view.badge()));
-                }
-            }
-            groups.add(Map.of("label", group.label(), "items", items));
-        }
-        try {
-            return "window.__kenshoSidebar(" + new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(groups) + ");\n";
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    /** What the sidebar shows of a page. */
-    private record FrontMatterView(String label, String badge) {
-        static FrontMatterView of(Page page) {
-            var front = page.frontMatter();
-            return new FrontMatterView(front.sidebarLabel() == null ? front.title() : front.sidebarLabel(),
-                    front.sidebarBadge() == null ? "" : front.sidebarBadge());
-        }
-    }
 
     /** "" for a page at the top, "../" one folder down, and so on: the site works from any base path. */
     static String relativeRoot(String outputPath) {
@@ -429,11 +519,11 @@ public final class SiteRenderer {
     }
 
     /** A link to itself after every h2–h4, so readers can share a section; true when any was added. */
-    private static boolean addHeadingAnchors(Document fragment) {
+    private static boolean addHeadingAnchors(Document fragment, UiStrings ui) {
         boolean changed = false;
         for (Element heading : fragment.select("h2[id], h3[id], h4[id]")) {
             heading.appendElement("a").addClass("anchor").attr("href", "#" + heading.id())
-                    .attr("aria-label", "「" + heading.text() + "」へのリンク").text("#");
+                    .attr("aria-label", ui.format("heading.anchor", heading.text())).text("#");
             changed = true;
         }
         return changed;
@@ -453,9 +543,9 @@ public final class SiteRenderer {
     }
 
     /** Headings h2–h3, or the levels Starlight's {@code tableOfContents} asks for; none when it is false. */
-    private static List<Map<String, Object>> tableOfContents(Document fragment, dev.kensho.generator.content.FrontMatter frontMatter) {
+    private static List<Map<String, Object>> tableOfContents(Document fragment, FrontMatter frontMatter) {
         Object setting = frontMatter.extra().get("tableOfContents");
-        if (Boolean.FALSE.equals(setting)) {
+        if (Boolean.FALSE.equals(setting) || "splash".equals(frontMatter.extra().get("template")) && setting == null) {
             return List.of();
         }
         int min = 2;
@@ -474,28 +564,25 @@ public final class SiteRenderer {
         return toc;
     }
 
-    /** Left out of the sidebar and of previous/next: {@code sidebar.hidden: true}, and a site's own 404 page. */
-    private static boolean hiddenFromNavigation(Page page) {
-        return page.frontMatter().sidebarHidden() || page.outputPath().equals(NOT_FOUND_PAGE);
-    }
-
     /** Pages a large site's home page lists per group; the rest are on the group's own contents page. */
     static final int HOME_ITEMS_PER_GROUP = 10;
 
-    /** Writes contents/N.html for every group and returns the home page's shortened lists. */
+    /** Writes contents/N.html for every group of the default language and returns the home page's shortened lists. */
     private List<Map<String, Object>> groupContents(Navigation navigation, Map<String, String> files) throws Theme.ThemeException {
         List<Map<String, Object>> home = new ArrayList<>();
-        List<Navigation.Group> groups = navigation.groups();
-        for (int g = 0; g < groups.size(); g++) {
-            Navigation.Group group = groups.get(g);
+        List<Navigation.Section> sections = navigation.sections(config.defaultLocale());
+        UiStrings ui = uiOf(config.defaultLocale());
+        for (int g = 0; g < sections.size(); g++) {
+            Navigation.Section section = sections.get(g);
             String contentsPath = "contents/" + g + ".html";
-            List<Page> pages = group.pages().stream().filter(p -> !hiddenFromNavigation(p)).toList();
-            Map<String, Object> model = baseModel(contentsPath, navigation, null);
-            model.put("group", Map.of("label", group.label().isEmpty() ? config.title() : group.label(),
-                    "items", pages.stream().map(p -> link(p, contentsPath)).toList()));
+            List<Page> pages = section.pages();
+            Map<String, Object> model = baseModel(contentsPath, navigation, null, config.defaultLocale());
+            String label = section.label().isEmpty() ? config.title() : section.label();
+            model.put("group", Map.of("label", label, "items", pages.stream().map(p -> link(p, contentsPath)).toList()));
             files.put(contentsPath, theme.render("contents.ftlh", model));
-            home.add(Map.of("label", group.label(), "items", pages.stream().limit(HOME_ITEMS_PER_GROUP).map(p -> link(p, "index.html")).toList(),
-                    "total", pages.size(), "more", pages.size() > HOME_ITEMS_PER_GROUP ? contentsPath : ""));
+            home.add(Map.of("label", section.label(), "items", pages.stream().limit(HOME_ITEMS_PER_GROUP).map(p -> link(p, "index.html")).toList(),
+                    "total", pages.size(), "more", pages.size() > HOME_ITEMS_PER_GROUP ? contentsPath : "",
+                    "moreLabel", ui.format("home.allPages", label, pages.size())));
         }
         return home;
     }

@@ -19,7 +19,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.Locale;
 import java.util.TreeMap;
-import java.util.function.IntFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -34,16 +33,16 @@ final class SnippetNodeRenderer implements NodeRenderer {
     private final Map<FencedCodeBlock, Outcome> outcomes;
     private final Map<FencedCodeBlock, Outcome> expectedRows;
     private final String serverVersion;
-    /** The summary of a folded section of a code block, in the page's language ("5 行を表示"). */
-    private final IntFunction<String> collapsedSummary;
+    /** The theme's words in the page's language. */
+    private final UiStrings ui;
 
     /**
      * @param outcomes     each ```sql fence's outcome
      * @param expectedRows each ```rows fence's snippet outcome (the rows were compared in that run)
      */
     SnippetNodeRenderer(Theme theme, Map<FencedCodeBlock, Outcome> outcomes, Map<FencedCodeBlock, Outcome> expectedRows,
-                        String serverVersion, IntFunction<String> collapsedSummary) {
-        this.collapsedSummary = collapsedSummary;
+                        String serverVersion, UiStrings ui) {
+        this.ui = ui;
         this.theme = theme;
         this.outcomes = outcomes;
         this.expectedRows = expectedRows;
@@ -99,7 +98,7 @@ final class SnippetNodeRenderer implements NodeRenderer {
             }
         }
         Set<Integer> collapsed = info.meta().containsKey("collapse") ? CodeLines.ranges(info.meta().get("collapse")) : Set.of();
-        model.put("highlighted", CodeLines.split(highlighted, lineClasses, collapsed, collapsedSummary));
+        model.put("highlighted", CodeLines.split(highlighted, lineClasses, collapsed, count -> ui.format("code.collapsed", count)));
         model.put("title", title);
         model.put("frame", info.meta().getOrDefault("frame", language.matches("bash|sh|shell|console|zsh|powershell") ? "terminal" : "code"));
         model.put("lineNumbers", "true".equals(info.meta().get("showLineNumbers")));
@@ -110,6 +109,7 @@ final class SnippetNodeRenderer implements NodeRenderer {
         model.put("expectedRowsVerified", compared != null && compared.passed()
                 && compared.assertions().stream().anyMatch(a -> a.kind().equals("rows") && a.passed()));
         model.put("serverVersion", serverVersion == null ? "" : serverVersion);
+        model.put("ui", ui.strings());
         if (outcome != null) {
             model.put("evidence", evidence(outcome, info));
             if (outcome.transcript() != null && outcome.snippet().scenario() != null) {
@@ -118,7 +118,7 @@ final class SnippetNodeRenderer implements NodeRenderer {
                 for (int i = 0; i < runs.size(); i++) {
                     sequences.add(Map.of("order", String.join(" ", runs.get(i).order()),
                             "svg", SequenceDiagram.draw(runs.get(i), outcome.snippet().scenario().sessions(),
-                                    "seq" + node.getStartLineNumber() + "-" + i + "-")));
+                                    "seq" + node.getStartLineNumber() + "-" + i + "-", ui)));
                 }
                 model.put("sequences", sequences);
             }

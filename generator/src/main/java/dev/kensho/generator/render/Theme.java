@@ -11,15 +11,21 @@ import freemarker.template.Template;
 import freemarker.template.TemplateException;
 import freemarker.template.TemplateExceptionHandler;
 
+import org.snakeyaml.engine.v2.api.Load;
+import org.snakeyaml.engine.v2.api.LoadSettings;
+import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
+
 import java.io.IOException;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -88,7 +94,7 @@ public final class Theme implements ComponentCatalog {
     /** Changes whenever a template or component of the theme changes (paths, sizes, times). */
     public String fingerprint() {
         StringBuilder out = new StringBuilder();
-        for (Path folder : List.of(root.resolve("templates"), root.resolve("components"))) {
+        for (Path folder : List.of(root.resolve("templates"), root.resolve("components"), root.resolve("i18n"))) {
             if (!Files.isDirectory(folder)) {
                 continue;
             }
@@ -116,6 +122,50 @@ public final class Theme implements ComponentCatalog {
 
     public Path assets() {
         return root.resolve("assets");
+    }
+
+    private final Map<String, UiStrings> uiByLang = new ConcurrentHashMap<>();
+
+    /**
+     * The theme's words for a language: {@code i18n/pt-BR.yml}, else {@code i18n/pt.yml}, over
+     * {@code i18n/en.yml}, which fills in whatever the language lacks.
+     *
+     * @throws ThemeException naming the file when it is not a flat YAML mapping
+     */
+    public UiStrings ui(String lang) throws ThemeException {
+        UiStrings cached = uiByLang.get(lang);
+        if (cached != null) {
+            return cached;
+        }
+        Map<String, String> strings = new HashMap<>(readStrings("en"));
+        String base = lang.contains("-") ? lang.substring(0, lang.indexOf('-')) : lang;
+        if (!base.equals("en")) {
+            strings.putAll(readStrings(base));
+        }
+        if (!lang.equals(base)) {
+            strings.putAll(readStrings(lang));
+        }
+        UiStrings ui = new UiStrings(lang, strings);
+        uiByLang.put(lang, ui);
+        return ui;
+    }
+
+    private Map<String, String> readStrings(String lang) throws ThemeException {
+        Path file = root.resolve("i18n").resolve(lang + ".yml");
+        if (!lang.matches("[A-Za-z0-9-]+") || !Files.isRegularFile(file)) {
+            return Map.of();
+        }
+        try {
+            Object loaded = new Load(LoadSettings.builder().build()).loadFromString(Files.readString(file));
+            Map<String, String> strings = new HashMap<>();
+            if (loaded instanceof Map<?, ?> map) {
+                map.forEach((k, v) -> strings.put(String.valueOf(k), String.valueOf(v)));
+                return strings;
+            }
+            throw new ThemeException(Diagnostic.at(file.toString(), 1, 1, "UI strings must be a mapping such as 'search.label: Search'", null));
+        } catch (IOException | YamlEngineException e) {
+            throw new ThemeException(Diagnostic.at(file.toString(), 1, 1, "UI strings cannot be read: " + e.getMessage(), null));
+        }
     }
 
     /**

@@ -1,0 +1,131 @@
+package dev.kensho.generator.markdown;
+
+import dev.kensho.generator.Diagnostic;
+import dev.kensho.generator.content.FrontMatter;
+import dev.kensho.generator.content.Page;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Starlight's front matter that puts contributor text outside the page body: {@code template},
+ * {@code hero}, {@code banner}, {@code head} and {@code editUrl}. Each value must be of the shape
+ * Starlight documents, and must not bring script onto the published site (the same rules as raw
+ * HTML and links in the body); anything else fails at the key's line.
+ */
+public final class PageFrontMatter {
+
+    /** Elements {@code head:} may add, and what each may carry. */
+    private static final Map<String, Set<String>> HEAD_ATTRIBUTES = Map.of(
+            "meta", Set.of("name", "property", "content", "itemprop", "lang"),
+            "link", Set.of("rel", "href", "hreflang", "type", "sizes", "title", "media"),
+            "title", Set.of());
+    /** Link relations that fetch nothing that runs or restyles the page. */
+    private static final Set<String> LINK_RELATIONS = Set.of("canonical", "alternate", "author", "license", "me", "icon",
+            "apple-touch-icon", "help", "prev", "next", "search", "sitemap");
+
+    private PageFrontMatter() {
+    }
+
+    static void check(Page page, List<Diagnostic> diagnostics) {
+        FrontMatter front = page.frontMatter();
+        Map<String, Object> extra = front.extra();
+        Object template = extra.get("template");
+        if (template != null && !template.equals("doc") && !template.equals("splash")) {
+            report(page, "template", "template must be 'doc' or 'splash', not '" + template + "'", diagnostics);
+        }
+        if (extra.get("hero") != null) {
+            String problem = heroProblem(extra.get("hero"));
+            if (problem != null) {
+                report(page, "hero", "hero: " + problem, diagnostics);
+            }
+        }
+        if (extra.get("banner") != null) {
+            if (!(extra.get("banner") instanceof Map<?, ?> banner) || !(banner.get("content") instanceof String content)) {
+                report(page, "banner", "banner must be a mapping with content: \"…\" (HTML)", diagnostics);
+            } else if (MarkupPolicy.htmlProblem(content) != null) {
+                report(page, "banner", "banner.content: " + MarkupPolicy.htmlProblem(content), diagnostics);
+            }
+        }
+        if (extra.get("head") != null) {
+            String problem = headProblem(extra.get("head"));
+            if (problem != null) {
+                report(page, "head", "head: " + problem, diagnostics);
+            }
+        }
+        Object editUrl = extra.get("editUrl");
+        if (editUrl != null && !Boolean.FALSE.equals(editUrl)) {
+            String problem = editUrl instanceof String url ? MarkupPolicy.urlProblem(url) : "editUrl must be a URL or false";
+            if (problem != null) {
+                report(page, "editUrl", "editUrl: " + problem, diagnostics);
+            }
+        }
+    }
+
+    private static String heroProblem(Object value) {
+        if (!(value instanceof Map<?, ?> hero)) {
+            return "must be a mapping with title, tagline, image and actions";
+        }
+        if (hero.get("image") instanceof Map<?, ?> image) {
+            if (image.get("html") != null) {
+                return "image.html is not supported (contributor HTML in the page head area); give image.file, a picture in content/";
+            }
+            for (String key : List.of("file", "dark", "light")) {
+                if (image.get(key) != null && MarkupPolicy.urlProblem(String.valueOf(image.get(key))) != null) {
+                    return "image." + key + ": " + MarkupPolicy.urlProblem(String.valueOf(image.get(key)));
+                }
+            }
+        }
+        if (hero.get("actions") != null) {
+            if (!(hero.get("actions") instanceof List<?> actions)) {
+                return "actions must be a list of {text, link}";
+            }
+            for (Object action : actions) {
+                if (!(action instanceof Map<?, ?> map) || map.get("text") == null || map.get("link") == null) {
+                    return "each action needs text and link";
+                }
+                String problem = MarkupPolicy.urlProblem(String.valueOf(map.get("link")));
+                if (problem != null) {
+                    return "action '" + map.get("text") + "': " + problem;
+                }
+            }
+        }
+        return null;
+    }
+
+    private static String headProblem(Object value) {
+        if (!(value instanceof List<?> entries)) {
+            return "must be a list of {tag, attrs, content}";
+        }
+        for (Object entry : entries) {
+            if (!(entry instanceof Map<?, ?> map) || !(map.get("tag") instanceof String tag)) {
+                return "each entry needs a tag (meta, link or title)";
+            }
+            Set<String> allowed = HEAD_ATTRIBUTES.get(tag.toLowerCase(Locale.ROOT));
+            if (allowed == null) {
+                return "<" + tag + "> may not be added: contributor pages may add meta, link and title, nothing that runs script or restyles the site";
+            }
+            Map<?, ?> attrs = map.get("attrs") instanceof Map<?, ?> a ? a : Map.of();
+            for (Map.Entry<?, ?> attribute : attrs.entrySet()) {
+                String name = String.valueOf(attribute.getKey()).toLowerCase(Locale.ROOT);
+                if (!allowed.contains(name)) {
+                    return "<" + tag + " " + attribute.getKey() + "> may not be added (allowed: " + String.join(", ", allowed.stream().sorted().toList()) + ")";
+                }
+                String problem = MarkupPolicy.urlProblem(String.valueOf(attribute.getValue()));
+                if (problem != null) {
+                    return "<" + tag + " " + attribute.getKey() + ">: " + problem;
+                }
+            }
+            if (tag.equalsIgnoreCase("link") && !LINK_RELATIONS.contains(String.valueOf(attrs.get("rel")).toLowerCase(Locale.ROOT))) {
+                return "<link rel=\"" + attrs.get("rel") + "\"> may not be added (allowed: " + String.join(", ", LINK_RELATIONS.stream().sorted().toList()) + ")";
+            }
+        }
+        return null;
+    }
+
+    private static void report(Page page, String key, String message, List<Diagnostic> diagnostics) {
+        diagnostics.add(Diagnostic.at(page.displayPath(), page.frontMatter().lineOf(key), 1, "front matter: " + message, null));
+    }
+}

@@ -1,0 +1,26 @@
+package dev.kensho.generator.render;
+
+import java.util.Map;
+
+/**
+ * The theme's words in one language ({@code site/i18n/LANG.yml}), with English filling any key the
+ * language lacks. Templates read them as {@code ui["key"]}; {0}, {1}, … are the values put in.
+ */
+public record UiStrings(String lang, Map<String, String> strings) {
+
+    public UiStrings {
+        strings = Map.copyOf(strings);
+    }
+
+    public String get(String key) {
+        return strings.getOrDefault(key, key);
+    }
+
+    public String format(String key, Object... values) {
+        String text = get(key);
+        for (int i = 0; i < values.length; i++) {
+            text = text.replace("{" + i + "}", String.valueOf(values[i]));
+        }
+        return text;
+    }
+}
