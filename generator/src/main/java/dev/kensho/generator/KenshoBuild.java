@@ -88,6 +88,11 @@ public final class KenshoBuild {
         if (loader.drafts() > 0) {
             log.accept("Kensho: " + loader.drafts() + " draft page(s) (draft: true) left out");
         }
+        long fallbacks = pages.stream().filter(Page::fallback).count();
+        if (fallbacks > 0) {
+            log.accept("Kensho: " + fallbacks + " untranslated page(s) served in the default language with a notice");
+        }
+        int sourcePages = (int) (pages.size() - fallbacks);
         phase("load", t0);
         Theme theme = Theme.load(options.theme());
         // Pages parse in parallel; their problems are then listed in page order.
@@ -158,11 +163,11 @@ public final class KenshoBuild {
         if (ShutdownSignal.received()) {
             throw new IOException("the build was interrupted; nothing was written");
         }
-        JsonReport.write(options.report(), VERSION, verification, diagnostics, pages.size(), elapsed.toMillis(), externalLinks, unverifiedSql);
+        JsonReport.write(options.report(), VERSION, verification, diagnostics, sourcePages, elapsed.toMillis(), externalLinks, unverifiedSql);
         if (options.junitXml() != null) {
             JUnitReport.write(options.junitXml(), verification, diagnostics);
         }
-        return new BuildResult(diagnostics, environmentError, verification, pages.size(), written, elapsed);
+        return new BuildResult(diagnostics, environmentError, verification, sourcePages, written, elapsed);
     }
 
     /** With KENSHO_TIMINGS set, how long the build took to reach the end of each stage. */

@@ -353,6 +353,165 @@ class StarlightCompatTest {
         assertTrue(run.err().contains(site.display("a.md") + ":9:1: error: marker /[unclosed/ is not a valid regular expression"), run::toString);
     }
 
+    @Test
+    void nestedFoldersAreNestedGroupsAndASidebarCanBeConfigured() throws Exception {
+        TestSite site = new TestSite(temp)
+                .page("site.yml", "title: T\ngroups:\n  guides: ガイド\n  guides/advanced: 発展\n")
+                .page("index.md", TestSite.source("Home", "\nHome.\n"))
+                .page("guides/a.md", TestSite.source("A", "\nA.\n"))
+                .page("guides/advanced/deep.md", TestSite.source("Deep", "\nDeep.\n"))
+                .page("reference/r.md", TestSite.source("R", "\nR.\n"));
+        TestSite.Run run = site.build();
+        assertEquals(0, run.status(), run::toString);
+        Document deep = Jsoup.parse(site.out.resolve("guides/advanced/deep/index.html").toFile());
+        assertEquals(List.of("ガイド", "発展", "reference"), deep.select(".sidebar summary").eachText());
+        assertEquals("Deep", deep.selectFirst(".sidebar details[data-group] details[data-group] a").text(), "a subfolder is a group inside its folder's group");
+        assertEquals("T › ガイド › 発展", deep.selectFirst(".breadcrumb").text());
+        assertEquals("../../../reference/r/", deep.selectFirst(".pager .next").attr("href"));
+
+        site.page("site.yml", """
+                title: T
+                sidebar:
+                  - label: Start
+                    items:
+                      - guides/advanced/deep
+                      - slug: guides/a
+                        label: The A page
+                        badge: New
+                      - label: Elsewhere
+                        link: https://example.org/
+                  - label: Reference
+                    collapsed: true
+                    autogenerate: {directory: reference}
+                """);
+        run = site.build();
+        assertEquals(0, run.status(), run::toString);
+        Document a = Jsoup.parse(site.out.resolve("guides/a/index.html").toFile());
+        assertEquals(List.of("Deep", "The A page New", "Elsewhere", "R"), a.select(".sidebar a").eachText());
+        assertEquals("https://example.org/", a.selectFirst(".sidebar a:contains(Elsewhere)").attr("href"));
+        assertFalse(a.selectFirst("details:has(summary:contains(Reference))").hasAttr("open"), "a collapsed group is folded");
+        assertEquals("../../guides/advanced/deep/", a.selectFirst(".pager .prev").attr("href"), "previous/next follow the configured sidebar");
+        Document r = Jsoup.parse(site.out.resolve("reference/r/index.html").toFile());
+        assertTrue(r.selectFirst("details:has(summary:contains(Reference))").hasAttr("open"), "it opens on the pages inside it");
+        assertTrue(Files.exists(site.out.resolve("index.html")), "a page left out of the sidebar is still built");
+
+        site.page("site.yml", "title: T\nsidebar:\n  - label: Start\n    items:\n      - guides/missing\n");
+        run = site.build();
+        assertEquals(1, run.status(), run::toString);
+        assertTrue(run.err().startsWith(site.display("site.yml") + ":5:1: error: site settings: the sidebar names 'guides/missing', "
+                + "but no page has that slug"), run::toString);
+    }
+
+    @Test
+    void starlightLocalesTranslateTheThemeAndFallBackToTheDefaultLanguage() throws Exception {
+        TestSite site = new TestSite(temp)
+                .page("site.yml", """
+                        title: Docs
+                        url: https://example.org/docs/
+                        locales:
+                          root: {label: 日本語, lang: ja}
+                          en: {label: English, lang: en}
+                        """)
+                .page("index.md", TestSite.source("ホーム", "\n本文。\n"))
+                .page("guides/a.md", TestSite.source("A ページ", "\n## 節\n\n```sql\nSELECT 1 AS one;\n```\n"))
+                .page("en/index.md", TestSite.source("Home", "\nText.\n"));
+        TestSite.Run run = site.build();
+        assertEquals(0, run.status(), run::toString);
+        assertTrue(run.out().contains("1 passed, 0 failed"), "the fallback copy is not verified again: " + run);
+        assertTrue(run.out().contains("Kensho: 1 untranslated page(s) served in the default language with a notice"), run::toString);
+
+        Document enHome = Jsoup.parse(site.out.resolve("en/index.html").toFile());
+        assertEquals("en", enHome.selectFirst("html").attr("lang"));
+        assertEquals("Search this site", enHome.selectFirst("#search-input").attr("aria-label"));
+        assertEquals("Site contents", enHome.selectFirst("nav.sidebar").attr("aria-label"));
+        assertEquals(List.of("ja https://example.org/docs/", "x-default https://example.org/docs/", "en https://example.org/docs/en/"),
+                enHome.select("link[rel=alternate][hreflang]").stream().map(l -> l.attr("hreflang") + " " + l.attr("href")).toList());
+        assertEquals(List.of("日本語 ../", "English ../en/"), enHome.select(".language-picker a").stream().map(l -> l.text() + " " + l.attr("href")).toList());
+        assertEquals("English", enHome.selectFirst(".language-picker a[aria-current]").text());
+        assertEquals(List.of("Home", "A ページ"), enHome.select(".sidebar a").eachText(), "the English sidebar has its own pages and the fallbacks");
+
+        Document enA = Jsoup.parse(site.out.resolve("en/guides/a/index.html").toFile());
+        assertEquals("This content is not available in your language yet; it is shown in its original language.",
+                enA.selectFirst(".fallback-notice").text());
+        assertEquals("ja", enA.selectFirst(".page-content").attr("lang"), "the untranslated text keeps its language");
+        assertTrue(enA.selectFirst(".evidence summary").text().matches("✓ Verified on PostgreSQL 18\\.\\d+"),
+                "the evidence is worded in the page's language: " + enA.selectFirst(".evidence summary").text());
+        assertEquals("runs to the end without an error (1 statements)", enA.selectFirst(".assertions li").text());
+        assertEquals("Link to “節”", enA.selectFirst("h2 .anchor").attr("aria-label"));
+        assertTrue(enA.select("link[rel=alternate]").isEmpty(), "a fallback is not a translation");
+
+        Document jaA = Jsoup.parse(site.out.resolve("guides/a/index.html").toFile());
+        assertEquals("ja", jaA.selectFirst("html").attr("lang"));
+        assertEquals("サイト内検索", jaA.selectFirst("#search-input").attr("aria-label"));
+        assertTrue(jaA.select(".fallback-notice").isEmpty());
+        assertEquals("エラーなく最後まで実行できる（文 1 個）", jaA.selectFirst(".assertions li").text());
+        String sitemap = Files.readString(site.out.resolve("sitemap.xml"));
+        assertFalse(sitemap.contains("en/guides/a/"), "fallback copies are not in the sitemap: " + sitemap);
+    }
+
+    @Test
+    void splashHeroBannerHeadAndEditLinks() throws Exception {
+        TestSite site = new TestSite(temp)
+                .page("site.yml", "title: T\neditLink:\n  baseUrl: https://github.com/o/r/edit/main/content/\n")
+                .page("index.md", """
+                        ---
+                        title: Home
+                        template: splash
+                        hero:
+                          tagline: Proven examples
+                          image: {file: ./hero.svg, alt: A drawing}
+                          actions:
+                            - {text: Start, link: /guides/a/, variant: primary}
+                        banner:
+                          content: New edition. <a href="/guides/a/">Read</a>
+                        head:
+                          - tag: meta
+                            attrs: {name: robots, content: noindex}
+                          - tag: title
+                            content: Custom title
+                        ---
+
+                        Body.
+                        """)
+                .page("hero.svg", "<svg xmlns=\"http://www.w3.org/2000/svg\"/>")
+                .page("guides/a.md", "---\ntitle: A\neditUrl: false\n---\n\nA.\n")
+                .page("guides/b.md", "---\ntitle: B\n---\n\nB.\n");
+        TestSite.Run run = site.build();
+        assertEquals(0, run.status(), run::toString);
+        Document home = Jsoup.parse(site.out.resolve("index.html").toFile());
+        assertTrue(home.select("nav.sidebar").isEmpty() && home.select(".toc").isEmpty() && home.select(".pager").isEmpty(), "a splash page");
+        assertEquals("Home", home.selectFirst(".hero h1").text());
+        assertEquals("Proven examples", home.selectFirst(".hero-tagline").text());
+        assertEquals("hero.svg", home.selectFirst(".hero-image").attr("src"));
+        assertEquals("guides/a/", home.selectFirst(".hero-actions a").attr("href"));
+        assertEquals("guides/a/", home.selectFirst(".banner a").attr("href"), "banner links are pointed like the body's");
+        assertEquals("noindex", home.selectFirst("meta[name=robots]").attr("content"));
+        assertEquals("Custom title", home.title());
+        assertEquals("https://github.com/o/r/edit/main/content/index.md", home.selectFirst("a.edit-link").attr("href"));
+        assertTrue(Jsoup.parse(site.out.resolve("guides/a/index.html").toFile()).select("a.edit-link").isEmpty(), "editUrl: false");
+
+        // Contributor text outside the body follows the same rules as the body: nothing that runs script.
+        site.page("guides/b.md", "---\ntitle: B\nhead:\n  - tag: script\n    content: alert(1)\n---\n\nB.\n");
+        run = site.build();
+        assertEquals(1, run.status(), run::toString);
+        assertTrue(run.err().startsWith(site.display("guides/b.md") + ":3:1: error: front matter: head: <script> may not be added"), run::toString);
+        site.page("guides/b.md", "---\ntitle: B\nbanner:\n  content: <img src=x onerror=alert(1)>\n---\n\nB.\n");
+        run = site.build();
+        assertEquals(1, run.status(), run::toString);
+        assertTrue(run.err().startsWith(site.display("guides/b.md") + ":3:1: error: front matter: banner.content: raw HTML <img onerror> is not allowed"),
+                run::toString);
+        site.page("guides/b.md", "---\ntitle: B\nhero:\n  actions:\n    - {text: Go, link: 'javascript:alert(1)'}\n---\n\nB.\n");
+        run = site.build();
+        assertEquals(1, run.status(), run::toString);
+        assertTrue(run.err().startsWith(site.display("guides/b.md") + ":3:1: error: front matter: hero: action 'Go': the URL scheme 'javascript:'"),
+                run::toString);
+        site.page("guides/b.md", "---\ntitle: B\nhead:\n  - tag: link\n    attrs: {rel: stylesheet, href: 'https://evil.example/x.css'}\n---\n\nB.\n");
+        run = site.build();
+        assertEquals(1, run.status(), run::toString);
+        assertTrue(run.err().startsWith(site.display("guides/b.md") + ":3:1: error: front matter: head: <link rel=\"stylesheet\"> may not be added"),
+                run::toString);
+    }
+
     private static void copyFolder(Path from, Path to) throws java.io.IOException {
         try (var files = Files.walk(from)) {
             for (Path file : files.toList()) {

@@ -327,7 +327,7 @@ public final class SiteRenderer {
         pageModel.put("editUrl", editUrl(page));
         pageModel.put("splash", "splash".equals(page.frontMatter().extra().get("template")));
         pageModel.put("hero", hero(page));
-        pageModel.put("banner", page.frontMatter().extra().get("banner") instanceof Map<?, ?> banner ? String.valueOf(banner.get("content")) : "");
+        pageModel.put("banner", banner(page));
         pageModel.put("head", head(page));
         model.put("page", pageModel);
         model.put("prev", pagination(page, "prev", previous));
@@ -375,6 +375,17 @@ public final class SiteRenderer {
         }
         model.put("actions", actions);
         return model;
+    }
+
+    /** Starlight's banner: its HTML (checked when the page was read), with links pointed like the body's. */
+    private String banner(Page page) {
+        if (!(page.frontMatter().extra().get("banner") instanceof Map<?, ?> banner)) {
+            return "";
+        }
+        Document html = Jsoup.parseBodyFragment(String.valueOf(banner.get("content")));
+        html.outputSettings().prettyPrint(false);
+        links.rewrite(html.body(), page.outputPath());
+        return html.body().html();
     }
 
     /** Starlight's head: extra meta, link and title elements (checked when the page was read). */
