@@ -92,6 +92,7 @@ class StarlightCompatTest {
         assertEquals("Read on", html.selectFirst("a.link-button-secondary").text());
         assertEquals("Favourite", html.selectFirst(".icon").attr("aria-label"));
         assertEquals("q.sql", html.selectFirst("figure[data-language=sql] .code-title").text());
+        assertEquals("SELECT", html.selectFirst("figure:has(.code-title:contains(q.sql)) code .token.keyword").text(), "<Code> is highlighted");
         assertTrue(!html.select("code.language-ts .token.keyword").isEmpty(), "TypeScript is highlighted");
         assertTrue(!html.select("code.language-yaml .token").isEmpty(), "YAML is highlighted");
         assertEquals("plain text", html.selectFirst("code.language-somethingunknown").text(), "an unknown language renders plain");

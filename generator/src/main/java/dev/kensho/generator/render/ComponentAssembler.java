@@ -2,6 +2,7 @@ package dev.kensho.generator.render;
 
 import dev.kensho.generator.markdown.ComponentTag;
 import dev.kensho.generator.markdown.MarkdownDocument;
+import freemarker.template.TemplateMethodModelEx;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -76,6 +77,9 @@ final class ComponentAssembler {
         model.put("id", "k" + tag.id());
         model.put("root", root);
         model.put("ui", ui.strings());
+        // Components that show code (Starlight's <Code code=… lang=…>) colour it as fences are: highlight(code, lang).
+        model.put("highlight", (TemplateMethodModelEx) arguments -> SyntaxHighlighter.get().highlight(
+                String.valueOf(arguments.get(0)), arguments.size() > 1 ? String.valueOf(arguments.get(1)) : "text"));
         String svg = document.diagrams().get(tag.id());
         if (svg != null) {
             model.put("svg", svg);
