@@ -303,6 +303,19 @@ class StarlightCompatTest {
         assertTrue(run.err().startsWith(site.display("a.mdx") + ":6:15: error: attribute points: data is imported from './data.json', "
                 + "and Kensho runs no JavaScript; write the value here, or as 'export const data = …' in this page"), run::toString);
 
+        site.page("a.mdx", "---\ntitle: Chart\n---\nimport example from './example.js?raw';\nimport secret from '../../../../../../etc/passwd?raw';\n\n"
+                + "<Code code={example} lang=\"js\" />\n");
+        site.page("example.js", "const answer = 42;\n");
+        run = site.build();
+        assertEquals(1, run.status(), run::toString);
+        assertTrue(run.err().startsWith(site.display("a.mdx") + ":5:1: error: import '../../../../../../etc/passwd?raw': "), run::toString);
+        assertFalse(run.err().contains("root:"), "nothing of the file outside content/ is shown");
+        site.page("a.mdx", "---\ntitle: Chart\n---\nimport example from './example.js?raw';\n\n<Code code={example} lang=\"js\" />\n");
+        run = site.build();
+        assertEquals(0, run.status(), run::toString);
+        assertEquals("const answer = 42;", Jsoup.parse(site.out.resolve("a/index.html").toFile()).selectFirst("figure code").text().strip(),
+                "a ?raw import is the file's text");
+
         site.page("a.mdx", "---\ntitle: Chart\n---\n\n<Chart points={[{href: 'javascript:alert(1)'}]} />\n");
         run = site.build();
         assertEquals(1, run.status(), run::toString);

@@ -44,14 +44,17 @@ public final class ComponentSyntax {
         }
     }
 
-    public static Result extract(String body, String file, ComponentCatalog catalog, List<Diagnostic> diagnostics) {
+    /**
+     * @param rawFiles reads the files that {@code import x from './file?raw'} names
+     */
+    public static Result extract(String body, String file, ComponentCatalog catalog, MdxModule.RawFiles rawFiles, List<Diagnostic> diagnostics) {
         String[] lines = body.split("\n", -1);
         List<ComponentTag> tags = new ArrayList<>();
         Deque<ComponentTag> open = new ArrayDeque<>();
         boolean[] inCode = codeFenceLines(lines);
         // Imports and exports are read first and blanked: components come from the theme, and values
         // that attributes name come from the page's own 'export const' lines.
-        MdxModule module = MdxModule.read(lines, inCode, file, diagnostics);
+        MdxModule module = MdxModule.read(lines, inCode, file, rawFiles, diagnostics);
         for (int i = 0; i < lines.length; i++) {
             String line = lines[i];
             int number = i + 1;

@@ -99,7 +99,13 @@ public final class MarkdownDocument {
      */
     public static MarkdownDocument parse(Page page, ComponentCatalog catalog, ContentFiles files, List<Diagnostic> diagnostics) {
         List<Diagnostic> found = new ArrayList<>();
-        ComponentSyntax.Result components = ComponentSyntax.extract(page.body(), page.displayPath(), catalog, found);
+        ComponentSyntax.Result components = ComponentSyntax.extract(page.body(), page.displayPath(), catalog, path -> {
+            try {
+                return readText(page, files, path, ContentFiles.MAX_DIAGRAM_BYTES);
+            } catch (ContentFiles.Refused | CharacterCodingException e) {
+                throw new MdxModule.ValueProblem("import '" + path + "?raw': " + (e instanceof ContentFiles.Refused ? e.getMessage() : "not valid UTF-8"));
+            }
+        }, found);
         Map<Integer, String> diagrams = new HashMap<>();
         for (ComponentTag tag : components.tags()) {
             if (tag.name().equals(DIAGRAM) && tag.attributes().get("src") instanceof String src) {
@@ -155,15 +161,19 @@ public final class MarkdownDocument {
         if (!src.toLowerCase(Locale.ROOT).endsWith(".svg")) {
             throw new SvgDiagram.Problem("src=\"" + src + "\" must name an .svg file inside content/");
         }
-        Path file = src.startsWith("/") ? files.root().resolve(src.substring(1)) : page.source().getParent().resolve(src);
         try {
-            byte[] bytes = files.read(file, ContentFiles.MAX_DIAGRAM_BYTES);
-            return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes)).toString();
+            return readText(page, files, src, ContentFiles.MAX_DIAGRAM_BYTES);
         } catch (ContentFiles.Refused e) {
             throw new SvgDiagram.Problem("cannot use diagram src=\"" + src + "\": " + e.getMessage());
         } catch (CharacterCodingException e) {
             throw new SvgDiagram.Problem("diagram " + src + " is not valid UTF-8");
         }
+    }
+
+    /** A UTF-8 file a page names, relative to it ("/x" from the content root), read through the content gate. */
+    private static String readText(Page page, ContentFiles files, String path, long maxBytes) throws ContentFiles.Refused, CharacterCodingException {
+        Path file = path.startsWith("/") ? files.root().resolve(path.substring(1)) : page.source().getParent().resolve(path);
+        return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(files.read(file, maxBytes))).toString();
     }
 
     /** Fence languages that hold SQL Kensho does not run (only ```sql and ```scenario are run). */

@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
  * component attributes may use ({@code items={name}}); an imported name is known to come from
  * elsewhere, so using it as a value fails with a message saying what to write instead.
  */
-final class MdxModule {
+public final class MdxModule {
 
     private static final Pattern STATEMENT_START = Pattern.compile("^(import|export)\\s");
     private static final Pattern EXPORT_CONST = Pattern.compile("^export\\s+(?:const|let|var)\\s+([A-Za-z_$][\\w$]*)\\s*=\\s*(.*?);?\\s*$",
@@ -38,6 +38,12 @@ final class MdxModule {
                     JsonReadFeature.ALLOW_JAVA_COMMENTS)
             .build();
 
+    /** Reads a file an import names with Vite's {@code ?raw} suffix, relative to the page, inside content/. */
+    @FunctionalInterface
+    public interface RawFiles {
+        String read(String path) throws ValueProblem;
+    }
+
     private final Map<String, Object> constants = new HashMap<>();
     /** Imported name → the module it comes from. */
     private final Map<String, String> imports = new HashMap<>();
@@ -47,7 +53,7 @@ final class MdxModule {
      *
      * @param inCode which lines are inside code fences
      */
-    static MdxModule read(String[] lines, boolean[] inCode, String file, List<Diagnostic> diagnostics) {
+    static MdxModule read(String[] lines, boolean[] inCode, String file, RawFiles rawFiles, List<Diagnostic> diagnostics) {
         MdxModule module = new MdxModule();
         for (int i = 0; i < lines.length; i++) {
             if (inCode[i] || !STATEMENT_START.matcher(lines[i]).lookingAt()) {
@@ -63,7 +69,7 @@ final class MdxModule {
                 lines[k] = "";
             }
             try {
-                module.declare(statement.toString().strip());
+                module.declare(statement.toString().strip(), rawFiles);
             } catch (ValueProblem problem) {
                 diagnostics.add(Diagnostic.at(file, i + 1, 1, problem.getMessage(), first));
             }
@@ -107,13 +113,19 @@ final class MdxModule {
         return Math.min(lines.length - 1, start + MAX_STATEMENT_LINES - 1);
     }
 
-    private void declare(String statement) throws ValueProblem {
+    private void declare(String statement, RawFiles rawFiles) throws ValueProblem {
         Matcher constant = EXPORT_CONST.matcher(statement);
         if (constant.matches()) {
             constants.put(constant.group(1), value(constant.group(2).strip(), constant.group(1)));
             return;
         }
         Matcher imported = IMPORT_FROM.matcher(statement);
+        if (imported.matches() && imported.group(2).endsWith("?raw") && IDENTIFIER.matcher(imported.group(1)).matches()) {
+            // import code from './example.js?raw': the file's text, as Vite gives it (a file inside content/ only).
+            String path = imported.group(2).substring(0, imported.group(2).length() - "?raw".length());
+            constants.put(imported.group(1), rawFiles.read(path));
+            return;
+        }
         if (imported.matches()) {
             Matcher names = IDENTIFIER.matcher(imported.group(1).replaceAll("\\b\\w+\\s+as\\s+", "").replace("type ", ""));
             while (names.find()) {
@@ -174,8 +186,8 @@ final class MdxModule {
     }
 
     /** An attribute or export value that cannot be read as data. */
-    static final class ValueProblem extends Exception {
-        ValueProblem(String message) {
+    public static final class ValueProblem extends Exception {
+        public ValueProblem(String message) {
             super(message);
         }
     }

@@ -34,7 +34,12 @@ class ComponentSyntaxTest {
     private final List<Diagnostic> diagnostics = new ArrayList<>();
 
     private ComponentSyntax.Result extract(String body) {
-        return ComponentSyntax.extract(body, "p.mdx", CATALOG, diagnostics);
+        return ComponentSyntax.extract(body, "p.mdx", CATALOG, path -> {
+            if (path.equals("./example.js")) {
+                return "console.log('hi');\n";
+            }
+            throw new MdxModule.ValueProblem("import '" + path + "?raw': no such file in this test");
+        }, diagnostics);
     }
 
     @Test
@@ -175,5 +180,18 @@ class ComponentSyntaxTest {
         assertEquals(1, diagnostics.size());
         assertTrue(diagnostics.get(0).message().startsWith("attribute data: {[[[[[[["), diagnostics.get(0).message());
         assertTrue(diagnostics.get(0).message().contains("is not data Kensho can read"), diagnostics.get(0).message());
+    }
+
+    @Test
+    void aRawImportIsTheFilesText() {
+        ComponentSyntax.Result result = extract("""
+                import example from './example.js?raw';
+                import missing from './missing.js?raw';
+
+                <Chart code={example} />
+                """);
+        assertEquals("console.log('hi');\n", result.tags().get(0).attributes().get("code"));
+        assertEquals(List.of("p.mdx:2:1: import './missing.js?raw': no such file in this test"),
+                diagnostics.stream().map(d -> d.file() + ":" + d.line() + ":" + d.column() + ": " + d.message()).toList());
     }
 }
