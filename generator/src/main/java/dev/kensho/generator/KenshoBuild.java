@@ -9,6 +9,8 @@ import dev.kensho.generator.links.LinkChecker;
 import dev.kensho.generator.markdown.MarkdownDocument;
 import dev.kensho.generator.output.SiteOutput;
 import dev.kensho.generator.render.Navigation;
+import dev.kensho.generator.render.RenderedSite;
+import dev.kensho.generator.render.SiteSink;
 import dev.kensho.generator.render.SiteRenderer;
 import dev.kensho.generator.render.Theme;
 import dev.kensho.generator.report.JUnitReport;
@@ -36,6 +38,8 @@ import java.util.Map;
 import java.util.function.Consumer;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.Set;
 import java.util.stream.IntStream;
 
@@ -134,27 +138,37 @@ public final class KenshoBuild {
             phase("verify", t0);
             Map<String, Path> copies = copies(loader, theme);
             Navigation navigation = Navigation.of(pages, config, display(workingDir, contentFiles.root().resolve(SiteConfig.FILE_NAME)), diagnostics);
-            Map<String, String> html = renderer.reportingTo(progress).reusing(memo).render(documents, navigation, copies.keySet(), diagnostics);
-            phase("render", t0);
-            progress.stageDone("rendered " + html.size() + " file(s)");
-            log.accept("Kensho: search index " + renderer.searchIndexBytes() / 1024 + " KiB in " + renderer.searchIndexFiles()
-                    + " file(s) for " + documents.size() + " page(s); a query fetches only the files it needs");
-            Map<String, Page> sources = new HashMap<>();
-            pages.forEach(page -> sources.put(page.outputPath(), page));
-            // A page that could not be rendered would only show up again as broken links to it.
-            if (diagnostics.isEmpty()) {
-                LinkChecker.Result links = LinkChecker.check(html, copies.keySet(), sources);
-                phase("links", t0);
-                diagnostics.addAll(links.problems());
-                externalLinks = links.external();
-            }
-            if (diagnostics.isEmpty() && sink != null) {
-                sink.accept(new SiteFiles(html, copies));
-                written = true;
-            } else if (diagnostics.isEmpty() && !ShutdownSignal.received()) {
-                SiteOutput.publish(options.out(), html, copies);
-                written = true;
-                phase("write", t0);
+            // A build writes each file to the staging folder as it is made; the preview keeps the site in memory.
+            Map<String, String> kept = sink == null ? null : new ConcurrentHashMap<>();
+            try (SiteOutput output = sink == null ? SiteOutput.begin(options.out()) : null) {
+                SiteSink target = sink == null ? output::write : kept::put;
+                RenderedSite site = renderer.reportingTo(progress).reusing(memo).render(documents, navigation, copies.keySet(), target, diagnostics);
+                phase("render", t0);
+                progress.stageDone("rendered " + site.paths().size() + " file(s)");
+                log.accept("Kensho: search index " + renderer.searchIndexBytes() / 1024 + " KiB in " + renderer.searchIndexFiles()
+                        + " file(s) for " + documents.size() + " page(s); a query fetches only the files it needs");
+                Map<String, Page> sources = new HashMap<>();
+                pages.forEach(page -> sources.put(page.outputPath(), page));
+                // A page that could not be rendered would only show up again as broken links to it.
+                if (diagnostics.isEmpty()) {
+                    Set<String> files = new HashSet<>(site.paths());
+                    files.addAll(copies.keySet());
+                    LinkChecker.Result links = LinkChecker.check(site.documents(), site.outlines(), files, sources);
+                    phase("links", t0);
+                    diagnostics.addAll(links.problems());
+                    externalLinks = links.external();
+                }
+                if (diagnostics.isEmpty() && sink != null) {
+                    sink.accept(new SiteFiles(kept, copies));
+                    written = true;
+                } else if (diagnostics.isEmpty() && !ShutdownSignal.received()) {
+                    for (Map.Entry<String, Path> copy : copies.entrySet()) {
+                        output.copy(copy.getKey(), copy.getValue());
+                    }
+                    output.commit();
+                    written = true;
+                    phase("write", t0);
+                }
             }
         }
         Duration elapsed = Duration.ofNanos(System.nanoTime() - t0);

@@ -2,6 +2,7 @@ package dev.kensho.generator.links;
 
 import dev.kensho.generator.Diagnostic;
 import dev.kensho.generator.content.Page;
+import dev.kensho.generator.render.PageOutline;
 import dev.kensho.generator.render.SiteLinks;
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Document;
@@ -22,8 +23,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The post-check stage: reads every rendered page with jsoup and follows each internal link and
- * {@code #anchor}. A link to a missing page or a missing anchor is an error at the line of the
+ * The post-check stage: follows each internal link and {@code #anchor} of every rendered page (read
+ * while the page was rendered, or here with jsoup for the theme's pages and frames). A link to a missing page or a missing anchor is an error at the line of the
  * page's source that holds it. External links are collected for the report, never fetched.
  */
 public final class LinkChecker {
@@ -43,79 +44,62 @@ public final class LinkChecker {
     }
 
     /**
-     * @param html    output path → HTML of every rendered page
-     * @param files   every other output path (assets, diagrams)
-     * @param sources output path → the page it came from (for error locations); pages without one are the theme's
+     * @param documents output path → HTML read whole: the theme's own pages, and one page per folder so that
+     *                  the frame the theme puts around pages (sidebar, header, pager) is checked
+     * @param outlines  output path → the links and ids of a page's content, read while it was rendered
+     * @param files     every output path (pages, assets, diagrams, images)
+     * @param sources   output path → the page it came from (for error locations); pages without one are the theme's
      */
-    public static Result check(Map<String, String> html, Set<String> files, Map<String, Page> sources) {
-        // A page's own content sits in <main>; the theme's frame around it (sidebar, header) is the same on
-        // every page of a folder. So each page's main is read, and the frame once per folder: on a large
-        // site the frame is most of the bytes.
+    public static Result check(Map<String, String> documents, Map<String, PageOutline> outlines, Set<String> files,
+                               Map<String, Page> sources) {
         Map<String, Set<String>> ids = new HashMap<>();
-        Map<String, Element> mains = new TreeMap<>();
-        Map<String, Document> frames = new TreeMap<>();
-        Set<String> foldersSeen = new HashSet<>();
-        html.forEach((path, text) -> {
+        Map<String, List<PageOutline.Reference>> links = new TreeMap<>();
+        outlines.forEach((path, outline) -> {
+            ids.put(path, outline.ids());
+            links.put(path, outline.links());
+        });
+        documents.forEach((path, text) -> {
             if (!path.endsWith(".html")) {
                 return;
             }
-            String folder = folderOf(path);
-            Element main;
-            if (foldersSeen.add(folder) || !text.contains("<main")) {
-                Document document = Jsoup.parse(text);
-                frames.put(path, document);
-                main = document.selectFirst("main") != null ? document.selectFirst("main") : document.body();
-            } else {
-                int start = text.indexOf("<main");
-                int end = text.lastIndexOf("</main>");
-                main = Jsoup.parseBodyFragment(text.substring(start, end < 0 ? text.length() : end + 7)).body();
-            }
-            mains.put(path, main);
-            Set<String> anchors = new LinkedHashSet<>();
-            main.select("[id]").forEach(e -> anchors.add(e.id()));
-            main.select("a[name]").forEach(e -> anchors.add(e.attr("name")));
-            Document frame = frames.get(path);
-            if (frame != null) {
-                frame.select("[id]").forEach(e -> anchors.add(e.id()));
-            }
+            Document document = Jsoup.parse(text);
+            Set<String> anchors = new LinkedHashSet<>(ids.getOrDefault(path, Set.of()));
+            document.select("[id]").forEach(e -> anchors.add(e.id()));
+            document.select("a[name]").forEach(e -> anchors.add(e.attr("name")));
             ids.put(path, anchors);
+            List<PageOutline.Reference> references = new ArrayList<>();
+            for (Element element : document.select("a[href], link[href], img[src], script[src]")) {
+                String url = element.hasAttr("href") ? element.attr("href") : element.attr("src");
+                references.add(new PageOutline.Reference(url, element.hasAttr("data-written-href") ? element.attr("data-written-href") : url));
+            }
+            links.put(path, references);
         });
         List<Diagnostic> problems = new ArrayList<>();
         List<ExternalLink> external = new ArrayList<>();
         Map<Page, SourceLinks> located = new HashMap<>();
-        for (Map.Entry<String, Element> entry : mains.entrySet()) {
+        for (Map.Entry<String, List<PageOutline.Reference>> entry : links.entrySet()) {
             String page = entry.getKey();
             if (page.equals("404.html")) {
                 continue; // Its links start from the deployment's base path, known only once published.
             }
-            List<Element> links = new ArrayList<>(entry.getValue().select("a[href], link[href], img[src], script[src]"));
-            Document frame = frames.get(page);
-            if (frame != null) {
-                for (Element element : frame.select("a[href], link[href], img[src], script[src]")) {
-                    if (element.closest("main") == null) {
-                        links.add(element);
-                    }
-                }
-            }
-            for (Element element : links) {
-                String reference = element.hasAttr("href") ? element.attr("href") : element.attr("src");
-                String written = element.hasAttr("data-written-href") ? element.attr("data-written-href") : reference;
+            for (PageOutline.Reference reference : entry.getValue()) {
+                String written = reference.written();
                 URI uri;
                 try {
-                    uri = new URI(reference.replace(" ", "%20"));
+                    uri = new URI(reference.url().replace(" ", "%20"));
                 } catch (URISyntaxException e) {
                     problems.add(problem(located, sources.get(page), page, written, "malformed link '" + written + "'"));
                     continue;
                 }
-                if (uri.getScheme() != null || reference.startsWith("//")) {
-                    external.add(new ExternalLink(page, reference));
+                if (uri.getScheme() != null || reference.url().startsWith("//")) {
+                    external.add(new ExternalLink(page, reference.url()));
                     continue;
                 }
                 String target = uri.getPath() == null || uri.getPath().isEmpty() ? page : SiteLinks.resolvePath(page, uri.getPath());
                 if (target.isEmpty() || target.endsWith("/")) {
                     target = target + "index.html";
                 }
-                if (!html.containsKey(target) && !files.contains(target)) {
+                if (!files.contains(target)) {
                     problems.add(problem(located, sources.get(page), page, written, "broken link '" + written + "': " + target
                             + " is not part of the site"));
                     continue;
@@ -128,10 +112,6 @@ public final class LinkChecker {
             }
         }
         return new Result(problems, external);
-    }
-
-    private static String folderOf(String page) {
-        return page.contains("/") ? page.substring(0, page.lastIndexOf('/')) : "";
     }
 
     private static Diagnostic problem(Map<Page, SourceLinks> located, Page source, String page, String reference, String message) {

@@ -6,7 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Comparator;
-import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -16,41 +16,114 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The write stage. Everything goes to a staging folder beside the output folder and is swapped in
- * with two renames once complete, so a failed or interrupted build leaves the previous site as it was.
+ * The write stage. Files go to a staging folder beside the output folder as soon as they are made,
+ * and the folder is swapped in with two renames once the build has passed, so a failed or
+ * interrupted build leaves the previous site as it was, and the site is never held in memory whole.
  */
-public final class SiteOutput {
+public final class SiteOutput implements AutoCloseable {
 
-    private SiteOutput() {
+    private static final ConcurrentHashMap<Path, ReentrantLock> WRITERS = new ConcurrentHashMap<>();
+
+    private final Path target;
+    private final Path staging;
+    private final ReentrantLock local;
+    private final FileChannel lockFile;
+    private final FileLock lock;
+    private final Thread cleanup;
+    private final Set<Path> folders = ConcurrentHashMap.newKeySet();
+    private boolean committed;
+
+    private SiteOutput(Path target, Path staging, ReentrantLock local, FileChannel lockFile, FileLock lock, Thread cleanup) {
+        this.target = target;
+        this.staging = staging;
+        this.local = local;
+        this.lockFile = lockFile;
+        this.lock = lock;
+        this.cleanup = cleanup;
     }
 
     /**
-     * @param out    the site folder to replace
-     * @param pages  output path → HTML
-     * @param copies output path → file to copy (theme assets, diagrams, images)
+     * Starts writing a new site for {@code out}: takes the folder's lock (one writer at a time; while it
+     * is held, a staging folder left beside the site belongs to a build that was killed, and is removed)
+     * and makes an empty staging folder.
      */
-    public static void publish(Path out, Map<String, String> pages, Map<String, Path> copies) throws IOException {
+    public static SiteOutput begin(Path out) throws IOException {
         Path target = out.toAbsolutePath().normalize();
         Path parent = target.getParent();
         Files.createDirectories(parent);
-        // One writer at a time per output folder; while it holds the lock, any staging folder left
-        // beside the site belongs to a build that was killed, and is removed.
         // A file lock keeps other processes out; threads of this JVM (a preview and a build) queue here,
         // since the JVM gives one file lock per file.
         ReentrantLock local = WRITERS.computeIfAbsent(target, k -> new ReentrantLock());
         local.lock();
-        try (FileChannel lockFile = FileChannel.open(parent.resolve("." + target.getFileName() + ".lock"),
-                StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-             FileLock ignored = lockFile.lock()) {
+        FileChannel lockFile = null;
+        try {
+            lockFile = FileChannel.open(parent.resolve("." + target.getFileName() + ".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            FileLock lock = lockFile.lock();
             removeLeftovers(parent, target.getFileName().toString());
-            publishLocked(target, parent, pages, copies);
-        } finally {
+            Path staging = Files.createTempDirectory(parent, "." + target.getFileName() + ".staging-");
+            // A temp folder is private; the published site is read by web servers and other users.
+            Files.setPosixFilePermissions(staging, PosixFilePermissions.fromString("rwxr-xr-x"));
+            Thread cleanup = new Thread(() -> deleteTree(staging), "kensho-staging-cleanup");
+            Runtime.getRuntime().addShutdownHook(cleanup);
+            return new SiteOutput(target, staging, local, lockFile, lock, cleanup);
+        } catch (IOException | RuntimeException e) {
+            if (lockFile != null) {
+                lockFile.close();
+            }
             local.unlock();
+            throw e;
         }
     }
 
-    private static final ConcurrentHashMap<Path, ReentrantLock> WRITERS =
-            new ConcurrentHashMap<>();
+    /** Writes one file of the new site (safe from several threads). */
+    public void write(String path, String content) throws IOException {
+        Files.writeString(folderFor(path), content, StandardCharsets.UTF_8);
+    }
+
+    /** Copies a file into the new site as it is (theme assets, diagrams, images). */
+    public void copy(String path, Path source) throws IOException {
+        Files.copy(source, folderFor(path), StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    private Path folderFor(String relative) throws IOException {
+        Path destination = staging.resolve(relative).normalize();
+        if (!destination.startsWith(staging)) {
+            throw new IOException("refusing to write outside the site folder: " + relative);
+        }
+        if (!folders.contains(destination.getParent())) {
+            Files.createDirectories(destination.getParent());
+            folders.add(destination.getParent());
+        }
+        return destination;
+    }
+
+    /** Puts the new site in place of the old one. */
+    public void commit() throws IOException {
+        swapIn(staging, target);
+        committed = true;
+    }
+
+    /** Releases the folder; a site not committed is thrown away and the previous one stays. */
+    @Override
+    public void close() throws IOException {
+        try {
+            if (!committed) {
+                deleteTree(staging);
+            }
+            try {
+                Runtime.getRuntime().removeShutdownHook(cleanup);
+            } catch (IllegalStateException shuttingDown) {
+                // The hook removes the staging folder itself.
+            }
+        } finally {
+            try {
+                lock.release();
+                lockFile.close();
+            } finally {
+                local.unlock();
+            }
+        }
+    }
 
     private static void removeLeftovers(Path parent, String name) throws IOException {
         try (Stream<Path> siblings = Files.list(parent)) {
@@ -59,34 +132,6 @@ public final class SiteOutput {
                 if (file.startsWith("." + name + ".staging-") || file.startsWith("." + name + ".previous-")) {
                     deleteTree(sibling);
                 }
-            }
-        }
-    }
-
-    private static void publishLocked(Path target, Path parent, Map<String, String> pages, Map<String, Path> copies) throws IOException {
-        Path staging = Files.createTempDirectory(parent, "." + target.getFileName() + ".staging-");
-        // A temp folder is private; the published site is read by web servers and other users.
-        Files.setPosixFilePermissions(staging, PosixFilePermissions.fromString("rwxr-xr-x"));
-        Thread cleanup = new Thread(() -> deleteTree(staging), "kensho-staging-cleanup");
-        Runtime.getRuntime().addShutdownHook(cleanup);
-        try {
-            for (Map.Entry<String, Path> copy : copies.entrySet()) {
-                Path destination = resolveInside(staging, copy.getKey());
-                Files.createDirectories(destination.getParent());
-                Files.copy(copy.getValue(), destination, StandardCopyOption.REPLACE_EXISTING);
-            }
-            for (Map.Entry<String, String> page : pages.entrySet()) {
-                Path destination = resolveInside(staging, page.getKey());
-                Files.createDirectories(destination.getParent());
-                Files.writeString(destination, page.getValue(), StandardCharsets.UTF_8);
-            }
-            swapIn(staging, target);
-        } finally {
-            deleteTree(staging);
-            try {
-                Runtime.getRuntime().removeShutdownHook(cleanup);
-            } catch (IllegalStateException shuttingDown) {
-                // The hook removes the staging folder itself.
             }
         }
     }
@@ -107,14 +152,6 @@ public final class SiteOutput {
             throw e;
         }
         deleteTree(previous);
-    }
-
-    private static Path resolveInside(Path root, String relative) throws IOException {
-        Path resolved = root.resolve(relative).normalize();
-        if (!resolved.startsWith(root)) {
-            throw new IOException("refusing to write outside the site folder: " + relative);
-        }
-        return resolved;
     }
 
     static void deleteTree(Path root) {

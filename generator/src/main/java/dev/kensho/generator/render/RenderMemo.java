@@ -14,7 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class RenderMemo {
 
-    record Entry(String key, String html, SearchIndex search) {
+    record Entry(String key, RenderedPage page) {
     }
 
     private final Map<String, Entry> pages = new ConcurrentHashMap<>();

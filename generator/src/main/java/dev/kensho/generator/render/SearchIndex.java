@@ -2,14 +2,15 @@ package dev.kensho.generator.render;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.jsoup.Jsoup;
-import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
 import org.jsoup.nodes.Node;
 import org.jsoup.nodes.TextNode;
 
 import java.text.Normalizer;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -17,8 +18,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.Collection;
-import java.util.TreeSet;
+import java.util.regex.Pattern;
 
 /**
  * Full-text search built at build time and split into small files, as Pagefind does, so that a query
@@ -45,42 +45,64 @@ public final class SearchIndex {
     /** Aimed size of one term shard; the number of shards grows with the site. */
     private static final int SHARD_BYTES = 16 * 1024;
     public static final String FOLDER = "assets/search/";
+    /** Furniture and evidence are not what a reader searches for (the copy button's label, say). */
+    private static final Set<String> SKIPPED_CLASSES = Set.of("anchor", "evidence", "scenario-source", "predict-label");
+    private static final Set<String> SKIPPED_TAGS = Set.of("script", "style", "button", "title");
 
-    private final List<List<String>> sections = new ArrayList<>();
-    /** Index in {@link #sections} of each page's first section. */
-    private final List<Integer> pageStarts = new ArrayList<>();
-    private final Map<String, Set<Integer>> postings = new LinkedHashMap<>();
-    private final Map<String, Set<Integer>> titlePostings = new LinkedHashMap<>();
+    /** One page's part of the index, made where the page is rendered: its sections and its terms. */
+    public record PageEntry(List<List<String>> sections, Set<String> terms, Set<String> titleTerms) {
+    }
 
-    /** Adds a rendered page, one entry per section (the text before the first h2, then each h2/h3). */
-    public void add(String url, String pageTitle, String articleHtml) {
-        Document document = Jsoup.parseBodyFragment(articleHtml);
-        // Furniture and evidence are not what a reader searches for (the copy button's label, say).
-        document.select(".anchor, .evidence, .scenario-source, script, style, svg title, button, .predict-label").remove();
-        pageStarts.add(sections.size());
+    /** Term → pages holding it, ascending (pages are joined in order). */
+    private final Map<String, PageList> postings = new HashMap<>();
+    private final Map<String, PageList> titlePostings = new HashMap<>();
+    private int pages;
+    private int sections;
+
+    /**
+     * Reads a rendered page, one section per heading (the text before the first h2, then each h2/h3),
+     * without changing it: the same tree then gets its anchors and links.
+     */
+    public static PageEntry extract(String url, String pageTitle, Element content) {
+        List<List<String>> sections = new ArrayList<>();
+        Set<String> terms = new HashSet<>();
+        Set<String> titleTerms = new HashSet<>();
         String heading = pageTitle;
         String anchor = "";
         StringBuilder text = new StringBuilder();
-        for (Element element : document.body().children()) {
-            if (element.tagName().matches("h[23]")) {
-                flush(url, anchor, pageTitle, heading, text);
+        for (Element element : content.children()) {
+            if (element.tagName().equals("h2") || element.tagName().equals("h3")) {
+                section(url + anchor, pageTitle, heading, text, sections, terms, titleTerms);
                 heading = element.text();
                 anchor = "#" + element.id();
                 text.setLength(0);
-            } else {
+            } else if (!skipped(element)) {
                 appendText(element, text);
                 text.append(' ');
             }
         }
-        flush(url, anchor, pageTitle, heading, text);
+        section(url + anchor, pageTitle, heading, text, sections, terms, titleTerms);
+        return new PageEntry(sections, terms, titleTerms);
+    }
+
+    private static boolean skipped(Element element) {
+        if (SKIPPED_TAGS.contains(element.tagName()) && (!element.tagName().equals("title") || element.closest("svg") != null)) {
+            return true; // a diagram's <title> is its tooltip, already said in the text around it
+        }
+        for (String name : element.classNames()) {
+            if (SKIPPED_CLASSES.contains(name)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static void appendText(Node node, StringBuilder out) {
         for (Node child : node.childNodes()) {
             if (child instanceof TextNode text) {
                 out.append(text.getWholeText());
-            } else {
-                if (child instanceof Element element && element.isBlock()) {
+            } else if (child instanceof Element element && !skipped(element)) {
+                if (element.isBlock()) {
                     out.append(' ');
                 }
                 appendText(child, out);
@@ -88,35 +110,88 @@ public final class SearchIndex {
         }
     }
 
-    private void flush(String url, String anchor, String pageTitle, String heading, StringBuilder text) {
-        String body = text.toString().replaceAll("\\s+", " ").strip();
-        int id = sections.size();
-        sections.add(List.of(url + anchor, pageTitle, heading, body.length() > PASSAGE_TEXT ? body.substring(0, PASSAGE_TEXT) : body));
-        int page = pageStarts.size() - 1;
-        for (String term : terms(heading + " " + body)) {
-            postings.computeIfAbsent(term, k -> new LinkedHashSet<>()).add(page);
-        }
+    private static void section(String url, String pageTitle, String heading, StringBuilder text, List<List<String>> sections,
+                                Set<String> terms, Set<String> titleTerms) {
+        String body = WHITESPACE.matcher(text).replaceAll(" ").strip();
+        sections.add(List.of(url, pageTitle, heading, body.length() > PASSAGE_TEXT ? body.substring(0, PASSAGE_TEXT) : body));
+        terms.addAll(terms(heading + " " + body));
         // Pages whose title or a heading holds a term rank first.
-        for (String term : terms(pageTitle + " " + heading)) {
-            titlePostings.computeIfAbsent(term, k -> new LinkedHashSet<>()).add(page);
+        titleTerms.addAll(terms(pageTitle + " " + heading));
+    }
+
+    private static final Pattern WHITESPACE = Pattern.compile("\\s+");
+
+    /**
+     * Joins a page to the index as the next page, and returns the script of its own file
+     * ({@code p-N.js}, its sections), to be written now: only the postings stay in memory.
+     */
+    public String join(PageEntry entry) {
+        int page = pages++;
+        for (String term : entry.terms()) {
+            postings.computeIfAbsent(term, k -> new PageList()).add(page);
+        }
+        for (String term : entry.titleTerms()) {
+            titlePostings.computeIfAbsent(term, k -> new PageList()).add(page);
+        }
+        List<List<Object>> pageSections = new ArrayList<>();
+        for (List<String> section : entry.sections()) {
+            List<Object> numbered = new ArrayList<>();
+            numbered.add(sections++);
+            numbered.addAll(section);
+            pageSections.add(numbered);
+        }
+        try {
+            return "window.__kenshoSearch.page(" + page + "," + JSON.writeValueAsString(pageSections) + ");\n";
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
         }
     }
 
-    /** Appends another index's sections after this one's (pages are indexed apart, then joined in order). */
-    public void addAll(SearchIndex other) {
-        int offset = sections.size();
-        int pageOffset = pageStarts.size();
-        sections.addAll(other.sections);
-        other.pageStarts.forEach(start -> pageStarts.add(start + offset));
-        merge(other.postings, postings, pageOffset);
-        merge(other.titlePostings, titlePostings, pageOffset);
+    /** Where page N's own file goes. */
+    public static String pageFile(int page) {
+        return FOLDER + "p-" + page + ".js";
     }
 
-    private static void merge(Map<String, Set<Integer>> from, Map<String, Set<Integer>> into, int offset) {
-        from.forEach((term, ids) -> {
-            Set<Integer> target = into.computeIfAbsent(term, k -> new LinkedHashSet<>());
-            ids.forEach(id -> target.add(id + offset));
-        });
+    /** The number of pages joined so far. */
+    public int pages() {
+        return pages;
+    }
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** Ascending page numbers, stored as ints: a term on every page of 10,000 costs 40 KB, not a set of boxed numbers. */
+    private static final class PageList {
+        private int[] pages = new int[4];
+        private int size;
+
+        void add(int page) {
+            if (size > 0 && pages[size - 1] == page) {
+                return;
+            }
+            if (size == pages.length) {
+                pages = Arrays.copyOf(pages, size * 2);
+            }
+            pages[size++] = page;
+        }
+
+        /** Consecutive pages as runs: the gap before each run, then its length. A term on every page is two numbers. */
+        List<Integer> runs() {
+            List<Integer> out = new ArrayList<>();
+            int end = 0;
+            int i = 0;
+            while (i < size) {
+                int start = pages[i];
+                int length = 1;
+                while (i + length < size && pages[i + length] == start + length) {
+                    length++;
+                }
+                out.add(start - end);
+                out.add(length);
+                end = start + length;
+                i += length;
+            }
+            return out;
+        }
     }
 
     /** The terms of a text: Latin words whole, kanji/kana runs as overlapping pairs of characters. */
@@ -187,16 +262,16 @@ public final class SearchIndex {
         return Integer.remainderUnsigned(hash, shards);
     }
 
-    /** Output path → script text of every file of the index. */
+    /** Output path → script text of the index's shared files: the term shards and index.js (page files were written as pages joined). */
     public Map<String, String> files() {
-        ObjectMapper json = new ObjectMapper();
         Map<String, String> files = new LinkedHashMap<>();
         try {
             long estimate = 0;
             Map<String, List<List<Integer>>> entries = new TreeMap<>();
-            for (Map.Entry<String, Set<Integer>> posting : postings.entrySet()) {
-                List<Integer> all = runs(posting.getValue());
-                List<Integer> titles = runs(titlePostings.getOrDefault(posting.getKey(), Set.of()));
+            for (Map.Entry<String, PageList> posting : postings.entrySet()) {
+                List<Integer> all = posting.getValue().runs();
+                PageList titled = titlePostings.get(posting.getKey());
+                List<Integer> titles = titled == null ? List.of() : titled.runs();
                 entries.put(posting.getKey(), List.of(all, titles));
                 estimate += posting.getKey().length() * 3L + all.size() * 3L + titles.size() * 3L + 8;
             }
@@ -207,57 +282,15 @@ public final class SearchIndex {
             }
             entries.forEach((term, lists) -> shardMaps.get(shardOf(term, shards)).put(term, lists));
             for (int i = 0; i < shards; i++) {
-                files.put(FOLDER + "t-" + i + ".js", "window.__kenshoSearch.terms(" + i + "," + json.writeValueAsString(shardMaps.get(i)) + ");\n");
-            }
-            for (int page = 0; page < pageStarts.size(); page++) {
-                int from = pageStarts.get(page);
-                int to = page + 1 < pageStarts.size() ? pageStarts.get(page + 1) : sections.size();
-                List<List<Object>> pageSections = new ArrayList<>();
-                for (int id = from; id < to; id++) {
-                    List<Object> section = new ArrayList<>();
-                    section.add(id);
-                    section.addAll(sections.get(id));
-                    pageSections.add(section);
-                }
-                files.put(FOLDER + "p-" + page + ".js", "window.__kenshoSearch.page(" + page + "," + json.writeValueAsString(pageSections) + ");\n");
+                files.put(FOLDER + "t-" + i + ".js", "window.__kenshoSearch.terms(" + i + "," + JSON.writeValueAsString(shardMaps.get(i)) + ");\n");
             }
             Map<String, Object> meta = new LinkedHashMap<>();
             meta.put("shards", shards);
-            meta.put("pages", pageStarts.size());
-            files.put(FOLDER + "index.js", "window.__kenshoSearch.meta(" + json.writeValueAsString(meta) + ");\n");
+            meta.put("pages", pages);
+            files.put(FOLDER + "index.js", "window.__kenshoSearch.meta(" + JSON.writeValueAsString(meta) + ");\n");
             return files;
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
     }
-
-    /**
-     * Ascending ids as runs of consecutive ids: the gap before each run, then its length. A term on
-     * every section of a thousand pages is two numbers, and the files stay small.
-     */
-    private static List<Integer> runs(Collection<Integer> ids) {
-        List<Integer> out = new ArrayList<>();
-        int end = 0;
-        int runStart = -1;
-        int runLength = 0;
-        for (int id : new TreeSet<>(ids)) {
-            if (runLength > 0 && id == runStart + runLength) {
-                runLength++;
-                continue;
-            }
-            if (runLength > 0) {
-                out.add(runStart - end);
-                out.add(runLength);
-                end = runStart + runLength;
-            }
-            runStart = id;
-            runLength = 1;
-        }
-        if (runLength > 0) {
-            out.add(runStart - end);
-            out.add(runLength);
-        }
-        return out;
-    }
-
 }

@@ -20,16 +20,17 @@ import org.jsoup.nodes.Entities;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.temporal.TemporalAccessor;
 import java.util.Date;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -141,14 +142,23 @@ public final class SiteRenderer {
     }
 
     /**
-     * Renders every page; returns output path → HTML. Template errors are added to diagnostics.
+     * Renders every page and writes each file to {@code sink} as soon as it is made, so that the site is
+     * never held in memory whole. Template errors are added to diagnostics.
      */
-    public Map<String, String> render(List<MarkdownDocument> documents, Navigation navigation, Set<String> assetPaths,
-                                      List<Diagnostic> diagnostics) {
+    public RenderedSite render(List<MarkdownDocument> documents, Navigation navigation, Set<String> assetPaths, SiteSink sink,
+                               List<Diagnostic> diagnostics) throws IOException {
         Map<Page, MarkdownDocument> byPage = new IdentityHashMap<>();
         documents.forEach(d -> byPage.put(d.page(), d));
-        Map<String, String> files = new LinkedHashMap<>();
+        Set<String> paths = ConcurrentHashMap.newKeySet();
+        Map<String, PageOutline> outlines = new HashMap<>();
+        Map<String, String> wholeDocuments = new HashMap<>();
+        Set<String> framedFolders = new HashSet<>();
+        SiteSink writer = (path, content) -> {
+            sink.write(path, content);
+            paths.add(path);
+        };
         SearchIndex search = new SearchIndex();
+        long searchPageBytes = 0;
         List<Page> order = navigation.pages();
         Map<String, String> sourceByOutput = new HashMap<>();
         order.forEach(p -> sourceByOutput.put(p.outputPath(), p.relativePath()));
@@ -161,14 +171,16 @@ public final class SiteRenderer {
         }
         if (sidebar.shared()) {
             for (String locale : navigation.locales()) {
-                files.put(SidebarView.scriptPath(locale), sidebar.script(locale));
+                writer.write(SidebarView.scriptPath(locale), sidebar.script(locale));
             }
         }
-        // Pages render in parallel, each with its own search entries; both are joined in reading order,
-        // so the output is the same byte for byte whatever the parallelism.
+        Map<String, Long> sharing = new HashMap<>();
+        order.forEach(p -> sharing.merge(p.relativePath(), 1L, Long::sum));
+        // Pages render in parallel and are written as they finish; their search entries are joined in
+        // reading order, so the output is the same byte for byte whatever the parallelism.
         ExecutorService pool = Executors.newFixedThreadPool(jobs);
         try {
-            List<Future<Object[]>> rendered = new ArrayList<>();
+            List<Future<RenderedPage>> rendered = new ArrayList<>();
             String shared = memo == null ? "" : RenderMemo.key(navigationFingerprint(navigation), builtAt, theme.fingerprint(),
                     String.valueOf(verification.serverVersion()));
             AtomicInteger renderedNow = new AtomicInteger();
@@ -179,8 +191,7 @@ public final class SiteRenderer {
                     readingAt.putIfAbsent(reading.get(v), v);
                 }
             }
-            for (int i = 0; i < order.size(); i++) {
-                Page page = order.get(i);
+            for (Page page : order) {
                 List<Page> reading = navigation.readingOrder(page.locale());
                 int at = readingAt.getOrDefault(page, -1);
                 Page previous = at > 0 ? reading.get(at - 1) : null;
@@ -188,40 +199,53 @@ public final class SiteRenderer {
                 String key = memo == null ? null : RenderMemo.key(shared, page.body(), page.frontMatter().toString(),
                         outcomesFingerprint(verification.pages().get(page.relativePath())), lastUpdated.get(page.relativePath()));
                 RenderMemo.Entry reused = memo == null ? null : memo.get(page.outputPath(), key);
-                if (reused != null) {
-                    rendered.add(CompletableFuture.completedFuture(new Object[] {reused.html(), reused.search()}));
-                    progress.pagesRendered.incrementAndGet();
-                    continue;
-                }
-                boolean lastUse = order.stream().filter(p -> p.relativePath().equals(page.relativePath())).count() == 1;
+                boolean lastUse = sharing.get(page.relativePath()) == 1;
                 rendered.add(pool.submit(() -> {
-                    SearchIndex pageSearch = new SearchIndex();
-                    Object[] done = {renderPage(byPage.get(page), navigation, previous, next, pageSearch), pageSearch};
-                    if (memo == null && lastUse) {
-                        byPage.get(page).release(); // a build renders each page once; the preview may render it again
-                    } else if (memo != null) {
-                        memo.put(page.outputPath(), new RenderMemo.Entry(key, (String) done[0], pageSearch));
+                    RenderedPage done;
+                    if (reused != null) {
+                        done = reused.page();
+                    } else {
+                        done = renderPage(byPage.get(page), navigation, previous, next);
+                        if (memo == null && lastUse) {
+                            byPage.get(page).release(); // a build renders each page once; the preview may render it again
+                        } else if (memo != null) {
+                            memo.put(page.outputPath(), new RenderMemo.Entry(key, done));
+                        }
+                        renderedNow.incrementAndGet();
                     }
-                    renderedNow.incrementAndGet();
+                    writer.write(page.outputPath(), done.html());
                     progress.pagesRendered.incrementAndGet();
                     return done;
                 }));
             }
             for (int i = 0; i < order.size(); i++) {
+                Page page = order.get(i);
                 try {
-                    Object[] result = rendered.get(i).get();
-                    files.put(order.get(i).outputPath(), (String) result[0]);
-                    search.addAll((SearchIndex) result[1]);
+                    RenderedPage result = rendered.get(i).get();
+                    rendered.set(i, null); // written: nothing of the page is kept but its outline and search terms
+                    outlines.put(page.outputPath(), result.outline());
+                    // The theme's frame is the same for every page of a language at one folder depth: read one whole.
+                    if (framedFolders.add(page.locale() + "|" + relativeRoot(page.outputPath()))) {
+                        wholeDocuments.put(page.outputPath(), result.html());
+                    }
+                    if (result.search() != null) {
+                        String pageFile = search.join(result.search());
+                        searchPageBytes += pageFile.getBytes(StandardCharsets.UTF_8).length;
+                        writer.write(SearchIndex.pageFile(search.pages() - 1), pageFile);
+                    }
                 } catch (ExecutionException e) {
                     if (e.getCause() instanceof Theme.ThemeException theme) {
                         diagnostics.add(theme.diagnostic());
-                        return files;
+                        return new RenderedSite(paths, outlines, wholeDocuments);
                     }
                     if (e.getCause() instanceof StackOverflowError) {
                         // Rendering recurses once per nesting level of the page's blocks.
-                        diagnostics.add(Diagnostic.at(order.get(i).displayPath(), 1, 1,
+                        diagnostics.add(Diagnostic.at(page.displayPath(), 1, 1,
                                 "the page nests blockquotes, lists or other blocks too deeply to render", null));
                         continue;
+                    }
+                    if (e.getCause() instanceof IOException io) {
+                        throw io;
                     }
                     throw e.getCause() instanceof RuntimeException runtime ? runtime : new IllegalStateException(e.getCause());
                 }
@@ -236,41 +260,43 @@ public final class SiteRenderer {
             pool.shutdownNow();
         }
         Map<String, String> index = search.files();
-        files.putAll(index);
-        searchIndexBytes = index.values().stream().mapToLong(text -> text.getBytes(StandardCharsets.UTF_8).length).sum();
-        searchIndexFiles = index.size();
+        for (Map.Entry<String, String> file : index.entrySet()) {
+            writer.write(file.getKey(), file.getValue());
+        }
+        searchIndexBytes = searchPageBytes + index.values().stream().mapToLong(text -> text.getBytes(StandardCharsets.UTF_8).length).sum();
+        searchIndexFiles = index.size() + search.pages();
         try {
             // A site's own 404.md (as in Starlight) replaces the theme's page.
-            if (!files.containsKey(NOT_FOUND_PAGE)) {
-                files.put(NOT_FOUND_PAGE, theme.render("404.ftlh", baseModel(NOT_FOUND_PAGE, navigation, null, config.defaultLocale())));
+            if (!paths.contains(NOT_FOUND_PAGE)) {
+                String page = theme.render("404.ftlh", baseModel(NOT_FOUND_PAGE, navigation, null, config.defaultLocale()));
+                writer.write(NOT_FOUND_PAGE, page);
+                wholeDocuments.put(NOT_FOUND_PAGE, page);
             }
-        } catch (Theme.ThemeException e) {
-            diagnostics.add(e.diagnostic());
-        }
-        if (!config.url().isEmpty()) {
-            files.put("sitemap.xml", sitemap(order.stream().filter(p -> !p.outputPath().equals(NOT_FOUND_PAGE) && !p.fallback()).toList()));
-        }
-        if (!files.containsKey("index.html")) {
-            try {
+            if (!config.url().isEmpty()) {
+                writer.write("sitemap.xml", sitemap(order.stream().filter(p -> !p.outputPath().equals(NOT_FOUND_PAGE) && !p.fallback()).toList()));
+            }
+            if (!paths.contains("index.html")) {
                 Map<String, Object> model = baseModel("index.html", navigation, null, config.defaultLocale());
                 if (sidebar.shared()) {
                     // A large site's home page lists the first pages of each group and links to a page per
                     // group listing all of them: the no-script table of contents, without one huge page.
-                    model.put("sidebar", groupContents(navigation, files));
+                    model.put("sidebar", groupContents(navigation, writer, wholeDocuments));
                 }
-                files.put("index.html", theme.render("index.ftlh", model));
-            } catch (Theme.ThemeException e) {
-                diagnostics.add(e.diagnostic());
+                String home = theme.render("index.ftlh", model);
+                writer.write("index.html", home);
+                wholeDocuments.put("index.html", home);
             }
+        } catch (Theme.ThemeException e) {
+            diagnostics.add(e.diagnostic());
         }
-        return files;
+        return new RenderedSite(paths, outlines, wholeDocuments);
     }
 
     private static String stem(String path) {
         return path.substring(0, path.lastIndexOf('.'));
     }
 
-    private String renderPage(MarkdownDocument document, Navigation navigation, Page previous, Page next, SearchIndex search)
+    private RenderedPage renderPage(MarkdownDocument document, Navigation navigation, Page previous, Page next)
             throws Theme.ThemeException {
         Page page = document.page();
         UiStrings ui = uiOf(page.locale());
@@ -304,12 +330,12 @@ public final class SiteRenderer {
         Map<String, Object> pageModel = new HashMap<>();
         pageModel.put("title", page.frontMatter().title());
         pageModel.put("description", page.frontMatter().description().isEmpty() ? config.description() : page.frontMatter().description());
-        if (!page.frontMatter().isOff("pagefind") && !page.outputPath().equals(NOT_FOUND_PAGE) && !page.fallback()) {
-            search.add(config.urlFormat().urlPath(page.outputPath()), page.frontMatter().title(), body);
-        }
-        // One parse of the page's HTML serves the table of contents, the heading anchors and the links.
+        // One parse of the page's HTML serves the search index, the table of contents, the heading anchors,
+        // the links and what the link check needs.
         Document fragment = Jsoup.parseBodyFragment(body);
         fragment.outputSettings().prettyPrint(false);
+        SearchIndex.PageEntry search = page.frontMatter().isOff("pagefind") || page.outputPath().equals(NOT_FOUND_PAGE) || page.fallback()
+                ? null : SearchIndex.extract(config.urlFormat().urlPath(page.outputPath()), page.frontMatter().title(), fragment.body());
         pageModel.put("toc", tableOfContents(fragment, page.frontMatter()));
         boolean anchored = addHeadingAnchors(fragment, ui);
         boolean relinked = links.rewrite(fragment.body(), page.outputPath());
@@ -332,7 +358,7 @@ public final class SiteRenderer {
         model.put("page", pageModel);
         model.put("prev", pagination(page, "prev", previous));
         model.put("next", pagination(page, "next", next));
-        return theme.render("page.ftlh", model);
+        return new RenderedPage(theme.render("page.ftlh", model), PageOutline.of(fragment.body()), search);
     }
 
     private UiStrings uiOf(String locale) throws Theme.ThemeException {
@@ -579,7 +605,8 @@ public final class SiteRenderer {
     static final int HOME_ITEMS_PER_GROUP = 10;
 
     /** Writes contents/N.html for every group of the default language and returns the home page's shortened lists. */
-    private List<Map<String, Object>> groupContents(Navigation navigation, Map<String, String> files) throws Theme.ThemeException {
+    private List<Map<String, Object>> groupContents(Navigation navigation, SiteSink writer, Map<String, String> wholeDocuments)
+            throws Theme.ThemeException, IOException {
         List<Map<String, Object>> home = new ArrayList<>();
         List<Navigation.Section> sections = navigation.sections(config.defaultLocale());
         UiStrings ui = uiOf(config.defaultLocale());
@@ -590,7 +617,9 @@ public final class SiteRenderer {
             Map<String, Object> model = baseModel(contentsPath, navigation, null, config.defaultLocale());
             String label = section.label().isEmpty() ? config.title() : section.label();
             model.put("group", Map.of("label", label, "items", pages.stream().map(p -> link(p, contentsPath)).toList()));
-            files.put(contentsPath, theme.render("contents.ftlh", model));
+            String contents = theme.render("contents.ftlh", model);
+            writer.write(contentsPath, contents);
+            wholeDocuments.put(contentsPath, contents);
             home.add(Map.of("label", section.label(), "items", pages.stream().limit(HOME_ITEMS_PER_GROUP).map(p -> link(p, "index.html")).toList(),
                     "total", pages.size(), "more", pages.size() > HOME_ITEMS_PER_GROUP ? contentsPath : "",
                     "moreLabel", ui.format("home.allPages", label, pages.size())));

@@ -1,0 +1,40 @@
+package dev.kensho.generator.render;
+
+import org.jsoup.nodes.Element;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * What the link check needs of a page's own content, read from the tree the renderer already has:
+ * the ids links may point at, and every link and source with the form its author wrote. The page's
+ * HTML can then be written out at once instead of being kept to be parsed again.
+ *
+ * @param ids   element ids (and {@code <a name>}) in the content
+ * @param links each reference as published, with the form written in the source
+ */
+public record PageOutline(Set<String> ids, List<Reference> links) {
+
+    public record Reference(String url, String written) {
+    }
+
+    public PageOutline {
+        ids = Set.copyOf(ids);
+        links = List.copyOf(links);
+    }
+
+    static PageOutline of(Element content) {
+        Set<String> ids = new LinkedHashSet<>();
+        ids.add("main");
+        content.select("[id]").forEach(e -> ids.add(e.id()));
+        content.select("a[name]").forEach(e -> ids.add(e.attr("name")));
+        List<Reference> links = new ArrayList<>();
+        for (Element element : content.select("a[href], link[href], img[src], script[src]")) {
+            String url = element.hasAttr("href") ? element.attr("href") : element.attr("src");
+            links.add(new Reference(url, element.hasAttr("data-written-href") ? element.attr("data-written-href") : url));
+        }
+        return new PageOutline(ids, links);
+    }
+}
