@@ -7,6 +7,7 @@ import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
 import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -18,6 +19,7 @@ import java.util.Set;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import java.nio.ByteBuffer;
 import java.nio.file.LinkOption;
@@ -55,11 +57,24 @@ public final class ContentLoader {
     public List<Page> load(List<Diagnostic> diagnostics) throws IOException {
         List<Page> pages = new ArrayList<>();
         Map<String, Page> byOutput = new LinkedHashMap<>();
-        for (Path source : walk(diagnostics)) {
-            if (!isPageSource(source)) {
-                continue;
-            }
-            Page page = loadPage(source, diagnostics);
+        List<Path> sources = walk(diagnostics).stream().filter(ContentLoader::isPageSource).toList();
+        // Files are read and their headers parsed in parallel; problems are then listed in file order.
+        List<List<Diagnostic>> found = sources.stream().map(source -> (List<Diagnostic>) new ArrayList<Diagnostic>()).toList();
+        Page[] loaded = new Page[sources.size()];
+        try {
+            IntStream.range(0, sources.size()).parallel().forEach(i -> {
+                try {
+                    loaded[i] = loadPage(sources.get(i), found.get(i));
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+        for (int i = 0; i < loaded.length; i++) {
+            diagnostics.addAll(found.get(i));
+            Page page = loaded[i];
             if (page == null) {
                 continue;
             }
