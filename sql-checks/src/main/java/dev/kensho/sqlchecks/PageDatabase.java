@@ -17,38 +17,41 @@ final class PageDatabase implements AutoCloseable {
     static final String MAX_RESULT_BUFFER = "64M";
 
     private final RunningPostgres server;
-    private final Connection admin;
+    private final DatabaseDropper dropper;
     private final String name;
     private final Properties credentials;
     private final Connection connection;
 
-    private PageDatabase(RunningPostgres server, Connection admin, String name, Properties credentials, Connection connection) {
+    private PageDatabase(RunningPostgres server, DatabaseDropper dropper, String name, Properties credentials, Connection connection) {
         this.server = server;
-        this.admin = admin;
+        this.dropper = dropper;
         this.name = name;
         this.credentials = credentials;
         this.connection = connection;
     }
 
     /**
-     * @param admin a connection of an account that may create roles and databases; PageDatabase
-     *              uses it but does not close it
+     * @param admin   a connection of an account that may create roles and databases; PageDatabase
+     *                uses it but does not close it
+     * @param dropper drops the database when the page is done
      */
-    static PageDatabase create(RunningPostgres server, Connection admin, String name, long diskBytes) throws SQLException {
+    static PageDatabase create(RunningPostgres server, Connection admin, DatabaseDropper dropper, String name, long diskBytes)
+            throws SQLException {
         String password = HexFormat.of().formatHex(new SecureRandom().generateSeed(16));
         synchronized (admin) {
             try (Statement statement = admin.createStatement()) {
                 // The role lives for one page and its password is 128 random bits: a costly SCRAM
                 // verifier would only slow every page's login down.
-                statement.execute("SET scram_iterations = 16");
-                statement.execute("CREATE ROLE " + name + " LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION"
-                        + " NOBYPASSRLS PASSWORD '" + password + "'");
+                // One round trip for the role and its settings (the simple protocol sends them as one query).
+                StringBuilder role = new StringBuilder("SET scram_iterations = 16; CREATE ROLE " + name
+                        + " LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS PASSWORD '" + password + "'");
                 for (String stock : SessionSettings.roleStatements(name)) {
-                    statement.execute(stock);
+                    role.append("; ").append(stock);
                 }
                 // Kensho's own bound on temporary files; only a superuser can change it, so an error it
                 // causes is always Kensho's (see KenshoLimits).
-                statement.execute("ALTER ROLE " + name + " SET temp_file_limit = '" + Math.max(1, diskBytes >> 10) + "kB'");
+                role.append("; ALTER ROLE ").append(name).append(" SET temp_file_limit = '").append(Math.max(1, diskBytes >> 10)).append("kB'");
+                statement.execute(role.toString());
                 statement.execute("CREATE DATABASE " + name + " OWNER " + name + " TEMPLATE template1" + (server.disposable() ? " STRATEGY FILE_COPY" : ""));
                 statement.execute("REVOKE ALL ON DATABASE " + name + " FROM PUBLIC");
             }
@@ -73,7 +76,7 @@ final class PageDatabase implements AutoCloseable {
             drop(admin, name);
             throw e;
         }
-        return new PageDatabase(server, admin, name, credentials, connection);
+        return new PageDatabase(server, dropper, name, credentials, connection);
     }
 
     Connection connection() {
@@ -92,12 +95,12 @@ final class PageDatabase implements AutoCloseable {
         try {
             connection.close();
         } catch (SQLException ignored) {
-            // The database is dropped with FORCE below.
+            // The database is dropped with FORCE.
         }
-        drop(admin, name);
+        dropper.drop(name);
     }
 
-    private static void drop(Connection admin, String name) {
+    static void drop(Connection admin, String name) {
         synchronized (admin) {
             try (Statement statement = admin.createStatement()) {
                 // The page owns its database and may have marked it a template, which DROP refuses.

@@ -60,9 +60,9 @@ public final class SessionSettings {
     /** Applies the output settings and resets planner settings the server's configuration changed. */
     static void apply(Connection connection) throws SQLException {
         try (Statement statement = connection.createStatement()) {
-            for (Map.Entry<String, String> setting : OUTPUT.entrySet()) {
-                statement.execute("SET " + setting.getKey() + " = '" + setting.getValue() + "'");
-            }
+            // One round trip (the simple protocol sends the statements as one query).
+            statement.execute(OUTPUT.entrySet().stream().map(setting -> "SET " + setting.getKey() + " = '" + setting.getValue() + "'")
+                    .collect(Collectors.joining("; ")));
             List<String> resets = new ArrayList<>();
             try (ResultSet rs = statement.executeQuery("SELECT name, boot_val FROM pg_catalog.pg_settings"
                     + " WHERE (category LIKE 'Query Tuning%' OR name IN ('work_mem', 'hash_mem_multiplier'))"
@@ -71,8 +71,8 @@ public final class SessionSettings {
                     resets.add("SET " + rs.getString(1) + " = '" + rs.getString(2).replace("'", "''") + "'");
                 }
             }
-            for (String reset : resets) {
-                statement.execute(reset);
+            if (!resets.isEmpty()) {
+                statement.execute(String.join("; ", resets));
             }
         }
     }

@@ -37,6 +37,7 @@ public final class Verifier implements AutoCloseable {
 
     private final RunningPostgres server;
     private final Connection admin;
+    private final DatabaseDropper dropper;
     private final StatementGuard guard;
     private final VerifierSettings settings;
     private final String serverVersion;
@@ -51,9 +52,10 @@ public final class Verifier implements AutoCloseable {
                 return thread;
             });
 
-    private Verifier(RunningPostgres server, Connection admin, VerifierSettings settings, String serverVersion) {
+    private Verifier(RunningPostgres server, Connection admin, DatabaseDropper dropper, VerifierSettings settings, String serverVersion) {
         this.server = server;
         this.admin = admin;
+        this.dropper = dropper;
         this.settings = settings;
         this.guard = new StatementGuard(settings.statementTimeout(), new AdminControl(admin));
         diskWatch.scheduleWithFixedDelay(this::watchDisk, 500, 500, TimeUnit.MILLISECONDS);
@@ -71,7 +73,8 @@ public final class Verifier implements AutoCloseable {
         Connection admin = null;
         try {
             admin = server.connectAdmin();
-            return new Verifier(server, admin, settings, checkVersion(server, admin));
+            String version = checkVersion(server, admin);
+            return new Verifier(server, admin, new DatabaseDropper(server), settings, version);
         } catch (SQLException e) {
             closeQuietly(admin);
             server.close();
@@ -126,7 +129,7 @@ public final class Verifier implements AutoCloseable {
         String name = namePrefix + "_" + pageCounter.incrementAndGet();
         long t0 = System.nanoTime();
         activeDatabases.add(name);
-        try (PageDatabase database = PageDatabase.create(server, admin, name, settings.databaseBytes())) {
+        try (PageDatabase database = PageDatabase.create(server, admin, dropper, name, settings.databaseBytes())) {
             Duration setup = Duration.ofNanos(System.nanoTime() - t0);
             List<Outcome> outcomes = new ScriptRunner(database.connection(), database::openSession, guard, settings.pageTimeout()).run(snippets);
             return new PageResult(page, outcomes, setup);
@@ -170,6 +173,7 @@ public final class Verifier implements AutoCloseable {
     @Override
     public void close() {
         diskWatch.shutdownNow();
+        dropper.close();
         closeQuietly(admin);
         server.close();
     }
