@@ -180,4 +180,26 @@ class ReaderExperienceTest {
         assertTrue(!home.contains("p123"), "the home page does not list every page");
         assertTrue(Files.readString(site.out.resolve("contents/0.html")).contains("href=\"../g/p123/\""), "the group's page lists all");
     }
+
+    @Test
+    void aGroupTooLargeForOneContentsPageIsSplitAndEveryPartLinksOn() throws Exception {
+        TestSite site = new TestSite(temp);
+        for (int i = 0; i < 850; i++) {
+            site.page("g/p" + i + ".md", TestSite.source("Page " + i, "\nText " + i + ".\n"));
+        }
+        assertEquals(0, site.build().status());
+        Document first = Jsoup.parse(site.out.resolve("contents/0.html").toFile());
+        assertEquals("g (1/3)", first.selectFirst("h1").text());
+        assertEquals(400, first.select("main ul li").size());
+        assertEquals("0-2.html", first.selectFirst(".pager .next").attr("href"));
+        Document last = Jsoup.parse(site.out.resolve("contents/0-3.html").toFile());
+        assertEquals(50, last.select("main ul li").size());
+        assertEquals("Page 99", last.select("main ul li").last().text(), "titles sort as text");
+        assertEquals("0-2.html", last.selectFirst(".pager .prev").attr("href"));
+        try (var files = Files.list(site.out.resolve("contents"))) {
+            for (var file : files.toList()) {
+                assertTrue(Files.size(file) < 100_000, file + " is " + Files.size(file) + " bytes");
+            }
+        }
+    }
 }

@@ -604,7 +604,13 @@ public final class SiteRenderer {
     /** Pages a large site's home page lists per group; the rest are on the group's own contents page. */
     static final int HOME_ITEMS_PER_GROUP = 10;
 
-    /** Writes contents/N.html for every group of the default language and returns the home page's shortened lists. */
+    /** Pages one contents page lists: a group of any size is split over several, each well under 100 KB. */
+    static final int CONTENTS_PER_PAGE = 400;
+
+    /**
+     * Writes contents/N.html (and contents/N-2.html … for a group of more than {@value #CONTENTS_PER_PAGE}
+     * pages) for every group of the default language, and returns the home page's shortened lists.
+     */
     private List<Map<String, Object>> groupContents(Navigation navigation, SiteSink writer, Map<String, String> wholeDocuments)
             throws Theme.ThemeException, IOException {
         List<Map<String, Object>> home = new ArrayList<>();
@@ -612,19 +618,34 @@ public final class SiteRenderer {
         UiStrings ui = uiOf(config.defaultLocale());
         for (int g = 0; g < sections.size(); g++) {
             Navigation.Section section = sections.get(g);
-            String contentsPath = "contents/" + g + ".html";
             List<Page> pages = section.pages();
-            Map<String, Object> model = baseModel(contentsPath, navigation, null, config.defaultLocale());
             String label = section.label().isEmpty() ? config.title() : section.label();
-            model.put("group", Map.of("label", label, "items", pages.stream().map(p -> link(p, contentsPath)).toList()));
-            String contents = theme.render("contents.ftlh", model);
-            writer.write(contentsPath, contents);
-            wholeDocuments.put(contentsPath, contents);
+            int parts = Math.max(1, (pages.size() + CONTENTS_PER_PAGE - 1) / CONTENTS_PER_PAGE);
+            for (int part = 0; part < parts; part++) {
+                String contentsPath = contentsPath(g, part);
+                List<Page> listed = pages.subList(part * CONTENTS_PER_PAGE, Math.min(pages.size(), (part + 1) * CONTENTS_PER_PAGE));
+                Map<String, Object> model = baseModel(contentsPath, navigation, null, config.defaultLocale());
+                Map<String, Object> group = new HashMap<>();
+                group.put("label", parts == 1 ? label : label + " (" + (part + 1) + "/" + parts + ")");
+                group.put("previousLabel", label + " (" + part + "/" + parts + ")");
+                group.put("nextLabel", label + " (" + (part + 2) + "/" + parts + ")");
+                group.put("items", listed.stream().map(p -> link(p, contentsPath)).toList());
+                group.put("previous", part == 0 ? "" : SiteLinks.relative(contentsPath, contentsPath(g, part - 1)));
+                group.put("next", part + 1 == parts ? "" : SiteLinks.relative(contentsPath, contentsPath(g, part + 1)));
+                model.put("group", group);
+                String contents = theme.render("contents.ftlh", model);
+                writer.write(contentsPath, contents);
+                wholeDocuments.put(contentsPath, contents);
+            }
             home.add(Map.of("label", section.label(), "items", pages.stream().limit(HOME_ITEMS_PER_GROUP).map(p -> link(p, "index.html")).toList(),
-                    "total", pages.size(), "more", pages.size() > HOME_ITEMS_PER_GROUP ? contentsPath : "",
+                    "total", pages.size(), "more", pages.size() > HOME_ITEMS_PER_GROUP ? contentsPath(g, 0) : "",
                     "moreLabel", ui.format("home.allPages", label, pages.size())));
         }
         return home;
+    }
+
+    private static String contentsPath(int group, int part) {
+        return "contents/" + group + (part == 0 ? "" : "-" + (part + 1)) + ".html";
     }
 
     /** The previous/next link, as Starlight's {@code prev}/{@code next} front matter may change it (false, a label, or {link, label}). */

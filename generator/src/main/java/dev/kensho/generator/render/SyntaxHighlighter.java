@@ -9,6 +9,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -21,14 +23,33 @@ import java.util.concurrent.ConcurrentHashMap;
 final class SyntaxHighlighter {
 
     private static final String PRISM = "META-INF/resources/webjars/prismjs/1.30.0/components/";
-    /** Load order matters: a language may extend another (java extends clike). */
-    private static final String[] COMPONENTS = {"prism-core.min.js", "prism-clike.min.js", "prism-markup.min.js",
-            "prism-sql.min.js", "prism-json.min.js", "prism-bash.min.js", "prism-java.min.js", "prism-http.min.js",
-            "prism-javascript.min.js", "prism-typescript.min.js", "prism-jsx.min.js", "prism-tsx.min.js", "prism-css.min.js",
-            "prism-scss.min.js", "prism-markdown.min.js", "prism-diff.min.js", "prism-yaml.min.js", "prism-toml.min.js",
-            "prism-python.min.js", "prism-go.min.js", "prism-rust.min.js", "prism-docker.min.js", "prism-ini.min.js",
-            "prism-graphql.min.js", "prism-ruby.min.js", "prism-c.min.js", "prism-cpp.min.js", "prism-csharp.min.js",
-            "prism-kotlin.min.js", "prism-swift.min.js"};
+    /**
+     * The components each language needs, in load order (a language may extend another: java extends
+     * clike). Prism's core loads with the highlighter; a language's components load the first time a
+     * block in it is highlighted, so a site pays only for the languages it uses. A grammar never changes
+     * once loaded by what loads after it, except markup (css and javascript add to it), hence its list.
+     */
+    /** Every component, in an order that satisfies every dependency. */
+    private static final List<String> ALL = List.of("clike", "markup", "sql", "json", "bash", "java", "http", "javascript",
+            "typescript", "jsx", "tsx", "css", "scss", "markdown", "diff", "yaml", "toml", "python", "go", "rust", "docker", "ini",
+            "graphql", "ruby", "c", "cpp", "csharp", "kotlin", "swift");
+    private static final Map<String, List<String>> COMPONENTS = Map.ofEntries(
+            Map.entry("sql", List.of("sql")), Map.entry("json", List.of("json")), Map.entry("bash", List.of("bash")),
+            Map.entry("java", List.of("clike", "java")), 
+            // These highlight code of other languages inside them (a page's <script>, a fenced block, a JSON body)
+            // with whatever grammars are loaded: everything is loaded first, so output never depends on which
+            // page happened to be highlighted first.
+            Map.entry("http", ALL), Map.entry("markup", ALL), Map.entry("markdown", ALL),
+            Map.entry("css", List.of("css")), Map.entry("javascript", List.of("clike", "markup", "javascript")),
+            Map.entry("typescript", List.of("clike", "markup", "javascript", "typescript")),
+            Map.entry("jsx", List.of("clike", "markup", "javascript", "jsx")),
+            Map.entry("tsx", List.of("clike", "markup", "javascript", "jsx", "typescript", "tsx")),
+            Map.entry("scss", List.of("css", "scss")),
+            Map.entry("diff", List.of("diff")), Map.entry("yaml", List.of("yaml")), Map.entry("toml", List.of("toml")),
+            Map.entry("python", List.of("python")), Map.entry("go", List.of("clike", "go")), Map.entry("rust", List.of("rust")),
+            Map.entry("docker", List.of("docker")), Map.entry("ini", List.of("ini")), Map.entry("graphql", List.of("graphql")),
+            Map.entry("ruby", List.of("clike", "ruby")), Map.entry("c", List.of("clike", "c")), Map.entry("cpp", List.of("clike", "c", "cpp")),
+            Map.entry("csharp", List.of("clike", "csharp")), Map.entry("kotlin", List.of("clike", "kotlin")), Map.entry("swift", List.of("swift")));
     /** The names technical lessons (and Starlight's Expressive Code) use for Prism's languages. */
     private static final Map<String, String> ALIASES = Map.ofEntries(Map.entry("sh", "bash"), Map.entry("shell", "bash"),
             Map.entry("console", "bash"), Map.entry("zsh", "bash"), Map.entry("shellscript", "bash"), Map.entry("scenario", "sql"),
@@ -39,15 +60,14 @@ final class SyntaxHighlighter {
             Map.entry("yml", "yaml"), Map.entry("py", "python"), Map.entry("rs", "rust"), Map.entry("dockerfile", "docker"),
             Map.entry("jsonc", "json"), Map.entry("json5", "json"), Map.entry("cs", "csharp"), Map.entry("kt", "kotlin"),
             Map.entry("c++", "cpp"), Map.entry("golang", "go"), Map.entry("rb", "ruby"), Map.entry("gql", "graphql"));
-    private static final Set<String> LANGUAGES = Set.of("sql", "json", "bash", "java", "http", "markup", "javascript",
-            "typescript", "jsx", "tsx", "css", "scss", "markdown", "diff", "yaml", "toml", "python", "go", "rust", "docker",
-            "ini", "graphql", "ruby", "c", "cpp", "csharp", "kotlin", "swift");
 
     /** Identical blocks (a schema shown on several pages) are highlighted once. */
     private static final ConcurrentHashMap<String, String> MEMO = new ConcurrentHashMap<>();
 
     private final Scriptable scope;
     private final Function highlight;
+    /** Components evaluated so far (guarded by this highlighter's lock). */
+    private final Set<String> loaded = new HashSet<>();
 
     private SyntaxHighlighter(Scriptable scope, Function highlight) {
         this.scope = scope;
@@ -77,9 +97,7 @@ final class SyntaxHighlighter {
             // identical blocks are highlighted once anyway.
             context.setInterpretedMode(true);
             ScriptableObject scope = context.initStandardObjects();
-            for (String component : COMPONENTS) {
-                context.evaluateString(scope, read(PRISM + component), component, 1, null);
-            }
+            context.evaluateString(scope, read(PRISM + "prism-core.min.js"), "prism-core.min.js", 1, null);
             context.evaluateString(scope, "var kenshoHighlight = function (code, language) {"
                     + " return Prism.highlight(code, Prism.languages[language], language); };", "kensho", 1, null);
             return new SyntaxHighlighter(scope, (Function) scope.get("kenshoHighlight", scope));
@@ -102,7 +120,7 @@ final class SyntaxHighlighter {
     /** The language Prism knows the fence's language as, or null for plain text. */
     static String prismLanguage(String language) {
         String name = ALIASES.getOrDefault(language, language);
-        return LANGUAGES.contains(name) ? name : null;
+        return COMPONENTS.containsKey(name) ? name : null;
     }
 
     /** HTML of the code: Prism's tokens, split into line spans. */
@@ -124,6 +142,12 @@ final class SyntaxHighlighter {
         Context context = Context.enter();
         try {
             context.setInterpretedMode(true);
+            for (String component : COMPONENTS.get(prism)) {
+                if (loaded.add(component)) {
+                    String file = "prism-" + component + ".min.js";
+                    context.evaluateString(scope, read(PRISM + file), file, 1, null);
+                }
+            }
             return Context.toString(highlight.call(context, scope, scope, new Object[] {code, prism}));
         } finally {
             Context.exit();
