@@ -82,6 +82,7 @@ public final class SearchIndex {
             }
         }
         section(url + anchor, pageTitle, heading, text, sections, terms, titleTerms);
+        collectTerms(pageTitle, titleTerms);
         return new PageEntry(sections, terms, titleTerms);
     }
 
@@ -114,9 +115,10 @@ public final class SearchIndex {
                                 Set<String> terms, Set<String> titleTerms) {
         String body = WHITESPACE.matcher(text).replaceAll(" ").strip();
         sections.add(List.of(url, pageTitle, heading, body.length() > PASSAGE_TEXT ? body.substring(0, PASSAGE_TEXT) : body));
-        terms.addAll(terms(heading + " " + body));
-        // Pages whose title or a heading holds a term rank first.
-        titleTerms.addAll(terms(pageTitle + " " + heading));
+        collectTerms(heading, terms);
+        collectTerms(body, terms);
+        // Pages whose title or a heading holds a term rank first (the title's own terms are added once, in extract).
+        collectTerms(heading, titleTerms);
     }
 
     private static final Pattern WHITESPACE = Pattern.compile("\\s+");
@@ -196,8 +198,14 @@ public final class SearchIndex {
 
     /** The terms of a text: Latin words whole, kanji/kana runs as overlapping pairs of characters. */
     public static Set<String> terms(String text) {
-        String normalized = Normalizer.normalize(text, Normalizer.Form.NFKC).toLowerCase(Locale.ROOT);
         Set<String> terms = new LinkedHashSet<>();
+        collectTerms(text, terms);
+        return terms;
+    }
+
+    /** Adds the terms of a text to a set (see {@link #terms}). */
+    private static void collectTerms(String text, Set<String> terms) {
+        String normalized = Normalizer.normalize(text, Normalizer.Form.NFKC).toLowerCase(Locale.ROOT);
         StringBuilder word = new StringBuilder();
         StringBuilder cjk = new StringBuilder();
         for (int i = 0; i < normalized.length(); ) {
@@ -216,7 +224,6 @@ public final class SearchIndex {
         }
         flushWord(word, terms);
         flushCjk(cjk, terms);
-        return terms;
     }
 
     /** Hiragana as katakana, so that ぺーじ finds ページ. */
@@ -229,6 +236,17 @@ public final class SearchIndex {
     }
 
     static boolean isCjk(int c) {
+        // The common blocks first (kana, unified ideographs); the script table only for the rest.
+        if (c >= 0x4E00 && c <= 0x9FFC) {
+            return true;
+        }
+        if (c >= 0x3041 && c <= 0x30FF) {
+            // Kana, except the marks and punctuation Unicode files under Common or Inherited (as search.js reads them).
+            return !(c >= 0x3099 && c <= 0x309C) && c != 0x30A0 && c != 0x30FB && c != 0x3097 && c != 0x3098;
+        }
+        if (c < 0x2E80) {
+            return false;
+        }
         Character.UnicodeScript script = Character.UnicodeScript.of(c);
         return script == Character.UnicodeScript.HAN || script == Character.UnicodeScript.HIRAGANA
                 || script == Character.UnicodeScript.KATAKANA || c == 'ー' || c == '々';
