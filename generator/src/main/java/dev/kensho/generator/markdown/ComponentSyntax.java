@@ -58,8 +58,8 @@ public final class ComponentSyntax {
         for (int i = 0; i < lines.length; i++) {
             String line = lines[i];
             int number = i + 1;
-            if (inCode[i]) {
-                continue;
+            if (inCode[i] || line.indexOf('<') < 0 && line.indexOf(':') < 0 && line.indexOf('{') < 0) {
+                continue; // code, or prose with nothing that could start a tag, an aside or a comment
             }
             if (line.strip().startsWith("{/*")) {
                 int end = i;
@@ -273,6 +273,9 @@ public final class ComponentSyntax {
         boolean[] inCode = new boolean[lines.length];
         String fence = null;
         for (int i = 0; i < lines.length; i++) {
+            if (fence == null && lines[i].indexOf('`') < 0 && lines[i].indexOf('~') < 0) {
+                continue;
+            }
             Matcher fenceMatcher = FENCE.matcher(lines[i]);
             if (fence != null) {
                 inCode[i] = true;

@@ -55,6 +55,20 @@ public final class MarkdownDocument {
     public static final String SCENARIO_LANGUAGE = "scenario";
 
     private static final Parser PARSER = Parser.builder(OPTIONS).build();
+    /**
+     * The same parser without GFM's bare-URL autolinks, for pages that hold nothing an autolink could
+     * start with: the autolink pass runs a regular expression over every text node, a quarter of the
+     * parse on a page of Japanese prose.
+     */
+    private static final Parser PARSER_WITHOUT_AUTOLINKS = Parser.builder(new MutableDataSet(OPTIONS)
+            .set(Parser.EXTENSIONS, List.of(TablesExtension.create(), StrikethroughExtension.create(),
+                    FootnoteExtension.create(), TaskListExtension.create()))
+            .toImmutable()).build();
+
+    /** Whether a text could hold a bare URL or e-mail address that GFM turns into a link. */
+    private static boolean mayHoldAutolinks(String text) {
+        return text.contains("://") || text.contains("www.") || text.contains("@") || text.contains("mailto:");
+    }
 
     private final Page page;
     // Not final: released once the page is rendered (see release()), so that a large site's syntax
@@ -130,7 +144,7 @@ public final class MarkdownDocument {
         }
         Document document;
         try {
-            document = PARSER.parse(components.body());
+            document = (mayHoldAutolinks(components.body()) ? PARSER : PARSER_WITHOUT_AUTOLINKS).parse(components.body());
         } catch (StackOverflowError e) {
             diagnostics.add(Diagnostic.at(page.displayPath(), 1, 1, "the page nests blockquotes, lists or other blocks too deeply to read", null));
             return new MarkdownDocument(page, PARSER.parse(""), List.of(), List.of(), Map.of(), false);

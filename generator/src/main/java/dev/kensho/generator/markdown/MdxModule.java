@@ -56,7 +56,7 @@ public final class MdxModule {
     static MdxModule read(String[] lines, boolean[] inCode, String file, RawFiles rawFiles, List<Diagnostic> diagnostics) {
         MdxModule module = new MdxModule();
         for (int i = 0; i < lines.length; i++) {
-            if (inCode[i] || !STATEMENT_START.matcher(lines[i]).lookingAt()) {
+            if (inCode[i] || !(lines[i].startsWith("import") || lines[i].startsWith("export")) || !STATEMENT_START.matcher(lines[i]).lookingAt()) {
                 continue;
             }
             int end = statementEnd(lines, i);
