@@ -526,6 +526,50 @@ class StarlightCompatTest {
                 run::toString);
     }
 
+    @Test
+    void markersFallOnTheCodeAsShownAndSiteSettingsLinksFollowTheUrlRules() throws Exception {
+        TestSite site = new TestSite(temp).page("a.md", """
+                ---
+                title: Markers
+                ---
+
+                ```js "answer"
+                // answer.js
+                const answer = 42;
+                ```
+
+                ```diff lang="js" "oldValue"
+                -  return oldValue;
+                +  return answer;
+                ```
+                """);
+        TestSite.Run run = site.build();
+        assertEquals(0, run.status(), run::toString);
+        Document html = Jsoup.parse(site.out.resolve("a/index.html").toFile());
+        assertEquals("answer.js", html.select("figure.code-block").get(0).selectFirst(".code-title").text());
+        assertEquals(List.of("answer"), html.select("figure.code-block").get(0).select("code mark").eachText(),
+                "the mark is on the code shown, after the title line was taken out");
+        assertEquals(List.of("oldValue"), html.select("figure.code-block").get(1).select("code mark").eachText(),
+                "and after the +/- column was taken out");
+
+        site.page("a.md", "---\ntitle: M\n---\n\n```js " + "\"x\" ".repeat(33) + "\nx\n```\n");
+        run = site.build();
+        assertEquals(1, run.status(), run::toString);
+        assertTrue(run.err().startsWith(site.display("a.md") + ":5:1: error: 33 text markers on one fence; at most 32"), run::toString);
+
+        site.page("a.md", TestSite.source("A", "\nText.\n"));
+        site.page("site.yml", "title: T\nsidebar:\n  - label: Bad\n    link: 'javascript:alert(1)'\n");
+        run = site.build();
+        assertEquals(1, run.status(), run::toString);
+        assertTrue(run.err().startsWith(site.display("site.yml") + ":4:1: error: site settings: sidebar link 'Bad': the URL scheme "
+                + "'javascript:' is not allowed"), run::toString);
+        site.page("site.yml", "title: T\neditLink:\n  baseUrl: 'javascript:alert(1)//'\n");
+        run = site.build();
+        assertEquals(1, run.status(), run::toString);
+        assertTrue(run.err().startsWith(site.display("site.yml") + ":3:1: error: site settings: editLink.baseUrl: the URL scheme "
+                + "'javascript:' is not allowed"), run::toString);
+    }
+
     private static void copyFolder(Path from, Path to) throws java.io.IOException {
         try (var files = Files.walk(from)) {
             for (Path file : files.toList()) {

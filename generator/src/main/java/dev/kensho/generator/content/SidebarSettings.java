@@ -64,7 +64,12 @@ final class SidebarSettings {
             if (map.get("attrs") instanceof Map<?, ?> a) {
                 a.forEach((k, v) -> attrs.put(String.valueOf(k), String.valueOf(v)));
             }
-            return new SidebarItem.Link(label, String.valueOf(map.get("link")), badge, attrs, line);
+            String link = String.valueOf(map.get("link"));
+            if (UrlSchemes.problem(link) != null) {
+                problem(link, "sidebar link '" + label + "': " + UrlSchemes.problem(link));
+                return null;
+            }
+            return new SidebarItem.Link(label, link, badge, attrs, line);
         }
         if (label == null) {
             problem("items:", "a sidebar group needs a label");

@@ -16,6 +16,7 @@ import com.vladsch.flexmark.util.sequence.BasedSequence;
 import dev.kensho.generator.Diagnostic;
 import dev.kensho.generator.content.ContentFiles;
 import dev.kensho.generator.content.Page;
+import dev.kensho.sqlchecks.assertion.BoundedMatch;
 import dev.kensho.sqlchecks.Directives;
 import dev.kensho.sqlchecks.ExpectedRows;
 import dev.kensho.sqlchecks.InvalidDirectiveException;
@@ -27,6 +28,7 @@ import dev.kensho.sqlchecks.Snippet;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.nio.ByteBuffer;
@@ -151,14 +153,13 @@ public final class MarkdownDocument {
         }
         MarkupPolicy.check(document, page, components.body(), found);
         PageFrontMatter.check(page, found);
-        List<SqlFence> fences = new ArrayList<>();
-        List<Integer> unverified = new ArrayList<>();
-        List<Diagnostic> unblocking = new ArrayList<>();
-        collect(document, page, components.body(), fences, found, unblocking, unverified);
+        FenceScan scan = new FenceScan(page, components.body(), found);
+        collect(document, scan);
         diagnostics.addAll(found);
-        diagnostics.addAll(unblocking);
-        MarkdownDocument parsed = new MarkdownDocument(page, document, fences, components.tags(), diagrams, found.isEmpty());
-        parsed.unverifiedSqlLines.addAll(unverified);
+        diagnostics.addAll(scan.unblocking);
+        MarkdownDocument parsed = new MarkdownDocument(page, document, scan.fences, components.tags(), diagrams, found.isEmpty());
+        parsed.unverifiedSqlLines.addAll(scan.unverified);
+        parsed.textMarks.putAll(scan.textMarks);
         return parsed;
     }
 
@@ -194,22 +195,50 @@ public final class MarkdownDocument {
     public static final Set<String> UNVERIFIED_SQL_LANGUAGES = Set.of("postgresql", "postgres", "psql", "pgsql", "plpgsql", "sql-unverified");
 
     private final List<Integer> unverifiedSqlLines = new ArrayList<>();
+    private final Map<FencedCodeBlock, String[]> textMarks = new IdentityHashMap<>();
+
+    /** Expressive Code's text markers of each fence that has some: the kind of mark on every character of its code. */
+    public Map<FencedCodeBlock, String[]> textMarks() {
+        return textMarks;
+    }
 
     /** Lines of fences that look like SQL but are not verified (```psql and the like), for the report. */
     public List<Integer> unverifiedSqlLines() {
         return List.copyOf(unverifiedSqlLines);
     }
 
-    private static void collect(Node node, Page page, String body, List<SqlFence> fences, List<Diagnostic> diagnostics,
-                                List<Diagnostic> unblocking, List<Integer> unverified) {
+    /** What reading a page's fences finds; one per page. */
+    private static final class FenceScan {
+        final Page page;
+        final String body;
+        final List<SqlFence> fences = new ArrayList<>();
+        final List<Diagnostic> diagnostics;
+        /** Problems reported without keeping the page from running (a malformed rows table). */
+        final List<Diagnostic> unblocking = new ArrayList<>();
+        final List<Integer> unverified = new ArrayList<>();
+        final Map<FencedCodeBlock, String[]> textMarks = new IdentityHashMap<>();
+        /** One budget for every regular-expression marker on the page. */
+        final long markerDeadline = BoundedMatch.deadline();
+
+        FenceScan(Page page, String body, List<Diagnostic> diagnostics) {
+            this.page = page;
+            this.body = body;
+            this.diagnostics = diagnostics;
+        }
+    }
+
+    private static void collect(Node node, FenceScan scan) {
+        Page page = scan.page;
+        String body = scan.body;
+        List<Diagnostic> diagnostics = scan.diagnostics;
         for (Node child = node.getFirstChild(); child != null; child = child.getNext()) {
             if (!(child instanceof FencedCodeBlock fence)) {
-                collect(child, page, body, fences, diagnostics, unblocking, unverified);
+                collect(child, scan);
                 continue;
             }
             FenceInfo info = FenceInfo.parse(fence.getInfo().toString());
             if (info.language().equals(ROWS_LANGUAGE)) {
-                SqlFence owner = fences.isEmpty() ? null : fences.get(fences.size() - 1);
+                SqlFence owner = scan.fences.isEmpty() ? null : scan.fences.get(scan.fences.size() - 1);
                 if (owner == null || owner.rowsNode() != fence) {
                     boolean afterScenario = fence.getPrevious() instanceof FencedCodeBlock previous
                             && FenceInfo.parse(previous.getInfo().toString()).language().equals(SCENARIO_LANGUAGE);
@@ -221,15 +250,17 @@ public final class MarkdownDocument {
                 continue;
             }
             if (!info.markers().isEmpty()) {
+                // Found once, here, within one regex budget for the whole page; the renderer lays them over the code.
                 try {
-                    TextMarks.kinds(fence.getContentChars().toString(), info.markers());
+                    String text = CodeDisplay.of(info, fence.getContentChars().toString()).text();
+                    scan.textMarks.put(fence, TextMarks.kinds(text, info.markers(), scan.markerDeadline));
                 } catch (TextMarks.Problem problem) {
                     diagnostics.add(fenceDiagnostic(page, body, fence, problem.getMessage()));
                 }
             }
             boolean scenario = info.language().equals(SCENARIO_LANGUAGE);
             if (UNVERIFIED_SQL_LANGUAGES.contains(info.language())) {
-                unverified.add(fence.getStartLineNumber() + 1);
+                scan.unverified.add(fence.getStartLineNumber() + 1);
             }
             if (!info.language().equals("sql") && !scenario) {
                 continue;
@@ -273,11 +304,11 @@ public final class MarkdownDocument {
                         expectedRows = ExpectedRows.parse(next.getContentChars().toString());
                     } catch (InvalidDirectiveException e) {
                         // Reported, but the page still runs: one bad table must not hide the page's other problems.
-                        unblocking.add(fenceDiagnostic(page, body, next, "expected rows: " + e.getMessage()));
+                        scan.unblocking.add(fenceDiagnostic(page, body, next, "expected rows: " + e.getMessage()));
                     }
                 }
             }
-            fences.add(new SqlFence(fence, info, snippet.with(directives, expectedRows), rowsNode));
+            scan.fences.add(new SqlFence(fence, info, snippet.with(directives, expectedRows), rowsNode));
         }
     }
 

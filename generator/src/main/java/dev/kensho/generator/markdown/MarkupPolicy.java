@@ -11,6 +11,7 @@ import com.vladsch.flexmark.util.ast.Document;
 import com.vladsch.flexmark.util.ast.Node;
 import dev.kensho.generator.Diagnostic;
 import dev.kensho.generator.content.Page;
+import dev.kensho.generator.content.UrlSchemes;
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Attribute;
 import org.jsoup.nodes.Element;
@@ -20,7 +21,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Pattern;
 import java.util.TreeSet;
 
 /**
@@ -40,22 +40,13 @@ public final class MarkupPolicy {
             "height", "loading", "decoding", "colspan", "rowspan", "scope", "align", "open", "datetime", "cite", "name", "start",
             "reversed", "type", "media", "sizes", "target", "rel", "role", "aria-label", "aria-hidden", "aria-describedby");
     private static final Set<String> URL_ATTRIBUTES = Set.of("href", "src", "srcset", "cite");
-    private static final Set<String> SCHEMES = Set.of("http", "https", "mailto", "tel");
-    private static final Pattern SCHEME = Pattern.compile("^([a-z][a-z0-9+.\\-]*):");
 
     private MarkupPolicy() {
     }
 
     /** Why a URL may not be published, or null when it may (relative, or a listed scheme). */
     public static String urlProblem(String url) {
-        // The browser decodes entities first, and ignores whitespace and control characters inside a
-        // scheme: "java&#9;script:" is javascript:.
-        String compact = Parser.unescapeEntities(url, true).replaceAll("[\\s\\p{Cntrl}]", "").toLowerCase(Locale.ROOT);
-        var matcher = SCHEME.matcher(compact);
-        if (matcher.find() && !SCHEMES.contains(matcher.group(1))) {
-            return "the URL scheme '" + matcher.group(1) + ":' is not allowed on the published site (use a relative link, http, https, mailto or tel)";
-        }
-        return null;
+        return UrlSchemes.problem(url);
     }
 
     /** Why a piece of raw HTML may not be published, or null. */

@@ -25,8 +25,18 @@ public final class TextMarks {
         }
     }
 
-    /** The kind ("mark", "ins", "del") of every character of the plain text, or null where unmarked; later markers win. */
-    public static String[] kinds(String text, List<FenceInfo.TextMarker> markers) throws Problem {
+    /** Markers one fence may carry: each is a pass over the block. */
+    static final int MAX_MARKERS = 32;
+
+    /**
+     * The kind ("mark", "ins", "del") of every character of the plain text, or null where unmarked; later markers win.
+     *
+     * @param deadline when regular expressions must be done ({@link BoundedMatch#deadline()}), shared by a page's fences
+     */
+    static String[] kinds(String text, List<FenceInfo.TextMarker> markers, long deadline) throws Problem {
+        if (markers.size() > MAX_MARKERS) {
+            throw new Problem(markers.size() + " text markers on one fence; at most " + MAX_MARKERS);
+        }
         String[] kinds = new String[text.length()];
         for (FenceInfo.TextMarker marker : markers) {
             if (marker.text().isEmpty()) {
@@ -45,7 +55,7 @@ public final class TextMarks {
                 throw new Problem("marker /" + marker.text() + "/ is not a valid regular expression: " + e.getDescription());
             }
             try {
-                for (int[] span : BoundedMatch.findAll(pattern, text, "marker")) {
+                for (int[] span : BoundedMatch.findAll(pattern, text, "marker", deadline)) {
                     fill(kinds, span[0], span[1], marker.kind());
                 }
             } catch (BoundedMatch.TooSlow e) {

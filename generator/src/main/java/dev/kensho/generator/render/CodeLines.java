@@ -5,7 +5,6 @@ import java.util.Deque;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.Map;
@@ -19,23 +18,8 @@ import java.util.function.IntFunction;
 final class CodeLines {
 
     private static final Pattern TAG = Pattern.compile("<span[^>]*>|</span>");
-    private static final Pattern RANGE = Pattern.compile("(\\d+)(?:-(\\d+))?");
 
     private CodeLines() {
-    }
-
-    /** Line numbers (1-based) named by a range list such as "2,4-5". */
-    static Set<Integer> ranges(String text) {
-        Set<Integer> lines = new TreeSet<>();
-        Matcher matcher = RANGE.matcher(text);
-        while (matcher.find()) {
-            int from = Integer.parseInt(matcher.group(1));
-            int to = matcher.group(2) == null ? from : Integer.parseInt(matcher.group(2));
-            for (int line = from; line <= to && line - from < 10_000; line++) {
-                lines.add(line);
-            }
-        }
-        return lines;
     }
 
     static String split(String html, Map<Integer, String> lineClasses) {

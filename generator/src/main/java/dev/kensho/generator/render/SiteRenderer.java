@@ -316,7 +316,8 @@ public final class SiteRenderer {
                         .set(HtmlRenderer.GENERATE_HEADER_ID, true)
                         .set(HtmlRenderer.RENDER_HEADER_ID, true)
                         .set(HtmlRenderer.HEADER_ID_GENERATOR_NO_DUPED_DASHES, true))
-                .nodeRendererFactory(options -> new SnippetNodeRenderer(theme, outcomes, expectedRows, verification.serverVersion(), ui))
+                .nodeRendererFactory(options -> new SnippetNodeRenderer(theme, outcomes, expectedRows, verification.serverVersion(), ui,
+                        document.textMarks()))
                 .build();
         String body;
         try {

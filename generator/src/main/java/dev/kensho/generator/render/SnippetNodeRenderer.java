@@ -5,6 +5,7 @@ import com.vladsch.flexmark.html.HtmlWriter;
 import com.vladsch.flexmark.html.renderer.NodeRenderer;
 import com.vladsch.flexmark.html.renderer.NodeRendererContext;
 import com.vladsch.flexmark.html.renderer.NodeRenderingHandler;
+import dev.kensho.generator.markdown.CodeDisplay;
 import dev.kensho.generator.markdown.FenceInfo;
 import dev.kensho.generator.markdown.TextMarks;
 import dev.kensho.sqlchecks.Outcome;
@@ -18,9 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.Locale;
-import java.util.TreeMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Renders every fenced code block through the theme's {@code code.ftlh}; a verified ```sql fence also
@@ -35,14 +33,18 @@ final class SnippetNodeRenderer implements NodeRenderer {
     private final String serverVersion;
     /** The theme's words in the page's language. */
     private final UiStrings ui;
+    /** Text markers found when the page was parsed, by fence. */
+    private final Map<FencedCodeBlock, String[]> textMarks;
 
     /**
      * @param outcomes     each ```sql fence's outcome
      * @param expectedRows each ```rows fence's snippet outcome (the rows were compared in that run)
      */
     SnippetNodeRenderer(Theme theme, Map<FencedCodeBlock, Outcome> outcomes, Map<FencedCodeBlock, Outcome> expectedRows,
-                        String serverVersion, UiStrings ui) {
+                        String serverVersion, UiStrings ui,
+                        Map<FencedCodeBlock, String[]> textMarks) {
         this.ui = ui;
+        this.textMarks = textMarks;
         this.theme = theme;
         this.outcomes = outcomes;
         this.expectedRows = expectedRows;
@@ -60,44 +62,20 @@ final class SnippetNodeRenderer implements NodeRenderer {
         if (outcome != null && outcome.snippet().directives().hidden()) {
             return;
         }
-        String code = node.getContentChars().toString();
         Map<String, Object> model = new HashMap<>();
-        String text = code.endsWith("\n") ? code.substring(0, code.length() - 1) : code;
-        String language = info.language().isEmpty() ? "text" : info.language();
-        String title = info.meta().getOrDefault("title", "");
-        // Expressive Code takes a first-line comment naming a file as the block's title (display only).
-        Matcher fileComment = FILE_COMMENT.matcher(text);
-        if (title.isEmpty() && outcome == null && fileComment.lookingAt()) {
-            title = fileComment.group(1);
-            text = text.substring(Math.min(text.length(), fileComment.end() + 1));
-        }
-        Map<Integer, String> lineClasses = lineClasses(info);
-        if (language.equals("diff") && info.meta().containsKey("lang")) {
-            // Expressive Code's diff lang="js": +/- lines become inserted/deleted lines of highlighted js.
-            StringBuilder stripped = new StringBuilder();
-            String[] lines = text.split("\n", -1);
-            for (int n = 0; n < lines.length; n++) {
-                char first = lines[n].isEmpty() ? ' ' : lines[n].charAt(0);
-                if (first == '+' || first == '-') {
-                    lineClasses.putIfAbsent(n + 1, first == '+' ? "ins" : "del");
-                }
-                stripped.append(first == '+' || first == '-' || first == ' ' ? lines[n].substring(Math.min(1, lines[n].length())) : lines[n]);
-                stripped.append(n < lines.length - 1 ? "\n" : "");
-            }
-            text = stripped.toString();
-            language = info.meta().get("lang").toLowerCase(Locale.ROOT);
-        }
+        CodeDisplay display = CodeDisplay.of(info, node.getContentChars().toString());
+        String text = display.text();
+        String language = display.language();
+        String title = display.title();
+        Map<Integer, String> lineClasses = display.lineClasses();
         model.put("code", text);
         model.put("language", language);
         String highlighted = SyntaxHighlighter.get().highlight(text, language);
-        if (!info.markers().isEmpty()) {
-            try {
-                highlighted = TextMarks.apply(highlighted, TextMarks.kinds(text, info.markers()));
-            } catch (TextMarks.Problem unreachable) {
-                // Checked when the page was parsed: such a page is not rendered.
-            }
+        String[] marks = textMarks.get(node);
+        if (marks != null && marks.length == text.length()) {
+            highlighted = TextMarks.apply(highlighted, marks);
         }
-        Set<Integer> collapsed = info.meta().containsKey("collapse") ? CodeLines.ranges(info.meta().get("collapse")) : Set.of();
+        Set<Integer> collapsed = info.meta().containsKey("collapse") ? CodeDisplay.ranges(info.meta().get("collapse")) : Set.of();
         model.put("highlighted", CodeLines.split(highlighted, lineClasses, collapsed, count -> ui.format("code.collapsed", count)));
         model.put("title", title);
         model.put("frame", info.meta().getOrDefault("frame", language.matches("bash|sh|shell|console|zsh|powershell") ? "terminal" : "code"));
@@ -128,23 +106,6 @@ final class SnippetNodeRenderer implements NodeRenderer {
         } catch (Theme.ThemeException e) {
             throw new RenderFailure(e);
         }
-    }
-
-    private static final Pattern FILE_COMMENT =
-            Pattern.compile("^(?://|#|--|<!--)\\s*([\\w./-]+\\.[A-Za-z0-9]+)\\s*(?:-->)?[ \\t]*$", Pattern.MULTILINE);
-
-    /** Line classes as Expressive Code names them: {@code {2,4-5}}/{@code mark=} marked, {@code ins=} inserted, {@code del=} deleted. */
-    private static Map<Integer, String> lineClasses(FenceInfo info) {
-        Map<Integer, String> classes = new TreeMap<>();
-        info.meta().forEach((key, value) -> {
-            if (key.startsWith("{")) {
-                CodeLines.ranges(key).forEach(line -> classes.put(line, "marked"));
-            } else if (key.equals("mark") || key.equals("ins") || key.equals("del")) {
-                String kind = key.equals("mark") ? "marked" : key;
-                CodeLines.ranges(value).forEach(line -> classes.put(line, kind));
-            }
-        });
-        return classes;
     }
 
     private Map<String, Object> evidence(Outcome outcome, FenceInfo info) {

@@ -26,6 +26,11 @@ public final class BoundedMatch {
         }
     }
 
+    /** A deadline {@link #LIMIT} from now. */
+    public static long deadline() {
+        return System.nanoTime() + LIMIT.toNanos();
+    }
+
     public static boolean find(Pattern pattern, String text) throws TooSlow {
         long deadline = System.nanoTime() + LIMIT.toNanos();
         try {
@@ -39,10 +44,11 @@ public final class BoundedMatch {
      * Every match in the text, as [start, end) pairs: the first capturing group's span where the
      * pattern has one, else the whole match; empty matches are skipped.
      *
-     * @param what how the author named the pattern, for the message
+     * @param what     how the author named the pattern, for the message
+     * @param deadline {@link System#nanoTime()} by which all matching must end: several patterns may share one
+     *                 budget (see {@link #deadline()})
      */
-    public static List<int[]> findAll(Pattern pattern, String text, String what) throws TooSlow {
-        long deadline = System.nanoTime() + LIMIT.toNanos();
+    public static List<int[]> findAll(Pattern pattern, String text, String what, long deadline) throws TooSlow {
         List<int[]> spans = new ArrayList<>();
         try {
             Matcher matcher = pattern.matcher(new Clocked(text, deadline));

@@ -1,0 +1,34 @@
+package dev.kensho.generator.content;
+
+import org.jsoup.parser.Parser;
+
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Which URLs contributor content may put on the published site: relative ones, and http, https,
+ * mailto and tel. Used for links and images in pages, component and front-matter values, and the
+ * links site.yml adds (sidebar, edit link).
+ */
+public final class UrlSchemes {
+
+    private static final Set<String> ALLOWED = Set.of("http", "https", "mailto", "tel");
+    private static final Pattern SCHEME = Pattern.compile("^([a-z][a-z0-9+.\\-]*):");
+
+    private UrlSchemes() {
+    }
+
+    /** Why a URL may not be published, or null when it may. */
+    public static String problem(String url) {
+        // The browser decodes entities first, and ignores whitespace and control characters inside a
+        // scheme: "java&#9;script:" is javascript:.
+        String compact = Parser.unescapeEntities(url, true).replaceAll("[\\s\\p{Cntrl}]", "").toLowerCase(Locale.ROOT);
+        Matcher matcher = SCHEME.matcher(compact);
+        if (matcher.find() && !ALLOWED.contains(matcher.group(1))) {
+            return "the URL scheme '" + matcher.group(1) + ":' is not allowed on the published site (use a relative link, http, https, mailto or tel)";
+        }
+        return null;
+    }
+}
