@@ -67,10 +67,18 @@ public final class LinkChecker {
             document.select("[id]").forEach(e -> anchors.add(e.id()));
             document.select("a[name]").forEach(e -> anchors.add(e.attr("name")));
             ids.put(path, anchors);
-            List<PageOutline.Reference> references = new ArrayList<>();
+            // A page's own content was read while it was rendered (with the forms its author wrote); here the
+            // theme's frame around it. A theme page (home, 404, contents) is all frame.
+            PageOutline content = outlines.get(path);
+            List<PageOutline.Reference> references = new ArrayList<>(content == null ? List.of() : content.links());
+            Map<String, Integer> fromContent = new HashMap<>();
+            references.forEach(reference -> fromContent.merge(reference.url(), 1, Integer::sum));
             for (Element element : document.select("a[href], link[href], img[src], script[src]")) {
                 String url = element.hasAttr("href") ? element.attr("href") : element.attr("src");
-                references.add(new PageOutline.Reference(url, element.hasAttr("data-written-href") ? element.attr("data-written-href") : url));
+                // Each of the content's own links appears once more in the whole page: counted once, with its written form.
+                if (fromContent.merge(url, -1, Integer::sum) < 0) {
+                    references.add(new PageOutline.Reference(url, url));
+                }
             }
             links.put(path, references);
         });

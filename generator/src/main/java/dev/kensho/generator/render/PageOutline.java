@@ -33,7 +33,7 @@ public record PageOutline(Set<String> ids, List<Reference> links) {
         List<Reference> links = new ArrayList<>();
         for (Element element : content.select("a[href], link[href], img[src], script[src]")) {
             String url = element.hasAttr("href") ? element.attr("href") : element.attr("src");
-            links.add(new Reference(url, element.hasAttr("data-written-href") ? element.attr("data-written-href") : url));
+            links.add(new Reference(url, element.hasAttr(SiteLinks.WRITTEN) ? element.attr(SiteLinks.WRITTEN) : url));
         }
         return new PageOutline(ids, links);
     }

@@ -23,6 +23,9 @@ import java.util.Set;
  */
 public final class SiteLinks {
 
+    /** The attribute that carries a rewritten link's written form until the renderer has read it. */
+    static final String WRITTEN = "data-written-href";
+
     /** Output path of every page → its source below content/ ("a/b/index.html" → "a/b.md"). */
     private final Map<String, String> sources;
     private final Set<String> assets;
@@ -63,8 +66,9 @@ public final class SiteLinks {
             String href = link.attr(attribute);
             String resolved = resolve(fromOutputPath, href);
             if (resolved != null && !resolved.equals(href)) {
-                // The written form stays beside it, so that the link check can point at the source line.
-                link.attr(attribute, resolved).attr("data-written-href", href);
+                // The written form stays beside it until the page's outline is taken, so that the link check
+                // can point at the source line.
+                link.attr(attribute, resolved).attr(WRITTEN, href);
                 changed = true;
             }
         }

@@ -340,7 +340,10 @@ public final class SiteRenderer {
         pageModel.put("toc", tableOfContents(fragment, page.frontMatter()));
         boolean anchored = addHeadingAnchors(fragment, ui);
         boolean relinked = links.rewrite(fragment.body(), page.outputPath());
+        // What the link check needs is taken now, with the forms authors wrote; the published page carries only the URLs.
+        PageOutline outline = PageOutline.of(fragment.body());
         if (anchored || relinked) {
+            fragment.body().select("[" + SiteLinks.WRITTEN + "]").removeAttr(SiteLinks.WRITTEN);
             body = fragment.body().html();
         }
         pageModel.put("content", body);
@@ -359,7 +362,7 @@ public final class SiteRenderer {
         model.put("page", pageModel);
         model.put("prev", pagination(page, "prev", previous));
         model.put("next", pagination(page, "next", next));
-        return new RenderedPage(theme.render("page.ftlh", model), PageOutline.of(fragment.body()), search);
+        return new RenderedPage(theme.render("page.ftlh", model), outline, search);
     }
 
     private UiStrings uiOf(String locale) throws Theme.ThemeException {
@@ -412,6 +415,7 @@ public final class SiteRenderer {
         Document html = Jsoup.parseBodyFragment(String.valueOf(banner.get("content")));
         html.outputSettings().prettyPrint(false);
         links.rewrite(html.body(), page.outputPath());
+        html.body().select("[" + SiteLinks.WRITTEN + "]").removeAttr(SiteLinks.WRITTEN);
         return html.body().html();
     }
 
