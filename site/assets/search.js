@@ -8,7 +8,8 @@
   const list = document.getElementById('search-results');
   if (!input || !list) return;
   const root = document.body.dataset.root || '';
-  const folder = root + 'assets/search/';
+  // One index per language on a multilingual site (the build names the page's in data-search).
+  const folder = root + (document.body.dataset.search || 'assets/search/');
   const SHOWN = 10;
 
   // Index files are scripts (they work from file:// too); each calls back into this registry.

@@ -461,6 +461,11 @@ class StarlightCompatTest {
         assertEquals("エラーなく最後まで実行できる（文 1 個）", jaA.selectFirst(".assertions li").text());
         String sitemap = Files.readString(site.out.resolve("sitemap.xml"));
         assertFalse(sitemap.contains("en/guides/a/"), "fallback copies are not in the sitemap: " + sitemap);
+        // One search index per language, as Pagefind does: a reader searches the pages of theirs.
+        assertEquals("assets/search/en/", enHome.selectFirst("body").attr("data-search"));
+        assertEquals("assets/search/root/", jaA.selectFirst("body").attr("data-search"));
+        assertTrue(Files.readString(site.out.resolve("assets/search/en/index.js")).contains("\"pages\":1"), "en: its own page only");
+        assertTrue(Files.readString(site.out.resolve("assets/search/root/index.js")).contains("\"pages\":2"), "root: two pages");
     }
 
     @Test

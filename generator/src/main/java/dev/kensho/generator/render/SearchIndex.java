@@ -53,6 +53,13 @@ public final class SearchIndex {
     public record PageEntry(List<List<String>> sections, Set<String> terms, Set<String> titleTerms) {
     }
 
+    /** Where this index's files go: {@link #FOLDER}, or a folder of its own per language on a multilingual site. */
+    private final String folder;
+
+    public SearchIndex(String folder) {
+        this.folder = folder;
+    }
+
     /** Term → pages holding it, ascending (pages are joined in order). */
     private final Map<String, PageList> postings = new HashMap<>();
     private final Map<String, PageList> titlePostings = new HashMap<>();
@@ -150,8 +157,8 @@ public final class SearchIndex {
     }
 
     /** Where page N's own file goes. */
-    public static String pageFile(int page) {
-        return FOLDER + "p-" + page + ".js";
+    public String pageFile(int page) {
+        return folder + "p-" + page + ".js";
     }
 
     /** The number of pages joined so far. */
@@ -300,12 +307,12 @@ public final class SearchIndex {
             }
             entries.forEach((term, lists) -> shardMaps.get(shardOf(term, shards)).put(term, lists));
             for (int i = 0; i < shards; i++) {
-                files.put(FOLDER + "t-" + i + ".js", "window.__kenshoSearch.terms(" + i + "," + JSON.writeValueAsString(shardMaps.get(i)) + ");\n");
+                files.put(folder + "t-" + i + ".js", "window.__kenshoSearch.terms(" + i + "," + JSON.writeValueAsString(shardMaps.get(i)) + ");\n");
             }
             Map<String, Object> meta = new LinkedHashMap<>();
             meta.put("shards", shards);
             meta.put("pages", pages);
-            files.put(FOLDER + "index.js", "window.__kenshoSearch.meta(" + JSON.writeValueAsString(meta) + ");\n");
+            files.put(folder + "index.js", "window.__kenshoSearch.meta(" + JSON.writeValueAsString(meta) + ");\n");
             return files;
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);

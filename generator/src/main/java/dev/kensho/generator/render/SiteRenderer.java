@@ -157,7 +157,11 @@ public final class SiteRenderer {
             sink.write(path, content);
             paths.add(path);
         };
-        SearchIndex search = new SearchIndex();
+        // One index per language on a multilingual site, as Pagefind does: a reader searches the pages of theirs.
+        Map<String, SearchIndex> searches = new LinkedHashMap<>();
+        for (String locale : navigation.locales()) {
+            searches.put(locale, new SearchIndex(searchFolder(locale)));
+        }
         long searchPageBytes = 0;
         List<Page> order = navigation.pages();
         Map<String, String> sourceByOutput = new HashMap<>();
@@ -229,9 +233,10 @@ public final class SiteRenderer {
                         wholeDocuments.put(page.outputPath(), result.html());
                     }
                     if (result.search() != null) {
+                        SearchIndex search = searches.get(page.locale());
                         String pageFile = search.join(result.search());
                         searchPageBytes += pageFile.getBytes(StandardCharsets.UTF_8).length;
-                        writer.write(SearchIndex.pageFile(search.pages() - 1), pageFile);
+                        writer.write(search.pageFile(search.pages() - 1), pageFile);
                     }
                 } catch (ExecutionException e) {
                     if (e.getCause() instanceof Theme.ThemeException theme) {
@@ -259,12 +264,16 @@ public final class SiteRenderer {
         } finally {
             pool.shutdownNow();
         }
-        Map<String, String> index = search.files();
-        for (Map.Entry<String, String> file : index.entrySet()) {
-            writer.write(file.getKey(), file.getValue());
+        searchIndexBytes = searchPageBytes;
+        searchIndexFiles = 0;
+        for (SearchIndex search : searches.values()) {
+            Map<String, String> index = search.files();
+            for (Map.Entry<String, String> file : index.entrySet()) {
+                writer.write(file.getKey(), file.getValue());
+                searchIndexBytes += file.getValue().getBytes(StandardCharsets.UTF_8).length;
+            }
+            searchIndexFiles += index.size() + search.pages();
         }
-        searchIndexBytes = searchPageBytes + index.values().stream().mapToLong(text -> text.getBytes(StandardCharsets.UTF_8).length).sum();
-        searchIndexFiles = index.size() + search.pages();
         try {
             // A site's own 404.md (as in Starlight) replaces the theme's page.
             if (!paths.contains(NOT_FOUND_PAGE)) {
@@ -290,6 +299,11 @@ public final class SiteRenderer {
             diagnostics.add(e.diagnostic());
         }
         return new RenderedSite(paths, outlines, wholeDocuments);
+    }
+
+    /** The search index of a language: assets/search/ on a one-language site, assets/search/LOCALE/ otherwise. */
+    private String searchFolder(String locale) {
+        return config.multilingual() ? SearchIndex.FOLDER + locale + "/" : SearchIndex.FOLDER;
     }
 
     private static String stem(String path) {
@@ -481,6 +495,7 @@ public final class SiteRenderer {
         model.put("root", root);
         model.put("ui", ui.strings());
         model.put("lang", siteLocale.lang());
+        model.put("searchFolder", searchFolder(siteLocale.key()));
         model.put("dir", siteLocale.dir());
         model.put("site", Map.of("title", config.title(), "description", config.description(), "lang", siteLocale.lang(),
                 "url", config.url(), "base", config.basePath()));
