@@ -464,7 +464,9 @@ class StarlightCompatTest {
         // One search index per language, as Pagefind does: a reader searches the pages of theirs.
         assertEquals("assets/search/en/", enHome.selectFirst("body").attr("data-search"));
         assertEquals("assets/search/root/", jaA.selectFirst("body").attr("data-search"));
-        assertTrue(Files.readString(site.out.resolve("assets/search/en/index.js")).contains("\"pages\":1"), "en: its own page only");
+        assertTrue(Files.readString(site.out.resolve("assets/search/en/index.js")).contains("\"pages\":2"),
+                "en: its own page and the untranslated one served at its URL");
+        assertTrue(Files.readString(site.out.resolve("assets/search/en/p-1.js")).contains("\"en/guides/a/\""), "found at the English URL");
         assertTrue(Files.readString(site.out.resolve("assets/search/root/index.js")).contains("\"pages\":2"), "root: two pages");
     }
 

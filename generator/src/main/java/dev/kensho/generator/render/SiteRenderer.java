@@ -349,7 +349,8 @@ public final class SiteRenderer {
         // the links and what the link check needs.
         Document fragment = Jsoup.parseBodyFragment(body);
         fragment.outputSettings().prettyPrint(false);
-        SearchIndex.PageEntry search = page.frontMatter().isOff("pagefind") || page.outputPath().equals(NOT_FOUND_PAGE) || page.fallback()
+        // An untranslated page is indexed in the language it is served in, so that its readers find it there too.
+        SearchIndex.PageEntry search = page.frontMatter().isOff("pagefind") || page.outputPath().equals(NOT_FOUND_PAGE)
                 ? null : SearchIndex.extract(config.urlFormat().urlPath(page.outputPath()), page.frontMatter().title(), fragment.body());
         pageModel.put("toc", tableOfContents(fragment, page.frontMatter()));
         boolean anchored = addHeadingAnchors(fragment, ui);
