@@ -75,8 +75,10 @@ class BrowserTest {
                 "--report", site.resolve("report.json").toString(), "--postgres", "embedded", "--no-cache");
         assertEquals(0, status, out::toString);
         Path root = site.resolve("site");
+        Path sample = buildMultilingualSample(site.resolve("sample"));
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.createContext("/", exchange -> serve(exchange, root, "/", false));
+        server.createContext("/sample/", exchange -> serve(exchange, sample, "/sample/", false));
         // The same site as GitHub Pages serves it under a base path: a missing path at any depth gets 404.html.
         server.createContext("/kensho/", exchange -> serve(exchange, root, "/kensho/", true));
         server.start();
@@ -90,6 +92,78 @@ class BrowserTest {
         ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile()).build();
         driver = new ChromeDriver(service, options);
         driver.executeCdpCommand("Page.addScriptToEvaluateOnNewDocument", Map.of("source", WATCHER));
+    }
+
+    /**
+     * A Starlight-style site in two languages using what the lesson site does not: a splash page with a
+     * hero and banner, the language picker, a fallback page, nested and folded groups, asides, steps,
+     * tabs and Expressive Code markers.
+     */
+    private static Path buildMultilingualSample(Path folder) throws Exception {
+        Path content = Files.createDirectories(folder.resolve("content"));
+        Files.writeString(content.resolve("site.yml"), """
+                title: Sample
+                locales:
+                  root: {label: 日本語, lang: ja}
+                  en: {label: English, lang: en}
+                groups:
+                  guides: ガイド
+                  guides/advanced: 発展
+                """);
+        Files.writeString(content.resolve("index.md"), """
+                ---
+                title: ホーム
+                template: splash
+                hero:
+                  tagline: 検証した例
+                  actions:
+                    - {text: 始める, link: /guides/a/}
+                banner:
+                  content: 新しい版です。<a href="/guides/a/">ガイドへ</a>
+                ---
+
+                本文。
+                """);
+        Files.createDirectories(content.resolve("guides/advanced"));
+        Files.createDirectories(content.resolve("en/guides"));
+        Files.writeString(content.resolve("guides/a.mdx"), """
+                ---
+                title: A ページ
+                ---
+
+                :::tip[覚えておく]
+                短く。
+                :::
+
+                <Steps>
+
+                1. 入れる:
+
+                   <Tabs>
+                   <TabItem label="npm">
+                   `npm i` を実行。
+                   </TabItem>
+                   </Tabs>
+
+                2. 終わり
+
+                </Steps>
+
+                ```js "answer" del=/old(Value)/ collapse={2-3}
+                const answer = 42;
+                const a = 1;
+                const b = 2;
+                const oldValue = answer;
+                ```
+                """);
+        Files.writeString(content.resolve("guides/advanced/deep.md"), "---\ntitle: 深い\n---\n\n深い本文。\n");
+        Files.writeString(content.resolve("en/guides/a.md"), "---\ntitle: Page A\n---\n\n## Section\n\nEnglish text.\n");
+        StringWriter out = new StringWriter();
+        int status = KenshoCommand.execute(new PrintWriter(out, true), new PrintWriter(out, true), "build",
+                "--content", content.toString(), "--theme", "../site", "--out", folder.resolve("site").toString(),
+                "--report", folder.resolve("report.json").toString(), "--postgres", "embedded", "--no-cache");
+        assertEquals(0, status, out::toString);
+        return folder.resolve("site");
     }
 
     /** A static host: a directory URL serves its index.html; a missing file is a 404 (with 404.html when asked). */
@@ -268,6 +342,15 @@ class BrowserTest {
 
     @Test
     void axeFindsNoViolationOnAnyPageAtEitherWidthInEitherTheme() throws Exception {
+        assertNoAxeViolations(site.resolve("site"), base);
+    }
+
+    @Test
+    void axeFindsNoViolationOnTheMultilingualSplashAndFallbackPages() throws Exception {
+        assertNoAxeViolations(site.resolve("sample/site"), base + "sample/");
+    }
+
+    private static void assertNoAxeViolations(Path root, String siteBase) throws Exception {
         if (!Files.isReadable(AXE)) {
             String reason = "axe-core is not installed at " + AXE + " (npm install --prefix /tmp/kensho-axe axe-core@4)";
             System.out.println("SKIPPED axe checks: " + reason);
@@ -275,19 +358,19 @@ class BrowserTest {
         }
         String axe = Files.readString(AXE);
         List<String> pages;
-        try (var files = Files.walk(site.resolve("site"))) {
-            pages = files.filter(f -> f.toString().endsWith(".html")).map(f -> site.resolve("site").relativize(f).toString()).sorted().toList();
+        try (var files = Files.walk(root)) {
+            pages = files.filter(f -> f.toString().endsWith(".html")).map(f -> root.relativize(f).toString()).sorted().toList();
         }
         List<String> violations = new ArrayList<>();
         try {
             for (int width : new int[]{1280, 360}) {
                 driver.manage().window().setSize(new org.openqa.selenium.Dimension(width, 900));
                 for (String theme : List.of("light", "dark")) {
-                    driver.get(base + "index.html");
+                    driver.get(siteBase + "index.html");
                     driver.executeScript("localStorage.setItem('kensho-theme', arguments[0])", theme);
                     for (String page : pages) {
-                        driver.get(base + page);
-                        // Evidence and answers open, so that what a reader can open is checked too.
+                        driver.get(siteBase + page);
+                        // Evidence, answers, folded code and the language picker open, so that what a reader can open is checked too.
                         driver.executeScript("document.querySelectorAll('details').forEach(d => d.open = true)");
                         driver.executeScript(axe);
                         Object result = driver.executeAsyncScript("const done = arguments[arguments.length - 1];"
@@ -303,7 +386,7 @@ class BrowserTest {
             driver.executeScript("localStorage.removeItem('kensho-theme')");
             driver.manage().window().setSize(new org.openqa.selenium.Dimension(1280, 900));
         }
-        System.out.println("axe-core: " + pages.size() + " pages x 2 widths x 2 themes, " + violations.size() + " violation(s)");
+        System.out.println("axe-core (" + siteBase + "): " + pages.size() + " pages x 2 widths x 2 themes, " + violations.size() + " violation(s)");
         assertEquals(List.of(), violations);
     }
 
