@@ -140,6 +140,19 @@ class BuildTest {
             assertEquals(List.of("report.json", "site"), siblings.map(p -> p.getFileName().toString()).filter(n -> !n.equals(".site.lock")).sorted().toList(),
                     "no staging folder may be left behind");
         }
+
+        // Found only after every page was rendered and written to the staging folder: the same.
+        site.page("a.md", TestSite.source("A changed", "\n```sql\nSELECT 2;\n```\n\n[gone](missing.md)\n"));
+        run = site.build();
+        assertEquals(1, run.status(), run::toString);
+        assertTrue(run.err().contains("broken link 'missing.md'"), run::toString);
+        assertTrue(run.out().contains("nothing written: " + site.out + " is left as it was"), run::toString);
+        assertEquals(new String(before), Files.readString(page));
+        assertEquals("previous build", Files.readString(site.out.resolve("marker.txt")));
+        try (var siblings = Files.list(site.out.getParent())) {
+            assertEquals(List.of("report.json", "site"), siblings.map(p -> p.getFileName().toString()).filter(n -> !n.equals(".site.lock")).sorted().toList(),
+                    "the staging folder the pages were written to is removed");
+        }
     }
 
     @Test
