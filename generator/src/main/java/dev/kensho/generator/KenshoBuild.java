@@ -1,5 +1,6 @@
 package dev.kensho.generator;
 
+import dev.kensho.generator.render.RenderMemo;
 import dev.kensho.generator.content.ContentFiles;
 import dev.kensho.generator.content.ContentLoader;
 import dev.kensho.generator.content.GitDates;
@@ -49,7 +50,6 @@ import java.util.stream.IntStream;
  */
 public final class KenshoBuild {
 
-    public static final String VERSION = "0.1.0";
 
     private KenshoBuild() {
     }
@@ -73,7 +73,7 @@ public final class KenshoBuild {
 
     /** @param memo pages rendered by earlier builds of this session, or null */
     public static BuildResult run(BuildOptions options, ServerSession session, Consumer<SiteFiles> sink, Progress progress,
-                                  dev.kensho.generator.render.RenderMemo memo, Consumer<String> log) throws IOException {
+                                  RenderMemo memo, Consumer<String> log) throws IOException {
         long t0 = System.nanoTime();
         ShutdownSignal.install();
         Path workingDir = Path.of("").toAbsolutePath();
@@ -177,7 +177,7 @@ public final class KenshoBuild {
         if (ShutdownSignal.received()) {
             throw new IOException("the build was interrupted; nothing was written");
         }
-        JsonReport.write(options.report(), VERSION, verification, diagnostics, sourcePages, elapsed.toMillis(), externalLinks, unverifiedSql);
+        JsonReport.write(options.report(), KenshoVersion.VALUE, verification, diagnostics, sourcePages, elapsed.toMillis(), externalLinks, unverifiedSql);
         if (options.junitXml() != null) {
             JUnitReport.write(options.junitXml(), verification, diagnostics);
         }

@@ -1,5 +1,9 @@
 package dev.kensho.generator.cli;
 
+import dev.kensho.generator.serve.PreviewServer;
+import dev.kensho.generator.verify.ServerSession;
+import dev.kensho.generator.report.Progress;
+import dev.kensho.generator.KenshoVersion;
 import dev.kensho.generator.BuildOptions;
 import dev.kensho.generator.BuildResult;
 import dev.kensho.generator.Diagnostic;
@@ -22,7 +26,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 
 /** {@code kensho build|check}: exit 0 when everything holds, 1 when something fails, 2 for a usage error. */
-@Command(name = "kensho", mixinStandardHelpOptions = true, version = "Kensho " + KenshoBuild.VERSION,
+@Command(name = "kensho", mixinStandardHelpOptions = true, version = "Kensho " + KenshoVersion.VALUE,
         description = "Builds a lesson site whose SQL examples are proven on PostgreSQL 18.",
         subcommands = {KenshoCommand.Build.class, KenshoCommand.Check.class, KenshoCommand.Serve.class})
 public final class KenshoCommand implements Runnable {
@@ -139,9 +143,9 @@ public final class KenshoCommand implements Runnable {
             }
             BuildOptions buildOptions = options.buildOptions(spec, render(), shard, options.junitXml);
             BuildResult result;
-            try (dev.kensho.generator.report.Progress progress = spec.commandLine().getOut() == DEFAULT_OUT
-                    ? dev.kensho.generator.report.Progress.onStandardError() : dev.kensho.generator.report.Progress.silent()) {
-                result = KenshoBuild.run(buildOptions, dev.kensho.generator.verify.ServerSession.perBuild(), null, progress, line -> {
+            try (Progress progress = spec.commandLine().getOut() == DEFAULT_OUT
+                    ? Progress.onStandardError() : Progress.silent()) {
+                result = KenshoBuild.run(buildOptions, ServerSession.perBuild(), null, progress, line -> {
                     out.println(line);
                     out.flush();
                 });
@@ -228,7 +232,7 @@ public final class KenshoCommand implements Runnable {
         public Integer call() throws Exception {
             PrintWriter out = spec.commandLine().getOut();
             BuildOptions buildOptions = options.buildOptions(spec, true, Shard.ALL, null);
-            dev.kensho.generator.serve.PreviewServer preview = new dev.kensho.generator.serve.PreviewServer(buildOptions, line -> {
+            PreviewServer preview = new PreviewServer(buildOptions, line -> {
                 out.println(line);
                 out.flush();
             });

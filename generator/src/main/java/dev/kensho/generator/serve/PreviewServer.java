@@ -1,5 +1,7 @@
 package dev.kensho.generator.serve;
 
+import dev.kensho.generator.report.Progress;
+import dev.kensho.generator.render.RenderMemo;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.kensho.generator.BuildOptions;
@@ -49,7 +51,7 @@ public final class PreviewServer implements AutoCloseable {
     private final BuildOptions options;
     private final Consumer<String> log;
     private final ServerSession.LongLived session = new ServerSession.LongLived();
-    private final dev.kensho.generator.render.RenderMemo memo = new dev.kensho.generator.render.RenderMemo();
+    private final RenderMemo memo = new RenderMemo();
     private final List<HttpExchange> listeners = new CopyOnWriteArrayList<>();
     /** Open event streams kept at once; the oldest is closed when another tab connects. */
     private static final int MAX_LISTENERS = 32;
@@ -176,7 +178,7 @@ public final class PreviewServer implements AutoCloseable {
         long t0 = System.nanoTime();
         try {
             BuildResult result = KenshoBuild.run(options, session, files -> site = files,
-                    dev.kensho.generator.report.Progress.silent(), memo, line -> { });
+                    Progress.silent(), memo, line -> { });
             problems = result.diagnostics();
             environmentError = result.environmentError();
             for (Diagnostic diagnostic : problems) {

@@ -1,5 +1,7 @@
 package dev.kensho.generator.verify;
 
+import dev.kensho.generator.report.Progress;
+import dev.kensho.generator.KenshoVersion;
 import dev.kensho.generator.Diagnostic;
 import dev.kensho.generator.markdown.MarkdownDocument;
 import dev.kensho.sqlchecks.Failure;
@@ -41,7 +43,7 @@ public final class SqlVerification {
      */
     public static VerificationRun run(List<MarkdownDocument> documents, Supplier<ProviderChoice> chooser,
                                       String serverIdentity, VerifierSettings settings, VerificationCache cache, int jobs,
-                                      ServerSession session, dev.kensho.generator.report.Progress progress,
+                                      ServerSession session, Progress progress,
                                       Consumer<String> log) throws PostgresUnavailableException {
         List<MarkdownDocument> withSql = documents.stream().filter(d -> d.verifiable() && !d.sqlFences().isEmpty()).toList();
         if (withSql.isEmpty()) {
@@ -57,7 +59,7 @@ public final class SqlVerification {
         for (MarkdownDocument document : withSql) {
             String page = document.page().relativePath();
             results.put(page, null); // keeps document order
-            String key = VerificationCache.key(document, dev.kensho.generator.KenshoBuild.VERSION, serverIdentity, settings);
+            String key = VerificationCache.key(document, KenshoVersion.VALUE, serverIdentity, settings);
             keys.put(page, key);
             var hit = cache == null ? Optional.<VerificationCache.Hit>empty() : cache.load(key, document.page().displayPath(), snippets(document));
             if (hit.isPresent()) {
