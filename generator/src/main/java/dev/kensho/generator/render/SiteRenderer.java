@@ -185,7 +185,7 @@ public final class SiteRenderer {
         ExecutorService pool = Executors.newFixedThreadPool(jobs);
         try {
             List<Future<RenderedPage>> rendered = new ArrayList<>();
-            String shared = memo == null ? "" : RenderMemo.key(navigationFingerprint(navigation), builtAt, theme.fingerprint(),
+            String shared = memo == null ? "" : RenderMemo.key(navigationFingerprint(navigation), theme.fingerprint(),
                     String.valueOf(verification.serverVersion()));
             AtomicInteger renderedNow = new AtomicInteger();
             Map<Page, Integer> readingAt = new IdentityHashMap<>();
@@ -200,8 +200,10 @@ public final class SiteRenderer {
                 int at = readingAt.getOrDefault(page, -1);
                 Page previous = at > 0 ? reading.get(at - 1) : null;
                 Page next = at >= 0 && at + 1 < reading.size() ? reading.get(at + 1) : null;
+                PageResult result = verification.pages().get(page.relativePath());
+                // The build time is shown only under verified SQL: other pages are reused across minutes.
                 String key = memo == null ? null : RenderMemo.key(shared, page.body(), page.frontMatter().toString(),
-                        outcomesFingerprint(verification.pages().get(page.relativePath())), lastUpdated.get(page.relativePath()));
+                        outcomesFingerprint(result), lastUpdated.get(page.relativePath()), result == null ? "" : builtAt);
                 RenderMemo.Entry reused = memo == null ? null : memo.get(page.outputPath(), key);
                 boolean lastUse = sharing.get(page.relativePath()) == 1;
                 rendered.add(pool.submit(() -> {
