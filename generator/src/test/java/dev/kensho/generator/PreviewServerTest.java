@@ -1,6 +1,9 @@
 package dev.kensho.generator;
 
+import dev.kensho.generator.render.RenderMemo;
+import dev.kensho.generator.report.Progress;
 import dev.kensho.generator.serve.PreviewServer;
+import dev.kensho.generator.verify.ServerSession;
 import dev.kensho.sqlchecks.VerifierSettings;
 import dev.kensho.generator.verify.Shard;
 import org.junit.jupiter.api.Test;
@@ -122,6 +125,31 @@ class PreviewServerTest {
                 Thread.sleep(50);
             }
             assertTrue(get(port, "/a/").body().contains("restored and edited"), "watching stopped after the folder came back");
+        }
+    }
+
+    @Test
+    void aNewBuildMinuteReRendersOnlyThePagesThatShowIt() throws Exception {
+        TestSite site = new TestSite(temp)
+                .page("a.md", TestSite.source("A", "\nNo SQL here.\n"))
+                .page("b.md", TestSite.source("B", "\n```sql\nSELECT 1;\n```\n"));
+        BuildOptions options = new BuildOptions(site.content, TestSite.THEME, site.out, "embedded", "postgres:18", site.report,
+                true, VerifierSettings.DEFAULTS, Shard.ALL, null, temp.resolve("cache"), 2);
+        RenderMemo memo = new RenderMemo();
+        String before = System.getProperty("kensho.sourceDateEpoch");
+        try {
+            System.setProperty("kensho.sourceDateEpoch", "1800000000");
+            KenshoBuild.run(options, ServerSession.perBuild(), files -> { }, Progress.silent(), memo, line -> { });
+            assertEquals(2, memo.lastRendered());
+            System.setProperty("kensho.sourceDateEpoch", "1800000120"); // two minutes later
+            KenshoBuild.run(options, ServerSession.perBuild(), files -> { }, Progress.silent(), memo, line -> { });
+            assertEquals(1, memo.lastRendered(), "only the page showing the build time (verified SQL) is rendered again");
+        } finally {
+            if (before == null) {
+                System.clearProperty("kensho.sourceDateEpoch");
+            } else {
+                System.setProperty("kensho.sourceDateEpoch", before);
+            }
         }
     }
 }
