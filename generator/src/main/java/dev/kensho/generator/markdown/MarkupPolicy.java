@@ -4,7 +4,6 @@ import com.vladsch.flexmark.ast.AutoLink;
 import com.vladsch.flexmark.ast.HtmlBlock;
 import com.vladsch.flexmark.ast.HtmlInline;
 import com.vladsch.flexmark.ast.Image;
-import com.vladsch.flexmark.ast.ImageRef;
 import com.vladsch.flexmark.ast.Link;
 import com.vladsch.flexmark.ast.Reference;
 import com.vladsch.flexmark.util.ast.Document;

@@ -4,10 +4,10 @@ import dev.kensho.generator.Diagnostic;
 import dev.kensho.generator.content.Page;
 import dev.kensho.generator.content.SidebarItem;
 import dev.kensho.generator.content.SiteConfig;
-import dev.kensho.generator.content.SiteLocale;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
@@ -54,7 +54,7 @@ public final class Navigation {
     private Navigation(Map<String, List<Entry>> sidebars, List<Page> all) {
         this.sidebars = sidebars;
         List<Page> ordered = new ArrayList<>();
-        Set<Page> seen = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+        Set<Page> seen = Collections.newSetFromMap(new IdentityHashMap<>());
         sidebars.forEach((locale, entries) -> {
             List<Page> order = new ArrayList<>();
             walk(entries, new ArrayList<>(), order);
@@ -226,7 +226,4 @@ public final class Navigation {
     public Set<String> locales() {
         return new LinkedHashSet<>(sidebars.keySet());
     }
-
-    /** For {@link SiteLocale}: the root locale's key. */
-    static final String ROOT = SiteLocale.ROOT;
 }

@@ -116,9 +116,6 @@ public final class SiteRenderer {
         loader.start();
     }
 
-    /** Where the search index goes below the site root. */
-    public static final String SEARCH_INDEX = SearchIndex.FOLDER + "index.js";
-
     /** Size of the search index written by the last {@link #render} call. */
     public int searchIndexFiles() {
         return searchIndexFiles;
