@@ -577,6 +577,26 @@ class StarlightCompatTest {
                 + "'javascript:' is not allowed"), run::toString);
     }
 
+    @Test
+    void withoutARootLanguageEveryPageIsInALanguageFolderAndTheRootSendsReadersToTheDefault() throws Exception {
+        TestSite site = new TestSite(temp)
+                .page("site.yml", "title: T\ndefaultLocale: ja\nlocales:\n  ja: {label: 日本語, lang: ja}\n  en: {label: English, lang: en}\n")
+                .page("ja/index.md", TestSite.source("ホーム", "\n本文。\n"))
+                .page("ja/a.md", TestSite.source("A", "\nA.\n"))
+                .page("index.md", TestSite.source("Top", "\nTop.\n"));
+        TestSite.Run run = site.build();
+        assertEquals(1, run.status(), run::toString);
+        assertTrue(run.err().startsWith(site.display("index.md") + ":1:1: error: this page is outside every language folder (ja/, en/); "
+                + "move it into one, or add a root locale to site.yml"), run::toString);
+
+        Files.delete(site.content.resolve("index.md"));
+        run = site.build();
+        assertEquals(0, run.status(), run::toString);
+        assertEquals("0; url=ja/", Jsoup.parse(site.out.resolve("index.html").toFile()).selectFirst("meta[http-equiv=refresh]").attr("content"));
+        assertTrue(Files.exists(site.out.resolve("en/a/index.html")), "the English fallback of ja/a.md");
+        assertEquals("../../en/", Jsoup.parse(site.out.resolve("en/a/index.html").toFile()).selectFirst(".site-title").attr("href"));
+    }
+
     private static void copyFolder(Path from, Path to) throws java.io.IOException {
         try (var files = Files.walk(from)) {
             for (Path file : files.toList()) {

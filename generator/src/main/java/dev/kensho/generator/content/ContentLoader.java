@@ -78,6 +78,13 @@ public final class ContentLoader {
             if (page == null) {
                 continue;
             }
+            if (config.multilingual() && !config.locales().containsKey(SiteLocale.ROOT) && !page.outputPath().equals("404.html")
+                    && !page.relativePath().startsWith(page.locale() + "/")) {
+                // With no root locale every page belongs to a language folder, as in Starlight.
+                diagnostics.add(Diagnostic.at(page.displayPath(), 1, 1, "this page is outside every language folder ("
+                        + String.join("/, ", config.locales().keySet()) + "/); move it into one, or add a root locale to site.yml", null));
+                continue;
+            }
             if (page.frontMatter().draft()) {
                 drafts++;
                 continue; // Starlight's draft: true — not part of the published site
@@ -111,7 +118,7 @@ public final class ContentLoader {
                 continue;
             }
             for (SiteLocale locale : config.locales().values()) {
-                if (!locale.key().equals(page.locale()) && !translated.getOrDefault(locale.key(), Set.of()).contains(stem(page.localPath()))) {
+                if (!locale.key().equals(page.locale()) && translated.computeIfAbsent(locale.key(), k -> new HashSet<>()).add(stem(page.localPath()))) {
                     copies.add(new Page(page.source(), page.displayPath(), page.relativePath(), page.frontMatter(), page.body(),
                             Page.outputPathOf(locale.prefix() + page.localPath(), config.urlFormat()), locale.key(), page.localPath(), true));
                 }
@@ -227,7 +234,7 @@ public final class ContentLoader {
         String relative = contentRoot.relativize(source.toAbsolutePath().normalize()).toString().replace('\\', '/');
         SiteLocale locale = config.localeOf(relative);
         return new Page(source, displayPath, relative, frontMatter, body.toString(), Page.outputPathOf(relative, config.urlFormat()),
-                locale.key(), relative.substring(locale.prefix().length()), false);
+                locale.key(), relative.startsWith(locale.prefix()) ? relative.substring(locale.prefix().length()) : relative, false);
     }
 
     private FrontMatter parseFrontMatter(String yaml, String file, String[] lines, List<Diagnostic> diagnostics) {

@@ -285,6 +285,11 @@ public final class SiteRenderer {
             }
             if (!paths.contains("index.html")) {
                 Map<String, Object> model = baseModel("index.html", navigation, null, config.defaultLocale());
+                String defaultHome = homeOf(config.defaultSiteLocale());
+                if (!config.locales().containsKey(SiteLocale.ROOT) && !defaultHome.equals("index.html")) {
+                    // No root language: the site's root sends readers to the default language, as Starlight does.
+                    model.put("redirect", links.between("index.html", defaultHome));
+                }
                 if (sidebar.shared()) {
                     // A large site's home page lists the first pages of each group and links to a page per
                     // group listing all of them: the no-script table of contents, without one huge page.
