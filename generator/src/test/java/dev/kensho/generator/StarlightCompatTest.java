@@ -425,6 +425,8 @@ class StarlightCompatTest {
                         locales:
                           root: {label: 日本語, lang: ja}
                           en: {label: English, lang: en}
+                        groups:
+                          guides: {root: ガイド, en: Guides}
                         """)
                 .page("index.md", TestSite.source("ホーム", "\n本文。\n"))
                 .page("guides/a.md", TestSite.source("A ページ", "\n## 節\n\n```sql\nSELECT 1 AS one;\n```\n"))
@@ -443,6 +445,7 @@ class StarlightCompatTest {
         assertEquals(List.of("日本語 ../", "English ../en/"), enHome.select(".language-picker a").stream().map(l -> l.text() + " " + l.attr("href")).toList());
         assertEquals("English", enHome.selectFirst(".language-picker a[aria-current]").text());
         assertEquals(List.of("Home", "A ページ"), enHome.select(".sidebar a").eachText(), "the English sidebar has its own pages and the fallbacks");
+        assertEquals("Guides", enHome.selectFirst(".sidebar summary").text(), "a group label per language");
 
         Document enA = Jsoup.parse(site.out.resolve("en/guides/a/index.html").toFile());
         assertEquals("This content is not available in your language yet; it is shown in its original language.",
@@ -456,6 +459,7 @@ class StarlightCompatTest {
 
         Document jaA = Jsoup.parse(site.out.resolve("guides/a/index.html").toFile());
         assertEquals("ja", jaA.selectFirst("html").attr("lang"));
+        assertEquals("ガイド", jaA.selectFirst(".sidebar summary").text());
         assertEquals("サイト内検索", jaA.selectFirst("#search-input").attr("aria-label"));
         assertTrue(jaA.select(".fallback-notice").isEmpty());
         assertEquals("エラーなく最後まで実行できる（文 1 個）", jaA.selectFirst(".assertions li").text());

@@ -23,7 +23,8 @@ import java.util.Collections;
  * @param title       site name in the header and window titles
  * @param description default description for pages without one
  * @param lang        the {@code lang} attribute of every page
- * @param groups      sidebar labels of folders, in sidebar order ("lessons" → "レッスン")
+ * @param groups      sidebar labels of folders, in sidebar order ("lessons" → "レッスン"; a label per language is
+ *                    kept under "en/lessons")
  * @param url         where the site is published, ending in "/" (for canonical links, Open Graph, the
  *                    sitemap and the 404 page), or "" when unknown
  * @param urlFormat   directory URLs ({@code keys/}, the default) or file URLs ({@code keys.html}), from
@@ -94,7 +95,15 @@ public record SiteConfig(String title, String description, String lang, Map<Stri
         }
         Map<String, String> groups = new LinkedHashMap<>();
         if (map.get("groups") instanceof Map<?, ?> groupMap) {
-            groupMap.forEach((k, v) -> groups.put(String.valueOf(k), String.valueOf(v)));
+            groupMap.forEach((k, v) -> {
+                if (v instanceof Map<?, ?> perLocale) {
+                    // guides: {ja: ガイド, en: Guides} — a label per language, kept as "en/guides".
+                    perLocale.forEach((locale, label) -> groups.put(locale + "/" + k, String.valueOf(label)));
+                    groups.putIfAbsent(String.valueOf(k), String.valueOf(perLocale.values().iterator().next()));
+                } else {
+                    groups.put(String.valueOf(k), String.valueOf(v));
+                }
+            });
         }
         UrlFormat format = UrlFormat.DIRECTORY;
         if (map.get("build") instanceof Map<?, ?> build && build.get("format") != null) {

@@ -138,7 +138,7 @@ public final class Navigation {
         /** The label of a folder's group: from groups: in site.yml (text, or text per locale), else the folder's name. */
         private String folderLabel(String folder) {
             String name = folder.substring(folder.lastIndexOf('/') + 1);
-            return config.groups().getOrDefault(folder, config.groups().getOrDefault(locale + "/" + folder, name));
+            return config.groups().getOrDefault(locale + "/" + folder, config.groups().getOrDefault(folder, name));
         }
 
         List<Entry> configured(List<SidebarItem> items) {
