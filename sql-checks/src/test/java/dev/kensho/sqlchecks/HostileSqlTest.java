@@ -57,8 +57,11 @@ class HostileSqlTest {
     @Test
     void aPageThatMarksItsDatabaseATemplateIsStillDropped() throws Exception {
         TestPage.on(verifier).add("", "DO $$ BEGIN EXECUTE format('ALTER DATABASE %I IS_TEMPLATE true', current_database()); END $$;").run();
+        // Databases are dropped behind the pages (DatabaseDropper): wait up to 10 s for the drop, then count.
         Outcome outcome = TestPage.on(verifier).add("",
-                "SELECT count(*) AS left_over FROM pg_database WHERE datistemplate AND datname LIKE 'kensho%';",
+                "DO $$ BEGIN FOR i IN 1..1000 LOOP EXIT WHEN NOT EXISTS (SELECT FROM pg_database WHERE datistemplate"
+                        + " AND datname LIKE 'kensho%'); PERFORM pg_sleep(0.01); END LOOP; END $$;\n"
+                        + "SELECT count(*) AS left_over FROM pg_database WHERE datistemplate AND datname LIKE 'kensho%';",
                 " left_over\n-----------\n         0\n").last();
         assertTrue(outcome.passed(), () -> String.valueOf(outcome.failure()));
     }
