@@ -4,7 +4,6 @@ import com.vladsch.flexmark.ast.FencedCodeBlock;
 import com.vladsch.flexmark.html.HtmlRenderer;
 import com.vladsch.flexmark.util.data.MutableDataSet;
 import dev.kensho.generator.Diagnostic;
-import dev.kensho.generator.content.FrontMatter;
 import dev.kensho.generator.content.Page;
 import dev.kensho.generator.content.SiteLocale;
 import dev.kensho.generator.content.SiteConfig;
@@ -24,13 +23,10 @@ import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.time.temporal.TemporalAccessor;
-import java.util.Date;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -166,6 +162,7 @@ public final class SiteRenderer {
         sourceByOutput.putIfAbsent("index.html", "index.html"); // the theme's home page when the site has no index.md
         links = new SiteLinks(sourceByOutput, assetPaths, config.basePath(), config.urlFormat());
         sidebar = new SidebarView(navigation, theme, links);
+        furniture = new PageFurniture(config, links, lastUpdated);
         translations = new HashMap<>();
         for (Page page : order) {
             translations.computeIfAbsent(stem(page.localPath()), k -> new LinkedHashMap<>()).put(page.locale(), page);
@@ -356,7 +353,7 @@ public final class SiteRenderer {
         // An untranslated page is indexed in the language it is served in, so that its readers find it there too.
         SearchIndex.PageEntry search = page.frontMatter().isOff("pagefind") || page.outputPath().equals(NOT_FOUND_PAGE)
                 ? null : SearchIndex.extract(config.urlFormat().urlPath(page.outputPath()), page.frontMatter().title(), fragment.body());
-        pageModel.put("toc", tableOfContents(fragment, page.frontMatter()));
+        pageModel.put("toc", PageFurniture.tableOfContents(fragment, page.frontMatter()));
         boolean anchored = addHeadingAnchors(fragment, ui);
         boolean relinked = links.rewrite(fragment.body(), page.outputPath());
         // What the link check needs is taken now, with the forms authors wrote; the published page carries only the URLs.
@@ -367,17 +364,17 @@ public final class SiteRenderer {
         }
         pageModel.put("content", body);
         pageModel.put("group", String.join(" › ", navigation.ancestors(page).stream().map(Navigation.GroupEntry::label).toList()));
-        pageModel.put("lastUpdated", lastUpdatedOf(page));
+        pageModel.put("lastUpdated", furniture.lastUpdated(page));
         pageModel.put("source", page.relativePath());
         pageModel.put("meta", page.frontMatter().extra());
         pageModel.put("verification", pageVerification(result));
         pageModel.put("fallback", page.fallback());
         pageModel.put("contentLang", config.locales().get(page.fallback() ? config.defaultLocale() : page.locale()).lang());
-        pageModel.put("editUrl", editUrl(page));
+        pageModel.put("editUrl", furniture.editUrl(page));
         pageModel.put("splash", "splash".equals(page.frontMatter().extra().get("template")));
-        pageModel.put("hero", hero(page));
-        pageModel.put("banner", banner(page));
-        pageModel.put("head", head(page));
+        pageModel.put("hero", furniture.hero(page));
+        pageModel.put("banner", furniture.banner(page));
+        pageModel.put("head", PageFurniture.head(page));
         model.put("page", pageModel);
         model.put("prev", pagination(page, "prev", previous));
         model.put("next", pagination(page, "next", next));
@@ -387,72 +384,6 @@ public final class SiteRenderer {
     private UiStrings uiOf(String locale) throws Theme.ThemeException {
         SiteLocale siteLocale = config.locales().getOrDefault(locale, config.defaultSiteLocale());
         return theme.ui(siteLocale.lang());
-    }
-
-    /** Where the page's source can be edited: its own editUrl, else editLink.baseUrl of site.yml and its path; "" for none. */
-    private String editUrl(Page page) {
-        Object own = page.frontMatter().extra().get("editUrl");
-        if (own instanceof String url) {
-            return url;
-        }
-        return Boolean.FALSE.equals(own) || config.editBaseUrl().isEmpty() ? "" : config.editBaseUrl() + page.relativePath();
-    }
-
-    /** Starlight's hero of a splash page: title, tagline, a picture from content/ and action links, as the theme shows them. */
-    private Map<String, Object> hero(Page page) {
-        if (!(page.frontMatter().extra().get("hero") instanceof Map<?, ?> hero)) {
-            return null;
-        }
-        Map<String, Object> model = new HashMap<>();
-        model.put("title", hero.get("title") == null ? page.frontMatter().title() : String.valueOf(hero.get("title")));
-        model.put("tagline", hero.get("tagline") == null ? "" : String.valueOf(hero.get("tagline")));
-        if (hero.get("image") instanceof Map<?, ?> image && image.get("file") != null) {
-            String written = String.valueOf(image.get("file"));
-            String src = links.resolve(page.outputPath(), written);
-            model.put("image", Map.of("src", src == null ? written : src, "alt", image.get("alt") == null ? "" : String.valueOf(image.get("alt"))));
-        }
-        List<Map<String, Object>> actions = new ArrayList<>();
-        if (hero.get("actions") instanceof List<?> list) {
-            for (Object item : list) {
-                Map<?, ?> action = (Map<?, ?>) item;
-                String written = String.valueOf(action.get("link"));
-                String href = links.resolve(page.outputPath(), written);
-                actions.add(Map.of("text", String.valueOf(action.get("text")), "href", href == null ? written : href,
-                        "variant", action.get("variant") == null ? "primary" : String.valueOf(action.get("variant")),
-                        "icon", action.get("icon") == null ? "" : String.valueOf(action.get("icon"))));
-            }
-        }
-        model.put("actions", actions);
-        return model;
-    }
-
-    /** Starlight's banner: its HTML (checked when the page was read), with links pointed like the body's. */
-    private String banner(Page page) {
-        if (!(page.frontMatter().extra().get("banner") instanceof Map<?, ?> banner)) {
-            return "";
-        }
-        Document html = Jsoup.parseBodyFragment(String.valueOf(banner.get("content")));
-        html.outputSettings().prettyPrint(false);
-        links.rewrite(html.body(), page.outputPath());
-        html.body().select("[" + SiteLinks.WRITTEN + "]").removeAttr(SiteLinks.WRITTEN);
-        return html.body().html();
-    }
-
-    /** Starlight's head: extra meta, link and title elements (checked when the page was read). */
-    private static List<Map<String, Object>> head(Page page) {
-        List<Map<String, Object>> entries = new ArrayList<>();
-        if (page.frontMatter().extra().get("head") instanceof List<?> list) {
-            for (Object item : list) {
-                Map<?, ?> entry = (Map<?, ?>) item;
-                Map<String, String> attrs = new LinkedHashMap<>();
-                if (entry.get("attrs") instanceof Map<?, ?> given) {
-                    given.forEach((k, v) -> attrs.put(String.valueOf(k), String.valueOf(v)));
-                }
-                entries.add(Map.of("tag", String.valueOf(entry.get("tag")).toLowerCase(Locale.ROOT), "attrs", attrs,
-                        "content", entry.get("content") == null ? "" : String.valueOf(entry.get("content"))));
-            }
-        }
-        return entries;
     }
 
     private String sitemap(List<Page> pages) {
@@ -489,6 +420,7 @@ public final class SiteRenderer {
     }
 
     private SidebarView sidebar;
+    private PageFurniture furniture;
     /** Local path stem → the page in each locale ("guides/a" → {root: …, en: …}), for the language picker and hreflang. */
     private Map<String, Map<String, Page>> translations;
 
@@ -589,41 +521,6 @@ public final class SiteRenderer {
             changed = true;
         }
         return changed;
-    }
-
-    /** The date shown as last updated: from git, or Starlight's {@code lastUpdated} (a date, or false for none). */
-    private String lastUpdatedOf(Page page) {
-        Object updated = page.frontMatter().extra().get("lastUpdated");
-        if (page.frontMatter().isOff("lastUpdated")) {
-            return "";
-        }
-        if (updated instanceof Date || updated instanceof TemporalAccessor || updated instanceof String) {
-            String text = String.valueOf(updated);
-            return text.substring(0, Math.min(10, text.length()));
-        }
-        return lastUpdated.getOrDefault(page.relativePath(), "");
-    }
-
-    /** Headings h2–h3, or the levels Starlight's {@code tableOfContents} asks for; none when it is false. */
-    private static List<Map<String, Object>> tableOfContents(Document fragment, FrontMatter frontMatter) {
-        Object setting = frontMatter.extra().get("tableOfContents");
-        if (Boolean.FALSE.equals(setting) || "splash".equals(frontMatter.extra().get("template")) && setting == null) {
-            return List.of();
-        }
-        int min = 2;
-        int max = 3;
-        if (setting instanceof Map<?, ?> levels) {
-            min = levels.get("minHeadingLevel") instanceof Number n ? Math.max(2, n.intValue()) : min;
-            max = levels.get("maxHeadingLevel") instanceof Number n ? Math.min(6, n.intValue()) : max;
-        }
-        List<Map<String, Object>> toc = new ArrayList<>();
-        for (Element heading : fragment.select("h2[id], h3[id], h4[id], h5[id], h6[id]")) {
-            int level = heading.tagName().charAt(1) - '0';
-            if (level >= min && level <= max) {
-                toc.add(Map.of("level", level, "id", heading.id(), "text", heading.text()));
-            }
-        }
-        return toc;
     }
 
     /** Pages a large site's home page lists per group; the rest are on the group's own contents page. */
