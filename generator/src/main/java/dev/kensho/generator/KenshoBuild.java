@@ -50,7 +50,6 @@ import java.util.stream.IntStream;
  */
 public final class KenshoBuild {
 
-
     private KenshoBuild() {
     }
 
@@ -86,7 +85,8 @@ public final class KenshoBuild {
             SiteRenderer.warmUp();
         }
         ContentFiles contentFiles = new ContentFiles(options.content().toAbsolutePath().normalize());
-        SiteConfig config = SiteConfig.load(contentFiles, display(workingDir, contentFiles.root().resolve(SiteConfig.FILE_NAME)), diagnostics);
+        String siteSettings = display(workingDir, contentFiles.root().resolve(SiteConfig.FILE_NAME));
+        SiteConfig config = SiteConfig.load(contentFiles, siteSettings, diagnostics);
         ContentLoader loader = new ContentLoader(contentFiles, workingDir, config);
         List<Page> pages = loader.load(diagnostics);
         if (loader.drafts() > 0) {
@@ -97,6 +97,8 @@ public final class KenshoBuild {
             log.accept("Kensho: " + fallbacks + " untranslated page(s) served in the default language with a notice");
         }
         int sourcePages = (int) (pages.size() - fallbacks);
+        // The sidebar and reading order, from the folders or site.yml: a slug naming no page is a load error.
+        Navigation navigation = Navigation.of(pages, config, siteSettings, diagnostics);
         phase("load", t0);
         Theme theme = Theme.load(options.theme());
         // Pages parse in parallel; their problems are then listed in page order.
@@ -137,7 +139,6 @@ public final class KenshoBuild {
             SiteRenderer renderer = new SiteRenderer(theme, config, verification, builtAt, GitDates.of(loader.root()), options.jobs());
             phase("verify", t0);
             Map<String, Path> copies = copies(loader, theme);
-            Navigation navigation = Navigation.of(pages, config, display(workingDir, contentFiles.root().resolve(SiteConfig.FILE_NAME)), diagnostics);
             // A build writes each file to the staging folder as it is made; the preview keeps the site in memory.
             Map<String, String> kept = sink == null ? null : new ConcurrentHashMap<>();
             try (SiteOutput output = sink == null ? SiteOutput.begin(options.out()) : null) {

@@ -160,10 +160,7 @@ class ReaderExperienceTest {
 
     @Test
     void aLargeSiteSharesOneSidebarFileSoPagesDoNotGrowWithTheSite() throws Exception {
-        TestSite site = new TestSite(temp);
-        for (int i = 0; i < 220; i++) {
-            site.page("g/p" + i + ".md", TestSite.source("Page " + i, "\nText " + i + ".\n"));
-        }
+        TestSite site = folderOfPages(220);
         assertEquals(0, site.build().status());
         String page = Files.readString(site.out.resolve("g/p7/index.html"));
         assertTrue(page.contains("class=\"sidebar-shared\" data-current=\"g/p7/\" data-src=\"assets/sidebar-root.js\""), "the page points at the shared sidebar");
@@ -181,10 +178,7 @@ class ReaderExperienceTest {
 
     @Test
     void aGroupTooLargeForOneContentsPageIsSplitAndEveryPartLinksOn() throws Exception {
-        TestSite site = new TestSite(temp);
-        for (int i = 0; i < 850; i++) {
-            site.page("g/p" + i + ".md", TestSite.source("Page " + i, "\nText " + i + ".\n"));
-        }
+        TestSite site = folderOfPages(850);
         assertEquals(0, site.build().status());
         Document first = Jsoup.parse(site.out.resolve("contents/0.html").toFile());
         assertEquals("g (1/3)", first.selectFirst("h1").text());
@@ -199,5 +193,14 @@ class ReaderExperienceTest {
                 assertTrue(Files.size(file) < 100_000, file + " is " + Files.size(file) + " bytes");
             }
         }
+    }
+
+    /** A site of {@code count} short pages in the folder g/ ("Page 0" … ). */
+    private TestSite folderOfPages(int count) throws Exception {
+        TestSite site = new TestSite(temp);
+        for (int i = 0; i < count; i++) {
+            site.page("g/p" + i + ".md", TestSite.source("Page " + i, "\nText " + i + ".\n"));
+        }
+        return site;
     }
 }

@@ -143,10 +143,7 @@ class StarlightCompatTest {
         assertFalse(Files.exists(site.out.resolve("guides/a/index.html")), "the previous build's directory pages are gone");
 
         site.page("site.yml", "title: T\nbuild:\n  format: pretty\n");
-        run = site.build();
-        assertEquals(1, run.status(), run::toString);
-        assertTrue(run.err().startsWith(site.display("site.yml") + ":3:1: error: site settings: build.format must be 'directory' or 'file', not 'pretty'"),
-                run::toString);
+        run = assertFailsAt(site, "site.yml", ":3:1: error: site settings: build.format must be 'directory' or 'file', not 'pretty'");
     }
 
     @Test
@@ -298,17 +295,13 @@ class StarlightCompatTest {
         assertEquals("Sales <2026>", html.selectFirst("ul.chart").attr("data-title"), "values are escaped by the template");
 
         site.page("a.mdx", "---\ntitle: Chart\n---\nimport data from './data.json';\n\n<Chart points={data} />\n");
-        run = site.build();
-        assertEquals(1, run.status(), run::toString);
-        assertTrue(run.err().startsWith(site.display("a.mdx") + ":6:15: error: attribute points: data is imported from './data.json', "
-                + "and Kensho runs no JavaScript; write the value here, or as 'export const data = …' in this page"), run::toString);
+        run = assertFailsAt(site, "a.mdx", ":6:15: error: attribute points: data is imported from './data.json', "
+                + "and Kensho runs no JavaScript; write the value here, or as 'export const data = …' in this page");
 
         site.page("a.mdx", "---\ntitle: Chart\n---\nimport example from './example.js?raw';\nimport secret from '../../../../../../etc/passwd?raw';\n\n"
                 + "<Code code={example} lang=\"js\" />\n");
         site.page("example.js", "const answer = 42;\n");
-        run = site.build();
-        assertEquals(1, run.status(), run::toString);
-        assertTrue(run.err().startsWith(site.display("a.mdx") + ":5:1: error: import '../../../../../../etc/passwd?raw': "), run::toString);
+        run = assertFailsAt(site, "a.mdx", ":5:1: error: import '../../../../../../etc/passwd?raw': ");
         assertFalse(run.err().contains("root:"), "nothing of the file outside content/ is shown");
         site.page("a.mdx", "---\ntitle: Chart\n---\nimport example from './example.js?raw';\n\n<Code code={example} lang=\"js\" />\n");
         run = site.build();
@@ -317,10 +310,7 @@ class StarlightCompatTest {
                 "a ?raw import is the file's text");
 
         site.page("a.mdx", "---\ntitle: Chart\n---\n\n<Chart points={[{href: 'javascript:alert(1)'}]} />\n");
-        run = site.build();
-        assertEquals(1, run.status(), run::toString);
-        assertTrue(run.err().startsWith(site.display("a.mdx") + ":5:1: error: <Chart> points={…}: the URL scheme 'javascript:' is not allowed"),
-                run::toString);
+        run = assertFailsAt(site, "a.mdx", ":5:1: error: <Chart> points={…}: the URL scheme 'javascript:' is not allowed");
     }
 
     @Test
@@ -410,10 +400,8 @@ class StarlightCompatTest {
         assertTrue(Files.exists(site.out.resolve("index.html")), "a page left out of the sidebar is still built");
 
         site.page("site.yml", "title: T\nsidebar:\n  - label: Start\n    items:\n      - guides/missing\n");
-        run = site.build();
-        assertEquals(1, run.status(), run::toString);
-        assertTrue(run.err().startsWith(site.display("site.yml") + ":5:1: error: site settings: the sidebar names 'guides/missing', "
-                + "but no page has that slug"), run::toString);
+        run = assertFailsAt(site, "site.yml", ":5:1: error: site settings: the sidebar names 'guides/missing', "
+                + "but no page has that slug");
     }
 
     @Test
@@ -517,24 +505,13 @@ class StarlightCompatTest {
 
         // Contributor text outside the body follows the same rules as the body: nothing that runs script.
         site.page("guides/b.md", "---\ntitle: B\nhead:\n  - tag: script\n    content: alert(1)\n---\n\nB.\n");
-        run = site.build();
-        assertEquals(1, run.status(), run::toString);
-        assertTrue(run.err().startsWith(site.display("guides/b.md") + ":3:1: error: front matter: head: <script> may not be added"), run::toString);
+        run = assertFailsAt(site, "guides/b.md", ":3:1: error: front matter: head: <script> may not be added");
         site.page("guides/b.md", "---\ntitle: B\nbanner:\n  content: <img src=x onerror=alert(1)>\n---\n\nB.\n");
-        run = site.build();
-        assertEquals(1, run.status(), run::toString);
-        assertTrue(run.err().startsWith(site.display("guides/b.md") + ":3:1: error: front matter: banner.content: raw HTML <img onerror> is not allowed"),
-                run::toString);
+        run = assertFailsAt(site, "guides/b.md", ":3:1: error: front matter: banner.content: raw HTML <img onerror> is not allowed");
         site.page("guides/b.md", "---\ntitle: B\nhero:\n  actions:\n    - {text: Go, link: 'javascript:alert(1)'}\n---\n\nB.\n");
-        run = site.build();
-        assertEquals(1, run.status(), run::toString);
-        assertTrue(run.err().startsWith(site.display("guides/b.md") + ":3:1: error: front matter: hero: action 'Go': the URL scheme 'javascript:'"),
-                run::toString);
+        run = assertFailsAt(site, "guides/b.md", ":3:1: error: front matter: hero: action 'Go': the URL scheme 'javascript:'");
         site.page("guides/b.md", "---\ntitle: B\nhead:\n  - tag: link\n    attrs: {rel: stylesheet, href: 'https://evil.example/x.css'}\n---\n\nB.\n");
-        run = site.build();
-        assertEquals(1, run.status(), run::toString);
-        assertTrue(run.err().startsWith(site.display("guides/b.md") + ":3:1: error: front matter: head: <link rel=\"stylesheet\"> may not be added"),
-                run::toString);
+        run = assertFailsAt(site, "guides/b.md", ":3:1: error: front matter: head: <link rel=\"stylesheet\"> may not be added");
     }
 
     @Test
@@ -564,21 +541,15 @@ class StarlightCompatTest {
                 "and after the +/- column was taken out");
 
         site.page("a.md", "---\ntitle: M\n---\n\n```js " + "\"x\" ".repeat(33) + "\nx\n```\n");
-        run = site.build();
-        assertEquals(1, run.status(), run::toString);
-        assertTrue(run.err().startsWith(site.display("a.md") + ":5:1: error: 33 text markers on one fence; at most 32"), run::toString);
+        run = assertFailsAt(site, "a.md", ":5:1: error: 33 text markers on one fence; at most 32");
 
         site.page("a.md", TestSite.source("A", "\nText.\n"));
         site.page("site.yml", "title: T\nsidebar:\n  - label: Bad\n    link: 'javascript:alert(1)'\n");
-        run = site.build();
-        assertEquals(1, run.status(), run::toString);
-        assertTrue(run.err().startsWith(site.display("site.yml") + ":4:1: error: site settings: sidebar link 'Bad': the URL scheme "
-                + "'javascript:' is not allowed"), run::toString);
+        run = assertFailsAt(site, "site.yml", ":4:1: error: site settings: sidebar link 'Bad': the URL scheme "
+                + "'javascript:' is not allowed");
         site.page("site.yml", "title: T\neditLink:\n  baseUrl: 'javascript:alert(1)//'\n");
-        run = site.build();
-        assertEquals(1, run.status(), run::toString);
-        assertTrue(run.err().startsWith(site.display("site.yml") + ":3:1: error: site settings: editLink.baseUrl: the URL scheme "
-                + "'javascript:' is not allowed"), run::toString);
+        run = assertFailsAt(site, "site.yml", ":3:1: error: site settings: editLink.baseUrl: the URL scheme "
+                + "'javascript:' is not allowed");
     }
 
     @Test
@@ -588,10 +559,8 @@ class StarlightCompatTest {
                 .page("ja/index.md", TestSite.source("ホーム", "\n本文。\n"))
                 .page("ja/a.md", TestSite.source("A", "\nA.\n"))
                 .page("index.md", TestSite.source("Top", "\nTop.\n"));
-        TestSite.Run run = site.build();
-        assertEquals(1, run.status(), run::toString);
-        assertTrue(run.err().startsWith(site.display("index.md") + ":1:1: error: this page is outside every language folder (ja/, en/); "
-                + "move it into one, or add a root locale to site.yml"), run::toString);
+        TestSite.Run run = assertFailsAt(site, "index.md", ":1:1: error: this page is outside every language folder (ja/, en/); "
+                + "move it into one, or add a root locale to site.yml");
 
         Files.delete(site.content.resolve("index.md"));
         run = site.build();
@@ -599,6 +568,14 @@ class StarlightCompatTest {
         assertEquals("0; url=ja/", Jsoup.parse(site.out.resolve("index.html").toFile()).selectFirst("meta[http-equiv=refresh]").attr("content"));
         assertTrue(Files.exists(site.out.resolve("en/a/index.html")), "the English fallback of ja/a.md");
         assertEquals("../../en/", Jsoup.parse(site.out.resolve("en/a/index.html").toFile()).selectFirst(".site-title").attr("href"));
+    }
+
+    /** Builds the site, which must fail, the first error being at {@code file} and starting with {@code error}. */
+    private static TestSite.Run assertFailsAt(TestSite site, String file, String error) {
+        TestSite.Run run = site.build();
+        assertEquals(1, run.status(), run::toString);
+        assertTrue(run.err().startsWith(site.display(file) + error), run::toString);
+        return run;
     }
 
     private static void copyFolder(Path from, Path to) throws java.io.IOException {

@@ -22,13 +22,19 @@ public final class UrlSchemes {
 
     /** Why a URL may not be published, or null when it may. */
     public static String problem(String url) {
+        String scheme = scheme(url);
+        if (scheme != null && !ALLOWED.contains(scheme)) {
+            return "the URL scheme '" + scheme + ":' is not allowed on the published site (use a relative link, http, https, mailto or tel)";
+        }
+        return null;
+    }
+
+    /** The scheme a browser reads in a URL ("javascript"), lower case, or null for a relative URL. */
+    public static String scheme(String url) {
         // The browser decodes entities first, and ignores whitespace and control characters inside a
         // scheme: "java&#9;script:" is javascript:.
         String compact = Parser.unescapeEntities(url, true).replaceAll("[\\s\\p{Cntrl}]", "").toLowerCase(Locale.ROOT);
         Matcher matcher = SCHEME.matcher(compact);
-        if (matcher.find() && !ALLOWED.contains(matcher.group(1))) {
-            return "the URL scheme '" + matcher.group(1) + ":' is not allowed on the published site (use a relative link, http, https, mailto or tel)";
-        }
-        return null;
+        return matcher.find() ? matcher.group(1) : null;
     }
 }

@@ -5,8 +5,6 @@ import dev.kensho.generator.content.Page;
 import dev.kensho.generator.render.PageOutline;
 import dev.kensho.generator.render.SiteLinks;
 import org.jsoup.Jsoup;
-import org.jsoup.nodes.Document;
-import org.jsoup.nodes.Element;
 
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -61,10 +59,9 @@ public final class LinkChecker {
             if (!path.endsWith(".html")) {
                 return;
             }
-            Document document = Jsoup.parse(text);
+            PageOutline whole = PageOutline.of(Jsoup.parse(text));
             Set<String> anchors = new LinkedHashSet<>(ids.getOrDefault(path, Set.of()));
-            document.select("[id]").forEach(e -> anchors.add(e.id()));
-            document.select("a[name]").forEach(e -> anchors.add(e.attr("name")));
+            anchors.addAll(whole.ids());
             ids.put(path, anchors);
             // A page's own content was read while it was rendered (with the forms its author wrote); here the
             // theme's frame around it. A theme page (home, 404, contents) is all frame.
@@ -72,11 +69,10 @@ public final class LinkChecker {
             List<PageOutline.Reference> references = new ArrayList<>(content == null ? List.of() : content.links());
             Map<String, Integer> fromContent = new HashMap<>();
             references.forEach(reference -> fromContent.merge(reference.url(), 1, Integer::sum));
-            for (Element element : document.select("a[href], link[href], img[src], script[src]")) {
-                String url = element.hasAttr("href") ? element.attr("href") : element.attr("src");
+            for (PageOutline.Reference reference : whole.links()) {
                 // Each of the content's own links appears once more in the whole page: counted once, with its written form.
-                if (fromContent.merge(url, -1, Integer::sum) < 0) {
-                    references.add(new PageOutline.Reference(url, url));
+                if (fromContent.merge(reference.url(), -1, Integer::sum) < 0) {
+                    references.add(reference);
                 }
             }
             links.put(path, references);

@@ -204,27 +204,16 @@ public final class ComponentSyntax {
      * or braces ({@code items={a => a}}), or -1 when the tag does not end on this text. Linear in the text.
      */
     static int tagEnd(CharSequence text, int open) {
-        int depth = 0;
-        char quote = 0;
+        JsScanner scanner = new JsScanner(true);
         for (int i = open + 1; i < text.length(); i++) {
             char c = text.charAt(i);
-            if (quote != 0) {
-                if (c == '\\' && depth > 0) {
-                    i++;
-                } else if (c == quote) {
-                    quote = 0;
-                }
-            } else if (c == '"' || c == '\'' || (c == '`' && depth > 0)) {
-                quote = c;
-            } else if (c == '{') {
-                depth++;
-            } else if (c == '}') {
-                depth = Math.max(0, depth - 1);
-            } else if (c == '>' && depth == 0) {
+            if (scanner.atTop() && c == '>') {
                 return i;
-            } else if (c == '<' && depth == 0) {
+            }
+            if (scanner.atTop() && c == '<') {
                 return -1; // another tag starts before this one ends
             }
+            i = scanner.read(text, i);
         }
         return -1;
     }
@@ -374,23 +363,12 @@ public final class ComponentSyntax {
         return attributes;
     }
 
-    /** The index of the brace closing the one at {@code open}, skipping braces inside quotes; -1 if none. */
+    /** The index of the brace closing the one at {@code open}, skipping braces inside strings; -1 if none. */
     private static int closingBrace(String text, int open) {
-        int depth = 0;
-        char quote = 0;
+        JsScanner scanner = new JsScanner(true);
         for (int i = open; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (quote != 0) {
-                if (c == '\\') {
-                    i++;
-                } else if (c == quote) {
-                    quote = 0;
-                }
-            } else if (c == '"' || c == '\'' || c == '`') {
-                quote = c;
-            } else if (c == '{') {
-                depth++;
-            } else if (c == '}' && --depth == 0) {
+            i = scanner.read(text, i);
+            if (scanner.atTop()) {
                 return i;
             }
         }

@@ -14,7 +14,6 @@ import dev.kensho.generator.content.UrlSchemes;
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Attribute;
 import org.jsoup.nodes.Element;
-import org.jsoup.parser.Parser;
 
 import java.util.List;
 import java.util.Locale;
@@ -43,11 +42,6 @@ public final class MarkupPolicy {
     private MarkupPolicy() {
     }
 
-    /** Why a URL may not be published, or null when it may (relative, or a listed scheme). */
-    public static String urlProblem(String url) {
-        return UrlSchemes.problem(url);
-    }
-
     /** Why a piece of raw HTML may not be published, or null. */
     static String htmlProblem(String html) {
         String withoutComments = html.replaceAll("(?s)<!--.*?-->", "");
@@ -70,7 +64,7 @@ public final class MarkupPolicy {
                 }
                 if (URL_ATTRIBUTES.contains(key)) {
                     for (String part : key.equals("srcset") ? attribute.getValue().split(",") : new String[]{attribute.getValue()}) {
-                        String problem = urlProblem(part.strip());
+                        String problem = UrlSchemes.problem(part.strip());
                         if (problem != null) {
                             return "<" + element.tagName() + " " + attribute.getKey() + ">: " + problem;
                         }
@@ -89,13 +83,13 @@ public final class MarkupPolicy {
             if (node instanceof HtmlBlock || node instanceof HtmlInline) {
                 problem = htmlProblem(node.getChars().toString());
             } else if (node instanceof Link link) {
-                problem = urlProblem(link.getUrl().toString());
+                problem = UrlSchemes.problem(link.getUrl().toString());
             } else if (node instanceof Image image) {
-                problem = urlProblem(image.getUrl().toString());
+                problem = UrlSchemes.problem(image.getUrl().toString());
             } else if (node instanceof AutoLink link) {
-                problem = urlProblem(link.getUrl().toString());
+                problem = UrlSchemes.problem(link.getUrl().toString());
             } else if (node instanceof Reference reference) {
-                problem = urlProblem(reference.getUrl().toString());
+                problem = UrlSchemes.problem(reference.getUrl().toString());
             }
             if (problem != null) {
                 int line = node.getStartLineNumber() + 1;
@@ -120,7 +114,7 @@ public final class MarkupPolicy {
     /** Checks a value and, inside objects and arrays, every value under it by the key it is filed under. */
     private static String valueProblem(String key, Object value) {
         if (value instanceof String text) {
-            String problem = urlProblem(text);
+            String problem = UrlSchemes.problem(text);
             // href and src are URLs; any other value is refused only when it reads as a script URL.
             return problem != null && (URL_ATTRIBUTES.contains(key.toLowerCase(Locale.ROOT)) || isDangerous(text)) ? problem : null;
         }
@@ -144,7 +138,7 @@ public final class MarkupPolicy {
     }
 
     private static boolean isDangerous(String value) {
-        String compact = Parser.unescapeEntities(value, true).replaceAll("[\\s\\p{Cntrl}]", "").toLowerCase(Locale.ROOT);
-        return compact.startsWith("javascript:") || compact.startsWith("vbscript:") || compact.startsWith("data:");
+        String scheme = UrlSchemes.scheme(value);
+        return "javascript".equals(scheme) || "vbscript".equals(scheme) || "data".equals(scheme);
     }
 }

@@ -80,33 +80,16 @@ public final class MdxModule {
 
     /** The last line of the statement starting at {@code start}: where its brackets close and it does not continue. */
     private static int statementEnd(String[] lines, int start) {
-        int depth = 0;
-        char quote = 0;
+        JsScanner scanner = new JsScanner(false);
         for (int k = start; k < lines.length && k - start < MAX_STATEMENT_LINES; k++) {
             String line = lines[k];
             for (int c = 0; c < line.length(); c++) {
-                char ch = line.charAt(c);
-                if (quote != 0) {
-                    if (ch == '\\') {
-                        c++;
-                    } else if (ch == quote) {
-                        quote = 0;
-                    }
-                } else if (ch == '\'' || ch == '"' || ch == '`') {
-                    quote = ch;
-                } else if (ch == '{' || ch == '[' || ch == '(') {
-                    depth++;
-                } else if (ch == '}' || ch == ']' || ch == ')') {
-                    depth--;
-                }
+                c = scanner.read(line, c);
             }
             String trimmed = line.strip();
             boolean continues = trimmed.endsWith("=") || trimmed.endsWith(",") || (lines[start].startsWith("import") && !trimmed.matches(".*['\"];?$"));
-            // A string in backquotes may span lines; single and double quotes end with their line.
-            if (quote != '`') {
-                quote = 0;
-            }
-            if (depth <= 0 && quote == 0 && !continues) {
+            scanner.endLine();
+            if (scanner.atTop() && !continues) {
                 return k;
             }
         }

@@ -3,6 +3,7 @@ package dev.kensho.generator.markdown;
 import dev.kensho.generator.Diagnostic;
 import dev.kensho.generator.content.FrontMatter;
 import dev.kensho.generator.content.Page;
+import dev.kensho.generator.content.UrlSchemes;
 
 import java.util.List;
 import java.util.Locale;
@@ -57,7 +58,7 @@ public final class PageFrontMatter {
         }
         Object editUrl = extra.get("editUrl");
         if (editUrl != null && !Boolean.FALSE.equals(editUrl)) {
-            String problem = editUrl instanceof String url ? MarkupPolicy.urlProblem(url) : "editUrl must be a URL or false";
+            String problem = editUrl instanceof String url ? UrlSchemes.problem(url) : "editUrl must be a URL or false";
             if (problem != null) {
                 report(page, "editUrl", "editUrl: " + problem, diagnostics);
             }
@@ -73,8 +74,8 @@ public final class PageFrontMatter {
                 return "image.html is not supported (contributor HTML in the page head area); give image.file, a picture in content/";
             }
             for (String key : List.of("file", "dark", "light")) {
-                if (image.get(key) != null && MarkupPolicy.urlProblem(String.valueOf(image.get(key))) != null) {
-                    return "image." + key + ": " + MarkupPolicy.urlProblem(String.valueOf(image.get(key)));
+                if (image.get(key) != null && UrlSchemes.problem(String.valueOf(image.get(key))) != null) {
+                    return "image." + key + ": " + UrlSchemes.problem(String.valueOf(image.get(key)));
                 }
             }
         }
@@ -86,7 +87,7 @@ public final class PageFrontMatter {
                 if (!(action instanceof Map<?, ?> map) || map.get("text") == null || map.get("link") == null) {
                     return "each action needs text and link";
                 }
-                String problem = MarkupPolicy.urlProblem(String.valueOf(map.get("link")));
+                String problem = UrlSchemes.problem(String.valueOf(map.get("link")));
                 if (problem != null) {
                     return "action '" + map.get("text") + "': " + problem;
                 }
@@ -113,7 +114,7 @@ public final class PageFrontMatter {
                 if (!allowed.contains(name)) {
                     return "<" + tag + " " + attribute.getKey() + "> may not be added (allowed: " + String.join(", ", allowed.stream().sorted().toList()) + ")";
                 }
-                String problem = MarkupPolicy.urlProblem(String.valueOf(attribute.getValue()));
+                String problem = UrlSchemes.problem(String.valueOf(attribute.getValue()));
                 if (problem != null) {
                     return "<" + tag + " " + attribute.getKey() + ">: " + problem;
                 }

@@ -49,6 +49,8 @@ public final class Navigation {
     private final Map<String, List<Entry>> sidebars;
     private final Map<String, List<Page>> readingOrders = new HashMap<>();
     private final Map<Page, List<GroupEntry>> ancestors = new IdentityHashMap<>();
+    /** Each page's place in its language's reading order (its first, should the sidebar list it twice). */
+    private final Map<Page, Integer> readingAt = new IdentityHashMap<>();
     private final List<Page> pages;
 
     private Navigation(Map<String, List<Entry>> sidebars, List<Page> all) {
@@ -59,6 +61,9 @@ public final class Navigation {
             List<Page> order = new ArrayList<>();
             walk(entries, new ArrayList<>(), order);
             readingOrders.put(locale, order);
+            for (int i = 0; i < order.size(); i++) {
+                readingAt.putIfAbsent(order.get(i), i);
+            }
             order.stream().filter(seen::add).forEach(ordered::add);
         });
         all.stream().filter(seen::add).sorted(Comparator.comparing(Page::outputPath)).forEach(ordered::add);
@@ -172,10 +177,14 @@ public final class Navigation {
         }
 
         private static PageEntry pageEntry(Page page, String label, String badge) {
-            var front = page.frontMatter();
-            return new PageEntry(page, label != null ? label : front.sidebarLabel() != null ? front.sidebarLabel() : front.title(),
-                    badge != null ? badge : front.sidebarBadge() == null ? "" : front.sidebarBadge());
+            String ownBadge = page.frontMatter().sidebarBadge();
+            return new PageEntry(page, label != null ? label : label(page), badge != null ? badge : ownBadge == null ? "" : ownBadge);
         }
+    }
+
+    /** What links to a page are labelled with: its {@code sidebar.label}, else its title. */
+    static String label(Page page) {
+        return page.frontMatter().sidebarLabel() != null ? page.frontMatter().sidebarLabel() : page.frontMatter().title();
     }
 
     /** Left out of the built sidebar: {@code sidebar.hidden: true}, and a site's own 404 page. */
@@ -191,6 +200,19 @@ public final class Navigation {
     /** Pages in sidebar order, for previous/next. */
     public List<Page> readingOrder(String locale) {
         return readingOrders.getOrDefault(locale, List.of());
+    }
+
+    /** The page before this one in its language's sidebar, or null. */
+    public Page previous(Page page) {
+        int at = readingAt.getOrDefault(page, -1);
+        return at > 0 ? readingOrder(page.locale()).get(at - 1) : null;
+    }
+
+    /** The page after this one in its language's sidebar, or null. */
+    public Page next(Page page) {
+        int at = readingAt.getOrDefault(page, -1);
+        List<Page> reading = readingOrder(page.locale());
+        return at >= 0 && at + 1 < reading.size() ? reading.get(at + 1) : null;
     }
 
     /** Every page, those in a sidebar first in its order. */

@@ -25,7 +25,8 @@ public record PageOutline(Set<String> ids, List<Reference> links) {
         links = List.copyOf(links);
     }
 
-    static PageOutline of(Element content) {
+    /** The ids and links below {@code content} (a page's body while it is rendered, or a whole document). */
+    public static PageOutline of(Element content) {
         Set<String> ids = new LinkedHashSet<>();
         ids.add("main");
         content.select("[id]").forEach(e -> ids.add(e.id()));

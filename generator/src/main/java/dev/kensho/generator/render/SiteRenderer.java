@@ -182,18 +182,9 @@ public final class SiteRenderer {
             String shared = memo == null ? "" : RenderMemo.key(navigationFingerprint(navigation), theme.fingerprint(),
                     String.valueOf(verification.serverVersion()));
             AtomicInteger renderedNow = new AtomicInteger();
-            Map<Page, Integer> readingAt = new IdentityHashMap<>();
-            for (String locale : navigation.locales()) {
-                List<Page> reading = navigation.readingOrder(locale);
-                for (int v = 0; v < reading.size(); v++) {
-                    readingAt.putIfAbsent(reading.get(v), v);
-                }
-            }
             for (Page page : order) {
-                List<Page> reading = navigation.readingOrder(page.locale());
-                int at = readingAt.getOrDefault(page, -1);
-                Page previous = at > 0 ? reading.get(at - 1) : null;
-                Page next = at >= 0 && at + 1 < reading.size() ? reading.get(at + 1) : null;
+                Page previous = navigation.previous(page);
+                Page next = navigation.next(page);
                 PageResult result = verification.pages().get(page.relativePath());
                 // The build time is shown only under verified SQL: other pages are reused across minutes.
                 String key = memo == null ? null : RenderMemo.key(shared, page.body(), page.frontMatter().toString(),
@@ -382,8 +373,12 @@ public final class SiteRenderer {
     }
 
     private UiStrings uiOf(String locale) throws Theme.ThemeException {
-        SiteLocale siteLocale = config.locales().getOrDefault(locale, config.defaultSiteLocale());
-        return theme.ui(siteLocale.lang());
+        return theme.ui(siteLocale(locale).lang());
+    }
+
+    /** A page's language; the default one for pages outside every language (the 404 and home pages of the theme). */
+    private SiteLocale siteLocale(String locale) {
+        return config.locales().getOrDefault(locale, config.defaultSiteLocale());
     }
 
     private String sitemap(List<Page> pages) {
@@ -427,8 +422,8 @@ public final class SiteRenderer {
     private Map<String, Object> baseModel(String outputPath, Navigation navigation, Page current, String locale) throws Theme.ThemeException {
         Map<String, Object> model = new HashMap<>();
         String root = rootFor(outputPath);
-        SiteLocale siteLocale = config.locales().getOrDefault(locale, config.defaultSiteLocale());
-        UiStrings ui = theme.ui(siteLocale.lang());
+        SiteLocale siteLocale = siteLocale(locale);
+        UiStrings ui = uiOf(locale);
         model.put("root", root);
         model.put("ui", ui.strings());
         model.put("lang", siteLocale.lang());
@@ -491,9 +486,7 @@ public final class SiteRenderer {
     }
 
     private Map<String, Object> link(Page target, String fromOutputPath) {
-        Navigation.PageEntry entry = new Navigation.PageEntry(target, target.frontMatter().sidebarLabel() != null
-                ? target.frontMatter().sidebarLabel() : target.frontMatter().title(), "");
-        return Map.of("title", entry.label(), "href", links.fromRoot(rootFor(fromOutputPath), target.outputPath()));
+        return Map.of("title", Navigation.label(target), "href", links.fromRoot(rootFor(fromOutputPath), target.outputPath()));
     }
 
     /**
