@@ -9,7 +9,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.io.IOException;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -164,6 +168,67 @@ class BuildTest {
         assertEquals(0, site.build().status());
         assertFalse(Files.exists(site.out.resolve("stale.html")));
         assertTrue(Files.readString(site.out.resolve("a/index.html")).contains("new text"));
+    }
+
+    @Test
+    void aRebuildIntoTheRecycledSpareGivesExactlyTheSiteAFreshBuildGives() throws Exception {
+        TestSite site = new TestSite(temp).page("a.md", TestSite.source("A", "text a\n"))
+                .page("b.md", TestSite.source("B", "text b\n"))
+                .page("deep/c.md", TestSite.source("C", "text c\n"));
+        assertEquals(0, site.build().status());
+        assertEquals(0, site.build().status());
+        Path spare = site.out.resolveSibling(".site.spare");
+        assertTrue(Files.isDirectory(spare.resolve("a")), "the replaced site is kept as the next build's staging folder");
+        // Anything in the spare that is not a file or a folder is not followed: a link planted where a page goes.
+        Path outside = Files.writeString(temp.resolve("outside.txt"), "untouched");
+        Files.delete(spare.resolve("b/index.html"));
+        Files.createSymbolicLink(spare.resolve("b/index.html"), outside);
+
+        // Pages removed (deep/c.md), added (d.md) and changed, and the URL format switched, so that files
+        // stand where folders go and folders where files go.
+        Files.delete(site.content.resolve("deep/c.md"));
+        site.page("d.md", TestSite.source("D", "text d\n"))
+                .page("b.md", TestSite.source("B", "new text b\n"))
+                .page("site.yml", "title: T\nbuild:\n  format: file\n");
+        TestSite.Run run = site.build();
+        assertEquals(0, run.status(), run::toString);
+        assertEquals("untouched", Files.readString(outside));
+
+        TestSite fresh = new TestSite(Files.createDirectories(temp.resolve("fresh")));
+        for (String page : List.of("a.md", "b.md", "d.md", "site.yml")) {
+            fresh.page(page, Files.readString(site.content.resolve(page)));
+        }
+        assertEquals(0, fresh.build().status());
+        assertEquals(tree(fresh.out), tree(site.out));
+
+        // A page removed whose file stands beside files that stay (d.html beside a.html): it goes too.
+        assertEquals(0, site.build().status());
+        Files.delete(site.content.resolve("d.md"));
+        Files.delete(fresh.content.resolve("d.md"));
+        assertEquals(0, site.build().status());
+        assertEquals(0, fresh.build().status());
+        assertFalse(Files.exists(site.out.resolve("d.html")));
+        assertEquals(tree(fresh.out), tree(site.out));
+
+        // And back: the switch the other way, into the spare of the directory-URL site.
+        site.page("site.yml", "title: T\n");
+        fresh.page("site.yml", "title: T\n");
+        assertEquals(0, site.build().status());
+        assertEquals(0, fresh.build().status());
+        assertEquals(tree(fresh.out), tree(site.out));
+        assertTrue(Files.exists(site.out.resolve("b/index.html")));
+    }
+
+    /** Every file of a site with its text, but for the lines that carry the build's time. */
+    private static Map<String, String> tree(Path root) throws IOException {
+        Map<String, String> files = new TreeMap<>();
+        try (var paths = Files.walk(root)) {
+            for (Path path : paths.filter(Files::isRegularFile).toList()) {
+                files.put(root.relativize(path).toString(), Files.readString(path).lines()
+                        .filter(line -> !line.contains("builtAt") && !line.contains("<time")).collect(Collectors.joining("\n")));
+            }
+        }
+        return files;
     }
 
     @Test

@@ -321,7 +321,8 @@ public final class SiteRenderer {
         HtmlRenderer html = HtmlRenderer.builder(new MutableDataSet(MarkdownDocument.OPTIONS)
                         .set(HtmlRenderer.GENERATE_HEADER_ID, true)
                         .set(HtmlRenderer.RENDER_HEADER_ID, true)
-                        .set(HtmlRenderer.HEADER_ID_GENERATOR_NO_DUPED_DASHES, true))
+                        .set(HtmlRenderer.HEADER_ID_GENERATOR_NO_DUPED_DASHES, true)
+                        .set(HtmlRenderer.FORMAT_FLAGS, com.vladsch.flexmark.util.sequence.LineAppendable.F_PASS_THROUGH))
                 .nodeRendererFactory(options -> new SnippetNodeRenderer(theme, outcomes, expectedRows, verification.serverVersion(), ui,
                         document.textMarks()))
                 .build();
