@@ -25,7 +25,10 @@ import dev.kensho.generator.verify.SqlVerification;
 import dev.kensho.generator.verify.VerificationRun;
 import dev.kensho.sqlchecks.postgres.PostgresUnavailableException;
 
+import com.sun.management.OperatingSystemMXBean;
+
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -185,10 +188,12 @@ public final class KenshoBuild {
         return new BuildResult(diagnostics, environmentError, verification, sourcePages, written, elapsed);
     }
 
-    /** With KENSHO_TIMINGS set, how long the build took to reach the end of each stage. */
+    /** With KENSHO_TIMINGS set, how long the build took to reach the end of each stage, and the CPU it had used by then. */
     private static void phase(String stage, long t0) {
         if (System.getenv("KENSHO_TIMINGS") != null) {
-            System.err.printf("timing: %-7s %6d ms%n", stage, (System.nanoTime() - t0) / 1_000_000);
+            long cpu = ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+            System.err.printf("timing: %-7s %6d ms (process CPU %6d ms, JVM up %6d ms)%n", stage, (System.nanoTime() - t0) / 1_000_000,
+                    cpu / 1_000_000, ManagementFactory.getRuntimeMXBean().getUptime());
         }
     }
 

@@ -18,7 +18,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.regex.Pattern;
 
 /**
  * Full-text search built at build time and split into small files, as Pagefind does, so that a query
@@ -120,7 +119,7 @@ public final class SearchIndex {
 
     private static void section(String url, String pageTitle, String heading, StringBuilder text, List<List<String>> sections,
                                 Set<String> terms, Set<String> titleTerms) {
-        String body = WHITESPACE.matcher(text).replaceAll(" ").strip();
+        String body = collapseWhitespace(text);
         sections.add(List.of(url, pageTitle, heading, body.length() > PASSAGE_TEXT ? body.substring(0, PASSAGE_TEXT) : body));
         collectTerms(heading, terms);
         collectTerms(body, terms);
@@ -128,7 +127,22 @@ public final class SearchIndex {
         collectTerms(heading, titleTerms);
     }
 
-    private static final Pattern WHITESPACE = Pattern.compile("\\s+");
+    /** Runs of whitespace as one space, trimmed (the passage shown under a result): {@code \s+} → " ", then strip(). */
+    private static String collapseWhitespace(CharSequence text) {
+        StringBuilder out = new StringBuilder(text.length());
+        boolean inRun = false;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            boolean space = c == ' ' || c == '\t' || c == '\n' || c == '\u000B' || c == '\f' || c == '\r';
+            if (!space) {
+                out.append(c);
+            } else if (!inRun) {
+                out.append(' ');
+            }
+            inRun = space;
+        }
+        return out.toString().strip();
+    }
 
     /**
      * Joins a page to the index as the next page, and returns the script of its own file
@@ -267,14 +281,29 @@ public final class SearchIndex {
     }
 
     private static void flushCjk(StringBuilder run, Set<String> terms) {
-        int[] points = run.codePoints().toArray();
-        if (points.length == 1) {
-            terms.add(new String(points, 0, 1));
+        int length = run.length();
+        if (length == 0) {
+            return;
         }
-        for (int i = 0; i + 1 < points.length; i++) {
-            terms.add(new String(points, i, 2));
-        }
+        String text = run.toString();
         run.setLength(0);
+        if (text.codePointCount(0, length) != length) {
+            int[] points = text.codePoints().toArray();
+            if (points.length == 1) {
+                terms.add(text);
+            }
+            for (int i = 0; i + 1 < points.length; i++) {
+                terms.add(new String(points, i, 2));
+            }
+            return;
+        }
+        // One BMP character per char, the common case: a character alone, else every pair of neighbours.
+        if (length == 1) {
+            terms.add(text);
+        }
+        for (int i = 0; i + 1 < length; i++) {
+            terms.add(text.substring(i, i + 2));
+        }
     }
 
     /** FNV-1a over UTF-16 units, the same as search.js computes. */
