@@ -130,6 +130,9 @@ class BuildTest {
     void aFailedBuildLeavesThePreviousSiteExactlyAsItWas() throws Exception {
         TestSite site = new TestSite(temp).page("a.md", TestSite.source("A", "\n```sql\nSELECT 1;\n```\n"));
         assertEquals(0, site.build().status());
+        // Twice, so that the failing builds below write into the recycled spare of the first.
+        assertEquals(0, site.build().status());
+        assertTrue(Files.isDirectory(site.out.resolveSibling(".site.spare")));
         Path page = site.out.resolve("a/index.html");
         byte[] before = Files.readAllBytes(page);
         Files.writeString(site.out.resolve("marker.txt"), "previous build");
@@ -140,10 +143,7 @@ class BuildTest {
         assertTrue(run.out().contains("nothing written: " + site.out + " is left as it was"), run::toString);
         assertEquals(new String(before), Files.readString(page));
         assertEquals("previous build", Files.readString(site.out.resolve("marker.txt")));
-        try (var siblings = Files.list(site.out.getParent())) {
-            assertEquals(List.of("report.json", "site"), siblings.map(p -> p.getFileName().toString()).filter(n -> !n.equals(".site.lock")).sorted().toList(),
-                    "no staging folder may be left behind");
-        }
+        assertNoStagingLeft(site, "no staging folder may be left behind");
 
         // Found only after every page was rendered and written to the staging folder: the same.
         site.page("a.md", TestSite.source("A changed", "\n```sql\nSELECT 2;\n```\n\n[gone](missing.md)\n"));
@@ -153,10 +153,7 @@ class BuildTest {
         assertTrue(run.out().contains("nothing written: " + site.out + " is left as it was"), run::toString);
         assertEquals(new String(before), Files.readString(page));
         assertEquals("previous build", Files.readString(site.out.resolve("marker.txt")));
-        try (var siblings = Files.list(site.out.getParent())) {
-            assertEquals(List.of("report.json", "site"), siblings.map(p -> p.getFileName().toString()).filter(n -> !n.equals(".site.lock")).sorted().toList(),
-                    "the staging folder the pages were written to is removed");
-        }
+        assertNoStagingLeft(site, "the staging folder the pages were written to is removed");
     }
 
     @Test
@@ -217,6 +214,15 @@ class BuildTest {
         assertEquals(0, fresh.build().status());
         assertEquals(tree(fresh.out), tree(site.out));
         assertTrue(Files.exists(site.out.resolve("b/index.html")));
+    }
+
+    /** Beside the site only the report, the lock and the spare (the site before, kept for the next build). */
+    private static void assertNoStagingLeft(TestSite site, String message) throws IOException {
+        try (var siblings = Files.list(site.out.getParent())) {
+            List<String> names = siblings.map(p -> p.getFileName().toString()).sorted().toList();
+            assertEquals(List.of("report.json", "site"), names.stream().filter(n -> !n.equals(".site.lock") && !n.equals(".site.spare")).toList(),
+                    message);
+        }
     }
 
     /** Every file of a site with its text, but for the lines that carry the build's time. */

@@ -5,6 +5,7 @@ import dev.kensho.sqlchecks.postgres.PostgresUnavailableException;
 import dev.kensho.sqlchecks.postgres.RunningPostgres;
 
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -74,6 +75,9 @@ public final class Verifier implements AutoCloseable {
         try {
             admin = server.connectAdmin();
             String version = checkVersion(server, admin);
+            if (server.disposable()) {
+                warmTemplateCache(server);
+            }
             return new Verifier(server, admin, new DatabaseDropper(server), settings, version);
         } catch (SQLException e) {
             closeQuietly(admin);
@@ -83,6 +87,20 @@ public final class Verifier implements AutoCloseable {
             closeQuietly(admin);
             server.close();
             throw e;
+        }
+    }
+
+    /**
+     * A connection to template1 makes the server write that database's relation-cache file
+     * (pg_internal.init), which CREATE DATABASE … STRATEGY FILE_COPY then copies into every page's
+     * database: a page's first connection reads the cache instead of building it from the catalogs
+     * (7.9 → 3.8 ms of server CPU per page measured here). The server removes these files when it
+     * starts, so this is done once per start.
+     */
+    private static void warmTemplateCache(RunningPostgres server) throws SQLException {
+        try (Connection template = DriverManager.getConnection(server.urlFor("template1"), server.adminCredentials());
+             Statement statement = template.createStatement()) {
+            statement.execute("SELECT 1");
         }
     }
 

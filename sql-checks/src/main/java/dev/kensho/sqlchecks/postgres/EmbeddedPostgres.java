@@ -132,10 +132,7 @@ public final class EmbeddedPostgres implements PostgresProvider {
                 // writes the whole template to WAL unless wal_level is minimal).
                 "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off",
                 "-c", "wal_level=minimal", "-c", "max_wal_senders=0",
-                "-c", "max_connections=50", "-c", "shared_buffers=32MB",
-                // CREATE DATABASE copies the template's ~300 files in the kernel (copy_file_range) instead of
-                // reading and writing each through a buffer; a reflink where the file system has them.
-                "-c", "file_copy_method=clone"));
+                "-c", "max_connections=50", "-c", "shared_buffers=32MB"));
         Path log = workDir.resolve("postgres.log");
         long t1 = System.nanoTime();
         ProcessBuilder builder = new ProcessBuilder(inOwnSession(asServerAccount(account, postgres)))
