@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.LinkOption;
 import java.nio.file.OpenOption;
+import java.nio.file.FileVisitResult;
+import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.HashSet;
 import java.nio.charset.StandardCharsets;
@@ -201,18 +203,24 @@ public final class SiteOutput implements AutoCloseable {
         }
         Path staging = target.resolveSibling("." + target.getFileName() + ".staging-" + ProcessHandle.current().pid());
         Files.move(spare, staging, StandardCopyOption.ATOMIC_MOVE);
-        try (Stream<Path> paths = Files.walk(staging)) {
-            for (Path path : (Iterable<Path>) paths::iterator) {
-                BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-                if (attributes.isDirectory()) {
-                    recycledFolders.add(path);
-                } else if (attributes.isRegularFile()) {
-                    recycledFiles.add(path);
-                } else {
-                    Files.delete(path);
-                }
+        // One look at each entry (the walk's own attributes, links not followed).
+        Files.walkFileTree(staging, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult preVisitDirectory(Path folder, BasicFileAttributes attributes) {
+                recycledFolders.add(folder);
+                return FileVisitResult.CONTINUE;
             }
-        }
+
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) throws IOException {
+                if (attributes.isRegularFile()) {
+                    recycledFiles.add(file);
+                } else {
+                    Files.delete(file);
+                }
+                return FileVisitResult.CONTINUE;
+            }
+        });
         recycledFolders.remove(staging);
         return staging;
     }
