@@ -3,13 +3,14 @@ package dev.kensho.generator.render;
 import dev.kensho.sqlchecks.ResultTable;
 import dev.kensho.sqlchecks.assertion.PsqlFormat;
 import dev.kensho.sqlchecks.scenario.Scenario;
-import dev.kensho.sqlchecks.scenario.ScenarioTranscript;
 import dev.kensho.sqlchecks.scenario.ScenarioTranscript.Event;
 import dev.kensho.sqlchecks.scenario.ScenarioTranscript.Kind;
+import dev.kensho.sqlchecks.scenario.ScenarioTranscript;
 import org.jsoup.nodes.Entities;
 
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -79,7 +80,7 @@ final class SequenceDiagram {
                 }
             }
             boolean failed = event.sqlState() != null;
-            svg.append("<g class=\"step step-").append(event.kind().name().toLowerCase(java.util.Locale.ROOT)).append("\"><title>")
+            svg.append("<g class=\"step step-").append(event.kind().name().toLowerCase(Locale.ROOT)).append("\"><title>")
                     .append(text(event.step() + (event.sql() == null || event.sql().isBlank() ? "" : ": " + event.sql()))).append("</title>");
             svg.append("<rect class=\"box\" x=\"").append(x - BOX_WIDTH / 2).append("\" y=\"").append(y).append("\" width=\"").append(BOX_WIDTH)
                     .append("\" height=\"").append(BOX_HEIGHT).append("\" rx=\"4\" fill=\"none\" stroke=\"currentColor\"")

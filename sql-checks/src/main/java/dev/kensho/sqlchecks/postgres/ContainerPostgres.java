@@ -1,14 +1,15 @@
 package dev.kensho.sqlchecks.postgres;
 
+import com.github.dockerjava.api.async.ResultCallback;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.postgresql.PostgreSQLContainer;
 import org.testcontainers.utility.DockerImageName;
 
-import java.util.Properties;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.List;
+import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -89,7 +90,7 @@ public final class ContainerPostgres implements PostgresProvider {
         DockerImageName name = DockerImageName.parse(image);
         try {
             boolean done = client.pullImageCmd(name.getUnversionedPart()).withTag(name.getVersionPart())
-                    .exec(new com.github.dockerjava.api.async.ResultCallback.Adapter<>())
+                    .exec(new ResultCallback.Adapter<>())
                     .awaitCompletion(PULL_LIMIT.toSeconds(), TimeUnit.SECONDS);
             if (!done) {
                 throw new PostgresUnavailableException("image " + image + " is not present and could not be pulled within "

@@ -2,16 +2,17 @@ package dev.kensho.sqlchecks.scenario;
 
 import dev.kensho.sqlchecks.Assertion;
 import dev.kensho.sqlchecks.Failure;
+import dev.kensho.sqlchecks.KenshoLimitException;
+import dev.kensho.sqlchecks.KenshoLimits;
 import dev.kensho.sqlchecks.Outcome;
 import dev.kensho.sqlchecks.ResultTable;
 import dev.kensho.sqlchecks.Snippet;
 import dev.kensho.sqlchecks.SqlExecution;
-import dev.kensho.sqlchecks.KenshoLimitException;
-import dev.kensho.sqlchecks.KenshoLimits;
 import dev.kensho.sqlchecks.StatementGuard;
 import dev.kensho.sqlchecks.assertion.RowComparison;
 import dev.kensho.sqlchecks.script.SqlSplitter;
 import dev.kensho.sqlchecks.script.SqlStatement;
+import org.postgresql.util.PSQLException;
 
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -19,17 +20,17 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.HashSet;
-import java.util.Set;
 
 /**
  * Runs a scenario the way PostgreSQL's isolation tester does: each session on its own connection,
@@ -441,7 +442,7 @@ public final class ScenarioRunner {
     }
 
     private static String serverMessage(SQLException error) {
-        if (error instanceof org.postgresql.util.PSQLException psql && psql.getServerErrorMessage() != null) {
+        if (error instanceof PSQLException psql && psql.getServerErrorMessage() != null) {
             return psql.getServerErrorMessage().getMessage();
         }
         return error.getMessage();
