@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.LinkOption;
 import java.nio.file.OpenOption;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -112,13 +113,32 @@ public final class SiteOutput implements AutoCloseable {
 
     /** Writes one file of the new site (safe from several threads). */
     public void write(String path, String content) throws IOException {
-        Files.writeString(destination(path), content, StandardCharsets.UTF_8, REWRITE);
+        byte[] bytes = content.getBytes(StandardCharsets.UTF_8);
+        rewrite(destination(path), out -> out.write(bytes));
     }
 
     /** Copies a file into the new site as it is (theme assets, diagrams, images). */
     public void copy(String path, Path source) throws IOException {
-        try (OutputStream out = Files.newOutputStream(destination(path), REWRITE)) {
-            Files.copy(source, out);
+        rewrite(destination(path), out -> Files.copy(source, out));
+    }
+
+    private interface Content {
+        void writeTo(OutputStream out) throws IOException;
+    }
+
+    /** Overwrites a file in place; one the old site left read-only is replaced by a new file instead. */
+    private static void rewrite(Path file, Content content) throws IOException {
+        try (OutputStream out = openForRewrite(file)) {
+            content.writeTo(out);
+        }
+    }
+
+    private static OutputStream openForRewrite(Path file) throws IOException {
+        try {
+            return Files.newOutputStream(file, REWRITE);
+        } catch (AccessDeniedException readOnly) {
+            Files.delete(file);
+            return Files.newOutputStream(file, REWRITE);
         }
     }
 
@@ -203,10 +223,15 @@ public final class SiteOutput implements AutoCloseable {
         }
         Path staging = target.resolveSibling("." + target.getFileName() + ".staging-" + ProcessHandle.current().pid());
         Files.move(spare, staging, StandardCopyOption.ATOMIC_MOVE);
+        boolean[] readOnly = {false};
         // One look at each entry (the walk's own attributes, links not followed).
         Files.walkFileTree(staging, new SimpleFileVisitor<>() {
             @Override
             public FileVisitResult preVisitDirectory(Path folder, BasicFileAttributes attributes) {
+                if (!Files.isWritable(folder)) {
+                    readOnly[0] = true; // a site made read-only after it was published: not ours to rewrite
+                    return FileVisitResult.TERMINATE;
+                }
                 recycledFolders.add(folder);
                 return FileVisitResult.CONTINUE;
             }
@@ -221,6 +246,15 @@ public final class SiteOutput implements AutoCloseable {
                 return FileVisitResult.CONTINUE;
             }
         });
+        if (readOnly[0]) {
+            recycledFolders.clear();
+            recycledFiles.clear();
+            // Not the name swapIn gives the site it replaces: what cannot be deleted here must not block that.
+            Path discarded = target.resolveSibling("." + target.getFileName() + ".previous-" + ProcessHandle.current().pid() + "-spare");
+            Files.move(staging, discarded, StandardCopyOption.ATOMIC_MOVE);
+            deleteTree(discarded);
+            return null;
+        }
         recycledFolders.remove(staging);
         return staging;
     }
