@@ -359,8 +359,10 @@ public final class SiteRenderer {
         boolean relinked = links.rewrite(fragment.body(), page.outputPath());
         // What the link check needs is taken now, with the forms authors wrote; the published page carries only the URLs.
         PageOutline outline = PageOutline.of(fragment.body());
-        if (anchored || relinked) {
+        if (relinked) {
             fragment.body().select("[" + SiteLinks.WRITTEN + "]").removeAttr(SiteLinks.WRITTEN);
+        }
+        if (anchored || relinked) {
             body = fragment.body().html();
         }
         pageModel.put("content", body);
