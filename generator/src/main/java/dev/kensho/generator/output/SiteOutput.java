@@ -2,26 +2,28 @@ package dev.kensho.generator.output;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.file.LinkOption;
-import java.nio.file.OpenOption;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.FileVisitResult;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
-import java.util.HashSet;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.util.Comparator;
-import java.util.Set;
-import java.util.stream.Stream;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.OpenOption;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.stream.Stream;
 
 /**
  * The write stage. Files go to a staging folder beside the output folder as soon as they are made,
@@ -154,24 +156,40 @@ public final class SiteOutput implements AutoCloseable {
         }
         Path folder = destination.getParent();
         if (!used.contains(folder)) {
-            for (Path above = folder; above != null && !used.contains(above); above = above.getParent()) {
-                if (stale.remove(above)) {
-                    Files.deleteIfExists(above);
-                }
-            }
-            if (!folders.contains(folder)) {
-                Files.createDirectories(folder);
-                folders.add(folder);
-            }
-            for (Path above = folder; above != null && used.add(above); above = above.getParent()) {
-                // every folder up to the staging folder is in use
-            }
+            makeFolder(folder);
         }
         stale.remove(destination);
         if (recycledFolders.contains(destination) && folders.remove(destination)) {
             deleteTree(destination);
         }
         return destination;
+    }
+
+    /**
+     * Makes a folder the first time a file goes into it. One thread at a time: two pages in one new folder
+     * must not race a third that removes an old file standing where the folder goes.
+     */
+    private synchronized void makeFolder(Path folder) throws IOException {
+        if (used.contains(folder)) {
+            return;
+        }
+        for (Path above = folder; above != null && !used.contains(above); above = above.getParent()) {
+            if (stale.remove(above)) {
+                Files.deleteIfExists(above);
+            }
+        }
+        if (!folders.contains(folder)) {
+            Files.createDirectories(folder);
+            folders.add(folder);
+        }
+        // Ancestors first, so that a folder is marked in use only once every folder above it exists.
+        List<Path> chain = new ArrayList<>();
+        for (Path above = folder; above != null && !used.contains(above); above = above.getParent()) {
+            chain.add(above);
+        }
+        for (int i = chain.size() - 1; i >= 0; i--) {
+            used.add(chain.get(i));
+        }
     }
 
     /** Puts the new site in place of the old one. */
