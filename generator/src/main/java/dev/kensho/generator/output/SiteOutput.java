@@ -308,9 +308,14 @@ public final class SiteOutput implements AutoCloseable {
             throw e;
         }
         if (previous != null) {
+            // The new site is in place: keeping the old one for the next build is only a saving.
             Path spare = spareOf(target);
-            deleteTree(spare);
-            Files.move(previous, spare, StandardCopyOption.ATOMIC_MOVE);
+            try {
+                deleteTree(spare);
+                Files.move(previous, spare, StandardCopyOption.ATOMIC_MOVE);
+            } catch (IOException e) {
+                deleteTree(previous);
+            }
         }
     }
 
