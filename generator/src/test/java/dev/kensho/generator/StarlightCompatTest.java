@@ -143,7 +143,7 @@ class StarlightCompatTest {
         assertFalse(Files.exists(site.out.resolve("guides/a/index.html")), "the previous build's directory pages are gone");
 
         site.page("site.yml", "title: T\nbuild:\n  format: pretty\n");
-        run = assertFailsAt(site, "site.yml", ":3:1: error: site settings: build.format must be 'directory' or 'file', not 'pretty'");
+        assertFailsAt(site, "site.yml", ":3:1: error: site settings: build.format must be 'directory' or 'file', not 'pretty'");
     }
 
     @Test
@@ -295,7 +295,7 @@ class StarlightCompatTest {
         assertEquals("Sales <2026>", html.selectFirst("ul.chart").attr("data-title"), "values are escaped by the template");
 
         site.page("a.mdx", "---\ntitle: Chart\n---\nimport data from './data.json';\n\n<Chart points={data} />\n");
-        run = assertFailsAt(site, "a.mdx", ":6:15: error: attribute points: data is imported from './data.json', "
+        assertFailsAt(site, "a.mdx", ":6:15: error: attribute points: data is imported from './data.json', "
                 + "and Kensho runs no JavaScript; write the value here, or as 'export const data = …' in this page");
 
         site.page("a.mdx", "---\ntitle: Chart\n---\nimport example from './example.js?raw';\nimport secret from '../../../../../../etc/passwd?raw';\n\n"
@@ -310,7 +310,7 @@ class StarlightCompatTest {
                 "a ?raw import is the file's text");
 
         site.page("a.mdx", "---\ntitle: Chart\n---\n\n<Chart points={[{href: 'javascript:alert(1)'}]} />\n");
-        run = assertFailsAt(site, "a.mdx", ":5:1: error: <Chart> points={…}: the URL scheme 'javascript:' is not allowed");
+        assertFailsAt(site, "a.mdx", ":5:1: error: <Chart> points={…}: the URL scheme 'javascript:' is not allowed");
     }
 
     @Test
@@ -400,7 +400,7 @@ class StarlightCompatTest {
         assertTrue(Files.exists(site.out.resolve("index.html")), "a page left out of the sidebar is still built");
 
         site.page("site.yml", "title: T\nsidebar:\n  - label: Start\n    items:\n      - guides/missing\n");
-        run = assertFailsAt(site, "site.yml", ":5:1: error: site settings: the sidebar names 'guides/missing', "
+        assertFailsAt(site, "site.yml", ":5:1: error: site settings: the sidebar names 'guides/missing', "
                 + "but no page has that slug");
     }
 
@@ -505,13 +505,13 @@ class StarlightCompatTest {
 
         // Contributor text outside the body follows the same rules as the body: nothing that runs script.
         site.page("guides/b.md", "---\ntitle: B\nhead:\n  - tag: script\n    content: alert(1)\n---\n\nB.\n");
-        run = assertFailsAt(site, "guides/b.md", ":3:1: error: front matter: head: <script> may not be added");
+        assertFailsAt(site, "guides/b.md", ":3:1: error: front matter: head: <script> may not be added");
         site.page("guides/b.md", "---\ntitle: B\nbanner:\n  content: <img src=x onerror=alert(1)>\n---\n\nB.\n");
-        run = assertFailsAt(site, "guides/b.md", ":3:1: error: front matter: banner.content: raw HTML <img onerror> is not allowed");
+        assertFailsAt(site, "guides/b.md", ":3:1: error: front matter: banner.content: raw HTML <img onerror> is not allowed");
         site.page("guides/b.md", "---\ntitle: B\nhero:\n  actions:\n    - {text: Go, link: 'javascript:alert(1)'}\n---\n\nB.\n");
-        run = assertFailsAt(site, "guides/b.md", ":3:1: error: front matter: hero: action 'Go': the URL scheme 'javascript:'");
+        assertFailsAt(site, "guides/b.md", ":3:1: error: front matter: hero: action 'Go': the URL scheme 'javascript:'");
         site.page("guides/b.md", "---\ntitle: B\nhead:\n  - tag: link\n    attrs: {rel: stylesheet, href: 'https://evil.example/x.css'}\n---\n\nB.\n");
-        run = assertFailsAt(site, "guides/b.md", ":3:1: error: front matter: head: <link rel=\"stylesheet\"> may not be added");
+        assertFailsAt(site, "guides/b.md", ":3:1: error: front matter: head: <link rel=\"stylesheet\"> may not be added");
     }
 
     @Test
@@ -541,14 +541,14 @@ class StarlightCompatTest {
                 "and after the +/- column was taken out");
 
         site.page("a.md", "---\ntitle: M\n---\n\n```js " + "\"x\" ".repeat(33) + "\nx\n```\n");
-        run = assertFailsAt(site, "a.md", ":5:1: error: 33 text markers on one fence; at most 32");
+        assertFailsAt(site, "a.md", ":5:1: error: 33 text markers on one fence; at most 32");
 
         site.page("a.md", TestSite.source("A", "\nText.\n"));
         site.page("site.yml", "title: T\nsidebar:\n  - label: Bad\n    link: 'javascript:alert(1)'\n");
-        run = assertFailsAt(site, "site.yml", ":4:1: error: site settings: sidebar link 'Bad': the URL scheme "
+        assertFailsAt(site, "site.yml", ":4:1: error: site settings: sidebar link 'Bad': the URL scheme "
                 + "'javascript:' is not allowed");
         site.page("site.yml", "title: T\neditLink:\n  baseUrl: 'javascript:alert(1)//'\n");
-        run = assertFailsAt(site, "site.yml", ":3:1: error: site settings: editLink.baseUrl: the URL scheme "
+        assertFailsAt(site, "site.yml", ":3:1: error: site settings: editLink.baseUrl: the URL scheme "
                 + "'javascript:' is not allowed");
     }
 

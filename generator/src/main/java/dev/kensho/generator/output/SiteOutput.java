@@ -50,14 +50,12 @@ public final class SiteOutput implements AutoCloseable {
     private final FileChannel lockFile;
     private final FileLock lock;
     private final Thread cleanup;
-    /** Folders known to exist in the staging folder. */
-    private final Set<Path> folders = ConcurrentHashMap.newKeySet();
     /** Folders this build writes into. */
     private final Set<Path> used = ConcurrentHashMap.newKeySet();
     /** Files of a recycled staging folder that this build has not (yet) written: deleted at commit. */
     private final Set<Path> stale = ConcurrentHashMap.newKeySet();
-    /** Folders of a recycled staging folder, as they were when it was taken. */
-    private final Set<Path> recycledFolders;
+    /** Folders of a recycled staging folder still standing: deleted at commit unless this build wrote into them. */
+    private final Set<Path> recycledFolders = ConcurrentHashMap.newKeySet();
     private boolean committed;
 
     private SiteOutput(Path target, Path staging, ReentrantLock local, FileChannel lockFile, FileLock lock, Thread cleanup,
@@ -68,8 +66,7 @@ public final class SiteOutput implements AutoCloseable {
         this.lockFile = lockFile;
         this.lock = lock;
         this.cleanup = cleanup;
-        this.recycledFolders = recycledFolders;
-        folders.addAll(recycledFolders);
+        this.recycledFolders.addAll(recycledFolders);
         stale.addAll(recycledFiles);
         used.add(staging);
     }
@@ -159,7 +156,7 @@ public final class SiteOutput implements AutoCloseable {
             makeFolder(folder);
         }
         stale.remove(destination);
-        if (recycledFolders.contains(destination) && folders.remove(destination)) {
+        if (recycledFolders.remove(destination)) {
             deleteTree(destination);
         }
         return destination;
@@ -178,9 +175,8 @@ public final class SiteOutput implements AutoCloseable {
                 Files.deleteIfExists(above);
             }
         }
-        if (!folders.contains(folder)) {
+        if (!recycledFolders.contains(folder)) {
             Files.createDirectories(folder);
-            folders.add(folder);
         }
         // Ancestors first, so that a folder is marked in use only once every folder above it exists.
         List<Path> chain = new ArrayList<>();
@@ -195,7 +191,7 @@ public final class SiteOutput implements AutoCloseable {
     /** Puts the new site in place of the old one. */
     public void commit() throws IOException {
         for (Path folder : recycledFolders) {
-            if (!used.contains(folder) && folders.contains(folder)) {
+            if (!used.contains(folder)) {
                 deleteTree(folder);
             }
         }

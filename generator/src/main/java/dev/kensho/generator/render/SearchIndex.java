@@ -280,29 +280,23 @@ public final class SearchIndex {
         }
     }
 
+    /** A run of CJK characters as its character pairs (bigrams), or the character itself when it stands alone. */
     private static void flushCjk(StringBuilder run, Set<String> terms) {
-        int length = run.length();
-        if (length == 0) {
+        if (run.length() == 0) {
             return;
         }
         String text = run.toString();
         run.setLength(0);
-        if (text.codePointCount(0, length) != length) {
-            int[] points = text.codePoints().toArray();
-            if (points.length == 1) {
-                terms.add(text);
-            }
-            for (int i = 0; i + 1 < points.length; i++) {
-                terms.add(new String(points, i, 2));
-            }
+        int second = text.offsetByCodePoints(0, 1);
+        if (second == text.length()) {
+            terms.add(text);
             return;
         }
-        // One BMP character per char, the common case: a character alone, else every pair of neighbours.
-        if (length == 1) {
-            terms.add(text);
-        }
-        for (int i = 0; i + 1 < length; i++) {
-            terms.add(text.substring(i, i + 2));
+        for (int start = 0, next = second; next < text.length(); ) {
+            int end = text.offsetByCodePoints(next, 1);
+            terms.add(text.substring(start, end));
+            start = next;
+            next = end;
         }
     }
 
