@@ -6,6 +6,8 @@ import dev.kensho.generator.content.SiteConfig;
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
+import org.jsoup.select.Evaluator;
+import org.jsoup.select.QueryParser;
 
 import java.time.temporal.TemporalAccessor;
 import java.util.ArrayList;
@@ -23,6 +25,8 @@ import java.util.Map;
  * URL model.
  */
 final class PageFurniture {
+
+    private static final Evaluator HEADINGS_WITH_IDS = QueryParser.parse("h2[id], h3[id], h4[id], h5[id], h6[id]");
 
     private final SiteConfig config;
     private final SiteLinks links;
@@ -80,7 +84,7 @@ final class PageFurniture {
         Document html = Jsoup.parseBodyFragment(String.valueOf(banner.get("content")));
         html.outputSettings().prettyPrint(false);
         links.rewrite(html.body(), page.outputPath());
-        html.body().select("[" + SiteLinks.WRITTEN + "]").removeAttr(SiteLinks.WRITTEN);
+        html.body().select(SiteLinks.WRITTEN_LINKS).removeAttr(SiteLinks.WRITTEN);
         return html.body().html();
     }
 
@@ -127,7 +131,7 @@ final class PageFurniture {
             max = levels.get("maxHeadingLevel") instanceof Number n ? Math.min(6, n.intValue()) : max;
         }
         List<Map<String, Object>> toc = new ArrayList<>();
-        for (Element heading : fragment.select("h2[id], h3[id], h4[id], h5[id], h6[id]")) {
+        for (Element heading : fragment.select(HEADINGS_WITH_IDS)) {
             int level = heading.tagName().charAt(1) - '0';
             if (level >= min && level <= max) {
                 toc.add(Map.of("level", level, "id", heading.id(), "text", heading.text()));

@@ -1,6 +1,8 @@
 package dev.kensho.generator.render;
 
 import org.jsoup.nodes.Element;
+import org.jsoup.select.Evaluator;
+import org.jsoup.select.QueryParser;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -17,6 +19,10 @@ import java.util.Set;
  */
 public record PageOutline(Set<String> ids, List<Reference> links) {
 
+    private static final Evaluator WITH_ID = QueryParser.parse("[id]");
+    private static final Evaluator NAMED_ANCHORS = QueryParser.parse("a[name]");
+    private static final Evaluator REFERENCES = QueryParser.parse("a[href], link[href], img[src], script[src]");
+
     public record Reference(String url, String written) {
     }
 
@@ -29,10 +35,10 @@ public record PageOutline(Set<String> ids, List<Reference> links) {
     public static PageOutline of(Element content) {
         Set<String> ids = new LinkedHashSet<>();
         ids.add("main");
-        content.select("[id]").forEach(e -> ids.add(e.id()));
-        content.select("a[name]").forEach(e -> ids.add(e.attr("name")));
+        content.select(WITH_ID).forEach(e -> ids.add(e.id()));
+        content.select(NAMED_ANCHORS).forEach(e -> ids.add(e.attr("name")));
         List<Reference> links = new ArrayList<>();
-        for (Element element : content.select("a[href], link[href], img[src], script[src]")) {
+        for (Element element : content.select(REFERENCES)) {
             String url = element.hasAttr("href") ? element.attr("href") : element.attr("src");
             links.add(new Reference(url, element.hasAttr(SiteLinks.WRITTEN) ? element.attr(SiteLinks.WRITTEN) : url));
         }

@@ -1,6 +1,8 @@
 package dev.kensho.generator.render;
 
 import org.jsoup.nodes.Element;
+import org.jsoup.select.Evaluator;
+import org.jsoup.select.QueryParser;
 
 import dev.kensho.generator.content.UrlFormat;
 
@@ -25,6 +27,9 @@ public final class SiteLinks {
 
     /** The attribute that carries a rewritten link's written form until the renderer has read it. */
     static final String WRITTEN = "data-written-href";
+    /** Elements carrying {@link #WRITTEN}; selectors are parsed once, not once per page. */
+    static final Evaluator WRITTEN_LINKS = QueryParser.parse("[" + WRITTEN + "]");
+    private static final Evaluator LINKS_AND_IMAGES = QueryParser.parse("a[href], img[src]");
 
     /** Output path of every page → its source below content/ ("a/b/index.html" → "a/b.md"). */
     private final Map<String, String> sources;
@@ -61,7 +66,7 @@ public final class SiteLinks {
     /** Points every internal link and image below {@code root} at what it means; true when any changed. */
     boolean rewrite(Element root, String fromOutputPath) {
         boolean changed = false;
-        for (Element link : root.select("a[href], img[src]")) {
+        for (Element link : root.select(LINKS_AND_IMAGES)) {
             String attribute = link.hasAttr("href") ? "href" : "src";
             String href = link.attr(attribute);
             String resolved = resolve(fromOutputPath, href);

@@ -18,6 +18,8 @@ import org.jsoup.Jsoup;
 import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
 import org.jsoup.nodes.Entities;
+import org.jsoup.select.Evaluator;
+import org.jsoup.select.QueryParser;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -38,6 +40,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /** The render stage: Markdown to HTML, wrapped in the theme's page template. */
 public final class SiteRenderer {
+
+    /** Headings that get a "#" anchor (parsed once, not once per page). */
+    private static final Evaluator ANCHORED_HEADINGS = QueryParser.parse("h2[id], h3[id], h4[id]");
 
     private final Theme theme;
     private final SiteConfig config;
@@ -360,7 +365,7 @@ public final class SiteRenderer {
         // What the link check needs is taken now, with the forms authors wrote; the published page carries only the URLs.
         PageOutline outline = PageOutline.of(fragment.body());
         if (relinked) {
-            fragment.body().select("[" + SiteLinks.WRITTEN + "]").removeAttr(SiteLinks.WRITTEN);
+            fragment.body().select(SiteLinks.WRITTEN_LINKS).removeAttr(SiteLinks.WRITTEN);
         }
         if (anchored || relinked) {
             body = fragment.body().html();
@@ -520,7 +525,7 @@ public final class SiteRenderer {
     /** A link to itself after every h2–h4, so readers can share a section; true when any was added. */
     private static boolean addHeadingAnchors(Document fragment, UiStrings ui) {
         boolean changed = false;
-        for (Element heading : fragment.select("h2[id], h3[id], h4[id]")) {
+        for (Element heading : fragment.select(ANCHORED_HEADINGS)) {
             heading.appendElement("a").addClass("anchor").attr("href", "#" + heading.id())
                     .attr("aria-label", ui.format("heading.anchor", heading.text())).text("#");
             changed = true;
