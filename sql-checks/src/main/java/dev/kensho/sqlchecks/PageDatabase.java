@@ -51,6 +51,9 @@ final class PageDatabase implements AutoCloseable {
                 // Kensho's own bound on temporary files; only a superuser can change it, so an error it
                 // causes is always Kensho's (see KenshoLimits).
                 role.append("; ALTER ROLE ").append(name).append(" SET temp_file_limit = '").append(Math.max(1, diskBytes >> 10)).append("kB'");
+                for (String capture : PlanCapture.roleStatements(name)) {
+                    role.append("; ").append(capture);
+                }
                 statement.execute(role.toString());
                 statement.execute("CREATE DATABASE " + name + " OWNER " + name + " TEMPLATE template1" + (server.disposable() ? " STRATEGY FILE_COPY" : ""));
                 statement.execute("REVOKE ALL ON DATABASE " + name + " FROM PUBLIC");

@@ -40,13 +40,30 @@ final class PlanCatalog {
         }
         String[] found = resolve(written);
         if (found == null) {
-            return new IndexClaim(written, null, "there is no index named " + written + " in the page's database "
+            return new IndexClaim(written, List.of(), "there is no index named " + written + " in the page's database "
                     + "(names are resolved as PostgreSQL resolves them: unquoted names fold to lower case)");
         }
         if (!found[2].equals("i") && !found[2].equals("I")) {
-            return new IndexClaim(written, null, written + " is not an index (relkind '" + found[2] + "')");
+            return new IndexClaim(written, List.of(), written + " is not an index (relkind '" + found[2] + "')");
         }
-        return new IndexClaim(written, new Relation(found[0], found[1]), null);
+        // An index on a partitioned table is used through its partitions' indexes, which inherit from it.
+        return new IndexClaim(written, family(written, new Relation(found[0], found[1])), null);
+    }
+
+    /** The relation and everything that inherits from it (partitions, their indexes, inheritance children), the named one first. */
+    private List<Relation> family(String written, Relation named) throws SQLException {
+        List<Relation> family = new ArrayList<>();
+        try (PreparedStatement statement = connection.prepareStatement(FAMILY)) {
+            statement.setString(1, written);
+            try (ResultSet rs = statement.executeQuery()) {
+                while (rs.next()) {
+                    family.add(new Relation(rs.getString(1), rs.getString(2)));
+                }
+            }
+        }
+        family.remove(named);
+        family.add(0, named);
+        return family;
     }
 
     TableClaim table(String written) throws SQLException {
@@ -64,20 +81,7 @@ final class PlanCatalog {
         if ("iI".contains(found[2])) {
             return new TableClaim(written, List.of(), written + " is an index, not a table");
         }
-        List<Relation> family = new ArrayList<>();
-        try (PreparedStatement statement = connection.prepareStatement(FAMILY)) {
-            statement.setString(1, written);
-            try (ResultSet rs = statement.executeQuery()) {
-                while (rs.next()) {
-                    family.add(new Relation(rs.getString(1), rs.getString(2)));
-                }
-            }
-        }
-        // The named table first, for messages.
-        Relation named = new Relation(found[0], found[1]);
-        family.remove(named);
-        family.add(0, named);
-        return new TableClaim(written, family, null);
+        return new TableClaim(written, family(written, new Relation(found[0], found[1])), null);
     }
 
     long rowCount(String qualifiedRelation) throws SQLException {

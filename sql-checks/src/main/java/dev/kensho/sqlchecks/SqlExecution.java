@@ -6,6 +6,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
+import java.sql.SQLWarning;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.concurrent.ScheduledFuture;
@@ -31,19 +32,27 @@ public final class SqlExecution {
      * SELECT), or null when it produced none
      */
     public static ResultTable execute(Connection connection, String sql, StatementGuard guard) throws SQLException {
+        return execute(connection, sql, guard, null);
+    }
+
+    /**
+     * @param plans when not null, receives the auto_explain reports among the statement's NOTICEs
+     */
+    public static ResultTable execute(Connection connection, String sql, StatementGuard guard, PlanCapture plans) throws SQLException {
         return guard.run(connection, () -> {
             try (Statement statement = connection.createStatement()) {
                 statement.setEscapeProcessing(false);
                 // The driver keeps every NOTICE of a running statement; a snippet raising millions would
-                // fill the heap. Kensho shows none of them, so they are let go as they come.
-                ScheduledFuture<?> drain = StatementGuard.every(NOTICE_DRAIN, () -> clearQuietly(statement));
+                // fill the heap. They are taken as they come: plans go to the capture, the rest is let go.
+                NoticeDrain notices = new NoticeDrain(statement, plans);
+                ScheduledFuture<?> drain = StatementGuard.every(NOTICE_DRAIN, notices::drain);
                 ResultTable last = null;
                 boolean isResultSet;
                 try {
                     isResultSet = statement.execute(sql);
                 } finally {
                     drain.cancel(false);
-                    clearQuietly(statement);
+                    notices.finish();
                 }
                 while (true) {
                     if (isResultSet) {
@@ -63,11 +72,52 @@ public final class SqlExecution {
 
     private static final Duration NOTICE_DRAIN = Duration.ofMillis(50);
 
-    private static void clearQuietly(Statement statement) {
-        try {
-            statement.clearWarnings();
-        } catch (SQLException ignored) {
-            // Closed already.
+    /**
+     * Takes a running statement's NOTICEs without losing one. The driver appends each to the chain the
+     * statement holds, and clearing replaces that chain; a NOTICE appended to the old chain just as it
+     * was cleared is still reachable from it, so each chain is walked once more on the next round
+     * before it is let go. A lost plan would under-count a statement's work.
+     */
+    private static final class NoticeDrain {
+        private final Statement statement;
+        private final PlanCapture plans;
+        private SQLWarning detachedLast;
+
+        NoticeDrain(Statement statement, PlanCapture plans) {
+            this.statement = statement;
+            this.plans = plans;
+        }
+
+        synchronized void drain() {
+            SQLWarning first;
+            try {
+                first = statement.getWarnings();
+                statement.clearWarnings();
+            } catch (SQLException closed) {
+                return;
+            }
+            if (detachedLast != null) {
+                take(detachedLast.getNextWarning());
+            }
+            detachedLast = first == null ? null : take(first);
+        }
+
+        /** Called on the statement's own thread once it has returned: nothing is appended any more. */
+        synchronized void finish() {
+            drain();
+            drain();
+        }
+
+        /** Offers every warning from {@code from} on; returns the last one seen. */
+        private SQLWarning take(SQLWarning from) {
+            SQLWarning last = null;
+            for (SQLWarning warning = from; warning != null; warning = warning.getNextWarning()) {
+                if (plans != null) {
+                    plans.offer(warning);
+                }
+                last = warning;
+            }
+            return last;
         }
     }
 

@@ -75,6 +75,9 @@ public final class Verifier implements AutoCloseable {
         try {
             admin = server.connectAdmin();
             String version = checkVersion(server, admin);
+            try (Statement statement = admin.createStatement()) {
+                statement.execute(PlanCapture.serverSetup());
+            }
             if (server.disposable()) {
                 warmTemplateCache(server);
             }

@@ -13,8 +13,9 @@ import java.util.Map;
  * actual value is turned into what psql would print (see {@link PsqlFormat}) and compared with the
  * written cell, ignoring only what psql's padding hides (trailing spaces; leading spaces of
  * right-aligned numbers). {@value PsqlFormat#NULL} matches NULL and nothing else. Order counts only
- * when the statement sorts its result (a top-level ORDER BY); otherwise rows compare as a multiset,
- * as sqllogictest's rowsort does. A mismatch shows both tables, then the missing and extra rows.
+ * when the statement sorts its result, as the server parsed it ({@link RowOrder}); otherwise rows
+ * compare as a multiset, as sqllogictest's rowsort does. Rows that tie on every sort key compare as
+ * a multiset within their run of ties. A mismatch shows both tables, then the missing and extra rows.
  */
 public final class RowComparison {
 
@@ -24,12 +25,21 @@ public final class RowComparison {
     private RowComparison() {
     }
 
-    /** Returns null when the rows agree, else a multi-line description of the difference. */
+    /**
+     * Compares with the order read from the statement's text; only for callers that cannot ask the
+     * server ({@link dev.kensho.sqlchecks.ResultOrderProbe} is the rule everywhere else).
+     */
     public static String compare(ExpectedRows expected, ResultTable actual) {
+        boolean ordered = SqlText.hasTopLevelOrderBy(actual.statement());
+        return compare(expected, actual, new RowOrder(ordered, ordered ? null : java.util.List.of(), "the statement's text"));
+    }
+
+    /** Returns null when the rows agree, else a multi-line description of the difference. */
+    public static String compare(ExpectedRows expected, ResultTable actual, RowOrder order) {
         List<String> types = actual.types();
         List<List<String>> actualRows = actual.rows().stream().map(row -> actualCells(row, types)).toList();
         List<List<String>> expectedRows = expected.rows().stream().map(row -> expectedCells(row, types)).toList();
-        boolean ordered = SqlText.hasTopLevelOrderBy(actual.statement());
+        boolean ordered = order.ordered();
         List<String> problems = new ArrayList<>();
         if (!expected.columns().equals(actual.columns())) {
             problems.add("columns differ: expected " + expected.columns() + ", got " + actual.columns());
@@ -38,7 +48,7 @@ public final class RowComparison {
         List<List<String>> extra = difference(actualRows, expectedRows);
         if (!missing.isEmpty() || !extra.isEmpty()) {
             problems.add("rows differ (" + (ordered ? "in order, because the query has ORDER BY" : "as a multiset, because the query has no ORDER BY") + ")");
-        } else if (ordered && !expectedRows.equals(actualRows)) {
+        } else if (ordered && !sameOrder(expectedRows, actualRows, order)) {
             problems.add("the same rows came back in another order, and the query has ORDER BY");
         }
         if (problems.isEmpty()) {
@@ -97,6 +107,39 @@ public final class RowComparison {
 
     private static List<String> printable(List<String> row) {
         return row.stream().map(v -> v.equals(NULL_CELL) ? PsqlFormat.NULL : v.replace("\n", "\\n")).toList();
+    }
+
+    /**
+     * True when the expected rows follow the actual order: exactly, or, when the sort keys are known
+     * result columns, with rows that tie on every key in any order within their run of ties.
+     */
+    private static boolean sameOrder(List<List<String>> expected, List<List<String>> actual, RowOrder order) {
+        if (!order.tiesKnown()) {
+            return expected.equals(actual);
+        }
+        int start = 0;
+        while (start < actual.size()) {
+            List<String> key = key(actual.get(start), order.keyColumns());
+            int end = start + 1;
+            while (end < actual.size() && key(actual.get(end), order.keyColumns()).equals(key)) {
+                end++;
+            }
+            List<List<String>> group = actual.subList(start, end);
+            List<List<String>> written = expected.subList(start, end);
+            if (!difference(written, group).isEmpty()) {
+                return false;
+            }
+            start = end;
+        }
+        return true;
+    }
+
+    private static List<String> key(List<String> row, List<Integer> columns) {
+        List<String> key = new ArrayList<>();
+        for (int column : columns) {
+            key.add(column < row.size() ? row.get(column) : null);
+        }
+        return key;
     }
 
     /** Rows of {@code left} not matched by a row of {@code right}, counting duplicates. */

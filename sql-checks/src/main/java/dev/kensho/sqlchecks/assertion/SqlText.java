@@ -14,7 +14,12 @@ public final class SqlText {
 
     /** True when ORDER BY appears outside parentheses, i.e. it sorts the statement's own result. */
     public static boolean hasTopLevelOrderBy(String sql) {
-        List<Token> tokens = SqlLexer.tokens(sql).stream().filter(Token::significant).toList();
+        return hasTopLevelOrderBy(sql, true);
+    }
+
+    /** @param standardConformingStrings the session's setting, which decides where '…' strings end */
+    public static boolean hasTopLevelOrderBy(String sql, boolean standardConformingStrings) {
+        List<Token> tokens = SqlLexer.tokens(sql, standardConformingStrings).stream().filter(Token::significant).toList();
         for (int i = 0; i + 1 < tokens.size(); i++) {
             if (tokens.get(i).depth() == 0 && tokens.get(i).word().equals("order") && tokens.get(i + 1).word().equals("by")) {
                 return true;

@@ -51,16 +51,27 @@ public final class SqlLexer {
     }
 
     private final String sql;
+    private final boolean standardConformingStrings;
     private int pos;
     private int depth;
 
-    private SqlLexer(String sql) {
+    private SqlLexer(String sql, boolean standardConformingStrings) {
         this.sql = sql;
+        this.standardConformingStrings = standardConformingStrings;
     }
 
-    /** Every token of the text, whitespace and comments included, in order; an unclosed quote runs to the end. */
+    /** Every token of the text as a stock server reads it (standard_conforming_strings on). */
     public static List<Token> tokens(String sql) {
-        return new SqlLexer(sql).all();
+        return tokens(sql, true);
+    }
+
+    /**
+     * Every token of the text, whitespace and comments included, in order; an unclosed quote runs to
+     * the end. With {@code standardConformingStrings} off, as psql reads a session where the server
+     * reports it off, a backslash escapes the next character in plain {@code '…'} strings too.
+     */
+    public static List<Token> tokens(String sql, boolean standardConformingStrings) {
+        return new SqlLexer(sql, standardConformingStrings).all();
     }
 
     private List<Token> all() {
@@ -81,8 +92,8 @@ public final class SqlLexer {
 
     private Kind next() {
         char c = sql.charAt(pos);
-        if (Character.isWhitespace(c)) {
-            while (pos < sql.length() && Character.isWhitespace(sql.charAt(pos))) {
+        if (isSpace(c)) {
+            while (pos < sql.length() && isSpace(sql.charAt(pos))) {
                 pos++;
             }
             return Kind.WHITESPACE;
@@ -97,7 +108,7 @@ public final class SqlLexer {
             return Kind.COMMENT;
         }
         if (c == '\'') {
-            skipQuoted('\'', false);
+            skipQuoted('\'', !standardConformingStrings);
             return Kind.STRING;
         }
         if (c == '"') {
@@ -105,9 +116,9 @@ public final class SqlLexer {
             return Kind.QUOTED_IDENTIFIER;
         }
         if (c == '$') {
-            if (pos + 1 < sql.length() && Character.isDigit(sql.charAt(pos + 1))) {
+            if (pos + 1 < sql.length() && isDigit(sql.charAt(pos + 1))) {
                 pos++;
-                while (pos < sql.length() && Character.isDigit(sql.charAt(pos))) {
+                while (pos < sql.length() && isDigit(sql.charAt(pos))) {
                     pos++;
                 }
                 return Kind.PARAMETER;
@@ -131,9 +142,8 @@ public final class SqlLexer {
             }
             return Kind.WORD;
         }
-        if (Character.isDigit(c)) {
-            while (pos < sql.length() && (Character.isLetterOrDigit(sql.charAt(pos)) || sql.charAt(pos) == '_'
-                    || sql.charAt(pos) == '.')) {
+        if (isDigit(c)) {
+            while (pos < sql.length() && (isIdentifierPart(sql.charAt(pos)) || sql.charAt(pos) == '.')) {
                 pos++;
             }
             return Kind.WORD;
@@ -149,10 +159,10 @@ public final class SqlLexer {
 
     /** E'…' (backslash escapes), U&'…', U&"…", B'…', X'…', N'…'; null when the word is not such a prefix. */
     private Kind prefixedString(char c) {
-        char lower = Character.toLowerCase(c);
+        char lower = c < 0x80 ? Character.toLowerCase(c) : c;
         if (pos + 1 < sql.length() && sql.charAt(pos + 1) == '\'' && "ebxn".indexOf(lower) >= 0) {
             pos++;
-            skipQuoted('\'', lower == 'e');
+            skipQuoted('\'', lower == 'e' || (lower == 'n' && !standardConformingStrings));
             return Kind.STRING;
         }
         if (lower == 'u' && sql.startsWith("&'", pos + 1)) {
@@ -206,12 +216,16 @@ public final class SqlLexer {
         }
     }
 
-    /** {@code $tag$} starting at pos, or null when the dollar sign opens no quote. */
+    /**
+     * {@code $tag$} starting at pos, or null when the dollar sign opens no quote. As in psqlscan.l a tag
+     * starts with an ASCII letter, _ or any non-ASCII character ({@code [A-Za-z\200-\377_]}) and goes on
+     * with those and ASCII digits.
+     */
     private String dollarTag() {
         int j = pos + 1;
         while (j < sql.length() && sql.charAt(j) != '$') {
             char c = sql.charAt(j);
-            boolean valid = Character.isLetter(c) || c == '_' || (j > pos + 1 && Character.isDigit(c));
+            boolean valid = isIdentifierStart(c) || (j > pos + 1 && isDigit(c));
             if (!valid) {
                 return null;
             }
@@ -220,11 +234,21 @@ public final class SqlLexer {
         return j < sql.length() ? sql.substring(pos, j + 1) : null;
     }
 
+    /** psqlscan.l's {@code ident_start}: ASCII letters, _ and every non-ASCII character (U+3000 included). */
     private static boolean isIdentifierStart(char c) {
-        return Character.isLetter(c) || c == '_' || c >= 0x80;
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80;
     }
 
     private static boolean isIdentifierPart(char c) {
-        return Character.isLetterOrDigit(c) || c == '_' || c == '$' || c >= 0x80;
+        return isIdentifierStart(c) || isDigit(c) || c == '$';
+    }
+
+    private static boolean isDigit(char c) {
+        return c >= '0' && c <= '9';
+    }
+
+    /** psqlscan.l's {@code space}: only these; other Unicode spaces are identifier characters to the server. */
+    private static boolean isSpace(char c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\u000b';
     }
 }

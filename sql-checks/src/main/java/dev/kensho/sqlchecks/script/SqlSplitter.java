@@ -18,9 +18,15 @@ public final class SqlSplitter {
     private SqlSplitter() {
     }
 
+    /** Splits as psql does in a session with standard_conforming_strings on, as on a stock server. */
     public static List<SqlStatement> split(String sql) {
+        return split(sql, true);
+    }
+
+    /** @param standardConformingStrings the session's setting, which decides what a backslash in '…' means */
+    public static List<SqlStatement> split(String sql, boolean standardConformingStrings) {
         List<SqlStatement> statements = new ArrayList<>();
-        List<Token> tokens = SqlLexer.tokens(sql);
+        List<Token> tokens = SqlLexer.tokens(sql, standardConformingStrings);
         int first = -1;
         int last = -1;
         List<String> leadingWords = new ArrayList<>();
