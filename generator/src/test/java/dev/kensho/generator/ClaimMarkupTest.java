@@ -140,7 +140,7 @@ class ClaimMarkupTest {
         assertTrue(html.contains("<td class=\"null\">(null)</td><td>NULL</td><td></td>"), html);
         assertTrue(html.contains("ビルド時に返った行（表示のみ。期待する結果との比較はしていない）"), html);
         assertTrue(html.contains("エラーなく最後まで実行できる（文 1 個）"), html);
-        assertTrue(html.contains("下の表の 1 行をそのまま返す（ORDER BY がないので順序は問わずに比較）"), html);
+        assertTrue(html.contains("下の表の 1 行をそのまま返す（サーバーが解析したクエリに ORDER BY がないので順序は問わずに比較）"), html);
         assertTrue(html.contains("期待する結果（PostgreSQL 18.6 の結果と一致）"), html);
         assertFalse(html.contains("runs without error"), html);
     }

@@ -2,6 +2,7 @@ package dev.kensho.generator;
 
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Document;
+import org.jsoup.nodes.Element;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -74,7 +75,7 @@ class DirectiveBuildTest {
     }
 
     @Test
-    void thePageShowsWhatWasAssertedTheBoundValuesAndHidesSetup() throws Exception {
+    void thePageShowsWhatWasAssertedTheBoundValuesAndFoldsHiddenSetupAwayUntilAsked() throws Exception {
         TestSite site = new TestSite(temp).page("a.md", TestSite.source("A", """
 
                 ```sql setup hidden
@@ -98,14 +99,39 @@ class DirectiveBuildTest {
         TestSite.Run run = site.build();
         assertEquals(0, run.status(), run::toString);
         Document html = Jsoup.parse(site.out.resolve("a/index.html").toFile());
-        assertFalse(html.text().contains("CREATE TABLE secret_seed"), "a hidden snippet must not be shown");
+        // Hidden SQL is folded away, not withheld: a reader may open it and see what ran (mdBook's hidden lines).
+        Element hidden = html.selectFirst("details.hidden-snippet");
+        assertEquals("このページが実行した隠れた SQL を表示", hidden.selectFirst("summary").text());
+        assertTrue(hidden.selectFirst("pre").text().contains("CREATE TABLE secret_seed"), hidden::outerHtml);
+        assertNull(html.selectFirst(".setup-note"), "a setup snippet that stands first needs no note");
+        hidden.remove();
         List<String> evidence = html.select(".evidence").eachText();
         assertEquals(2, evidence.size());
         assertTrue(evidence.get(0).contains("$1 = 1（integer）"), evidence.get(0));
-        assertEquals(List.of("エラーなく最後まで実行できる（文 1 個）", "下の表の 1 行をそのまま返す（ORDER BY がないので順序は問わずに比較）"),
+        assertEquals(List.of("エラーなく最後まで実行できる（文 1 個）", "下の表の 1 行をそのまま返す（サーバーが解析したクエリに ORDER BY がないので順序は問わずに比較）"),
                 html.select(".evidence").get(0).select(".assertions li").eachText());
         assertEquals(List.of("SQLSTATE 42P01 で失敗する。サーバーのメッセージ：「relation \"nothing_here\" does not exist」"), html.select(".evidence").get(1).select(".assertions li").eachText());
         assertEquals("期待する結果（PostgreSQL 18.6 の結果と一致）", html.selectFirst(".expected-rows figcaption").text());
         assertNull(html.selectFirst(".plan"), "no plan is shown unless the author asks for it");
+    }
+
+    @Test
+    void aSetupSnippetStandingAfterOthersSaysItRunsFirst() throws Exception {
+        TestSite site = new TestSite(temp).page("a.md", TestSite.source("A", """
+
+                ```sql
+                SELECT count(*) FROM later_table;
+                ```
+
+                ```sql setup
+                CREATE TABLE later_table (n int);
+                ```
+                """));
+        TestSite.Run run = site.build();
+        assertEquals(0, run.status(), run::toString);
+        Document html = Jsoup.parse(site.out.resolve("a/index.html").toFile());
+        assertEquals(List.of("この setup スニペットは、書かれた位置にかかわらず、ページのほかのスニペットより先に実行されます。"),
+                html.select(".setup-note").eachText());
+        assertTrue(html.select(".setup-note").first().parent().text().contains("CREATE TABLE later_table"));
     }
 }

@@ -59,10 +59,10 @@ final class SnippetNodeRenderer implements NodeRenderer {
     private void render(FencedCodeBlock node, NodeRendererContext context, HtmlWriter html) {
         FenceInfo info = FenceInfo.parse(node.getInfo().toString());
         Outcome outcome = outcomes.get(node);
-        if (outcome != null && outcome.snippet().directives().hidden()) {
-            return;
-        }
         Map<String, Object> model = new HashMap<>();
+        // Hidden SQL ran and shapes what the page shows, so readers may open it, as mdBook's hidden lines.
+        model.put("hidden", outcome != null && outcome.snippet().directives().hidden());
+        model.put("setupRunsFirst", outcome != null && runsBeforeEarlierSnippets(outcome));
         CodeDisplay display = CodeDisplay.of(info, node.getContentChars().toString());
         String text = display.text();
         String language = display.language();
@@ -133,6 +133,17 @@ final class SnippetNodeRenderer implements NodeRenderer {
                 .map(p -> Map.of("name", "$" + p.position(), "type", p.type(), "value", p.value())).toList());
         evidence.put("plan", outcome.plan() == null ? "" : outcome.plan());
         return evidence;
+    }
+
+    /** A setup snippet that stands after snippets it runs before: the page says so where it stands. */
+    private boolean runsBeforeEarlierSnippets(Outcome outcome) {
+        if (!outcome.snippet().directives().setup()) {
+            return false;
+        }
+        int line = outcome.snippet().location().line();
+        return outcomes.values().stream().anyMatch(other -> !other.snippet().directives().setup()
+                && other.snippet().location().file().equals(outcome.snippet().location().file())
+                && other.snippet().location().line() < line);
     }
 
     /** Carries a theme error out of flexmark's rendering callbacks, which cannot throw checked ones. */
