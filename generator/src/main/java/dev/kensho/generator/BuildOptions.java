@@ -1,7 +1,7 @@
 package dev.kensho.generator;
 
 import dev.kensho.generator.verify.Shard;
-import dev.kensho.sqlchecks.VerifierSettings;
+import dev.kensho.sqlchecks.execution.VerifierSettings;
 
 import java.nio.file.Path;
 

@@ -1,6 +1,6 @@
 package dev.kensho.generator;
 
-import dev.kensho.sqlchecks.assertion.PsqlFormat;
+import dev.kensho.sqlchecks.script.PsqlFormat;
 
 import java.util.List;
 

@@ -286,7 +286,7 @@ class BrowserTest {
         Path dir = Files.createTempDirectory("kensho-preview-");
         TestSite preview = new TestSite(dir).page("a.md", TestSite.source("Preview", "\n```sql\nSELECT 1;\n```\n\nfirst text\n"));
         BuildOptions options = new BuildOptions(preview.content, TestSite.THEME, preview.out, "embedded", "postgres:18", preview.report,
-                true, dev.kensho.sqlchecks.VerifierSettings.DEFAULTS, dev.kensho.generator.verify.Shard.ALL, null, dir.resolve("cache"), 2);
+                true, dev.kensho.sqlchecks.execution.VerifierSettings.DEFAULTS, dev.kensho.generator.verify.Shard.ALL, null, dir.resolve("cache"), 2);
         try (dev.kensho.generator.serve.PreviewServer server = new dev.kensho.generator.serve.PreviewServer(options, line -> { })) {
             int port = server.start(0);
             driver.get("http://127.0.0.1:" + port + "/a/");

@@ -4,7 +4,7 @@ import dev.kensho.generator.render.RenderMemo;
 import dev.kensho.generator.report.Progress;
 import dev.kensho.generator.serve.PreviewServer;
 import dev.kensho.generator.verify.ServerSession;
-import dev.kensho.sqlchecks.VerifierSettings;
+import dev.kensho.sqlchecks.execution.VerifierSettings;
 import dev.kensho.generator.verify.Shard;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,5 +1,6 @@
 package dev.kensho.generator;
 
+
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Document;
 import org.junit.jupiter.api.Test;

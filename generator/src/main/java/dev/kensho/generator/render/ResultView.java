@@ -1,7 +1,7 @@
 package dev.kensho.generator.render;
 
-import dev.kensho.sqlchecks.ResultTable;
-import dev.kensho.sqlchecks.assertion.PsqlFormat;
+import dev.kensho.sqlchecks.model.ResultTable;
+import dev.kensho.sqlchecks.script.PsqlFormat;
 
 import java.util.ArrayList;
 import java.util.List;

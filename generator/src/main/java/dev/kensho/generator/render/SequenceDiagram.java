@@ -1,11 +1,11 @@
 package dev.kensho.generator.render;
 
-import dev.kensho.sqlchecks.ResultTable;
-import dev.kensho.sqlchecks.assertion.PsqlFormat;
-import dev.kensho.sqlchecks.scenario.Scenario;
-import dev.kensho.sqlchecks.scenario.ScenarioTranscript.Event;
-import dev.kensho.sqlchecks.scenario.ScenarioTranscript.Kind;
-import dev.kensho.sqlchecks.scenario.ScenarioTranscript;
+import dev.kensho.sqlchecks.model.ResultTable;
+import dev.kensho.sqlchecks.script.PsqlFormat;
+import dev.kensho.sqlchecks.model.Scenario;
+import dev.kensho.sqlchecks.model.ScenarioTranscript.Event;
+import dev.kensho.sqlchecks.model.ScenarioTranscript.Kind;
+import dev.kensho.sqlchecks.model.ScenarioTranscript;
 import org.jsoup.nodes.Entities;
 
 import java.util.HashMap;

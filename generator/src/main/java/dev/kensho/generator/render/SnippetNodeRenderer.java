@@ -8,8 +8,8 @@ import com.vladsch.flexmark.html.renderer.NodeRenderingHandler;
 import dev.kensho.generator.markdown.CodeDisplay;
 import dev.kensho.generator.markdown.FenceInfo;
 import dev.kensho.generator.markdown.TextMarks;
-import dev.kensho.sqlchecks.Outcome;
-import dev.kensho.sqlchecks.ResultTable;
+import dev.kensho.sqlchecks.model.Outcome;
+import dev.kensho.sqlchecks.model.ResultTable;
 import dev.kensho.sqlchecks.script.SqlSplitter;
 import dev.kensho.sqlchecks.script.SqlStatement;
 

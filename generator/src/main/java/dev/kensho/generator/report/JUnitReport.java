@@ -3,8 +3,8 @@ package dev.kensho.generator.report;
 import dev.kensho.generator.Diagnostic;
 import dev.kensho.generator.verify.SqlVerification;
 import dev.kensho.generator.verify.VerificationRun;
-import dev.kensho.sqlchecks.Outcome;
-import dev.kensho.sqlchecks.PageResult;
+import dev.kensho.sqlchecks.model.Outcome;
+import dev.kensho.sqlchecks.model.PageResult;
 
 import javax.xml.stream.XMLOutputFactory;
 import javax.xml.stream.XMLStreamException;

@@ -5,9 +5,9 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.kensho.generator.Diagnostic;
 import dev.kensho.generator.links.LinkChecker;
 import dev.kensho.generator.verify.VerificationRun;
-import dev.kensho.sqlchecks.Failure;
-import dev.kensho.sqlchecks.Outcome;
-import dev.kensho.sqlchecks.PageResult;
+import dev.kensho.sqlchecks.model.Failure;
+import dev.kensho.sqlchecks.model.Outcome;
+import dev.kensho.sqlchecks.model.PageResult;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,7 +1,7 @@
 package dev.kensho.generator.verify;
 
-import dev.kensho.sqlchecks.Verifier;
-import dev.kensho.sqlchecks.VerifierSettings;
+import dev.kensho.sqlchecks.execution.Verifier;
+import dev.kensho.sqlchecks.execution.VerifierSettings;
 import dev.kensho.sqlchecks.postgres.PostgresUnavailableException;
 
 /**

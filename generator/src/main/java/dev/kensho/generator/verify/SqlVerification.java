@@ -4,12 +4,12 @@ import dev.kensho.generator.report.Progress;
 import dev.kensho.generator.KenshoVersion;
 import dev.kensho.generator.Diagnostic;
 import dev.kensho.generator.markdown.MarkdownDocument;
-import dev.kensho.sqlchecks.Failure;
-import dev.kensho.sqlchecks.Outcome;
-import dev.kensho.sqlchecks.PageResult;
-import dev.kensho.sqlchecks.Snippet;
-import dev.kensho.sqlchecks.Verifier;
-import dev.kensho.sqlchecks.VerifierSettings;
+import dev.kensho.sqlchecks.model.Failure;
+import dev.kensho.sqlchecks.model.Outcome;
+import dev.kensho.sqlchecks.model.PageResult;
+import dev.kensho.sqlchecks.model.Snippet;
+import dev.kensho.sqlchecks.execution.Verifier;
+import dev.kensho.sqlchecks.execution.VerifierSettings;
 import dev.kensho.sqlchecks.postgres.PostgresUnavailableException;
 
 import java.time.Duration;

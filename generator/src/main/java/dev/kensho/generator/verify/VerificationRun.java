@@ -1,7 +1,7 @@
 package dev.kensho.generator.verify;
 
-import dev.kensho.sqlchecks.Outcome;
-import dev.kensho.sqlchecks.PageResult;
+import dev.kensho.sqlchecks.model.Outcome;
+import dev.kensho.sqlchecks.model.PageResult;
 
 import java.time.Duration;
 import java.util.Collection;

@@ -1,7 +1,9 @@
 package dev.kensho.sqlchecks.assertion;
 
+import dev.kensho.sqlchecks.model.CapturedPlans;
+
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.kensho.sqlchecks.Directives.PlanExpectations;
+import dev.kensho.sqlchecks.model.Directives.PlanExpectations;
 import dev.kensho.sqlchecks.script.SqlLexer;
 
 import java.util.ArrayList;
@@ -209,7 +211,7 @@ public final class PlanCheck {
     public List<Result> checkWork(PlanExpectations expected) {
         List<Result> results = new ArrayList<>();
         if (captured.overflowed() && expected.measuresWork()) {
-            String problem = "the statement caused more than " + dev.kensho.sqlchecks.PlanCapture.MAX_PLANS
+            String problem = "the statement caused more than " + CapturedPlans.MAX_PLANS
                     + " nested statements, more than Kensho accounts for; its whole work cannot be stated";
             if (expected.maxBuffers() != null) {
                 results.add(new Result("max-buffers", Map.of("limit", expected.maxBuffers().toString(), "measured", "?"),

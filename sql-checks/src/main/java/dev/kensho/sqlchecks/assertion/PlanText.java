@@ -1,5 +1,7 @@
 package dev.kensho.sqlchecks.assertion;
 
+import dev.kensho.sqlchecks.model.CapturedPlans;
+
 import com.fasterxml.jackson.databind.JsonNode;
 
 import java.util.List;

@@ -1,7 +1,10 @@
 package dev.kensho.sqlchecks.assertion;
 
-import dev.kensho.sqlchecks.ExpectedRows;
-import dev.kensho.sqlchecks.ResultTable;
+import dev.kensho.sqlchecks.model.RowOrder;
+import dev.kensho.sqlchecks.script.PsqlFormat;
+
+import dev.kensho.sqlchecks.model.ExpectedRows;
+import dev.kensho.sqlchecks.model.ResultTable;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -27,7 +30,7 @@ public final class RowComparison {
 
     /**
      * Compares with the order read from the statement's text; only for callers that cannot ask the
-     * server ({@link dev.kensho.sqlchecks.ResultOrderProbe} is the rule everywhere else).
+     * server ({@code execution.ResultOrderProbe} is the rule everywhere else).
      */
     public static String compare(ExpectedRows expected, ResultTable actual) {
         boolean ordered = SqlText.hasTopLevelOrderBy(actual.statement());

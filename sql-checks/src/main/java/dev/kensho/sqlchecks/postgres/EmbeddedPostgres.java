@@ -1,5 +1,6 @@
 package dev.kensho.sqlchecks.postgres;
 
+
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.ServerSocket;

@@ -1,10 +1,10 @@
 package dev.kensho.sqlchecks.postgres;
 
-import dev.kensho.sqlchecks.PageResult;
-import dev.kensho.sqlchecks.Snippet;
-import dev.kensho.sqlchecks.SourceLocation;
-import dev.kensho.sqlchecks.Verifier;
-import dev.kensho.sqlchecks.VerifierSettings;
+import dev.kensho.sqlchecks.model.PageResult;
+import dev.kensho.sqlchecks.model.Snippet;
+import dev.kensho.sqlchecks.model.SourceLocation;
+import dev.kensho.sqlchecks.execution.Verifier;
+import dev.kensho.sqlchecks.execution.VerifierSettings;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.testcontainers.DockerClientFactory;

@@ -1,0 +1,68 @@
+package dev.kensho.sqlchecks.execution;
+
+import dev.kensho.sqlchecks.postgres.RunningPostgres;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Drops finished page databases on a connection of its own, behind the pages: a page's result does not
+ * wait for its database to go. At most a few drops are pending at a time (a page that finishes while
+ * they are waits), so the disk the cluster uses stays bounded; closing waits for every drop.
+ */
+final class DatabaseDropper implements AutoCloseable {
+
+    /** Databases finished but not yet dropped, at most. */
+    private static final int PENDING = 2;
+
+    private final Connection admin;
+    private final Semaphore pending = new Semaphore(PENDING);
+    private final ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
+        Thread thread = new Thread(r, "kensho-database-dropper");
+        thread.setDaemon(true);
+        return thread;
+    });
+
+    DatabaseDropper(RunningPostgres server) throws SQLException {
+        this.admin = server.connectAdmin();
+    }
+
+    /** Drops the page's database and role soon; blocks while {@value #PENDING} drops are already waiting. */
+    void drop(String name) {
+        pending.acquireUninterruptibly();
+        try {
+            worker.execute(() -> {
+                try {
+                    PageDatabase.drop(admin, name);
+                } finally {
+                    pending.release();
+                }
+            });
+        } catch (RuntimeException rejected) {
+            pending.release();
+            PageDatabase.drop(admin, name);
+        }
+    }
+
+    @Override
+    public void close() {
+        worker.shutdown();
+        try {
+            if (!worker.awaitTermination(60, TimeUnit.SECONDS)) {
+                worker.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            worker.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
+        try {
+            admin.close();
+        } catch (SQLException ignored) {
+            // The server is stopped next.
+        }
+    }
+}

@@ -1,0 +1,118 @@
+package dev.kensho.sqlchecks.execution;
+
+import dev.kensho.sqlchecks.postgres.RunningPostgres;
+
+import java.security.SecureRandom;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.HexFormat;
+import java.util.Properties;
+
+/** A database and its owning role, made for one page and dropped afterwards. */
+final class PageDatabase implements AutoCloseable {
+
+    /** Most a result may take in memory (the driver's maxResultBuffer); a larger one fails the statement. */
+    static final String MAX_RESULT_BUFFER = "64M";
+
+    private final RunningPostgres server;
+    private final DatabaseDropper dropper;
+    private final String name;
+    private final Properties credentials;
+    private final Connection connection;
+
+    private PageDatabase(RunningPostgres server, DatabaseDropper dropper, String name, Properties credentials, Connection connection) {
+        this.server = server;
+        this.dropper = dropper;
+        this.name = name;
+        this.credentials = credentials;
+        this.connection = connection;
+    }
+
+    /**
+     * @param admin   a connection of an account that may create roles and databases; PageDatabase
+     *                uses it but does not close it
+     * @param dropper drops the database when the page is done
+     */
+    static PageDatabase create(RunningPostgres server, Connection admin, DatabaseDropper dropper, String name, long diskBytes)
+            throws SQLException {
+        String password = HexFormat.of().formatHex(new SecureRandom().generateSeed(16));
+        synchronized (admin) {
+            try (Statement statement = admin.createStatement()) {
+                // The role lives for one page and its password is 128 random bits: a costly SCRAM
+                // verifier would only slow every page's login down.
+                // One round trip for the role and its settings (the simple protocol sends them as one query).
+                StringBuilder role = new StringBuilder("SET scram_iterations = 16; CREATE ROLE " + name
+                        + " LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS PASSWORD '" + password + "'");
+                for (String stock : SessionSettings.roleStatements(name)) {
+                    role.append("; ").append(stock);
+                }
+                // Kensho's own bound on temporary files; only a superuser can change it, so an error it
+                // causes is always Kensho's (see KenshoLimits).
+                role.append("; ALTER ROLE ").append(name).append(" SET temp_file_limit = '").append(Math.max(1, diskBytes >> 10)).append("kB'");
+                for (String capture : PlanCapture.roleStatements(name)) {
+                    role.append("; ").append(capture);
+                }
+                statement.execute(role.toString());
+                statement.execute("CREATE DATABASE " + name + " OWNER " + name + " TEMPLATE template1" + (server.disposable() ? " STRATEGY FILE_COPY" : ""));
+                statement.execute("REVOKE ALL ON DATABASE " + name + " FROM PUBLIC");
+            }
+        }
+        Properties credentials = new Properties();
+        credentials.setProperty("user", name);
+        credentials.setProperty("password", password);
+        credentials.setProperty("ApplicationName", "kensho");
+        // Text results exactly as the server prints them, so rows compare like psql shows them.
+        credentials.setProperty("binaryTransfer", "false");
+        // Never server-side prepared: pgjdbc would switch to binary results and format values itself.
+        credentials.setProperty("prepareThreshold", "0");
+        // psql's simple query protocol: the server sees exactly what psql would send (an unbound $1 is
+        // "there is no parameter $1", a rule's rows come back), and nothing is prepared behind the author's back.
+        credentials.setProperty("preferQueryMode", "simple");
+        credentials.setProperty("maxResultBuffer", MAX_RESULT_BUFFER);
+        Connection connection;
+        try {
+            connection = DriverManager.getConnection(server.urlFor(name), credentials);
+            SessionSettings.apply(connection);
+        } catch (SQLException e) {
+            drop(admin, name);
+            throw e;
+        }
+        return new PageDatabase(server, dropper, name, credentials, connection);
+    }
+
+    Connection connection() {
+        return connection;
+    }
+
+    /** Another connection to the page's database as the page's role (a scenario's session). */
+    Connection openSession() throws SQLException {
+        Connection session = DriverManager.getConnection(server.urlFor(name), credentials);
+        SessionSettings.apply(session);
+        return session;
+    }
+
+    @Override
+    public void close() {
+        try {
+            connection.close();
+        } catch (SQLException ignored) {
+            // The database is dropped with FORCE.
+        }
+        dropper.drop(name);
+    }
+
+    static void drop(Connection admin, String name) {
+        synchronized (admin) {
+            try (Statement statement = admin.createStatement()) {
+                // The page owns its database and may have marked it a template, which DROP refuses.
+                statement.execute("ALTER DATABASE " + name + " IS_TEMPLATE false");
+                statement.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+                statement.execute("DROP ROLE IF EXISTS " + name);
+            } catch (SQLException e) {
+                System.err.println("warning: could not drop page database " + name + ": " + e.getMessage());
+            }
+        }
+    }
+}

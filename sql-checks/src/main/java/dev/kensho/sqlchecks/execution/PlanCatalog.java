@@ -1,0 +1,115 @@
+package dev.kensho.sqlchecks.execution;
+
+import dev.kensho.sqlchecks.assertion.PlanCheck.IndexClaim;
+import dev.kensho.sqlchecks.assertion.PlanCheck.Relation;
+import dev.kensho.sqlchecks.assertion.PlanCheck.TableClaim;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Resolves the names plan claims use in the page's database, on the page's own connection (the
+ * claim is about the tables the lesson's transaction sees). Every catalog object, function and
+ * operator is schema-qualified, so that nothing the page defined or put on its search_path can
+ * change the answer.
+ */
+final class PlanCatalog {
+
+    private static final String RESOLVE = "SELECT n.nspname, c.relname, c.relkind FROM pg_catalog.pg_class c"
+            + " JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace"
+            + " WHERE c.oid OPERATOR(pg_catalog.=) pg_catalog.to_regclass(?)";
+    private static final String FAMILY = "WITH RECURSIVE f(oid) AS ("
+            + " SELECT pg_catalog.to_regclass(?)::pg_catalog.oid"
+            + " UNION SELECT i.inhrelid FROM pg_catalog.pg_inherits i JOIN f ON i.inhparent OPERATOR(pg_catalog.=) f.oid)"
+            + " SELECT n.nspname, c.relname FROM f JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) f.oid"
+            + " JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace";
+
+    private final Connection connection;
+
+    PlanCatalog(Connection connection) {
+        this.connection = connection;
+    }
+
+    IndexClaim index(String written) throws SQLException {
+        if (written == null) {
+            return null;
+        }
+        String[] found = resolve(written);
+        if (found == null) {
+            return new IndexClaim(written, List.of(), "there is no index named " + written + " in the page's database "
+                    + "(names are resolved as PostgreSQL resolves them: unquoted names fold to lower case)");
+        }
+        if (!found[2].equals("i") && !found[2].equals("I")) {
+            return new IndexClaim(written, List.of(), written + " is not an index (relkind '" + found[2] + "')");
+        }
+        // An index on a partitioned table is used through its partitions' indexes, which inherit from it.
+        return new IndexClaim(written, family(written, new Relation(found[0], found[1])), null);
+    }
+
+    /** The relation and everything that inherits from it (partitions, their indexes, inheritance children), the named one first. */
+    private List<Relation> family(String written, Relation named) throws SQLException {
+        List<Relation> family = new ArrayList<>();
+        try (PreparedStatement statement = connection.prepareStatement(FAMILY)) {
+            statement.setString(1, written);
+            try (ResultSet rs = statement.executeQuery()) {
+                while (rs.next()) {
+                    family.add(new Relation(rs.getString(1), rs.getString(2)));
+                }
+            }
+        }
+        family.remove(named);
+        family.add(0, named);
+        return family;
+    }
+
+    TableClaim table(String written) throws SQLException {
+        if (written == null) {
+            return null;
+        }
+        String[] found = resolve(written);
+        if (found == null) {
+            return new TableClaim(written, List.of(), "there is no table named " + written + " in the page's database "
+                    + "(names are resolved as PostgreSQL resolves them: unquoted names fold to lower case); the claim cannot be checked");
+        }
+        if (found[2].equals("v")) {
+            return new TableClaim(written, List.of(), written + " is a view: a plan reads the tables under it; name one of them");
+        }
+        if ("iI".contains(found[2])) {
+            return new TableClaim(written, List.of(), written + " is an index, not a table");
+        }
+        return new TableClaim(written, family(written, new Relation(found[0], found[1])), null);
+    }
+
+    long rowCount(String qualifiedRelation) throws SQLException {
+        String[] parts = qualifiedRelation.split("\\.", 2);
+        String quoted = parts.length == 2 ? quoteIdentifier(parts[0]) + "." + quoteIdentifier(parts[1]) : quoteIdentifier(parts[0]);
+        try (PreparedStatement statement = connection.prepareStatement("SELECT pg_catalog.count(*) FROM " + quoted);
+             ResultSet rs = statement.executeQuery()) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    /** {schema, name, relkind}, or null when the name resolves to nothing. */
+    private String[] resolve(String written) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(RESOLVE)) {
+            statement.setString(1, written);
+            try (ResultSet rs = statement.executeQuery()) {
+                return rs.next() ? new String[]{rs.getString(1), rs.getString(2), rs.getString(3)} : null;
+            } catch (SQLException e) {
+                if ("42602".equals(e.getSQLState()) || "3F000".equals(e.getSQLState())) {
+                    return null; // not a valid name, or an unknown schema
+                }
+                throw e;
+            }
+        }
+    }
+
+    private static String quoteIdentifier(String name) {
+        return "\"" + name.replace("\"", "\"\"") + "\"";
+    }
+}

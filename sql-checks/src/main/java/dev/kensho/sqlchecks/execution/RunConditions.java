@@ -1,0 +1,210 @@
+package dev.kensho.sqlchecks.execution;
+
+import dev.kensho.sqlchecks.model.Snippet;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * What a reader who runs the page's visible SQL on a stock server would not have: session settings
+ * and role or database settings the page changed, functions, operators and types that shadow a
+ * {@code pg_catalog} name on the search path, and statistics targets or storage options altered on
+ * the page's tables. Each is attributed to the snippet whose run made it appear; conditions made by
+ * hidden or setup snippets are the ones a reader cannot see.
+ *
+ * <p>The probe runs on the page's own connection (settings are per session) with every catalog,
+ * function, operator and type named in full, so nothing the page defined can change its answers.
+ * It runs at the page's start and after each hidden or setup snippet, and after every snippet while
+ * any condition stands (so that a visible RESET is seen).
+ */
+final class RunConditions {
+
+    /** Settings that say nothing about results or plans. */
+    private static final Set<String> IGNORED = Set.of("application_name", "auto_explain.log_min_duration");
+
+    /** Settings that shape plans but not what a statement returns; named by EXPLAIN (SETTINGS). */
+    static final Set<String> PLAN_NEUTRAL = Set.of("jit", "jit_above_cost", "jit_inline_above_cost", "jit_optimize_above_cost",
+            "search_path", "effective_io_concurrency", "maintenance_io_concurrency", "io_combine_limit", "temp_tablespaces",
+            "max_parallel_workers");
+
+    private static final String EQ = " OPERATOR(pg_catalog.=) ";
+    private static final String NE = " OPERATOR(pg_catalog.<>) ";
+    private static final String CAT = " OPERATOR(pg_catalog.||) ";
+    private static final String USER_SCHEMA = "n.nspname" + NE + "'pg_catalog' AND n.nspname" + NE + "'information_schema'"
+            + " AND n.nspname NOT LIKE E'pg\\\\_toast%' AND n.nspname NOT LIKE E'pg\\\\_temp%'";
+    private static final String PROBE = String.join(" UNION ALL ",
+            "SELECT 'setting', s.name, s.setting FROM pg_catalog.pg_settings s WHERE s.source" + EQ + "'session'",
+            "SELECT 'role or database setting', pg_catalog.split_part(c.cfg, '=', 1), pg_catalog.substr(c.cfg,"
+                    + " pg_catalog.strpos(c.cfg, '=') OPERATOR(pg_catalog.+) 1) FROM pg_catalog.pg_db_role_setting d,"
+                    + " pg_catalog.unnest(d.setconfig) AS c(cfg) WHERE (d.setdatabase" + EQ + "(SELECT oid FROM pg_catalog.pg_database"
+                    + " WHERE datname" + EQ + "pg_catalog.current_database()) AND d.setrole" + EQ + "0) OR d.setrole" + EQ
+                    + "(SELECT oid FROM pg_catalog.pg_roles WHERE rolname" + EQ + "CURRENT_USER)",
+            "SELECT 'shadowing function', p.oid::pg_catalog.regprocedure::pg_catalog.text, '' FROM pg_catalog.pg_proc p"
+                    + " JOIN pg_catalog.pg_namespace n ON n.oid" + EQ + "p.pronamespace WHERE n.nspname" + EQ
+                    + "ANY (pg_catalog.current_schemas(false)) AND n.nspname" + NE + "'pg_catalog' AND EXISTS (SELECT FROM"
+                    + " pg_catalog.pg_proc b WHERE b.pronamespace" + EQ + "'pg_catalog'::pg_catalog.regnamespace AND b.proname" + EQ + "p.proname)",
+            "SELECT 'shadowing operator', o.oid::pg_catalog.regoperator::pg_catalog.text, '' FROM pg_catalog.pg_operator o"
+                    + " JOIN pg_catalog.pg_namespace n ON n.oid" + EQ + "o.oprnamespace WHERE n.nspname" + EQ
+                    + "ANY (pg_catalog.current_schemas(false)) AND n.nspname" + NE + "'pg_catalog' AND EXISTS (SELECT FROM"
+                    + " pg_catalog.pg_operator b WHERE b.oprnamespace" + EQ + "'pg_catalog'::pg_catalog.regnamespace AND b.oprname" + EQ + "o.oprname)",
+            "SELECT 'shadowing type', t.oid::pg_catalog.regtype::pg_catalog.text, '' FROM pg_catalog.pg_type t"
+                    + " JOIN pg_catalog.pg_namespace n ON n.oid" + EQ + "t.typnamespace WHERE n.nspname" + EQ
+                    + "ANY (pg_catalog.current_schemas(false)) AND n.nspname" + NE + "'pg_catalog' AND EXISTS (SELECT FROM"
+                    + " pg_catalog.pg_type b WHERE b.typnamespace" + EQ + "'pg_catalog'::pg_catalog.regnamespace AND b.typname" + EQ + "t.typname)",
+            "SELECT 'statistics target', c.oid::pg_catalog.regclass::pg_catalog.text" + CAT + "'.'" + CAT + "pg_catalog.quote_ident(a.attname),"
+                    + " a.attstattarget::pg_catalog.text FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_class c ON c.oid" + EQ
+                    + "a.attrelid JOIN pg_catalog.pg_namespace n ON n.oid" + EQ + "c.relnamespace WHERE a.attstattarget IS NOT NULL AND "
+                    + USER_SCHEMA,
+            "SELECT 'column options', c.oid::pg_catalog.regclass::pg_catalog.text" + CAT + "'.'" + CAT + "pg_catalog.quote_ident(a.attname),"
+                    + " pg_catalog.array_to_string(a.attoptions, ', ') FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_class c ON c.oid" + EQ
+                    + "a.attrelid JOIN pg_catalog.pg_namespace n ON n.oid" + EQ + "c.relnamespace WHERE a.attoptions IS NOT NULL AND "
+                    + USER_SCHEMA,
+            "SELECT 'storage options', c.oid::pg_catalog.regclass::pg_catalog.text, pg_catalog.array_to_string(c.reloptions, ', ')"
+                    + " FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid" + EQ + "c.relnamespace"
+                    + " WHERE c.reloptions IS NOT NULL AND " + USER_SCHEMA);
+
+    /** One condition: what it is, its value, and the snippet that made it (null: the page's start, i.e. the server). */
+    record Condition(String kind, String name, String value, Snippet origin) {
+
+        boolean hidden() {
+            return origin == null || origin.directives().hidden() || origin.directives().setup();
+        }
+
+        /** Settings and table options change what the planner sees; a shadowing name changes what SQL means. */
+        boolean plannerInput() {
+            return switch (kind) {
+                case "setting", "role or database setting" -> !PLAN_NEUTRAL.contains(name);
+                case "statistics target", "column options", "storage options" -> true;
+                default -> false;
+            };
+        }
+
+        /** The table a statistics target or storage option is on, without schema ("orders"); "" for other kinds. */
+        String table() {
+            if (!plannerInput() || kind.contains("setting")) {
+                return "";
+            }
+            String[] parts = name.replace("\"", "").split("\\.");
+            boolean column = !kind.equals("storage options");
+            return parts.length >= 2 && column ? parts[parts.length - 2] : parts[parts.length - 1];
+        }
+
+        String describe() {
+            String what = switch (kind) {
+                case "setting" -> name + " = " + value;
+                case "role or database setting" -> name + " = " + value + " (set on the page's role or database: reaches every new session)";
+                case "shadowing function", "shadowing operator", "shadowing type" ->
+                        name + " (" + kind.substring("shadowing ".length()) + " named like one in pg_catalog, on the search path)";
+                case "statistics target" -> "statistics target of " + name + " = " + value;
+                default -> kind + " of " + name + ": " + value;
+            };
+            String where = origin == null ? "before the page's first snippet (the server's or Kensho's configuration)"
+                    : (hidden() ? "by the " + (origin.directives().setup() ? "setup" : "hidden") + " snippet at " : "by the snippet at ")
+                    + origin.location();
+            return what + ", made " + where;
+        }
+    }
+
+    private final Connection connection;
+    private final StatementGuard guard;
+    /** Everything the probe saw at the page's start: what every page has, so not a condition. */
+    private Map<String, String[]> baseline;
+    private final Map<String, Condition> standing = new LinkedHashMap<>();
+
+    RunConditions(Connection connection, StatementGuard guard) {
+        this.connection = connection;
+        this.guard = guard;
+    }
+
+    /** Takes the page's starting state; call before the first snippet. */
+    void start() throws SQLException {
+        baseline = probe();
+    }
+
+    boolean started() {
+        return baseline != null;
+    }
+
+    /** The last snippet that ran with no probe after it; what it changed is attributed to it before a hidden one runs. */
+    private Snippet unprobed;
+
+    /** Before a hidden or setup snippet, so that what visible snippets changed since the last probe is not laid at its door. */
+    void before(Snippet snippet) {
+        if (started() && unprobed != null && (snippet.directives().hidden() || snippet.directives().setup())) {
+            after(unprobed);
+        }
+    }
+
+    /** After every snippet: probes when it must, else remembers that the state may have moved. */
+    void ran(Snippet snippet) {
+        if (wantsProbeAfter(snippet)) {
+            after(snippet);
+        } else {
+            unprobed = snippet;
+        }
+    }
+
+    /** True when the probe must run after {@code snippet}. */
+    boolean wantsProbeAfter(Snippet snippet) {
+        return started() && (snippet.directives().hidden() || snippet.directives().setup() || !standing.isEmpty());
+    }
+
+    /** Re-reads the state after {@code snippet} ran and attributes what changed to it. */
+    void after(Snippet snippet) {
+        unprobed = null;
+        Map<String, String[]> now;
+        try {
+            now = probe();
+        } catch (SQLException e) {
+            return; // an aborted transaction: nothing runs until the page ends it, and the next probe looks again
+        }
+        standing.keySet().removeIf(key -> !now.containsKey(key) || !Objects.equals(now.get(key)[2], standing.get(key).value()));
+        for (Map.Entry<String, String[]> entry : now.entrySet()) {
+            String[] row = entry.getValue();
+            String[] before = baseline.get(entry.getKey());
+            if (IGNORED.contains(row[1]) || (before != null && Objects.equals(before[2], row[2])) || standing.containsKey(entry.getKey())) {
+                continue;
+            }
+            standing.put(entry.getKey(), new Condition(row[0], row[1], row[2], snippet));
+        }
+    }
+
+    /** Conditions in effect now, in the order they appeared. */
+    List<Condition> standing() {
+        return List.copyOf(standing.values());
+    }
+
+    /** The snippet whose run last changed {@code setting}, or null when the page did not (the server's configuration). */
+    Snippet originOf(String setting) {
+        Condition condition = standing.get("setting\u0000" + setting);
+        return condition == null ? null : condition.origin();
+    }
+
+    private Map<String, String[]> probe() throws SQLException {
+        Map<String, String[]> rows = new LinkedHashMap<>();
+        guard.run(connection, () -> {
+            try (Statement statement = connection.createStatement(); ResultSet rs = statement.executeQuery(PROBE)) {
+                while (rs.next()) {
+                    String[] row = {rs.getString(1), rs.getString(2), rs.getString(3)};
+                    rows.put(row[0] + "\u0000" + row[1], row);
+                }
+            }
+            return null;
+        });
+        return rows;
+    }
+
+    static List<String> describeAll(List<Condition> conditions) {
+        List<String> out = new ArrayList<>();
+        conditions.forEach(c -> out.add(c.describe()));
+        return out;
+    }
+}

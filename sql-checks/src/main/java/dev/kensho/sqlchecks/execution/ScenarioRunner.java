@@ -1,0 +1,449 @@
+package dev.kensho.sqlchecks.execution;
+
+import dev.kensho.sqlchecks.model.Scenario;
+import dev.kensho.sqlchecks.model.ScenarioTranscript;
+
+import dev.kensho.sqlchecks.model.Assertion;
+import dev.kensho.sqlchecks.model.Failure;
+import dev.kensho.sqlchecks.model.Outcome;
+import dev.kensho.sqlchecks.model.ResultTable;
+import dev.kensho.sqlchecks.model.Snippet;
+import dev.kensho.sqlchecks.assertion.RowComparison;
+import dev.kensho.sqlchecks.script.SqlSplitter;
+import dev.kensho.sqlchecks.script.SqlStatement;
+import org.postgresql.util.PSQLException;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Runs a scenario the way PostgreSQL's isolation tester does: each session on its own connection,
+ * steps issued in the permutation's order. A step is "waiting" when the server says so
+ * ({@code pg_isolation_test_session_is_blocked}), never because some time passed; the runner then
+ * issues the next step, and after every step it lets each waiting step either finish or be seen
+ * waiting again before going on, which makes the transcript the same on every run.
+ */
+public final class ScenarioRunner {
+
+    /** Opens another connection to the page's database as the page's role. */
+    @FunctionalInterface
+    public interface SessionFactory {
+        Connection open() throws SQLException;
+    }
+
+    private final Connection monitor;
+    private final SessionFactory sessions;
+    private final StatementGuard guard;
+
+    /**
+     * @param monitor the page's own connection: runs the scenario's setup and teardown
+     * @param guard   Kensho's limit per statement; its server control (outside the page's reach) says which sessions wait
+     */
+    public ScenarioRunner(Connection monitor, SessionFactory sessions, StatementGuard guard) {
+        this.monitor = monitor;
+        this.sessions = sessions;
+        this.guard = guard;
+    }
+
+    public Outcome run(Snippet snippet) {
+        long started = System.nanoTime();
+        Scenario scenario = snippet.scenario();
+        List<ScenarioTranscript.PermutationRun> runs = new ArrayList<>();
+        List<Assertion> assertions = new ArrayList<>();
+        Failure failure = null;
+        for (Scenario.Permutation permutation : scenario.permutations()) {
+            PermutationRunner runner = new PermutationRunner(snippet, scenario, permutation, assertions);
+            failure = runner.run();
+            runs.add(new ScenarioTranscript.PermutationRun(permutation.steps(), runner.events));
+            if (failure != null) {
+                break;
+            }
+        }
+        ScenarioTranscript transcript = new ScenarioTranscript(
+                scenario.sessions().stream().map(Scenario.Session::name).toList(), runs);
+        Duration duration = Duration.ofNanos(System.nanoTime() - started);
+        return new Outcome(snippet, failure == null ? Outcome.Status.PASSED : Outcome.Status.FAILED, failure, List.of(),
+                assertions, null, transcript, duration);
+    }
+
+    /** What a step's statements produced: the last statement's rows, or the error that stopped it. */
+    private record StepResult(ResultTable rows, SQLException error) {
+    }
+
+    private final class PermutationRunner {
+        private final Snippet snippet;
+        private final Scenario scenario;
+        private final Scenario.Permutation permutation;
+        private final List<Assertion> assertions;
+        private final List<ScenarioTranscript.Event> events = new ArrayList<>();
+        private final Map<String, Connection> connections = new LinkedHashMap<>();
+        private final Map<String, Integer> pids = new LinkedHashMap<>();
+        private final Map<String, ExecutorService> executors = new LinkedHashMap<>();
+        /** Steps Kensho cancelled at the watchdog's deadline: whatever they report, no claim is satisfied. */
+        private final Set<String> stoppedByKensho = new HashSet<>();
+        /** Waiting steps by session, in the order they started waiting. */
+        private final Map<String, Running> waiting = new LinkedHashMap<>();
+        private final long deadline;
+
+        PermutationRunner(Snippet snippet, Scenario scenario, Scenario.Permutation permutation, List<Assertion> assertions) {
+            this.snippet = snippet;
+            this.scenario = scenario;
+            this.permutation = permutation;
+            this.assertions = assertions;
+            // The watchdog: however the scenario is written, it ends within this.
+            this.deadline = System.nanoTime() + guard.limit().multipliedBy(3).toNanos();
+        }
+
+        private record Running(Scenario.Step step, Future<StepResult> result) {
+        }
+
+        Failure run() {
+            try {
+                runOn(monitor, scenario.setup());
+                for (Scenario.Session session : scenario.sessions()) {
+                    Connection connection = sessions.open();
+                    connections.put(session.name(), connection);
+                    pids.put(session.name(), pidOf(connection));
+                    executors.put(session.name(), Executors.newSingleThreadExecutor(r -> {
+                        Thread thread = new Thread(r, "kensho-session-" + session.name());
+                        thread.setDaemon(true);
+                        return thread;
+                    }));
+                    runOn(connection, session.setup());
+                }
+                for (String name : permutation.steps()) {
+                    Scenario.Step step = scenario.step(name).orElseThrow();
+                    Running blocked = waiting.get(step.session());
+                    if (blocked != null) {
+                        // As the isolation tester does: the session's earlier step must end first (a
+                        // deadlock error or a lock timeout ends it too), within the watchdog's deadline.
+                        Failure failure = awaitCompletion(blocked, name);
+                        if (failure != null) {
+                            return failure;
+                        }
+                    }
+                    Failure failure = issue(step);
+                    if (failure == null) {
+                        failure = settleWaitingSteps();
+                    }
+                    if (failure != null) {
+                        return failure;
+                    }
+                }
+                // As the isolation tester does, a step still waiting at the end is waited for: a lock_timeout
+                // the scenario set may end it; otherwise Kensho's limit does, and that is a failure.
+                for (Running stuck : new ArrayList<>(waiting.values())) {
+                    List<String> holders = blockers(stuck.step().session());
+                    StepResult done = get(stuck.result());
+                    waiting.remove(stuck.step().session());
+                    if (done.error() instanceof KenshoLimitException) {
+                        return failAt(stuck.step().line(), "step " + stuck.step().name() + " is still waiting for "
+                                + String.join(", ", holders) + " at the end of the permutation; no later step releases it");
+                    }
+                    events.add(event(stuck.step(), ScenarioTranscript.Kind.COMPLETED_AFTER_WAIT, List.of(), done));
+                    Failure failure = checkResult(stuck.step(), done);
+                    if (failure != null) {
+                        return failure;
+                    }
+                }
+                assertions.add(Assertion.held("permutation", Map.of("steps", String.join(" ", permutation.steps())),
+                        "permutation " + String.join(" ", permutation.steps()) + " runs as stated"));
+                return null;
+            } catch (SQLException e) {
+                return failAt(0, "scenario setup failed: " + e.getMessage());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return failAt(0, "interrupted");
+            } finally {
+                tearDown();
+            }
+        }
+
+        /** Issues a step and records whether it finished or waits. */
+        private Failure issue(Scenario.Step step) throws InterruptedException, SQLException {
+            Connection connection = connections.get(step.session());
+            Future<StepResult> result = executors.get(step.session()).submit(() -> execute(connection, step.sql()));
+            Running running = new Running(step, result);
+            if (settle(running)) {
+                StepResult done = get(result);
+                events.add(event(step, ScenarioTranscript.Kind.COMPLETED, List.of(), done));
+                if (step.waitsFor() != null) {
+                    return failAt(step.line(), "step " + step.name() + " was to wait for " + step.waitsFor()
+                            + ", but it finished without waiting");
+                }
+                return checkResult(step, done);
+            }
+            List<String> blockers = blockers(step.session());
+            events.add(event(step, ScenarioTranscript.Kind.WAITING, blockers, null));
+            waiting.put(step.session(), running);
+            if (step.waitsFor() == null) {
+                return failAt(step.line(), "step " + step.name() + " waits for " + String.join(", ", blockers)
+                        + ", but the scenario does not say so; add waits-for=" + blockers.get(0) + " if that is the point");
+            }
+            if (!blockers.contains(step.waitsFor())) {
+                return failAt(step.line(), "step " + step.name() + " waits for " + String.join(", ", blockers)
+                        + ", not for " + step.waitsFor());
+            }
+            assertions.add(Assertion.held("step-waits", Map.of("step", step.name(), "session", step.waitsFor()),
+                    step.name() + " waits for " + step.waitsFor()));
+            return null;
+        }
+
+        private Failure awaitCompletion(Running blocked, String next) throws InterruptedException, SQLException {
+            while (!blocked.result().isDone()) {
+                if (System.nanoTime() > deadline) {
+                    return failAt(permutation.line(), "step " + next + " cannot be issued: session " + blocked.step().session()
+                            + " is still waiting in step " + blocked.step().name() + " (for "
+                            + String.join(", ", blockers(blocked.step().session())) + ")");
+                }
+                try {
+                    blocked.result().get(5, TimeUnit.MILLISECONDS);
+                } catch (TimeoutException | ExecutionException stillWaiting) {
+                    // Checked again above.
+                }
+            }
+            waiting.remove(blocked.step().session());
+            StepResult done = get(blocked.result());
+            events.add(event(blocked.step(), ScenarioTranscript.Kind.COMPLETED_AFTER_WAIT, List.of(), done));
+            Failure failure = checkResult(blocked.step(), done);
+            return failure != null ? failure : settleWaitingSteps();
+        }
+
+        /** Lets each waiting step finish or be seen waiting again, until nothing changes. */
+        private Failure settleWaitingSteps() throws InterruptedException, SQLException {
+            boolean changed = true;
+            while (changed) {
+                changed = false;
+                for (Running running : new ArrayList<>(waiting.values())) {
+                    if (settle(running)) {
+                        waiting.remove(running.step().session());
+                        StepResult done = get(running.result());
+                        events.add(event(running.step(), ScenarioTranscript.Kind.COMPLETED_AFTER_WAIT, List.of(), done));
+                        Failure failure = checkResult(running.step(), done);
+                        if (failure != null) {
+                            return failure;
+                        }
+                        changed = true;
+                    }
+                }
+            }
+            return null;
+        }
+
+        /**
+         * Waits until the step finishes (true) or the server reports it blocked (false). Past the
+         * watchdog's deadline the step is cancelled and reported as finished with that error.
+         */
+        private boolean settle(Running running) throws InterruptedException, SQLException {
+            int pid = pids.get(running.step().session());
+            int[] others = pids.entrySet().stream().filter(e -> !e.getKey().equals(running.step().session()))
+                    .mapToInt(Map.Entry::getValue).toArray();
+            while (true) {
+                try {
+                    running.result().get(2, TimeUnit.MILLISECONDS);
+                    return true;
+                } catch (TimeoutException notYet) {
+                    // Ask the server below.
+                } catch (ExecutionException e) {
+                    return true;
+                }
+                if (guard.control().isBlockedBy(pid, others)) {
+                    return false;
+                }
+                if (System.nanoTime() > deadline) {
+                    stoppedByKensho.add(running.step().name());
+                    guard.control().cancel(pid);
+                    try {
+                        running.result().get(5, TimeUnit.SECONDS);
+                    } catch (ExecutionException | TimeoutException e) {
+                        // Reported through the step's result below.
+                    }
+                    return true;
+                }
+            }
+        }
+
+        /** Sessions of this scenario holding what the session waits for. */
+        private List<String> blockers(String session) {
+            List<String> names = new ArrayList<>();
+            try {
+                for (int blocker : guard.control().blockingPids(pids.get(session))) {
+                    pids.forEach((name, pid) -> {
+                        if (pid == blocker && !names.contains(name)) {
+                            names.add(name);
+                        }
+                    });
+                }
+            } catch (SQLException e) {
+                names.add("(unknown: " + e.getMessage() + ")");
+            }
+            if (names.isEmpty()) {
+                names.add("a session outside the scenario");
+            }
+            return names;
+        }
+
+        private Failure checkResult(Scenario.Step step, StepResult result) {
+            SQLException error = result.error();
+            if (stoppedByKensho.contains(step.name())) {
+                return failAt(step.line(), "Kensho stopped step " + step.name() + ": the scenario ran past its deadline ("
+                        + guard.limit().multipliedBy(3).toSeconds() + " s) and the step was cancelled; a limit of Kensho's never "
+                        + "satisfies a claim");
+            }
+            if (error != null && KenshoLimits.ownLimit(error) != null) {
+                return failAt(step.line(), "step " + step.name() + ": " + KenshoLimits.ownLimit(error));
+            }
+            if (step.expectError() != null) {
+                if (error == null) {
+                    return failAt(step.line(), "step " + step.name() + " was to fail with SQLSTATE " + step.expectError()
+                            + ", but it succeeded");
+                }
+                if (!step.expectError().equals(error.getSQLState())) {
+                    return failAt(step.line(), "step " + step.name() + " was to fail with SQLSTATE " + step.expectError()
+                            + ", but the server reported " + error.getSQLState() + ": " + serverMessage(error));
+                }
+                assertions.add(Assertion.held("step-fails-with", Map.of("step", step.name(), "sqlstate", step.expectError()),
+                        step.name() + " fails with SQLSTATE " + step.expectError()));
+                return null;
+            }
+            if (error != null) {
+                Failure failure = failAt(step.line(), "step " + step.name() + ": " + serverMessage(error));
+                return new Failure(failure.message(), error.getSQLState(), failure.location(), failure.sourceLine(), null,
+                        hintFor(error));
+            }
+            if (step.expectedRows() != null) {
+                if (result.rows() == null) {
+                    return failAt(step.line(), "step " + step.name() + " states rows, but its last statement returned none");
+                }
+                String difference = RowComparison.compare(step.expectedRows(), result.rows());
+                if (difference != null) {
+                    int newline = difference.indexOf('\n');
+                    Failure failure = failAt(step.line(), "step " + step.name() + ": "
+                            + (newline < 0 ? difference : difference.substring(0, newline)));
+                    return new Failure(failure.message(), null, failure.location(), failure.sourceLine(),
+                            newline < 0 ? null : difference.substring(newline + 1), null);
+                }
+                assertions.add(Assertion.held("step-rows", Map.of("step", step.name(), "count", Integer.toString(step.expectedRows().rows().size())),
+                        step.name() + " returns the " + step.expectedRows().rows().size() + " expected row(s)"));
+            }
+            return null;
+        }
+
+        private String hintFor(SQLException error) {
+            return switch (String.valueOf(error.getSQLState())) {
+                case "55P03" -> "the step waited longer than the lock_timeout the scenario set; does the permutation release "
+                        + "the lock it waits for?";
+                case "40P01" -> "PostgreSQL found a deadlock; add expect-error=40P01 to the step if that is the point";
+                default -> null;
+            };
+        }
+
+        private ScenarioTranscript.Event event(Scenario.Step step, ScenarioTranscript.Kind kind, List<String> blockers, StepResult result) {
+            ResultTable rows = result == null ? null : result.rows();
+            SQLException error = result == null ? null : result.error();
+            return new ScenarioTranscript.Event(step.name(), step.session(), step.sql(), kind, blockers, rows,
+                    error == null ? null : error.getSQLState(), error == null ? null : serverMessage(error));
+        }
+
+        private Failure failAt(int line, String message) {
+            int index = snippet.indexOfLine(line);
+            return new Failure(message, null, snippet.locate(index), snippet.lineAt(index), null, null);
+        }
+
+        private void cancel(int pid) throws SQLException {
+            guard.control().cancel(pid);
+        }
+
+        private void tearDown() {
+            for (Running running : waiting.values()) {
+                try {
+                    cancel(pids.get(running.step().session()));
+                } catch (SQLException ignored) {
+                    // Closing the connection below ends the session anyway.
+                }
+            }
+            for (Scenario.Session session : scenario.sessions()) {
+                Connection connection = connections.get(session.name());
+                if (connection == null) {
+                    continue;
+                }
+                try {
+                    if (waiting.get(session.name()) == null) {
+                        runOn(connection, session.teardown());
+                    }
+                } catch (SQLException ignored) {
+                    // The connection is closed next; its transaction ends with it.
+                }
+                try {
+                    connection.close();
+                } catch (SQLException ignored) {
+                    // Already gone.
+                }
+            }
+            executors.values().forEach(ExecutorService::shutdownNow);
+            try {
+                runOn(monitor, scenario.teardown());
+            } catch (SQLException ignored) {
+                // A teardown that fails leaves tables behind in a database dropped with the page.
+            }
+        }
+    }
+
+    private static StepResult get(Future<StepResult> result) {
+        try {
+            return result.get();
+        } catch (ExecutionException e) {
+            return new StepResult(null, e.getCause() instanceof SQLException sql ? sql : new SQLException(e.getCause()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new StepResult(null, new SQLException("interrupted"));
+        }
+    }
+
+    private StepResult execute(Connection connection, String sql) {
+        ResultTable last = null;
+        try {
+            for (SqlStatement statement : SqlSplitter.split(sql)) {
+                last = SqlExecution.execute(connection, statement.text(), guard);
+            }
+            return new StepResult(last, null);
+        } catch (SQLException e) {
+            return new StepResult(null, e);
+        }
+    }
+
+    private void runOn(Connection connection, String sql) throws SQLException {
+        for (SqlStatement statement : SqlSplitter.split(sql)) {
+            SqlExecution.execute(connection, statement.text(), guard);
+        }
+    }
+
+    private static int pidOf(Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement(); ResultSet rs = statement.executeQuery("SELECT pg_backend_pid()")) {
+            rs.next();
+            return rs.getInt(1);
+        }
+    }
+
+    private static String serverMessage(SQLException error) {
+        if (error instanceof PSQLException psql && psql.getServerErrorMessage() != null) {
+            return psql.getServerErrorMessage().getMessage();
+        }
+        return error.getMessage();
+    }
+}

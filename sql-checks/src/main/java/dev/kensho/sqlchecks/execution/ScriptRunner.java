@@ -1,0 +1,629 @@
+package dev.kensho.sqlchecks.execution;
+
+import dev.kensho.sqlchecks.model.Assertion;
+import dev.kensho.sqlchecks.model.Directives;
+import dev.kensho.sqlchecks.model.ExpectedRows;
+import dev.kensho.sqlchecks.model.Failure;
+import dev.kensho.sqlchecks.model.Outcome;
+import dev.kensho.sqlchecks.model.ResultTable;
+import dev.kensho.sqlchecks.model.Snippet;
+import dev.kensho.sqlchecks.model.SourceLocation;
+
+import dev.kensho.sqlchecks.assertion.BoundedMatch;
+import dev.kensho.sqlchecks.model.CapturedPlans;
+import dev.kensho.sqlchecks.assertion.PlanText;
+import dev.kensho.sqlchecks.model.RowOrder;
+import dev.kensho.sqlchecks.assertion.PlanCheck;
+import dev.kensho.sqlchecks.assertion.RowComparison;
+import dev.kensho.sqlchecks.script.SqlLexer;
+import dev.kensho.sqlchecks.script.SqlSplitter;
+import dev.kensho.sqlchecks.script.SqlStatement;
+import org.postgresql.core.BaseConnection;
+import org.postgresql.core.TransactionState;
+import org.postgresql.util.PSQLException;
+import org.postgresql.util.ServerErrorMessage;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.LinkedHashSet;
+import java.util.Set;
+
+/**
+ * Runs a page's snippets on one connection, like psql running a script: setup snippets first, then
+ * the rest in document order. Each snippet's directives are checked against what the server did.
+ */
+final class ScriptRunner {
+
+    /** Below this many rows the planner rightly prefers reading the whole table. */
+    private static final long SMALL_TABLE_ROWS = 1000;
+    private static final String UNDEFINED_PARAMETER = "42P02";
+    private static final String OUT_OF_MEMORY = "53200";
+
+    private final Connection connection;
+    private final ScenarioRunner scenarios;
+    private final StatementGuard guard;
+    private final PlanCatalog catalog;
+    /** Snippets in the order they ran, to say where a setting was changed. */
+    private final List<Snippet> ran = new ArrayList<>();
+    private final RunConditions conditions;
+    private int preparedCounter;
+    /** Whether the last snippet's failure leaves the page's database other than the lesson meant. */
+    private boolean stoppedPage;
+
+    private final Duration pageTimeout;
+
+    ScriptRunner(Connection connection, ScenarioRunner.SessionFactory sessions, StatementGuard guard, Duration pageTimeout) {
+        this.connection = connection;
+        this.pageTimeout = pageTimeout;
+        this.scenarios = new ScenarioRunner(connection, sessions, guard);
+        this.guard = guard;
+        this.catalog = new PlanCatalog(connection);
+        this.conditions = new RunConditions(connection, guard);
+    }
+
+    /**
+     * Returns one outcome per snippet, in the order given (document order). A claim that fails on a
+     * statement that ran as written does not stop the page (the database is as a reader's would be);
+     * an unexpected error, or a limit of Kensho's, stops every later snippet, which builds on it.
+     */
+    List<Outcome> run(List<Snippet> snippets) {
+        List<Integer> order = new ArrayList<>();
+        for (int i = 0; i < snippets.size(); i++) {
+            if (snippets.get(i).directives().setup()) {
+                order.add(i);
+            }
+        }
+        for (int i = 0; i < snippets.size(); i++) {
+            if (!snippets.get(i).directives().setup()) {
+                order.add(i);
+            }
+        }
+        if (snippets.stream().anyMatch(s -> s.directives().hidden() || s.directives().setup())) {
+            try {
+                conditions.start();
+            } catch (SQLException e) {
+                // Without a starting state nothing can be attributed; plan claims then treat every setting as unseen.
+            }
+        }
+        Outcome[] outcomes = new Outcome[snippets.size()];
+        Outcome failed = null;
+        Snippet transactionOpenedBy = null;
+        long deadline = System.nanoTime() + pageTimeout.toNanos();
+        for (int index : order) {
+            Snippet snippet = snippets.get(index);
+            if (failed == null && System.nanoTime() > deadline) {
+                Failure reason = new Failure("Kensho stopped the page before this snippet: its snippets ran longer than "
+                        + StatementGuard.seconds(pageTimeout) + " together (its limit per page, --page-timeout); a limit of "
+                        + "Kensho's never satisfies a claim", null, snippet.location(), snippet.lineAt(0), null, null);
+                failed = new Outcome(snippet, Outcome.Status.FAILED, reason, List.of(), List.of(), null, null, Duration.ZERO);
+                outcomes[index] = failed;
+                continue;
+            }
+            if (failed != null) {
+                Failure reason = new Failure("not run: the snippet at " + failed.snippet().location()
+                        + " failed and this one builds on it", null, snippet.location(), snippet.lineAt(0), null, null);
+                outcomes[index] = new Outcome(snippet, Outcome.Status.SKIPPED, reason, List.of(), List.of(), null, null, Duration.ZERO);
+                continue;
+            }
+            ran.add(snippet);
+            conditions.before(snippet);
+            boolean inTransaction = inTransaction();
+            Outcome outcome;
+            if (snippet.scenario() != null) {
+                outcome = scenarios.run(snippet);
+                stoppedPage = !outcome.passed();
+            } else {
+                SnippetRun run = new SnippetRun(snippet, conditions.standing(), inTransaction ? transactionOpenedBy : null);
+                outcome = run.run();
+                stoppedPage = !outcome.passed() && !run.ranAsWritten;
+            }
+            outcomes[index] = outcome;
+            boolean stillInTransaction = inTransaction();
+            transactionOpenedBy = !stillInTransaction ? null : inTransaction ? transactionOpenedBy : snippet;
+            conditions.ran(snippet);
+            if (stoppedPage) {
+                failed = outcome;
+            }
+        }
+        return Arrays.asList(outcomes);
+    }
+
+    private boolean inTransaction() {
+        try {
+            return connection.unwrap(BaseConnection.class).getTransactionState() != TransactionState.IDLE;
+        } catch (SQLException e) {
+            return false;
+        }
+    }
+
+    /** The state of one snippet while it runs. */
+    private final class SnippetRun {
+        private final Snippet snippet;
+        private final Directives directives;
+        private final List<RunConditions.Condition> standing;
+        private final Snippet transactionOpenedBy;
+        private final List<ResultTable> results = new ArrayList<>();
+        private final List<Assertion> assertions = new ArrayList<>();
+        private final long started = System.nanoTime();
+        private String plan;
+        private Outcome finished;
+        /** Every statement ran as written, without an error the author did not expect: later snippets may go on. */
+        boolean ranAsWritten;
+
+        /**
+         * @param standing            conditions in effect when the snippet starts
+         * @param transactionOpenedBy the snippet that opened the transaction this one starts in, or null
+         */
+        SnippetRun(Snippet snippet, List<RunConditions.Condition> standing, Snippet transactionOpenedBy) {
+            this.snippet = snippet;
+            this.directives = snippet.directives();
+            this.standing = standing;
+            this.transactionOpenedBy = transactionOpenedBy;
+        }
+
+        Outcome run() {
+            boolean conforming = standardConformingStrings();
+            List<SqlStatement> statements = new ArrayList<>(SqlSplitter.split(snippet.sql(), conforming));
+            if (statements.isEmpty()) {
+                return fail("the snippet holds no SQL statement", null, null);
+            }
+            if (!directives.parameters().isEmpty() && statements.size() != 1) {
+                return fail("parameters ($1 … $n) bind to one statement, and this snippet has " + statements.size(), null, null);
+            }
+            if (directives.expectError() != null && snippet.expectedRows() != null) {
+                return fail("expected rows cannot be compared under expect-error: the failing statement returns no rows", null, null);
+            }
+            stateConditions();
+            Target target = directives.parameters().isEmpty() ? null : prepare(statements.get(0));
+            if (target == null && !directives.parameters().isEmpty()) {
+                return finished;
+            }
+            boolean capture = directives.plan() != null || directives.showPlan();
+            CapturedPlans captured = null;
+            String captureProblem = null;
+            SqlStatement last = null;
+            try {
+                for (int i = 0; i < statements.size(); i++) {
+                    SqlStatement statement = statements.get(i);
+                    boolean isLast = i == statements.size() - 1;
+                    String sent = isLast && target != null ? target.sql : statement.text();
+                    PlanCapture plans = isLast && capture ? new PlanCapture() : null;
+                    if (plans != null) {
+                        captureProblem = startCapture();
+                        if (captureProblem != null) {
+                            plans = null;
+                        }
+                    }
+                    try {
+                        ResultTable table = execute(sent, plans);
+                        if (table != null) {
+                            results.add(isLast ? table.withStatement(statement.text()) : table);
+                        }
+                    } catch (SQLException e) {
+                        return failedStatement(e, statement, isLast && target != null ? target.shift : 0, isLast);
+                    } finally {
+                        if (plans != null) {
+                            stopCapture();
+                            captured = plans.result(sent);
+                        }
+                    }
+                    if (isLast) {
+                        last = statement;
+                    }
+                    // psql reads standard_conforming_strings after every statement: it decides how the rest is split.
+                    boolean now = standardConformingStrings();
+                    if (now != conforming && !isLast) {
+                        conforming = now;
+                        int from = statement.offset() + statement.text().length();
+                        List<SqlStatement> rest = new ArrayList<>();
+                        for (SqlStatement later : SqlSplitter.split(snippet.sql().substring(from), conforming)) {
+                            rest.add(new SqlStatement(later.text(), later.offset() + from));
+                        }
+                        statements = new ArrayList<>(statements.subList(0, i + 1));
+                        statements.addAll(rest);
+                    }
+                }
+                ranAsWritten = true;
+                if (directives.expectError() != null) {
+                    return fail("expected the snippet to fail with SQLSTATE " + directives.expectError()
+                            + ", but every statement succeeded", null, null);
+                }
+                assertions.add(Assertion.held("runs", Map.of("statements", Integer.toString(statements.size())),
+                        "runs without error"));
+                String sentLast = target != null ? target.sql : last.text();
+                Outcome rows = checkRows(last, sentLast);
+                if (rows != null) {
+                    return rows;
+                }
+                Outcome planOutcome = checkPlan(captured, captureProblem);
+                if (planOutcome != null) {
+                    return planOutcome;
+                }
+                return outcome(Outcome.Status.PASSED, null);
+            } finally {
+                if (target != null) {
+                    target.release();
+                }
+            }
+        }
+
+        /** The conditions of this run a reader of the visible SQL would not assume, stated under the mark. */
+        private void stateConditions() {
+            List<String> stated = new ArrayList<>(RunConditions.describeAll(standing));
+            if (transactionOpenedBy != null) {
+                boolean hidden = transactionOpenedBy.directives().hidden() || transactionOpenedBy.directives().setup();
+                stated.add(0, "runs inside the transaction opened by the " + (hidden ? "hidden " : "") + "snippet at "
+                        + transactionOpenedBy.location() + " (not committed yet)");
+            }
+            if (!stated.isEmpty()) {
+                assertions.add(Assertion.held("conditions", Map.of("conditions", String.join("; ", stated)),
+                        "runs under conditions a stock session does not have: " + String.join("; ", stated)));
+            }
+        }
+
+        /** Switches auto_explain on for the next statement; the reason when it cannot be. */
+        private String startCapture() {
+            try {
+                execute(PlanCapture.ON, null);
+                return null;
+            } catch (SQLException e) {
+                rollbackIfAborted(false);
+                return "the server did not let Kensho measure the statement with auto_explain (" + e.getMessage()
+                        + "); plan and work claims need auto_explain, which PostgreSQL ships in contrib";
+            }
+        }
+
+        private void stopCapture() {
+            try {
+                execute(PlanCapture.OFF, null);
+            } catch (SQLException ignored) {
+                // In a failed transaction the SET fails too; the transaction's end restores the role's value.
+            }
+        }
+
+        /** PREPAREs a parameterised statement; on failure records the outcome and returns null. */
+        private Target prepare(SqlStatement statement) {
+            String name = "kensho_p" + (++preparedCounter);
+            String types = directives.parameters().stream().map(Directives.Parameter::type).collect(Collectors.joining(", "));
+            String prefix = "PREPARE " + name + " (" + types + ") AS ";
+            try {
+                execute(prefix + statement.text(), null);
+            } catch (SQLException e) {
+                finished = failedStatement(e, statement, -prefix.length(), true);
+                return null;
+            }
+            String arguments = directives.parameters().stream().map(p -> quote(p.value())).collect(Collectors.joining(", "));
+            return new Target("EXECUTE " + name + " (" + arguments + ")", -prefix.length(), name);
+        }
+
+        private Outcome failedStatement(SQLException e, SqlStatement statement, int shift, boolean isLast) {
+            Failure failure = describe(e, snippet, statement, shift);
+            String expected = directives.expectError();
+            rollbackIfAborted(expected == null || !isLast);
+            if (expected == null) {
+                return new Outcome(snippet, Outcome.Status.FAILED, failure, results, assertions, null, null, elapsed());
+            }
+            if (KenshoLimits.ownLimit(e) != null) {
+                return fail(KenshoLimits.ownLimit(e) + "; only an error the server reports for the lesson's own SQL satisfies "
+                        + "expect-error", failure, null);
+            }
+            String sqlState = failure.sqlState();
+            if (!expected.equals(sqlState)) {
+                return fail("expected SQLSTATE " + expected + ", but the server reported " + sqlState + ": " + failure.message(),
+                        failure, sqlState);
+            }
+            if (!isLast) {
+                return fail("the expected error came from a statement before the last one, so the statements after it never ran; "
+                        + "end the snippet with the failing statement", failure, sqlState);
+            }
+            // From here the statement failed as the author expected: the page's state is the reader's.
+            ranAsWritten = true;
+            if (directives.errorPattern() != null) {
+                try {
+                    if (!BoundedMatch.find(directives.errorPattern(), failure.message())) {
+                        return fail("the error message \"" + failure.message() + "\" does not match /" + directives.errorPattern().pattern() + "/",
+                                failure, sqlState);
+                    }
+                } catch (BoundedMatch.TooSlow slow) {
+                    return fail(slow.getMessage(), failure, sqlState);
+                }
+            }
+            // The failed transaction is left as it is: the lesson's next snippet may ROLLBACK TO SAVEPOINT.
+            String pattern = directives.errorPattern() == null ? "" : directives.errorPattern().pattern();
+            assertions.add(Assertion.held("fails-with", Map.of("sqlstate", expected, "pattern", pattern, "message", failure.message()),
+                    "fails with SQLSTATE " + expected + (pattern.isEmpty() ? "" : " and a message matching /" + pattern + "/")));
+            return outcome(Outcome.Status.PASSED, null);
+        }
+
+        private Outcome checkRows(SqlStatement last, String sent) {
+            ExpectedRows expected = snippet.expectedRows();
+            if (expected == null) {
+                return null;
+            }
+            if (results.isEmpty() || !results.get(results.size() - 1).statement().equals(last.text())) {
+                return fail("expected rows are written under the snippet, but its last statement returned no rows; "
+                        + "only a query or a statement with RETURNING can be compared", null, null);
+            }
+            ResultTable actual = results.get(results.size() - 1);
+            RowOrder order;
+            try {
+                order = ResultOrderProbe.decide(connection, sent, actual.columns().size(), guard);
+            } catch (SQLException e) {
+                rollbackIfAborted(true);
+                return fail("Kensho could not ask the server how the rows are ordered: " + e.getMessage(), null, e.getSQLState());
+            }
+            String difference = RowComparison.compare(expected, actual, order);
+            String ties = !order.ordered() ? "" : order.tiesKnown() ? " (rows that tie on every ORDER BY key in any order)"
+                    : " (an ORDER BY key is not a result column, so rows that tie on the shown ones keep the server's order)";
+            String description = "returns the " + expected.rows().size() + " expected row(s)" + (order.ordered() ? " in order" + ties : " (in any order)");
+            Assertion claim = new Assertion("rows", Map.of("count", Integer.toString(expected.rows().size()),
+                    "ordered", Boolean.toString(order.ordered()), "ties", order.ordered() ? Boolean.toString(order.tiesKnown()) : "",
+                    "basis", order.basis()), description, difference == null);
+            assertions.add(claim);
+            if (difference != null) {
+                int newline = difference.indexOf('\n');
+                return fail(difference.substring(0, newline < 0 ? difference.length() : newline), null, null,
+                        newline < 0 ? null : difference.substring(newline + 1));
+            }
+            return null;
+        }
+
+        private Outcome checkPlan(CapturedPlans captured, String captureProblem) {
+            Directives.PlanExpectations expected = directives.plan();
+            if (expected == null && !directives.showPlan()) {
+                return null;
+            }
+            if (captureProblem != null) {
+                return fail("plan claims cannot be checked: " + captureProblem, null, null);
+            }
+            if (captured == null || captured.isEmpty()) {
+                return fail("plan claims cannot be checked: the server reported no plan for this execution of the statement ("
+                        + noPlanReason() + ")", null, null);
+            }
+            if (directives.showPlan()) {
+                plan = PlanText.render(captured);
+            }
+            if (expected == null) {
+                return null;
+            }
+            try {
+                PlanCheck shape = PlanCheck.of(captured);
+                Outcome altered = checkPlannerInputs(shape);
+                if (altered != null) {
+                    return altered;
+                }
+                List<PlanCheck.Result> checked = new ArrayList<>(shape.check(expected,
+                        catalog.index(expected.usesIndex()), catalog.table(expected.noSeqScanOn())));
+                checked.addAll(shape.checkWork(expected));
+                List<String> problems = new ArrayList<>();
+                for (PlanCheck.Result result : checked) {
+                    assertions.add(new Assertion(result.kind(), result.facts(), result.assertion(), result.passed()));
+                    if (!result.passed()) {
+                        problems.add(result.assertion() + ": " + result.problem());
+                    }
+                }
+                if (!problems.isEmpty()) {
+                    String advice = smallTableAdvice(shape);
+                    List<String> details = new ArrayList<>(problems.subList(1, problems.size()));
+                    if (advice != null) {
+                        details.add(advice);
+                    }
+                    return fail("plan assertion failed: " + problems.get(0), null, null, String.join("\n", details));
+                }
+                return null;
+            } catch (SQLException e) {
+                rollbackIfAborted(true);
+                return fail("Kensho could not resolve the names the plan claims use: " + e.getMessage(), null, e.getSQLState());
+            }
+        }
+
+        /**
+         * Plan claims are about PostgreSQL's default planner on the page's visible schema: a planner
+         * setting, statistics target or storage option changed where the reader cannot see it (a hidden
+         * or setup snippet, the server's or role's configuration, a function's SET clause) fails them; one
+         * a visible snippet made is stated with the plan.
+         */
+        private Outcome checkPlannerInputs(PlanCheck shape) {
+            List<String> unseen = new ArrayList<>();
+            List<String> shown = new ArrayList<>();
+            for (PlanCheck.Setting setting : shape.settings()) {
+                if (RunConditions.PLAN_NEUTRAL.contains(setting.name())) {
+                    continue;
+                }
+                // A hidden or setup snippet's change is always seen by the probe after it; anything else the
+                // page itself did is in a visible snippet's SQL.
+                Snippet origin = conditions.originOf(setting.name());
+                if (origin == null) {
+                    origin = visibleMention(setting.name());
+                }
+                String text = setting.name() + " = " + setting.value();
+                if (origin != null && !origin.directives().hidden() && !origin.directives().setup()) {
+                    shown.add(text + " (set by the snippet at " + origin.location() + ")");
+                } else {
+                    unseen.add(text + " (" + (origin != null ? "set by the " + (origin.directives().setup() ? "setup" : "hidden")
+                            + " snippet at " + origin.location() : "not set by a visible snippet on this page: the server's, role's"
+                            + " or a function's configuration, or a hidden snippet") + "; seen in " + setting.origin() + ")");
+                }
+            }
+            Set<String> read = new LinkedHashSet<>();
+            shape.relations().forEach(r -> read.add(r.substring(r.lastIndexOf('.') + 1)));
+            for (RunConditions.Condition condition : standing) {
+                if (condition.plannerInput() && condition.hidden() && !condition.kind().contains("setting")
+                        && read.contains(condition.table())) {
+                    unseen.add(condition.describe());
+                }
+            }
+            if (!unseen.isEmpty()) {
+                String settings = String.join(", ", unseen);
+                assertions.add(new Assertion("planner-defaults", Map.of("settings", settings),
+                        "plan taken with the planner's default inputs", false));
+                return fail("plan claims cannot be checked: the plan was made with " + settings + "; a plan forced by planner "
+                        + "inputs the reader cannot see says nothing about what PostgreSQL chooses. Remove the change (RESET it "
+                        + "before this snippet) or make it in a visible snippet", null, null);
+            }
+            if (shown.isEmpty()) {
+                assertions.add(Assertion.held("planner-defaults", Map.of(), "plan taken with the planner's default settings"));
+            } else {
+                assertions.add(Assertion.held("planner-settings", Map.of("settings", String.join(", ", shown)),
+                        "plan taken with " + String.join(", ", shown)));
+            }
+            return null;
+        }
+
+        /** The first visible snippet, in run order, whose SQL names the setting. */
+        private Snippet visibleMention(String setting) {
+            for (Snippet earlier : ran) {
+                if (earlier.directives().hidden() || earlier.directives().setup()) {
+                    continue;
+                }
+                for (SqlLexer.Token token : SqlLexer.tokens(earlier.sql())) {
+                    if (token.kind() != SqlLexer.Kind.WHITESPACE && token.text().toLowerCase(Locale.ROOT).contains(setting.toLowerCase(Locale.ROOT))) {
+                        return earlier;
+                    }
+                }
+            }
+            return null;
+        }
+
+        private String noPlanReason() {
+            try {
+                ResultTable level = execute("SHOW client_min_messages", null);
+                String value = level.rows().get(0).get(0);
+                if (!value.equals("notice") && !value.startsWith("debug") && !value.equals("log")) {
+                    return "client_min_messages is " + value + ", and plans reach Kensho as notices; leave it at notice";
+                }
+            } catch (SQLException ignored) {
+                // The reason below stands.
+            }
+            return "a utility statement such as CREATE INDEX or VACUUM has no plan; claim the plan of a query or of INSERT, "
+                    + "UPDATE, DELETE or MERGE";
+        }
+
+        private String smallTableAdvice(PlanCheck check) throws SQLException {
+            if (!check.hasSeqScan()) {
+                return null;
+            }
+            List<String> small = new ArrayList<>();
+            for (String relation : check.relations()) {
+                long rows = catalog.rowCount(relation);
+                if (rows < SMALL_TABLE_ROWS) {
+                    small.add(relation + " has " + rows + " row(s)");
+                }
+            }
+            return small.isEmpty() ? null : "hint: " + String.join(", ", small) + "; on a table that small the planner rightly "
+                    + "prefers a Seq Scan. Seed realistic data first (INSERT … SELECT … FROM generate_series(1, 10000)) and ANALYZE";
+        }
+
+        private Outcome fail(String message, Failure cause, String sqlState) {
+            return fail(message, cause, sqlState, cause == null ? null : cause.detail());
+        }
+
+        private Outcome fail(String message, Failure cause, String sqlState, String detail) {
+            SourceLocation location = cause == null ? snippet.location() : cause.location();
+            String line = cause == null ? snippet.lineAt(0) : cause.sourceLine();
+            Failure failure = new Failure(message, sqlState, location, line, detail == null || detail.isBlank() ? null : detail,
+                    cause == null ? null : cause.hint());
+            return outcome(Outcome.Status.FAILED, failure);
+        }
+
+        /** Results are compared in full above; the outcome keeps a bounded number of rows for display and the cache. */
+        private Outcome outcome(Outcome.Status status, Failure failure) {
+            List<ResultTable> kept = results.stream().map(t -> t.truncated(SqlExecution.ROWS_KEPT)).toList();
+            return new Outcome(snippet, status, failure, kept, assertions, status == Outcome.Status.PASSED ? plan : null, null, elapsed());
+        }
+
+        private Duration elapsed() {
+            return Duration.ofNanos(System.nanoTime() - started);
+        }
+    }
+
+    /**
+     * The statement assertions look at: the snippet's last statement, or the EXECUTE of its prepared
+     * form when parameters are bound.
+     *
+     * @param shift added to the server's error position to land in the author's text
+     */
+    private final class Target {
+        final String sql;
+        final int shift;
+        final String preparedName;
+
+        Target(String sql, int shift, String preparedName) {
+            this.sql = sql;
+            this.shift = shift;
+            this.preparedName = preparedName;
+        }
+
+        void release() {
+            if (preparedName == null) {
+                return;
+            }
+            try {
+                execute("DEALLOCATE " + preparedName, null);
+            } catch (SQLException ignored) {
+                // Inside a failed transaction DEALLOCATE fails too; the session ends with the page anyway.
+            }
+        }
+    }
+
+    private ResultTable execute(String sql, PlanCapture plans) throws SQLException {
+        return SqlExecution.execute(connection, sql, guard, plans);
+    }
+
+    private boolean standardConformingStrings() {
+        try {
+            return connection.unwrap(BaseConnection.class).getStandardConformingStrings();
+        } catch (SQLException e) {
+            return true;
+        }
+    }
+
+    private static String quote(String value) {
+        return "'" + value.replace("'", "''") + "'";
+    }
+
+    private Failure describe(SQLException e, Snippet snippet, SqlStatement statement, int shift) {
+        ServerErrorMessage server = e instanceof PSQLException psql ? psql.getServerErrorMessage() : null;
+        if (server == null || e instanceof KenshoLimitException) {
+            int at = statement.offset();
+            return new Failure(e.getMessage(), null, snippet.locate(at), snippet.lineAt(at), null, null);
+        }
+        // The server counts characters (code points); Java strings count UTF-16 units.
+        String sent = shift < 0 ? " ".repeat(-shift) + statement.text() : statement.text();
+        int position = 0;
+        if (server.getPosition() > 0) {
+            int codePoints = Math.min(server.getPosition() - 1, sent.codePointCount(0, sent.length()));
+            position = Math.max(0, sent.offsetByCodePoints(0, codePoints) + shift);
+        }
+        int at = statement.offset() + position;
+        String hint = server.getHint();
+        if (UNDEFINED_PARAMETER.equals(server.getSQLState()) && snippet.directives().parameters().isEmpty()) {
+            hint = "bind a value to it in the fence's meta: $1:TYPE=VALUE";
+        } else if (OUT_OF_MEMORY.equals(server.getSQLState())) {
+            hint = "Kensho bounds the memory of each PostgreSQL process so that a snippet cannot take the build machine's; "
+                    + "use less (a smaller work_mem, fewer rows at once)";
+        }
+        return new Failure(server.getMessage(), server.getSQLState(), snippet.locate(at), snippet.lineAt(at), server.getDetail(), hint);
+    }
+
+    /** Leaves no failed transaction behind, so that later pages' teardown is not held up. */
+    private void rollbackIfAborted(boolean wanted) {
+        if (!wanted) {
+            return;
+        }
+        try {
+            if (connection.unwrap(BaseConnection.class).getTransactionState() == TransactionState.FAILED) {
+                execute("ROLLBACK", null);
+            }
+        } catch (SQLException ignored) {
+            // A broken connection is dropped with the database.
+        }
+    }
+}

@@ -1,0 +1,87 @@
+package dev.kensho.sqlchecks.execution;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+
+/**
+ * The session every page's SQL runs in, the same whatever the build machine, the JVM's time zone or
+ * locale, and the server's configuration file: output-shaping settings fixed to stock values, and
+ * planner settings at PostgreSQL's built-in defaults, so that a plan claim is about the default
+ * planner. A snippet may still change any of them; a plan claim then fails naming the setting.
+ */
+public final class SessionSettings {
+
+    /**
+     * Set on every connection of a page after it opens: the JDBC driver sends the JVM's time zone
+     * and its own extra_float_digits at start-up, which would otherwise win over role defaults.
+     */
+    public static final Map<String, String> OUTPUT = orderedMap(
+            "TimeZone", "UTC",
+            "DateStyle", "ISO, MDY",
+            "IntervalStyle", "postgres",
+            "extra_float_digits", "1",
+            "bytea_output", "hex",
+            "lc_monetary", "C",
+            "lc_numeric", "C",
+            "lc_time", "C",
+            "client_min_messages", "notice");
+
+    /** Stock values of the limits a lesson could otherwise lean on, set on the page's role (lc_messages needs a superuser). */
+    public static final Map<String, String> ROLE = orderedMap(
+            "statement_timeout", "0",
+            "lock_timeout", "0",
+            "idle_in_transaction_session_timeout", "0",
+            "transaction_timeout", "0",
+            "lc_messages", "C");
+
+    private SessionSettings() {
+    }
+
+    /** Everything above as one line, for the cache key and the report. */
+    public static String describe() {
+        return OUTPUT.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(", "))
+                + "; " + ROLE.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(", "))
+                + "; planner settings at their built-in defaults";
+    }
+
+    /** Statements that give a new role the stock limits. */
+    static List<String> roleStatements(String role) {
+        return ROLE.entrySet().stream().map(e -> "ALTER ROLE " + role + " SET " + e.getKey() + " = '" + e.getValue() + "'").toList();
+    }
+
+    /** Applies the output settings and resets planner settings the server's configuration changed. */
+    static void apply(Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement()) {
+            // One round trip (the simple protocol sends the statements as one query).
+            statement.execute(OUTPUT.entrySet().stream().map(setting -> "SET " + setting.getKey() + " = '" + setting.getValue() + "'")
+                    .collect(Collectors.joining("; ")));
+            List<String> resets = new ArrayList<>();
+            try (ResultSet rs = statement.executeQuery("SELECT name, boot_val FROM pg_catalog.pg_settings"
+                    + " WHERE (category LIKE 'Query Tuning%' OR name IN ('work_mem', 'hash_mem_multiplier'))"
+                    + " AND context = 'user' AND setting IS DISTINCT FROM boot_val")) {
+                while (rs.next()) {
+                    resets.add("SET " + rs.getString(1) + " = '" + rs.getString(2).replace("'", "''") + "'");
+                }
+            }
+            if (!resets.isEmpty()) {
+                statement.execute(String.join("; ", resets));
+            }
+        }
+    }
+
+    private static Map<String, String> orderedMap(String... pairs) {
+        LinkedHashMap<String, String> map = new LinkedHashMap<>();
+        for (int i = 0; i < pairs.length; i += 2) {
+            map.put(pairs[i], pairs[i + 1]);
+        }
+        return Collections.unmodifiableMap(map);
+    }
+}

@@ -1,0 +1,151 @@
+package dev.kensho.sqlchecks.execution;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.postgresql.PGConnection;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Kensho's time limit on one statement. At the limit the statement is cancelled; a statement that
+ * survives the cancel (a PL/pgSQL block catching {@code query_canceled}) has its session terminated
+ * a moment later. Either way the statement fails with {@link KenshoLimitException}, so the limit can
+ * never be what makes an {@code expect-error} claim hold.
+ */
+public final class StatementGuard {
+
+    /** How long a cancelled statement gets to end before its session is terminated. */
+    static final Duration TERMINATE_AFTER = Duration.ofSeconds(2);
+
+    private static final ScheduledExecutorService TIMER = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread thread = new Thread(r, "kensho-statement-guard");
+        thread.setDaemon(true);
+        return thread;
+    });
+
+    /**
+     * What Kensho asks and does about a page's sessions from outside them, on the server's own
+     * superuser connection: nothing a page defines (functions on its search_path, say) can change
+     * the answers.
+     */
+    public interface ServerControl {
+        void cancel(int pid) throws SQLException;
+
+        void terminate(int pid) throws SQLException;
+
+        /** True when the backend is waiting for a lock another session holds. */
+        boolean waitsForLock(int pid) throws SQLException;
+
+        /** {@code pg_isolation_test_session_is_blocked}: waiting for one of {@code interesting}. */
+        boolean isBlockedBy(int pid, int[] interesting) throws SQLException;
+
+        /** {@code pg_blocking_pids}. */
+        int[] blockingPids(int pid) throws SQLException;
+    }
+
+    /** A statement to run under the guard. */
+    @FunctionalInterface
+    public interface Work<T> {
+        T run() throws SQLException;
+    }
+
+    private final Duration limit;
+    private final ServerControl control;
+    /** Sessions stopped from outside a statement (a page over its disk limit), with the reason. */
+    private final ConcurrentHashMap<Integer, String> stops = new ConcurrentHashMap<>();
+
+    public StatementGuard(Duration limit, ServerControl control) {
+        this.limit = limit;
+        this.control = control;
+    }
+
+    /** Runs {@code task} every {@code period} until the returned future is cancelled. */
+    static ScheduledFuture<?> every(Duration period, Runnable task) {
+        return TIMER.scheduleWithFixedDelay(task, period.toMillis(), period.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    public Duration limit() {
+        return limit;
+    }
+
+    public ServerControl control() {
+        return control;
+    }
+
+    /** Terminates a session for a limit of Kensho's; the statement it was running fails with {@code reason}. */
+    public void stop(int pid, String reason) {
+        stops.put(pid, reason);
+        try {
+            control.terminate(pid);
+        } catch (SQLException ignored) {
+            // The page's database is dropped WITH (FORCE) afterwards in any case.
+        }
+    }
+
+    public <T> T run(Connection connection, Work<T> work) throws SQLException {
+        int pid = connection.unwrap(PGConnection.class).getBackendPID();
+        String earlier = stops.get(pid);
+        if (earlier != null) {
+            throw limitReached(earlier, null);
+        }
+        AtomicReference<String> stopped = new AtomicReference<>();
+        ScheduledFuture<?> cancel = TIMER.schedule(() -> {
+            String waiting = "";
+            try {
+                waiting = control.waitsForLock(pid) ? " while it waited for a lock another session holds" : "";
+            } catch (SQLException ignored) {
+                // Only the wording of the message depends on it.
+            }
+            stopped.set("Kensho stopped the statement after " + seconds(limit) + waiting
+                    + " (its own limit per statement, --statement-timeout)");
+            try {
+                connection.unwrap(PGConnection.class).cancelQuery();
+            } catch (SQLException ignored) {
+                // Terminated below if it still runs.
+            }
+        }, limit.toMillis(), TimeUnit.MILLISECONDS);
+        ScheduledFuture<?> terminate = TIMER.schedule(() -> {
+            stopped.set("Kensho stopped the statement after " + seconds(limit) + ", and as it ignored the cancel "
+                    + "(does it catch query_canceled?) terminated its session " + seconds(TERMINATE_AFTER) + " later");
+            try {
+                control.terminate(pid);
+            } catch (SQLException ignored) {
+                // The page's database is dropped WITH (FORCE) afterwards in any case.
+            }
+        }, limit.plus(TERMINATE_AFTER).toMillis(), TimeUnit.MILLISECONDS);
+        try {
+            T result = work.run();
+            if (stopped.get() != null) {
+                throw limitReached(stopped.get(), null);
+            }
+            return result;
+        } catch (SQLException e) {
+            String outside = stops.get(pid);
+            if (outside != null && !(e instanceof KenshoLimitException)) {
+                throw limitReached(outside, e);
+            }
+            if (stopped.get() != null && !(e instanceof KenshoLimitException)) {
+                throw limitReached(stopped.get(), e);
+            }
+            throw e;
+        } finally {
+            cancel.cancel(false);
+            terminate.cancel(false);
+        }
+    }
+
+    private static KenshoLimitException limitReached(String message, SQLException cause) {
+        return new KenshoLimitException(message + "; a limit of Kensho's never satisfies a claim. To show a timeout, "
+                + "set statement_timeout or lock_timeout in the snippet itself", cause);
+    }
+
+    static String seconds(Duration duration) {
+        return duration.toMillis() % 1000 == 0 ? duration.toSeconds() + " s" : duration.toMillis() + " ms";
+    }
+}

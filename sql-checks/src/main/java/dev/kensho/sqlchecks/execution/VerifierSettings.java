@@ -1,0 +1,44 @@
+package dev.kensho.sqlchecks.execution;
+
+import java.time.Duration;
+
+/**
+ * Kensho's own limits, which keep an untrusted or runaway snippet from hanging the build or filling
+ * the machine. They are not server settings a lesson could lean on: the page's session runs with
+ * PostgreSQL's stock {@code statement_timeout = 0} and {@code lock_timeout = 0}, and a statement
+ * Kensho has to stop fails with a message saying so, never with an error a claim could expect.
+ *
+ * @param statementTimeout longest a single statement may run before Kensho cancels it (and, should
+ *                         the statement ignore the cancel, terminates its session)
+ * @param pageTimeout      longest all of a page's snippets may take together
+ * @param databaseBytes    most a page's database may grow on disk
+ */
+public record VerifierSettings(Duration statementTimeout, Duration pageTimeout, long databaseBytes) {
+
+    public static final VerifierSettings DEFAULTS = new VerifierSettings(Duration.ofSeconds(10));
+
+    public VerifierSettings {
+        if (statementTimeout.isNegative() || statementTimeout.isZero()) {
+            throw new IllegalArgumentException("statement timeout must be positive");
+        }
+        if (pageTimeout.isNegative() || pageTimeout.isZero()) {
+            throw new IllegalArgumentException("page timeout must be positive");
+        }
+        if (databaseBytes <= 0) {
+            throw new IllegalArgumentException("the database limit must be positive");
+        }
+    }
+
+    /** The given statement limit, 60 s per page and 1 GiB per page database. */
+    public VerifierSettings(Duration statementTimeout) {
+        this(statementTimeout, Duration.ofSeconds(60), 1L << 30);
+    }
+
+    public VerifierSettings withPageTimeout(Duration timeout) {
+        return new VerifierSettings(statementTimeout, timeout, databaseBytes);
+    }
+
+    public VerifierSettings withDatabaseBytes(long bytes) {
+        return new VerifierSettings(statementTimeout, pageTimeout, bytes);
+    }
+}

@@ -1,0 +1,55 @@
+package dev.kensho.sqlchecks.model;
+
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Several sessions racing on one database, modelled on PostgreSQL's isolation tester
+ * (src/test/isolation): a setup, named sessions each with named steps, and permutations giving
+ * the order in which steps are issued. Each step may state what it must do.
+ *
+ * @param setup        SQL run before each permutation (on the page's own connection), or ""
+ * @param teardown     SQL run after each permutation, or ""
+ * @param sessions     in the order written
+ * @param permutations at least one
+ */
+public record Scenario(String setup, String teardown, List<Session> sessions, List<Permutation> permutations) {
+
+    public Scenario {
+        sessions = List.copyOf(sessions);
+        permutations = List.copyOf(permutations);
+    }
+
+    /**
+     * A connection of its own, running as the page's role in the page's database.
+     *
+     * @param label what readers see the session called ({@code session a "再送 A"}), the name when none is given
+     */
+    public record Session(String name, String label, String setup, List<Step> steps, String teardown) {
+        public Session {
+            steps = List.copyOf(steps);
+        }
+    }
+
+    /**
+     * @param line         where the step is written (0-based within the scenario text)
+     * @param waitsFor     the session this step must wait for, or null when it must not wait
+     * @param expectError  SQLSTATE it must fail with, or null
+     * @param expectedRows rows its last statement must return, or null
+     */
+    public record Step(String name, String session, String sql, int line, String waitsFor, String expectError,
+                       ExpectedRows expectedRows) {
+    }
+
+    /** @param line where the permutation is written (0-based within the scenario text) */
+    public record Permutation(List<String> steps, int line) {
+        public Permutation {
+            steps = List.copyOf(steps);
+        }
+    }
+
+    public Optional<Step> step(String name) {
+        return sessions.stream().flatMap(s -> s.steps().stream()).filter(s -> s.name().equals(name)).findFirst();
+    }
+}

@@ -1,0 +1,342 @@
+package dev.kensho.sqlchecks.model;
+
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Reads a scenario block. The layout follows the isolation tester's spec files, so a reader who
+ * knows those knows this:
+ *
+ * <pre>
+ * setup { CREATE TABLE … }              # optional; also: teardown { … }
+ * session a "再送 A"                     # a name, and optionally the label readers see
+ * setup { BEGIN; }                       # optional, per session
+ * step a1 { INSERT … }
+ * step a2 { COMMIT; }
+ * session b
+ * step b1 waits-for=a { INSERT … RETURNING key; }
+ * rows {                                 # the rows b1's last statement must return
+ *  key
+ * -----
+ * (0 rows)
+ * }
+ * step b2 expect-error=23505 { … }
+ * permutation a1 b1 a2                   # one or more
+ * </pre>
+ *
+ * A block is one line, <code>{ … }</code>, or runs from a <code>{</code> ending a line to a line holding only <code>}</code>.
+ */
+public final class ScenarioParser {
+
+    private static final Pattern WORD = Pattern.compile("\"([^\"]+)\"|([A-Za-z_][A-Za-z0-9_]*)");
+    private static final Pattern SQLSTATE = Pattern.compile("[0-9A-Z]{5}");
+    static final int MAX_SESSIONS = 8;
+
+    private final String text;
+    private int pos;
+
+    private ScenarioParser(String text) {
+        this.text = text;
+    }
+
+    /**
+     * @throws ScenarioSyntaxException with the 0-based line of the problem
+     */
+    public static Scenario parse(String text) throws ScenarioSyntaxException {
+        return new ScenarioParser(text).parse();
+    }
+
+    private Scenario parse() throws ScenarioSyntaxException {
+        String setup = "";
+        String teardown = "";
+        List<SessionBuilder> sessions = new ArrayList<>();
+        List<Scenario.Permutation> permutations = new ArrayList<>();
+        while (skipSpaceAndComments()) {
+            int line = line(pos);
+            String keyword = word("setup, teardown, session or permutation");
+            switch (keyword) {
+                case "setup" -> {
+                    String sql = block("setup");
+                    if (sessions.isEmpty()) {
+                        setup = sql;
+                    } else {
+                        sessions.get(sessions.size() - 1).setup = sql;
+                    }
+                }
+                case "teardown" -> {
+                    String sql = block("teardown");
+                    if (sessions.isEmpty()) {
+                        teardown = sql;
+                    } else {
+                        sessions.get(sessions.size() - 1).teardown = sql;
+                    }
+                }
+                case "session" -> {
+                    if (!permutations.isEmpty()) {
+                        throw new ScenarioSyntaxException("sessions come before the permutations", line);
+                    }
+                    String name = word("a session name");
+                    if (sessions.stream().anyMatch(s -> s.name.equals(name))) {
+                        throw new ScenarioSyntaxException("session '" + name + "' is declared twice", line);
+                    }
+                    SessionBuilder builder = new SessionBuilder(name);
+                    skipInlineSpace();
+                    if (pos < text.length() && text.charAt(pos) == '"') {
+                        int close = text.indexOf('"', pos + 1);
+                        int eol = text.indexOf('\n', pos);
+                        if (close < 0 || (eol >= 0 && close > eol)) {
+                            throw new ScenarioSyntaxException("the session's label opened here is never closed by '\"'", line);
+                        }
+                        builder.label = text.substring(pos + 1, close);
+                        pos = close + 1;
+                    }
+                    sessions.add(builder);
+                }
+                case "step" -> {
+                    if (sessions.isEmpty()) {
+                        throw new ScenarioSyntaxException("a step belongs to a session: write 'session NAME' first", line);
+                    }
+                    sessions.get(sessions.size() - 1).steps.add(step(line, sessions.get(sessions.size() - 1).name));
+                }
+                case "rows" -> {
+                    List<StepBuilder> steps = sessions.isEmpty() ? List.of() : sessions.get(sessions.size() - 1).steps;
+                    if (steps.isEmpty()) {
+                        throw new ScenarioSyntaxException("'rows' states the rows of the step above it, and there is none", line);
+                    }
+                    StepBuilder above = steps.get(steps.size() - 1);
+                    if (above.expectedRows != null) {
+                        throw new ScenarioSyntaxException("step " + above.name + " already states its rows; one 'rows' block per step", line);
+                    }
+                    if (above.expectError != null) {
+                        throw new ScenarioSyntaxException("step " + above.name + " is expected to fail (expect-error), so it returns "
+                                + "no rows to compare", line);
+                    }
+                    String table = block("rows");
+                    try {
+                        above.expectedRows = ExpectedRows.parse(table);
+                    } catch (InvalidDirectiveException e) {
+                        throw new ScenarioSyntaxException("expected rows: " + e.getMessage(), line);
+                    }
+                }
+                case "permutation" -> permutations.add(permutation(line));
+                default -> throw new ScenarioSyntaxException("expected setup, teardown, session, step, rows or permutation, not '"
+                        + keyword + "'", line);
+            }
+        }
+        return build(setup, teardown, sessions, permutations);
+    }
+
+    private Scenario build(String setup, String teardown, List<SessionBuilder> sessions, List<Scenario.Permutation> permutations)
+            throws ScenarioSyntaxException {
+        if (sessions.size() < 2) {
+            throw new ScenarioSyntaxException("a scenario needs at least two sessions", 0);
+        }
+        if (sessions.size() > MAX_SESSIONS) {
+            throw new ScenarioSyntaxException("a scenario may have at most " + MAX_SESSIONS + " sessions (each is a connection, "
+                    + "and connections are shared by all pages verified at once)", 0);
+        }
+        if (permutations.isEmpty()) {
+            throw new ScenarioSyntaxException("a scenario needs a 'permutation' line giving the order of its steps", line(text.length()));
+        }
+        Set<String> stepNames = new HashSet<>();
+        Set<String> sessionNames = new HashSet<>();
+        List<Scenario.Session> built = new ArrayList<>();
+        for (SessionBuilder session : sessions) {
+            sessionNames.add(session.name);
+        }
+        for (SessionBuilder session : sessions) {
+            List<Scenario.Step> steps = new ArrayList<>();
+            for (StepBuilder step : session.steps) {
+                if (!stepNames.add(step.name)) {
+                    throw new ScenarioSyntaxException("step '" + step.name + "' is declared twice", step.line);
+                }
+                if (step.waitsFor != null && (!sessionNames.contains(step.waitsFor) || step.waitsFor.equals(session.name))) {
+                    throw new ScenarioSyntaxException("waits-for names another session of this scenario, not '" + step.waitsFor + "'", step.line);
+                }
+                steps.add(new Scenario.Step(step.name, session.name, step.sql, step.line, step.waitsFor, step.expectError, step.expectedRows));
+            }
+            built.add(new Scenario.Session(session.name, session.label == null ? session.name : session.label, session.setup, steps,
+                    session.teardown));
+        }
+        Set<String> issued = new HashSet<>();
+        for (Scenario.Permutation permutation : permutations) {
+            for (String step : permutation.steps()) {
+                if (!stepNames.contains(step)) {
+                    throw new ScenarioSyntaxException("the permutation names step '" + step + "', which no session declares", permutation.line());
+                }
+                issued.add(step);
+            }
+        }
+        for (SessionBuilder session : sessions) {
+            for (StepBuilder step : session.steps) {
+                if (!issued.contains(step.name)) {
+                    throw new ScenarioSyntaxException("step " + step.name + " is in no permutation, so nothing it states would be "
+                            + "checked; add it to a permutation or remove it", step.line);
+                }
+            }
+        }
+        return new Scenario(setup, teardown, built, permutations);
+    }
+
+    private StepBuilder step(int line, String session) throws ScenarioSyntaxException {
+        StepBuilder step = new StepBuilder(word("a step name"), line);
+        Map<String, String> options = new LinkedHashMap<>();
+        while (true) {
+            skipInlineSpace();
+            if (pos >= text.length() || text.charAt(pos) == '{' || text.charAt(pos) == '\n') {
+                break;
+            }
+            int start = pos;
+            while (pos < text.length() && !Character.isWhitespace(text.charAt(pos)) && text.charAt(pos) != '{') {
+                pos++;
+            }
+            String option = text.substring(start, pos);
+            int eq = option.indexOf('=');
+            if (eq < 0) {
+                throw new ScenarioSyntaxException("step options are written KEY=VALUE (waits-for=a, expect-error=23505), not '" + option + "'", line);
+            }
+            if (options.put(option.substring(0, eq), option.substring(eq + 1)) != null) {
+                throw new ScenarioSyntaxException("step option " + option.substring(0, eq) + " is given twice; a step states it once", line);
+            }
+        }
+        for (Map.Entry<String, String> option : options.entrySet()) {
+            switch (option.getKey()) {
+                case "waits-for" -> step.waitsFor = option.getValue();
+                case "expect-error" -> {
+                    if (!SQLSTATE.matcher(option.getValue()).matches()) {
+                        throw new ScenarioSyntaxException("expect-error takes a five-character SQLSTATE such as 23505, not '"
+                                + option.getValue() + "'", line);
+                    }
+                    step.expectError = option.getValue();
+                }
+                default -> throw new ScenarioSyntaxException("unknown step option '" + option.getKey()
+                        + "'; known: waits-for=SESSION, expect-error=SQLSTATE (and a 'rows { … }' block after the step)", line);
+            }
+        }
+        skipSpaceAndComments();
+        step.sql = block("step " + step.name);
+        return step;
+    }
+
+    private Scenario.Permutation permutation(int line) throws ScenarioSyntaxException {
+        List<String> steps = new ArrayList<>();
+        while (true) {
+            skipInlineSpace();
+            if (pos >= text.length() || text.charAt(pos) == '\n' || text.charAt(pos) == '#') {
+                break;
+            }
+            steps.add(word("a step name"));
+        }
+        if (steps.isEmpty()) {
+            throw new ScenarioSyntaxException("a permutation lists the steps to issue, in order", line);
+        }
+        return new Scenario.Permutation(steps, line);
+    }
+
+    private String word(String what) throws ScenarioSyntaxException {
+        skipInlineSpace();
+        Matcher matcher = WORD.matcher(text).region(pos, text.length());
+        if (!matcher.lookingAt()) {
+            throw new ScenarioSyntaxException("expected " + what, line(pos));
+        }
+        pos = matcher.end();
+        return matcher.group(1) != null ? matcher.group(1) : matcher.group(2);
+    }
+
+    /**
+     * Reads a block and returns what is inside, stripped. A block is either one line,
+     * <code>{ … }</code>, or opens with <code>{</code> at the end of a line and closes with a line
+     * holding only <code>}</code>, so a row ending in a JSON object's brace does not end it.
+     */
+    private String block(String owner) throws ScenarioSyntaxException {
+        skipSpaceAndComments();
+        if (pos >= text.length() || text.charAt(pos) != '{') {
+            throw new ScenarioSyntaxException(owner + " needs a block: { … }", line(Math.min(pos, text.length())));
+        }
+        int open = pos;
+        int eol = text.indexOf('\n', open);
+        String rest = text.substring(open + 1, eol < 0 ? text.length() : eol).strip();
+        if (rest.endsWith("}")) {
+            pos = eol < 0 ? text.length() : eol;
+            return rest.substring(0, rest.length() - 1).strip();
+        }
+        int lineStart = eol < 0 ? text.length() : eol + 1;
+        while (lineStart < text.length()) {
+            int lineEnd = text.indexOf('\n', lineStart);
+            lineEnd = lineEnd < 0 ? text.length() : lineEnd;
+            if (text.substring(lineStart, lineEnd).strip().equals("}")) {
+                pos = lineEnd;
+                // Leading spaces of the first line stay: in a rows table they are psql's layout.
+                String inside = text.substring(open + 1, lineStart);
+                return inside.substring(inside.indexOf('\n') + 1).stripTrailing();
+            }
+            lineStart = lineEnd + 1;
+        }
+        throw new ScenarioSyntaxException(owner + ": the block opened here is never closed by a line holding only '}'", line(open));
+    }
+
+    /** Skips whitespace, newlines and # comments; false at the end of the text. */
+    private boolean skipSpaceAndComments() {
+        while (pos < text.length()) {
+            char c = text.charAt(pos);
+            if (Character.isWhitespace(c)) {
+                pos++;
+            } else if (c == '#') {
+                int eol = text.indexOf('\n', pos);
+                pos = eol < 0 ? text.length() : eol + 1;
+            } else {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void skipInlineSpace() {
+        while (pos < text.length() && (text.charAt(pos) == ' ' || text.charAt(pos) == '\t')) {
+            pos++;
+        }
+    }
+
+    private int line(int offset) {
+        int line = 0;
+        for (int i = 0; i < offset && i < text.length(); i++) {
+            if (text.charAt(i) == '\n') {
+                line++;
+            }
+        }
+        return line;
+    }
+
+    private static final class SessionBuilder {
+        final String name;
+        String label;
+        final List<StepBuilder> steps = new ArrayList<>();
+        String setup = "";
+        String teardown = "";
+
+        SessionBuilder(String name) {
+            this.name = name;
+        }
+    }
+
+    private static final class StepBuilder {
+        final String name;
+        final int line;
+        String sql;
+        String waitsFor;
+        String expectError;
+        ExpectedRows expectedRows;
+
+        StepBuilder(String name, int line) {
+            this.name = name;
+            this.line = line;
+        }
+    }
+}

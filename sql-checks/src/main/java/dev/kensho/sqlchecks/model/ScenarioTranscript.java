@@ -1,0 +1,74 @@
+package dev.kensho.sqlchecks.model;
+
+
+import java.util.List;
+
+/**
+ * What happened, step by step, in the order the runner saw it; printed in the isolation tester's
+ * style by {@link #toString()} so the two can be read side by side.
+ */
+public record ScenarioTranscript(List<String> sessions, List<PermutationRun> permutations) {
+
+    public ScenarioTranscript {
+        sessions = List.copyOf(sessions);
+        permutations = List.copyOf(permutations);
+    }
+
+    public record PermutationRun(List<String> order, List<Event> events) {
+        public PermutationRun {
+            order = List.copyOf(order);
+            events = List.copyOf(events);
+        }
+    }
+
+    /**
+     * @param kind      what the line reports
+     * @param waitsFor  sessions the step waited for (WAITING only)
+     * @param rows      rows the step's last statement returned, or null
+     * @param sqlState  the error's SQLSTATE when the step failed, else null
+     * @param message   the server's message when the step failed, else null
+     */
+    public record Event(String step, String session, String sql, Kind kind, List<String> waitsFor, ResultTable rows,
+                        String sqlState, String message) {
+        public Event {
+            waitsFor = List.copyOf(waitsFor);
+        }
+    }
+
+    public enum Kind {
+        /** Issued and finished without waiting. */
+        COMPLETED,
+        /** Issued and found waiting for a lock held by another session. */
+        WAITING,
+        /** A step that was waiting has finished. */
+        COMPLETED_AFTER_WAIT
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder out = new StringBuilder();
+        for (PermutationRun run : permutations) {
+            out.append("starting permutation: ").append(String.join(" ", run.order())).append('\n');
+            for (Event event : run.events()) {
+                out.append("step ").append(event.step()).append(": ");
+                switch (event.kind()) {
+                    case COMPLETED -> out.append(event.sql());
+                    case WAITING -> out.append(event.sql()).append(" <waiting ...>");
+                    case COMPLETED_AFTER_WAIT -> out.append("<... completed>");
+                }
+                out.append('\n');
+                if (event.message() != null) {
+                    out.append("ERROR:  ").append(event.message()).append('\n');
+                }
+                if (event.rows() != null) {
+                    out.append(String.join("|", event.rows().columns())).append('\n');
+                    for (List<String> row : event.rows().rows()) {
+                        out.append(String.join("|", row.stream().map(v -> v == null ? "" : v).toList())).append('\n');
+                    }
+                }
+            }
+            out.append('\n');
+        }
+        return out.toString();
+    }
+}

@@ -1,0 +1,152 @@
+package dev.kensho.sqlchecks.script;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * psql's aligned output format, which is the contract for expected rows: authors copy what psql
+ * prints, and Kensho prints results the same way. Values are shown as psql 18 shows them (newlines
+ * continue on the next line with a {@code +} at the cell's edge, a tab advances to the next multiple
+ * of 8, {@code \r} and other control characters are escaped), widths count East Asian wide
+ * characters as two columns, numbers are right-aligned. NULL is shown as {@value #NULL}, as
+ * {@code \pset null '(null)'} makes psql show it, so that it cannot be mistaken for an empty string.
+ */
+public final class PsqlFormat {
+
+    /** How NULL is written in expected rows and shown in results. */
+    public static final String NULL = "(null)";
+
+    /** Types psql right-aligns. */
+    private static final Set<String> NUMERIC = Set.of("int2", "int4", "int8", "float4", "float8", "numeric", "oid", "xid",
+            "xid8", "cid", "money", "serial", "bigserial", "smallserial");
+
+    private PsqlFormat() {
+    }
+
+    public static boolean rightAligned(String type) {
+        return type != null && NUMERIC.contains(type);
+    }
+
+    /** The lines psql prints for a value (one for a value without a newline). */
+    public static List<String> lines(String value) {
+        List<String> lines = new ArrayList<>();
+        StringBuilder line = new StringBuilder();
+        int width = 0;
+        for (int i = 0; i < value.length(); ) {
+            int cp = value.codePointAt(i);
+            i += Character.charCount(cp);
+            if (cp == '\n') {
+                lines.add(line.toString());
+                line.setLength(0);
+                width = 0;
+            } else if (cp == '\r') {
+                line.append("\\r");
+                width += 2;
+            } else if (cp == '\t') {
+                do {
+                    line.append(' ');
+                    width++;
+                } while (width % 8 != 0);
+            } else if (cp < 0x20 || cp == 0x7f) {
+                String escaped = String.format("\\x%02X", cp);
+                line.append(escaped);
+                width += escaped.length();
+            } else {
+                line.appendCodePoint(cp);
+                width += width(cp);
+            }
+        }
+        lines.add(line.toString());
+        return lines;
+    }
+
+    /** Columns a string takes on a terminal. */
+    public static int width(String text) {
+        int width = 0;
+        for (int i = 0; i < text.length(); ) {
+            int cp = text.codePointAt(i);
+            width += width(cp);
+            i += Character.charCount(cp);
+        }
+        return width;
+    }
+
+    /** Columns one code point takes: 0 for combining marks, 2 for East Asian wide and full-width characters. */
+    public static int width(int cp) {
+        int type = Character.getType(cp);
+        if (type == Character.NON_SPACING_MARK || type == Character.ENCLOSING_MARK || type == Character.FORMAT || cp == 0x200B) {
+            return 0;
+        }
+        boolean wide = (cp >= 0x1100 && cp <= 0x115F) || (cp >= 0x2E80 && cp <= 0x303E) || (cp >= 0x3041 && cp <= 0x33FF)
+                || (cp >= 0x3400 && cp <= 0x4DBF) || (cp >= 0x4E00 && cp <= 0x9FFF) || (cp >= 0xA000 && cp <= 0xA4CF)
+                || (cp >= 0xAC00 && cp <= 0xD7A3) || (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0xFE30 && cp <= 0xFE4F)
+                || (cp >= 0xFF00 && cp <= 0xFF60) || (cp >= 0xFFE0 && cp <= 0xFFE6) || (cp >= 0x1F300 && cp <= 0x1F64F)
+                || (cp >= 0x1F900 && cp <= 0x1F9FF) || (cp >= 0x20000 && cp <= 0x3FFFD);
+        return wide ? 2 : 1;
+    }
+
+    /**
+     * Prints a table as psql's aligned format does, footer included.
+     *
+     * @param rows   values, null for NULL
+     * @param marked per row, whether to flag it with {@code >} in a margin (null: no margin)
+     */
+    public static String format(List<String> columns, List<String> types, List<List<String>> rows, List<Boolean> marked) {
+        int n = columns.size();
+        List<List<List<String>>> cells = new ArrayList<>();
+        int[] widths = new int[n];
+        for (int c = 0; c < n; c++) {
+            for (String line : lines(columns.get(c))) {
+                widths[c] = Math.max(widths[c], width(line));
+            }
+        }
+        for (List<String> row : rows) {
+            List<List<String>> rowCells = new ArrayList<>();
+            for (int c = 0; c < n; c++) {
+                String value = c < row.size() ? row.get(c) : null;
+                List<String> lines = value == null ? List.of(NULL) : lines(value);
+                for (String line : lines) {
+                    widths[c] = Math.max(widths[c], width(line));
+                }
+                rowCells.add(lines);
+            }
+            cells.add(rowCells);
+        }
+        String margin = marked == null ? "" : "   ";
+        StringBuilder out = new StringBuilder();
+        List<List<String>> header = new ArrayList<>();
+        for (String column : columns) {
+            header.add(lines(column));
+        }
+        appendRow(out, margin, header, widths, types, true);
+        out.append(margin);
+        for (int c = 0; c < n; c++) {
+            out.append(c == 0 ? "" : "+").append("-".repeat(widths[c] + 2));
+        }
+        out.append('\n');
+        for (int r = 0; r < cells.size(); r++) {
+            appendRow(out, marked == null ? "" : marked.get(r) ? " > " : "   ", cells.get(r), widths, types, false);
+        }
+        out.append(margin).append('(').append(rows.size()).append(rows.size() == 1 ? " row)" : " rows)");
+        return out.toString();
+    }
+
+    private static void appendRow(StringBuilder out, String margin, List<List<String>> cells, int[] widths, List<String> types,
+                                  boolean header) {
+        int height = cells.stream().mapToInt(List::size).max().orElse(1);
+        for (int l = 0; l < height; l++) {
+            StringBuilder line = new StringBuilder(margin);
+            for (int c = 0; c < widths.length; c++) {
+                List<String> cell = cells.get(c);
+                String text = l < cell.size() ? cell.get(l) : "";
+                int pad = widths[c] - width(text);
+                boolean right = !header && rightAligned(c < types.size() ? types.get(c) : null);
+                int left = header ? pad / 2 : right ? pad : 0;
+                line.append(c == 0 ? " " : "| ").append(" ".repeat(left)).append(text).append(" ".repeat(pad - left));
+                line.append(l + 1 < cell.size() ? '+' : ' ');
+            }
+            out.append(line.toString().stripTrailing()).append('\n');
+        }
+    }
+}

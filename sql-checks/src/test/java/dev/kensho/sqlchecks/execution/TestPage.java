@@ -1,0 +1,59 @@
+package dev.kensho.sqlchecks.execution;
+
+import dev.kensho.sqlchecks.model.Directives;
+import dev.kensho.sqlchecks.model.ExpectedRows;
+import dev.kensho.sqlchecks.model.InvalidDirectiveException;
+import dev.kensho.sqlchecks.model.Outcome;
+import dev.kensho.sqlchecks.model.PageResult;
+import dev.kensho.sqlchecks.model.Snippet;
+import dev.kensho.sqlchecks.model.SourceLocation;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Builds snippets on consecutive lines of one page, from (meta, sql, rows) triples, and verifies them. */
+final class TestPage {
+
+    private final Verifier verifier;
+    final List<Snippet> snippets = new ArrayList<>();
+    private int line = 1;
+
+    private TestPage(Verifier verifier) {
+        this.verifier = verifier;
+    }
+
+    static TestPage on(Verifier verifier) {
+        return new TestPage(verifier);
+    }
+
+    TestPage add(String meta, String sql) throws InvalidDirectiveException {
+        return add(meta, sql, null);
+    }
+
+    TestPage add(String meta, String sql, String rows) throws InvalidDirectiveException {
+        Map<String, String> parsed = new LinkedHashMap<>();
+        for (String part : meta.split(" (?=(?:[^\"]*\"[^\"]*\")*[^\"]*$)")) {
+            if (part.isBlank()) {
+                continue;
+            }
+            int eq = part.indexOf('=');
+            parsed.put(eq < 0 ? part : part.substring(0, eq), eq < 0 ? "true" : part.substring(eq + 1).replace("\"", ""));
+        }
+        Snippet snippet = Snippet.of(new SourceLocation("page.md", line, 1), sql)
+                .with(Directives.parse(parsed), rows == null ? null : ExpectedRows.parse(rows));
+        snippets.add(snippet);
+        line += sql.split("\n").length + 3;
+        return this;
+    }
+
+    PageResult run() {
+        return verifier.verifyPage("page.md", snippets);
+    }
+
+    Outcome last() {
+        PageResult result = run();
+        return result.outcomes().get(result.outcomes().size() - 1);
+    }
+}

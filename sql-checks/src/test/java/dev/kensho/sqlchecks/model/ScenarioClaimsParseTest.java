@@ -1,0 +1,96 @@
+package dev.kensho.sqlchecks.model;
+
+
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/** A scenario claim that would be shown but never checked is refused at its line. */
+class ScenarioClaimsParseTest {
+
+    private static final String HEAD = """
+            setup { CREATE TABLE k (id int PRIMARY KEY); }
+            session a
+            step a1 { INSERT INTO k VALUES (1) RETURNING id; }
+            """;
+
+    private static ScenarioSyntaxException refused(String text) {
+        return assertThrows(ScenarioSyntaxException.class, () -> ScenarioParser.parse(text));
+    }
+
+    @Test
+    void rowsAfterAStepExpectedToFailAreRefused() {
+        ScenarioSyntaxException e = refused(HEAD + """
+                session b
+                step b1 expect-error=23505 { INSERT INTO k VALUES (1) RETURNING id; }
+                rows {
+                 id
+                ----
+                (0 rows)
+                }
+                permutation a1 b1
+                """);
+        assertEquals("step b1 is expected to fail (expect-error), so it returns no rows to compare", e.getMessage());
+        assertEquals(5, e.line());
+    }
+
+    @Test
+    void aSecondRowsBlockForOneStepIsRefused() {
+        ScenarioSyntaxException e = refused(HEAD + """
+                rows {
+                 id
+                ----
+                  1
+                }
+                rows {
+                 id
+                ----
+                  2
+                }
+                session b
+                step b1 { SELECT 1; }
+                permutation a1 b1
+                """);
+        assertEquals("step a1 already states its rows; one 'rows' block per step", e.getMessage());
+        assertEquals(8, e.line());
+    }
+
+    @Test
+    void aStepNoPermutationRunsIsRefused() {
+        ScenarioSyntaxException e = refused(HEAD + """
+                session b
+                step b1 { SELECT 1; }
+                step b2 expect-error=23505 { INSERT INTO k VALUES (1); }
+                permutation a1 b1
+                """);
+        assertEquals("step b2 is in no permutation, so nothing it states would be checked; add it to a permutation or remove it",
+                e.getMessage());
+        assertEquals(5, e.line());
+    }
+
+    @Test
+    void aStepOptionGivenTwiceIsRefused() {
+        ScenarioSyntaxException e = refused(HEAD + """
+                session b
+                step b1 expect-error=23505 expect-error=40001 { INSERT INTO k VALUES (1); }
+                permutation a1 b1
+                """);
+        assertEquals("step option expect-error is given twice; a step states it once", e.getMessage());
+    }
+
+    @Test
+    void aRowsTableKeepsPsqlsLeadingSpace() throws Exception {
+        Scenario scenario = ScenarioParser.parse(HEAD + """
+                rows {
+                 id
+                ----
+                  1
+                }
+                session b
+                step b1 { SELECT 1; }
+                permutation a1 b1
+                """);
+        assertEquals(java.util.List.of("id"), scenario.step("a1").orElseThrow().expectedRows().columns());
+    }
+}
