@@ -27,6 +27,9 @@ public final class KenshoLimits {
         if (message.contains("temp_file_limit")) {
             return "it hit the temp_file_limit Kensho sets (its limit on disk per page): " + message;
         }
+        if (message.startsWith(ExtensionGuard.REFUSAL)) {
+            return message;
+        }
         if ("53200".equals(error.getSQLState())) {
             return "the server ran out of memory under Kensho's limits: " + message;
         }

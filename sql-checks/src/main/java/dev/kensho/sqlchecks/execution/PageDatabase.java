@@ -1,5 +1,7 @@
 package dev.kensho.sqlchecks.execution;
 
+import dev.kensho.sqlchecks.model.ScenarioParser;
+
 import dev.kensho.sqlchecks.postgres.RunningPostgres;
 
 import java.security.SecureRandom;
@@ -35,8 +37,9 @@ final class PageDatabase implements AutoCloseable {
      *                uses it but does not close it
      * @param dropper drops the database when the page is done
      */
-    static PageDatabase create(RunningPostgres server, Connection admin, DatabaseDropper dropper, String name, long diskBytes)
+    static PageDatabase create(RunningPostgres server, Connection admin, DatabaseDropper dropper, String name, VerifierSettings settings)
             throws SQLException {
+        long diskBytes = settings.databaseBytes();
         String password = HexFormat.of().formatHex(new SecureRandom().generateSeed(16));
         synchronized (admin) {
             try (Statement statement = admin.createStatement()) {
@@ -50,13 +53,24 @@ final class PageDatabase implements AutoCloseable {
                 }
                 // Kensho's own bound on temporary files; only a superuser can change it, so an error it
                 // causes is always Kensho's (see KenshoLimits).
-                role.append("; ALTER ROLE ").append(name).append(" SET temp_file_limit = '").append(Math.max(1, diskBytes >> 10)).append("kB'");
+                // temp_file_limit binds each process; a page has its own connection and up to MAX_SESSIONS
+                // scenario sessions, so its share is split between them and the page as a whole stays within.
+                long perProcess = Math.max(1, (diskBytes / (1 + ScenarioParser.MAX_SESSIONS)) >> 10);
+                role.append("; ALTER ROLE ").append(name).append(" SET temp_file_limit = '").append(perProcess).append("kB'");
                 for (String capture : PlanCapture.roleStatements(name)) {
                     role.append("; ").append(capture);
                 }
                 statement.execute(role.toString());
                 statement.execute("CREATE DATABASE " + name + " OWNER " + name + " TEMPLATE template1" + (server.disposable() ? " STRATEGY FILE_COPY" : ""));
                 statement.execute("REVOKE ALL ON DATABASE " + name + " FROM PUBLIC");
+            }
+        }
+        if (!server.disposable()) {
+            try (Connection guard = DriverManager.getConnection(server.urlFor(name), server.adminCredentials())) {
+                ExtensionGuard.install(guard, settings.extensions());
+            } catch (SQLException e) {
+                drop(admin, name);
+                throw e;
             }
         }
         Properties credentials = new Properties();

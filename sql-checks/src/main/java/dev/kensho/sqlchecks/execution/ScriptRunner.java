@@ -34,6 +34,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.LinkedHashSet;
 import java.util.Set;
+import java.util.concurrent.Semaphore;
 
 /**
  * Runs a page's snippets on one connection, like psql running a script: setup snippets first, then
@@ -59,7 +60,11 @@ final class ScriptRunner {
 
     private final Duration pageTimeout;
 
-    ScriptRunner(Connection connection, ScenarioRunner.SessionFactory sessions, StatementGuard guard, Duration pageTimeout) {
+    private final Semaphore scenarioSlots;
+
+    ScriptRunner(Connection connection, ScenarioRunner.SessionFactory sessions, StatementGuard guard, Duration pageTimeout,
+                 Semaphore scenarioSlots) {
+        this.scenarioSlots = scenarioSlots;
         this.connection = connection;
         this.pageTimeout = pageTimeout;
         this.scenarios = new ScenarioRunner(connection, sessions, guard);
@@ -117,7 +122,12 @@ final class ScriptRunner {
             boolean inTransaction = inTransaction();
             Outcome outcome;
             if (snippet.scenario() != null) {
-                outcome = scenarios.run(snippet);
+                scenarioSlots.acquireUninterruptibly();
+                try {
+                    outcome = scenarios.run(snippet);
+                } finally {
+                    scenarioSlots.release();
+                }
                 stoppedPage = !outcome.passed();
             } else {
                 SnippetRun run = new SnippetRun(snippet, conditions.standing(), inTransaction ? transactionOpenedBy : null);
@@ -610,7 +620,8 @@ final class ScriptRunner {
             hint = "Kensho bounds the memory of each PostgreSQL process so that a snippet cannot take the build machine's; "
                     + "use less (a smaller work_mem, fewer rows at once)";
         }
-        return new Failure(server.getMessage(), server.getSQLState(), snippet.locate(at), snippet.lineAt(at), server.getDetail(), hint);
+        return new Failure(MessageScrubber.scrub(server.getMessage()), server.getSQLState(), snippet.locate(at), snippet.lineAt(at),
+                MessageScrubber.scrub(server.getDetail()), MessageScrubber.scrub(hint));
     }
 
     /** Leaves no failed transaction behind, so that later pages' teardown is not held up. */

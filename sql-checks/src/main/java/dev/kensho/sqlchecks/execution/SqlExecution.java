@@ -2,6 +2,7 @@ package dev.kensho.sqlchecks.execution;
 
 import dev.kensho.sqlchecks.model.ResultTable;
 
+import org.postgresql.PGConnection;
 import org.postgresql.util.PSQLException;
 
 import java.sql.Connection;
@@ -55,6 +56,7 @@ public final class SqlExecution {
                 } finally {
                     drain.cancel(false);
                     notices.finish();
+                    dropNotifications(connection);
                 }
                 while (true) {
                     if (isResultSet) {
@@ -70,6 +72,15 @@ public final class SqlExecution {
                 throw clientSideLimits(e);
             }
         });
+    }
+
+    /** The driver keeps every LISTEN notification until asked; Kensho shows none, so they go at once. */
+    private static void dropNotifications(Connection connection) {
+        try {
+            connection.unwrap(PGConnection.class).getNotifications();
+        } catch (SQLException closed) {
+            // A connection the driver closed (it refuses some settings) has none; the statement's own error stands.
+        }
     }
 
     private static final Duration NOTICE_DRAIN = Duration.ofMillis(50);

@@ -119,6 +119,18 @@ public final class StatementGuard {
                 // The page's database is dropped WITH (FORCE) afterwards in any case.
             }
         }, limit.plus(TERMINATE_AFTER).toMillis(), TimeUnit.MILLISECONDS);
+        // A backend may survive terminate too (a procedural language's loop that never checks for
+        // interrupts): the connection is then abandoned, its socket closed, so no page holds the build.
+        ScheduledFuture<?> abandon = TIMER.schedule(() -> {
+            stopped.set("Kensho stopped the statement after " + seconds(limit) + "; it ignored the cancel and survived "
+                    + "terminating its session, so Kensho closed its connection " + seconds(TERMINATE_AFTER.multipliedBy(2))
+                    + " later (its own limit per statement, --statement-timeout)");
+            try {
+                connection.abort(Runnable::run);
+            } catch (SQLException ignored) {
+                // Closed already.
+            }
+        }, limit.plus(TERMINATE_AFTER.multipliedBy(2)).toMillis(), TimeUnit.MILLISECONDS);
         try {
             T result = work.run();
             if (stopped.get() != null) {
@@ -137,6 +149,7 @@ public final class StatementGuard {
         } finally {
             cancel.cancel(false);
             terminate.cancel(false);
+            abandon.cancel(false);
         }
     }
 

@@ -22,6 +22,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.Semaphore;
+import dev.kensho.sqlchecks.model.ScenarioParser;
 
 /**
  * Entry point of sql-checks: one server per build, one throw-away database per page.
@@ -48,6 +50,12 @@ public final class Verifier implements AutoCloseable {
     private final String serverVersion;
     private final String namePrefix;
     private final AtomicInteger pageCounter = new AtomicInteger();
+    /**
+     * Scenarios running at once across the build. Each opens up to {@link ScenarioParser#MAX_SESSIONS}
+     * server processes besides its page's own; with one at a time the server runs at most jobs + 8
+     * page processes, each bounded in memory by its provider, whatever the pages ask for.
+     */
+    private final Semaphore scenarioSlots = new Semaphore(1, true);
     /** Page databases in use, watched for size (the embedded cluster lives in memory on /dev/shm). */
     private final Set<String> activeDatabases = ConcurrentHashMap.newKeySet();
     private final ScheduledExecutorService diskWatch = Executors
@@ -83,6 +91,11 @@ public final class Verifier implements AutoCloseable {
                 statement.execute(PlanCapture.serverSetup());
             }
             if (server.disposable()) {
+                // Every page database is copied from template1: guard it once. A server Kensho does not
+                // own has each page database guarded instead (PageDatabase).
+                try (Connection template = DriverManager.getConnection(server.urlFor("template1"), server.adminCredentials())) {
+                    ExtensionGuard.install(template, settings.extensions());
+                }
                 warmTemplateCache(server);
             }
             return new Verifier(server, admin, new DatabaseDropper(server), settings, version);
@@ -156,9 +169,9 @@ public final class Verifier implements AutoCloseable {
         String name = namePrefix + "_" + pageCounter.incrementAndGet();
         long t0 = System.nanoTime();
         activeDatabases.add(name);
-        try (PageDatabase database = PageDatabase.create(server, admin, dropper, name, settings.databaseBytes())) {
+        try (PageDatabase database = PageDatabase.create(server, admin, dropper, name, settings)) {
             Duration setup = Duration.ofNanos(System.nanoTime() - t0);
-            List<Outcome> outcomes = new ScriptRunner(database.connection(), database::openSession, guard, settings.pageTimeout()).run(snippets);
+            List<Outcome> outcomes = new ScriptRunner(database.connection(), database::openSession, guard, settings.pageTimeout(), scenarioSlots).run(snippets);
             return new PageResult(page, outcomes, setup);
         } catch (SQLException e) {
             throw new IllegalStateException("could not prepare a database for " + page + ": " + e.getMessage(), e);

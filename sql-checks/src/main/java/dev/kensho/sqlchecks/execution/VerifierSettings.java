@@ -1,6 +1,7 @@
 package dev.kensho.sqlchecks.execution;
 
 import java.time.Duration;
+import java.util.List;
 
 /**
  * Kensho's own limits, which keep an untrusted or runaway snippet from hanging the build or filling
@@ -12,8 +13,10 @@ import java.time.Duration;
  *                         the statement ignore the cancel, terminates its session)
  * @param pageTimeout      longest all of a page's snippets may take together
  * @param databaseBytes    most a page's database may grow on disk
+ * @param extensions       extensions Kensho creates in every page's database (pages create none themselves);
+ *                         none with a procedural language
  */
-public record VerifierSettings(Duration statementTimeout, Duration pageTimeout, long databaseBytes) {
+public record VerifierSettings(Duration statementTimeout, Duration pageTimeout, long databaseBytes, List<String> extensions) {
 
     public static final VerifierSettings DEFAULTS = new VerifierSettings(Duration.ofSeconds(10));
 
@@ -27,6 +30,12 @@ public record VerifierSettings(Duration statementTimeout, Duration pageTimeout, 
         if (databaseBytes <= 0) {
             throw new IllegalArgumentException("the database limit must be positive");
         }
+        extensions = List.copyOf(extensions);
+        extensions.forEach(ExtensionGuard::checkName);
+    }
+
+    public VerifierSettings(Duration statementTimeout, Duration pageTimeout, long databaseBytes) {
+        this(statementTimeout, pageTimeout, databaseBytes, List.of());
     }
 
     /** The given statement limit, 60 s per page and 1 GiB per page database. */
@@ -35,10 +44,15 @@ public record VerifierSettings(Duration statementTimeout, Duration pageTimeout, 
     }
 
     public VerifierSettings withPageTimeout(Duration timeout) {
-        return new VerifierSettings(statementTimeout, timeout, databaseBytes);
+        return new VerifierSettings(statementTimeout, timeout, databaseBytes, extensions);
     }
 
     public VerifierSettings withDatabaseBytes(long bytes) {
-        return new VerifierSettings(statementTimeout, pageTimeout, bytes);
+        return new VerifierSettings(statementTimeout, pageTimeout, bytes, extensions);
+    }
+
+    /** The site's allowed extensions (such as pg_trgm, btree_gist, pgcrypto), created by Kensho in every page's database. */
+    public VerifierSettings withExtensions(List<String> names) {
+        return new VerifierSettings(statementTimeout, pageTimeout, databaseBytes, names);
     }
 }

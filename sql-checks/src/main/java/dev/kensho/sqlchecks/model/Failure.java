@@ -13,4 +13,28 @@ package dev.kensho.sqlchecks.model;
  */
 public record Failure(String message, String sqlState, SourceLocation location, String sourceLine,
                       String detail, String hint) {
+
+    /** Most characters of a message, detail or hint kept: a snippet may raise a message of hundreds of megabytes. */
+    public static final int MAX_TEXT = 4096;
+
+    public Failure {
+        message = cut(message);
+        detail = cut(detail);
+        hint = cut(hint);
+        sourceLine = cut(sourceLine);
+    }
+
+    /**
+     * The text, or its beginning and its end with how much was cut between them: the end of a row
+     * comparison says which rows are missing and which are extra.
+     */
+    public static String cut(String text) {
+        if (text == null || text.length() <= MAX_TEXT) {
+            return text;
+        }
+        int head = MAX_TEXT * 3 / 4;
+        int tail = MAX_TEXT - head;
+        return text.substring(0, head) + "… (" + (text.length() - MAX_TEXT) + " characters cut by Kensho) …"
+                + text.substring(text.length() - tail);
+    }
 }

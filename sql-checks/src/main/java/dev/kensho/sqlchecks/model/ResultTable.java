@@ -27,9 +27,18 @@ public record ResultTable(String statement, List<String> columns, List<String> t
         return new ResultTable(text, columns, types, rows, totalRows);
     }
 
-    /** The same table keeping only the first {@code limit} rows (the total stays). */
+    /**
+     * The same table keeping only the first {@code limit} rows (the total stays), each value cut as
+     * {@link Failure#cut} cuts text, saying so: what is kept is shown and cached, never compared.
+     */
     public ResultTable truncated(int limit) {
-        return rows.size() <= limit ? this : new ResultTable(statement, columns, types, rows.subList(0, limit), totalRows);
+        List<List<String>> kept = rows.size() <= limit ? rows : rows.subList(0, limit);
+        boolean longValue = kept.stream().anyMatch(row -> row.stream().anyMatch(v -> v != null && v.length() > Failure.MAX_TEXT));
+        if (rows.size() <= limit && !longValue) {
+            return this;
+        }
+        List<List<String>> cut = kept.stream().map(row -> row.stream().map(Failure::cut).toList()).toList();
+        return new ResultTable(statement, columns, types, cut, totalRows);
     }
 
     public boolean complete() {

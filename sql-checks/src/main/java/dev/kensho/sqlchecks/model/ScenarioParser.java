@@ -37,7 +37,8 @@ public final class ScenarioParser {
 
     private static final Pattern WORD = Pattern.compile("\"([^\"]+)\"|([A-Za-z_][A-Za-z0-9_]*)");
     private static final Pattern SQLSTATE = Pattern.compile("[0-9A-Z]{5}");
-    static final int MAX_SESSIONS = 8;
+    /** Sessions one scenario may open (each a connection and a server process). */
+    public static final int MAX_SESSIONS = 8;
 
     private final String text;
     private int pos;

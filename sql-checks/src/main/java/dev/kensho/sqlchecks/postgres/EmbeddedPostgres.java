@@ -48,7 +48,7 @@ public final class EmbeddedPostgres implements PostgresProvider {
      * that allocates without bound (SET work_mem = '2000GB', a runaway array) gets an out-of-memory
      * error instead of taking the machine's memory. Never a claim's error (see KenshoLimits).
      */
-    static final long BACKEND_MEMORY_BYTES = 1536L << 20;
+    static final long BACKEND_MEMORY_BYTES = 1024L << 20;
     /**
      * Runs the server and stops it (immediate shutdown: the cluster is thrown away) when the JVM's
      * pipe closes, however the JVM ended. It ignores INT, TERM and HUP, and runs in a session of its
