@@ -237,6 +237,7 @@ public final class MarkdownDocument {
                 continue;
             }
             FenceInfo info = FenceInfo.parse(fence.getInfo().toString());
+            BidiControls.check(fence, page, body, diagnostics);
             if (info.language().equals(ROWS_LANGUAGE)) {
                 SqlFence owner = scan.fences.isEmpty() ? null : scan.fences.get(scan.fences.size() - 1);
                 if (owner == null || owner.rowsNode() != fence) {
@@ -264,6 +265,11 @@ public final class MarkdownDocument {
             }
             if (!info.language().equals("sql") && !scenario) {
                 continue;
+            }
+            if (info.meta().containsKey("del") || info.markers().stream().anyMatch(m -> m.kind().equals("del"))) {
+                diagnostics.add(fenceDiagnostic(page, body, fence, "del= shows code as deleted, but Kensho runs every line of a ```"
+                        + info.language() + " fence, so what readers see struck out would be what ran; show the old version "
+                        + "in a ```diff fence (never run) or a fence of its own"));
             }
             if (!info.repeated().isEmpty()) {
                 diagnostics.add(fenceDiagnostic(page, body, fence, "'" + info.repeated().get(0) + "' is written twice on this fence; "
