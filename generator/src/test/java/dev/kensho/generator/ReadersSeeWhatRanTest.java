@@ -67,6 +67,9 @@ class ReadersSeeWhatRanTest {
         Document html = Jsoup.parse(Files.readString(site.out.resolve("a/index.html")));
         assertEquals(1, html.select("figure.code-block.verified").size(), html.select("figure").toString());
         assertEquals("sql", html.select("figure.code-block:not(.verified)").attr("data-language"));
+        // The mark names the database's locale: text order and case rules follow it.
+        assertEquals("データベース：UTF8, locale C (libc)（文字列の並び順と大文字・小文字の規則はこれに従います）",
+                html.select("figure.verified .evidence-database").text());
     }
 
     private static final String TABS = """

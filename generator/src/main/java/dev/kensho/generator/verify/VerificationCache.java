@@ -12,6 +12,7 @@ import dev.kensho.sqlchecks.SessionSettings;
 import dev.kensho.sqlchecks.Snippet;
 import dev.kensho.sqlchecks.Verifier;
 import dev.kensho.sqlchecks.VerifierSettings;
+import dev.kensho.sqlchecks.postgres.DatabaseLocale;
 import dev.kensho.sqlchecks.scenario.ScenarioTranscript;
 
 import java.io.IOException;
@@ -75,6 +76,7 @@ public final class VerificationCache {
             update(digest, serverIdentity);
             update(digest, settings.toString());
             update(digest, SessionSettings.describe());
+            update(digest, DatabaseLocale.PAGE.describe());
             for (MarkdownDocument.SqlFence fence : document.sqlFences()) {
                 update(digest, fence.node().getInfo().toString());
                 update(digest, fence.snippet().sql());
