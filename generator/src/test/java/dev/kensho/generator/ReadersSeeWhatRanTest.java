@@ -22,7 +22,8 @@ class ReadersSeeWhatRanTest {
     void bidirectionalControlsInAnyCodeBlockAreAnErrorAtTheirColumn() throws Exception {
         // Trojan Source: U+202E makes the comment's end display before the WHERE it hides.
         TestSite site = new TestSite(temp).page("a.md", TestSite.source("A",
-                "\n```sql\nDELETE FROM t /* \u202E } \u2066 WHERE id = 1 */;\n```\n\n```js\nlet admin = false; // \u2067 check\n```\n"));
+                "\n```sql\nDELETE FROM t /* \u202E } \u2066 WHERE id = 1 */;\n```\n\n```js\nlet admin = false; // \u2067 check\n```\n"
+                        + "\nAn inline `SELECT 1 -- \u200F` and Arabic prose \u061C are told apart.\n"));
         TestSite.Run run = site.check();
         assertEquals(1, run.status(), run::toString);
         assertTrue(run.err().contains(site.display("a.md") + ":6:18: error: bidirectional control character U+202E "
@@ -35,6 +36,9 @@ class ReadersSeeWhatRanTest {
                 run::toString);
         assertTrue(run.err().contains(site.display("a.md") + ":10:23: error: bidirectional control character U+2067 (RIGHT-TO-LEFT ISOLATE)"),
                 run::toString);
+        assertTrue(run.err().contains(site.display("a.md") + ":13:24: error: bidirectional control character U+200F (RIGHT-TO-LEFT MARK)"),
+                run::toString);
+        assertFalse(run.err().contains(":13:46:"), "prose may hold bidirectional marks: " + run);
         assertFalse(run.err().contains("\u202E"), "a bidirectional control reached the terminal");
     }
 

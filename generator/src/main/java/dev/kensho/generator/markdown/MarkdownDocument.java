@@ -232,6 +232,9 @@ public final class MarkdownDocument {
         String body = scan.body;
         List<Diagnostic> diagnostics = scan.diagnostics;
         for (Node child = node.getFirstChild(); child != null; child = child.getNext()) {
+            if (child instanceof com.vladsch.flexmark.ast.Code inline) {
+                BidiControls.check(inline, page, body, diagnostics);
+            }
             if (!(child instanceof FencedCodeBlock fence)) {
                 collect(child, scan);
                 continue;
