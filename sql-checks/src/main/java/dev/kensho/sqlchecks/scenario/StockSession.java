@@ -29,12 +29,21 @@ import java.util.Map;
  * ({@code synchronous_commit}) are left as the server has them; planner settings are
  * {@link SessionSettings}' business.</li>
  * </ul>
- * Kensho's own role settings ({@link SessionSettings#ROLE}) go back to Kensho's values instead.
+ * Kensho's own role settings ({@link SessionSettings#ROLE}) go back to Kensho's values instead, and
+ * settings whose stock value is the one initdb writes rather than the built-in one ({@link #INITDB})
+ * go back to initdb's.
  */
 public final class StockSession {
 
     private StockSession() {
     }
+
+    /**
+     * What initdb writes into a new cluster's configuration for the page databases' locale
+     * ({@code DatabaseLocale.PAGE}, C), where that differs from the built-in value: a stock server has it,
+     * the embedded cluster and the postgres image have it.
+     */
+    static final Map<String, String> INITDB = Map.of("default_text_search_config", "pg_catalog.english");
 
     /** Where a setting's value came from, when it is not the built-in default nor the session's own SET. */
     private static final String QUERY = "SELECT name, boot_val, setting FROM pg_catalog.pg_settings WHERE context = 'user' AND ("
@@ -49,7 +58,7 @@ public final class StockSession {
             while (rs.next()) {
                 String name = rs.getString(1);
                 String stock = SessionSettings.ROLE.entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase(name))
-                        .map(Map.Entry::getValue).findFirst().orElse(rs.getString(2));
+                        .map(Map.Entry::getValue).findFirst().orElse(INITDB.getOrDefault(name, rs.getString(2)));
                 if (!stock.equals(rs.getString(3))) {
                     resets.add(new String[] {name, stock});
                 }
