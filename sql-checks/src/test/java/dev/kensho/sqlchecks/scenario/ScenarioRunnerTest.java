@@ -271,6 +271,27 @@ class ScenarioRunnerTest {
                 outcome.assertions().stream().map(a -> a.description()).toList());
     }
 
+    @Test
+    void waitersQueuedForOneLockAreReleasedInQueueOrderAndPass() throws Exception {
+        // c queues behind b for the same table lock: a's COMMIT grants b alone, as the lock queue decides; c still
+        // waits for b (as it did), and b's COMMIT releases it. Nothing here is up to the scheduler.
+        Outcome outcome = run("""
+                setup { CREATE TABLE t (id int); }
+                session a
+                step a_lock { BEGIN; LOCK TABLE t IN ACCESS EXCLUSIVE MODE; }
+                step a_commit { COMMIT; }
+                session b
+                step b_lock waits-for=a { BEGIN; LOCK TABLE t IN ACCESS EXCLUSIVE MODE; }
+                step b_commit { COMMIT; }
+                session c
+                step c_lock waits-for=b { BEGIN; LOCK TABLE t IN ACCESS EXCLUSIVE MODE; }
+                step c_commit { COMMIT; }
+                permutation a_lock b_lock c_lock a_commit b_commit c_commit
+                """);
+        assertTrue(outcome.passed(), () -> String.valueOf(outcome.failure()) + "\n" + outcome.transcript());
+        assertEquals(List.of("a", "b"), outcome.transcript().permutations().get(0).events().get(2).waitsFor());
+    }
+
     private static final String DEFERRABLE = """
             setup { CREATE TABLE t (id int); INSERT INTO t VALUES (1); }
             session a
