@@ -8,8 +8,8 @@ import java.util.Set;
 
 /**
  * SQL whose outcome depends on when or by chance it runs: the clock ({@code now()}, {@code current_date},
- * {@code 'now'::timestamptz}, …) or randomness ({@code random()}, {@code gen_random_uuid()},
- * {@code TABLESAMPLE}, …). A ✓ recorded for such a page says nothing about today's run, so its
+ * {@code 'now'::timestamptz}, …), randomness ({@code random()}, {@code gen_random_uuid()},
+ * {@code TABLESAMPLE}, …) or the run itself ({@code pg_backend_pid()}, {@code txid_current()}, …). A ✓ recorded for such a page says nothing about today's run, so its
  * outcome is never reused from the cache: the page runs on every build. Found with the project's
  * lexer, never in comments; inside string and dollar-quoted bodies too, because a function or a
  * DEFAULT written there runs when the page does. Erring towards a miss only costs time.
@@ -26,7 +26,11 @@ final class TimeDependentSql {
             "pg_postmaster_start_time", "pg_conf_load_time",
             // chance
             "random", "random_normal", "setseed", "gen_random_uuid", "uuidv4", "uuidv7", "uuid_generate_v1",
-            "uuid_generate_v1mc", "uuid_generate_v4", "gen_random_bytes", "gen_salt");
+            "uuid_generate_v1mc", "uuid_generate_v4", "gen_random_bytes", "gen_salt",
+            // the run: a backend, transaction or WAL position, a port, different on every build
+            "pg_backend_pid", "txid_current", "txid_current_if_assigned", "pg_current_xact_id",
+            "pg_current_xact_id_if_assigned", "pg_current_wal_lsn", "pg_current_wal_insert_lsn", "inet_server_port",
+            "inet_client_port");
     /** Input strings a date/time type reads from the clock: {@code 'now'::timestamptz}, {@code date 'today'}. */
     private static final Set<String> CLOCK_LITERALS = Set.of("now", "today", "tomorrow", "yesterday");
     /** How deep string bodies are opened (a function body holding a DO block holding a string). */

@@ -24,6 +24,7 @@ class TimeDependentSqlTest {
         assertEquals("tablesample", TimeDependentSql.find("SELECT count(*) FROM t TABLESAMPLE SYSTEM (10);"));
         assertEquals("age", TimeDependentSql.find("SELECT age(birth) FROM people;"));
         assertEquals("setseed", TimeDependentSql.find(List.of("SELECT 1;", "SELECT setseed(0.5);")));
+        assertEquals("pg_backend_pid", TimeDependentSql.find("SELECT pg_backend_pid() > 0;"));
     }
 
     @Test
