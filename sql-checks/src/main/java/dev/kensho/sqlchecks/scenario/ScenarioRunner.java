@@ -20,13 +20,13 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.TreeSet;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -297,16 +297,19 @@ public final class ScenarioRunner {
          * counts as released; one still waiting for whom it waited for before does not.
          */
         private Failure racedRelease(Scenario.Step releaser) {
+            // Released steps by the session each waited for, in the permutation's order.
             Map<String, Set<String>> byHolder = new LinkedHashMap<>();
             for (Release release : released) {
                 for (String holder : release.waitedFor()) {
-                    byHolder.computeIfAbsent(holder, h -> new TreeSet<>(Comparator.comparingInt(permutation.steps()::indexOf))).add(release.step().name());
+                    byHolder.computeIfAbsent(holder, h -> new TreeSet<>(Comparator.comparingInt(permutation.steps()::indexOf)))
+                            .add(release.step().name());
                 }
             }
             released.clear();
             for (Map.Entry<String, Set<String>> holder : byHolder.entrySet()) {
                 Set<String> steps = holder.getValue();
-                if (steps.size() >= 2 && !holder.getKey().startsWith("(") && !holder.getKey().startsWith("a session outside")) {
+                // Only sessions of the scenario: "a session outside the scenario" names no one in particular.
+                if (steps.size() >= 2 && pids.containsKey(holder.getKey())) {
                     return failAt(releaser.line(), "step " + releaser.name() + " releases " + String.join(" and ", steps)
                             + " at once (each waited for " + holder.getKey() + "): which the server wakes first is not "
                             + "determined, so what they do can differ from run to run; release them one at a time (for "
