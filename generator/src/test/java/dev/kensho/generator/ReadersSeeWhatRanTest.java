@@ -43,6 +43,16 @@ class ReadersSeeWhatRanTest {
     }
 
     @Test
+    void aCodeComponentShowingABidirectionalControlIsRefusedAtItsTag() throws Exception {
+        TestSite site = new TestSite(temp).page("a.mdx", TestSite.source("A",
+                "\nText.\n\n<Code code=\"if (admin) { /* \u202E } */ }\" lang=\"js\" />\n"));
+        TestSite.Run run = site.check();
+        assertEquals(1, run.status(), run::toString);
+        assertTrue(run.err().contains(site.display("a.mdx") + ":7:1: error: <Code> code=\"…\": bidirectional control character "
+                + "U+202E (RIGHT-TO-LEFT OVERRIDE) in a code block"), run::toString);
+    }
+
+    @Test
     void theSameCodeWithTheControlWrittenAsAnEscapeRuns() throws Exception {
         TestSite site = new TestSite(temp).page("a.md", TestSite.source("A",
                 "\n```sql\nSELECT length(U&'\\202E') AS n;\n```\n```rows\n n\n---\n 1\n(1 row)\n```\n"));

@@ -22,6 +22,23 @@ final class BidiControls {
     private BidiControls() {
     }
 
+    /** The problem with the first control in a component's code attribute, or null when it holds none. */
+    static String problem(String code) {
+        for (int i = 0; i < code.length(); i++) {
+            if (Diagnostic.isBidiControl(code.charAt(i))) {
+                return "code=\"…\": " + message(code.charAt(i));
+            }
+        }
+        return null;
+    }
+
+    private static String message(char c) {
+        return String.format(Locale.ROOT, "bidirectional control character U+%04X (%s) in a code block: it changes the "
+                + "order the code is displayed in, not the order it runs in, so readers could see code that is not "
+                + "what runs; remove it (write it as an escape such as U&'\\%04X' if the text needs it)",
+                (int) c, Character.getName(c), (int) c);
+    }
+
     /** Reports each control in the code (a fence with its info string and closing line, or inline code) at its own line and column. */
     static void check(Node code, Page page, String body, List<Diagnostic> diagnostics) {
         BasedSequence chars = code.getChars();
@@ -36,10 +53,7 @@ final class BidiControls {
             int lineEnd = body.indexOf('\n', offset);
             String source = body.substring(lineStart, lineEnd < 0 ? body.length() : lineEnd);
             diagnostics.add(Diagnostic.at(page.displayPath(), code.getDocument().getLineNumber(offset) + 1, offset - lineStart + 1,
-                    String.format(Locale.ROOT, "bidirectional control character U+%04X (%s) in a code block: it changes the "
-                            + "order the code is displayed in, not the order it runs in, so readers could see code that is not "
-                            + "what runs; remove it (write it as an escape such as U&'\\%04X' if the text needs it)",
-                            (int) c, Character.getName(c), (int) c), source));
+                    message(c), source));
             reported++;
         }
     }

@@ -139,6 +139,10 @@ public final class MarkdownDocument {
         }
         for (ComponentTag tag : components.tags()) {
             String problem = MarkupPolicy.attributeProblem(tag.attributes());
+            if (problem == null && tag.attributes().get("code") instanceof String code) {
+                // Starlight's <Code code="…"> shows code as a fence does.
+                problem = BidiControls.problem(code);
+            }
             if (problem != null) {
                 String source = page.body().split("\n", -1)[tag.line() - 1];
                 found.add(Diagnostic.at(page.displayPath(), tag.line(), source.indexOf('<') + 1, "<" + tag.name() + "> " + problem, source));
