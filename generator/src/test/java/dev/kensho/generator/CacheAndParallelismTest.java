@@ -105,6 +105,7 @@ class CacheAndParallelismTest {
                 + "(current_date, …) and run on every build"), second::toString);
         JsonNode report = new ObjectMapper().readTree(site.report.toFile());
         assertEquals(1, report.get("totals").get("pagesFromCache").asInt());
+        assertEquals("UTF8, locale C (libc)", report.get("databaseLocale").asText());
     }
 
     @Test
