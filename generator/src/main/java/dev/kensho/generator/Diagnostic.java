@@ -48,7 +48,8 @@ public record Diagnostic(String file, int line, int column, String message, Stri
             String number = Integer.toString(line);
             String gutter = " ".repeat(number.length());
             String shown = printable(sourceLine.replace('\t', ' '));
-            String before = shown.substring(0, Math.min(shown.length(), Math.max(0, column - 1)));
+            String plain = sourceLine.replace('\t', ' ');
+            String before = printable(plain.substring(0, Math.min(plain.length(), Math.max(0, column - 1))));
             out.append(' ').append(number).append(" | ").append(shown).append('\n');
             out.append(' ').append(gutter).append(" | ").append(" ".repeat(PsqlFormat.width(before))).append("^\n");
         }
@@ -58,12 +59,21 @@ public record Diagnostic(String file, int line, int column, String message, Stri
         return out.toString();
     }
 
+    /**
+     * Unicode's bidirectional controls: the embeddings, overrides and isolates (U+202A–U+202E,
+     * U+2066–U+2069) and the marks U+200E, U+200F and U+061C, the set rustc's text_direction_codepoint lints deny.
+     */
+    public static boolean isBidiControl(int c) {
+        return (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069) || c == 0x200E || c == 0x200F || c == 0x061C;
+    }
+
     /** Control characters (other than line breaks) as \\u escapes. */
     public static String printable(String text) {
+        // Bidirectional controls too: a terminal would reorder the line around them.
         StringBuilder out = new StringBuilder(text.length());
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
-            if ((c < 0x20 && c != '\n') || (c >= 0x7f && c < 0xa0)) {
+            if ((c < 0x20 && c != '\n') || (c >= 0x7f && c < 0xa0) || isBidiControl(c)) {
                 out.append(String.format("\\u%04x", (int) c));
             } else {
                 out.append(c);

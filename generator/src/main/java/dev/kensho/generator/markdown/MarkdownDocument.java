@@ -139,6 +139,10 @@ public final class MarkdownDocument {
         }
         for (ComponentTag tag : components.tags()) {
             String problem = MarkupPolicy.attributeProblem(tag.attributes());
+            if (problem == null && tag.attributes().get("code") instanceof String code) {
+                // Starlight's <Code code="…"> shows code as a fence does.
+                problem = BidiControls.problem(code);
+            }
             if (problem != null) {
                 String source = page.body().split("\n", -1)[tag.line() - 1];
                 found.add(Diagnostic.at(page.displayPath(), tag.line(), source.indexOf('<') + 1, "<" + tag.name() + "> " + problem, source));
@@ -232,11 +236,15 @@ public final class MarkdownDocument {
         String body = scan.body;
         List<Diagnostic> diagnostics = scan.diagnostics;
         for (Node child = node.getFirstChild(); child != null; child = child.getNext()) {
+            if (child instanceof com.vladsch.flexmark.ast.Code inline) {
+                BidiControls.check(inline, page, body, diagnostics);
+            }
             if (!(child instanceof FencedCodeBlock fence)) {
                 collect(child, scan);
                 continue;
             }
             FenceInfo info = FenceInfo.parse(fence.getInfo().toString());
+            BidiControls.check(fence, page, body, diagnostics);
             if (info.language().equals(ROWS_LANGUAGE)) {
                 SqlFence owner = scan.fences.isEmpty() ? null : scan.fences.get(scan.fences.size() - 1);
                 if (owner == null || owner.rowsNode() != fence) {
@@ -264,6 +272,11 @@ public final class MarkdownDocument {
             }
             if (!info.language().equals("sql") && !scenario) {
                 continue;
+            }
+            if (info.meta().containsKey("del") || info.markers().stream().anyMatch(m -> m.kind().equals("del"))) {
+                diagnostics.add(fenceDiagnostic(page, body, fence, "del= shows code as deleted, but Kensho runs every line of a ```"
+                        + info.language() + " fence, so what readers see struck out would be what ran; show the old version "
+                        + "in a ```diff fence (never run) or a fence of its own"));
             }
             if (!info.repeated().isEmpty()) {
                 diagnostics.add(fenceDiagnostic(page, body, fence, "'" + info.repeated().get(0) + "' is written twice on this fence; "

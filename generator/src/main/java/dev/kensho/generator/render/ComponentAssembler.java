@@ -22,6 +22,9 @@ final class ComponentAssembler {
     /** A marker alone in its paragraph takes the paragraph with it; one inside a line of text leaves the text's paragraph whole. */
     private static final Pattern MARKER = Pattern.compile("<p><!--kensho:(\\d+)--></p>\\n?|<!--kensho:(\\d+)-->\\n?");
 
+    /** A snippet the build ran and verified, as code.ftlh marks it (its figure's class ends in " verified"). */
+    private static final Pattern VERIFIED_SNIPPET = Pattern.compile("<figure class=\"(?:code-block|scenario)\\b[^\"]*\\bverified\"");
+
     private final Theme theme;
     private final Function<String, String> inlineMarkdown;
 
@@ -74,6 +77,10 @@ final class ComponentAssembler {
         model.put("attrs", tag.attributes());
         model.put("content", content);
         model.put("children", children);
+        // Tabs of alternatives are not run from one state each: a page's snippets run in document order on
+        // one database, so a template must be able to say so when two or more tabs hold verified SQL.
+        model.put("verifiedChildren", children.stream()
+                .filter(child -> VERIFIED_SNIPPET.matcher(String.valueOf(child.get("content"))).find()).count());
         model.put("id", "k" + tag.id());
         model.put("root", root);
         model.put("ui", ui.strings());

@@ -10,6 +10,9 @@ import dev.kensho.generator.markdown.FenceInfo;
 import dev.kensho.generator.markdown.TextMarks;
 import dev.kensho.sqlchecks.model.Outcome;
 import dev.kensho.sqlchecks.model.ResultTable;
+import dev.kensho.sqlchecks.model.Outcome;
+import dev.kensho.sqlchecks.model.ResultTable;
+import dev.kensho.sqlchecks.postgres.DatabaseLocale;
 import dev.kensho.sqlchecks.script.SqlSplitter;
 import dev.kensho.sqlchecks.script.SqlStatement;
 
@@ -112,6 +115,8 @@ final class SnippetNodeRenderer implements NodeRenderer {
         Map<String, Object> evidence = new HashMap<>();
         evidence.put("status", outcome.status().label());
         evidence.put("serverVersion", serverVersion);
+        // Every provider creates page databases with this locale, and a page whose database has another fails.
+        evidence.put("databaseLocale", DatabaseLocale.PAGE.describe());
         evidence.put("durationMs", String.format(Locale.ROOT, "%.1f", outcome.duration().toNanos() / 1e6));
         evidence.put("location", outcome.snippet().location().toString());
         List<Map<String, Object>> tables = new ArrayList<>();

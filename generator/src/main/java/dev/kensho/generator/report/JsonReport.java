@@ -8,6 +8,10 @@ import dev.kensho.generator.verify.VerificationRun;
 import dev.kensho.sqlchecks.model.Failure;
 import dev.kensho.sqlchecks.model.Outcome;
 import dev.kensho.sqlchecks.model.PageResult;
+import dev.kensho.sqlchecks.model.Failure;
+import dev.kensho.sqlchecks.model.Outcome;
+import dev.kensho.sqlchecks.model.PageResult;
+import dev.kensho.sqlchecks.postgres.DatabaseLocale;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -32,6 +36,7 @@ public final class JsonReport {
         report.put("providerReason", run.providerReason());
         report.put("serverVersion", run.serverVersion());
         report.put("server", run.serverDescription());
+        report.put("databaseLocale", run.serverVersion() == null ? null : DatabaseLocale.PAGE.describe());
         report.put("serverStartMs", run.serverStart().toMillis());
         report.put("elapsedMs", elapsedMs);
         List<Map<String, Object>> snippets = new ArrayList<>();

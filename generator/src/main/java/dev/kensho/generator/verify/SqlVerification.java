@@ -86,7 +86,8 @@ public final class SqlVerification {
             log.accept("Kensho: PostgreSQL " + verifier.serverVersion() + " via " + choice.provider().name() + " ("
                     + choice.fullReason() + "): " + verifier.serverDescription()
                     + (starting ? ", ready in " + start.toMillis() + " ms" : ", kept running")
-                    + (fromCache.isEmpty() ? "" : "; " + fromCache.size() + " unchanged page(s) from the cache"));
+                    + (fromCache.isEmpty() ? "" : "; " + fromCache.size() + " unchanged page(s) from the cache")
+                    + (cache == null ? "" : timeDependent(toRun)));
             ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, jobs));
             try {
                 Map<String, Future<PageResult>> running = new LinkedHashMap<>();
@@ -153,5 +154,13 @@ public final class SqlVerification {
         }
         return new Diagnostic(failure.location().file(), failure.location().line(), failure.location().column(),
                 failure.message(), failure.sqlState(), failure.sourceLine(), notes);
+    }
+
+    /** Says how many pages the cache never serves because their SQL reads the clock or chance, and the first reason. */
+    private static String timeDependent(List<MarkdownDocument> toRun) {
+        List<String> reasons = toRun.stream().map(d -> TimeDependentSql.find(snippets(d).stream().map(Snippet::sql).toList()))
+                .filter(java.util.Objects::nonNull).toList();
+        return reasons.isEmpty() ? "" : "; " + reasons.size() + " page(s) read the clock or chance (" + reasons.get(0)
+                + ", …) and run on every build";
     }
 }

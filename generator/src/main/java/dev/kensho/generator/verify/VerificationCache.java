@@ -13,6 +13,17 @@ import dev.kensho.sqlchecks.model.Snippet;
 import dev.kensho.sqlchecks.execution.Verifier;
 import dev.kensho.sqlchecks.execution.VerifierSettings;
 import dev.kensho.sqlchecks.model.ScenarioTranscript;
+import dev.kensho.sqlchecks.model.Assertion;
+import dev.kensho.sqlchecks.model.Failure;
+import dev.kensho.sqlchecks.model.Outcome;
+import dev.kensho.sqlchecks.model.PageResult;
+import dev.kensho.sqlchecks.model.ResultTable;
+import dev.kensho.sqlchecks.execution.SessionSettings;
+import dev.kensho.sqlchecks.model.Snippet;
+import dev.kensho.sqlchecks.execution.Verifier;
+import dev.kensho.sqlchecks.execution.VerifierSettings;
+import dev.kensho.sqlchecks.postgres.DatabaseLocale;
+import dev.kensho.sqlchecks.model.ScenarioTranscript;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -40,7 +51,9 @@ import java.util.Comparator;
  * decides its outcome: Kensho's version and a digest of its code (so that a changed checker runs
  * every page again even when nobody edited the version), which server it ran on, the limits, the
  * session settings, and every fence's SQL, meta and expected rows. Only pages that passed are kept,
- * so a failure is always run again.
+ * so a failure is always run again, and never a page whose SQL reads the clock or the random
+ * generator ({@link TimeDependentSql}): its ✓ was about the day it ran, so such a page runs on
+ * every build.
  */
 public final class VerificationCache {
 
@@ -73,6 +86,7 @@ public final class VerificationCache {
             update(digest, serverIdentity);
             update(digest, settings.toString());
             update(digest, SessionSettings.describe());
+            update(digest, DatabaseLocale.PAGE.describe());
             for (MarkdownDocument.SqlFence fence : document.sqlFences()) {
                 update(digest, fence.node().getInfo().toString());
                 update(digest, fence.snippet().sql());
@@ -136,7 +150,7 @@ public final class VerificationCache {
 
     public Optional<Hit> load(String key, String page, List<Snippet> snippets) {
         Path file = folder.resolve(key + ".json");
-        if (!Files.isRegularFile(file)) {
+        if (!Files.isRegularFile(file) || TimeDependentSql.find(snippets.stream().map(Snippet::sql).toList()) != null) {
             return Optional.empty();
         }
         try {
@@ -157,7 +171,7 @@ public final class VerificationCache {
     }
 
     public void store(String key, PageResult result, String serverVersion, String serverDescription) {
-        if (!result.passed()) {
+        if (!result.passed() || TimeDependentSql.find(result.outcomes().stream().map(o -> o.snippet().sql()).toList()) != null) {
             return;
         }
         List<CachedOutcome> outcomes = result.outcomes().stream().map(o -> new CachedOutcome(o.status(), o.failure(),

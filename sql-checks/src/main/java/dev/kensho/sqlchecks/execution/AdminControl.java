@@ -52,8 +52,12 @@ final class AdminControl implements StatementGuard.ServerControl {
     @Override
     public int[] blockingPids(int pid) throws SQLException {
         synchronized (admin) {
-            try (PreparedStatement statement = admin.prepareStatement("SELECT pg_catalog.unnest(pg_catalog.pg_blocking_pids(?))")) {
+            // A wait for a safe snapshot (SERIALIZABLE READ ONLY DEFERRABLE) is a wait too, as
+            // pg_isolation_test_session_is_blocked counts it; its blockers are reported separately.
+            try (PreparedStatement statement = admin.prepareStatement("SELECT DISTINCT pg_catalog.unnest("
+                    + "pg_catalog.array_cat(pg_catalog.pg_blocking_pids(?), pg_catalog.pg_safe_snapshot_blocking_pids(?)))")) {
                 statement.setInt(1, pid);
+                statement.setInt(2, pid);
                 try (ResultSet rs = statement.executeQuery()) {
                     List<Integer> pids = new ArrayList<>();
                     while (rs.next()) {

@@ -45,7 +45,7 @@ public final class StatementGuard {
         /** {@code pg_isolation_test_session_is_blocked}: waiting for one of {@code interesting}. */
         boolean isBlockedBy(int pid, int[] interesting) throws SQLException;
 
-        /** {@code pg_blocking_pids}. */
+        /** {@code pg_blocking_pids} and {@code pg_safe_snapshot_blocking_pids}: every session the backend waits for. */
         int[] blockingPids(int pid) throws SQLException;
     }
 

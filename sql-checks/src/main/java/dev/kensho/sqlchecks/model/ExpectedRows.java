@@ -84,16 +84,17 @@ public record ExpectedRows(List<String> columns, List<List<String>> rows) {
             }
         }
         Layout layout = Layout.of(lines.get(separator));
-        List<String> columns = new ArrayList<>();
-        for (String name : layout.read(lines, first, separator, true)) {
-            columns.add(name);
-        }
+        List<String> header = layout.read(lines, first, separator, true);
         List<List<String>> rows = new ArrayList<>();
         int i = separator + 1;
         while (i < end) {
             Layout.Row row = layout.row(lines, i, end);
             rows.add(row.cells());
             i = row.next();
+        }
+        List<String> columns = new ArrayList<>();
+        for (int c = 0; c < header.size(); c++) {
+            columns.add(layout.columnName(c, header.get(c), rows, layout.aligned(lines.get(first)) != null));
         }
         if (footer != null && footer != rows.size()) {
             throw new InvalidDirectiveException("the footer says (" + footer + " rows) but the table has " + rows.size());
@@ -133,7 +134,30 @@ public record ExpectedRows(List<String> columns, List<List<String>> rows) {
                 throw new InvalidDirectiveException("line " + (row.next() + 1) + ": the header takes one line (or continues "
                         + "with '+'), and the dashed line comes right after it");
             }
-            return row.cells().stream().map(String::strip).toList();
+            return row.cells();
+        }
+
+        /**
+         * A column's name from its header cell, as psql printed it: psql centres a name in its column,
+         * so the padding around it is not part of it, except where the name itself is what sets the
+         * column's width (wider than every value): psql then pads nothing, and leading spaces are the
+         * name's own ({@code SELECT 1 AS "  bunch o blanks"}). Trailing spaces of a name cannot be
+         * told from padding an editor strips, so they are never read.
+         */
+        String columnName(int column, String cell, List<List<String>> rows, boolean aligned) {
+            String name = cell.strip();
+            int leading = cell.length() - cell.stripLeading().length();
+            int width = ends[column] - starts[column] - 2;
+            if (!aligned || leading == 0 || leading + PsqlFormat.width(name) != width) {
+                return name;
+            }
+            int widest = 0;
+            for (List<String> row : rows) {
+                for (String line : PsqlFormat.lines(row.get(column))) {
+                    widest = Math.max(widest, PsqlFormat.width(line.strip()));
+                }
+            }
+            return widest < width ? cell.stripTrailing() : name;
         }
 
         record Row(List<String> cells, int next) {

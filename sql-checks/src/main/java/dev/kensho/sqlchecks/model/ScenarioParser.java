@@ -268,6 +268,12 @@ public final class ScenarioParser {
             pos = eol < 0 ? text.length() : eol;
             return rest.substring(0, rest.length() - 1).strip();
         }
+        if (!rest.isEmpty()) {
+            // Read as the block's first line it would be dropped: readers would see SQL that never ran.
+            throw new ScenarioSyntaxException(owner + ": a block of several lines opens with '{' at the end of its line and "
+                    + "closes with a line holding only '}'; move '" + abbreviate(rest) + "' to the next line, or close the "
+                    + "block on this line", line(open));
+        }
         int lineStart = eol < 0 ? text.length() : eol + 1;
         while (lineStart < text.length()) {
             int lineEnd = text.indexOf('\n', lineStart);
@@ -281,6 +287,10 @@ public final class ScenarioParser {
             lineStart = lineEnd + 1;
         }
         throw new ScenarioSyntaxException(owner + ": the block opened here is never closed by a line holding only '}'", line(open));
+    }
+
+    private static String abbreviate(String text) {
+        return text.length() <= 40 ? text : text.substring(0, 37) + "...";
     }
 
     /** Skips whitespace, newlines and # comments; false at the end of the text. */

@@ -118,7 +118,8 @@ public final class EmbeddedPostgres implements PostgresProvider {
             List<String> initdb = asServerAccount(account, List.of(
                     binaries.resolve("bin/initdb").toString(), "-D", dataDir.toString(), "-U", SUPERUSER,
                     "--pwfile=" + passwordFile, "--auth-local=scram-sha-256", "--auth-host=scram-sha-256",
-                    "-E", "UTF8", "--locale=C", "--no-sync", "--no-instructions"));
+                    "-E", DatabaseLocale.PAGE.encoding(), "--locale=" + DatabaseLocale.PAGE.locale(),
+                    "--locale-provider=" + DatabaseLocale.PAGE.provider(), "--no-sync", "--no-instructions"));
             runToCompletion(initdb, workDir.resolve("initdb.log"), "initdb");
             Files.deleteIfExists(passwordFile);
             template.keep(dataDir, password);
@@ -349,6 +350,12 @@ public final class EmbeddedPostgres implements PostgresProvider {
             properties.setProperty("user", SUPERUSER);
             properties.setProperty("password", password);
             return properties;
+        }
+
+        @Override
+        public String pageTemplate() {
+            // initdb made template1 with DatabaseLocale.PAGE, and it is the one whose pages are kept warm.
+            return "template1";
         }
 
         @Override

@@ -32,6 +32,24 @@ public interface RunningPostgres extends AutoCloseable {
         return true;
     }
 
+    /**
+     * The locale page databases are created with ({@code CREATE DATABASE … TEMPLATE pageTemplate() }
+     * {@link DatabaseLocale#createOptions()}): the same for every provider, so that text order does not
+     * depend on where the server came from.
+     */
+    default DatabaseLocale databaseLocale() {
+        return DatabaseLocale.PAGE;
+    }
+
+    /**
+     * The template page databases are copied from. template0 by default: only it may be copied with a
+     * locale other than the server's default. A server whose template1 already has
+     * {@link #databaseLocale()} (the embedded cluster) may name template1.
+     */
+    default String pageTemplate() {
+        return "template0";
+    }
+
     /** Stops what the provider started and removes its files; never throws. */
     @Override
     void close();

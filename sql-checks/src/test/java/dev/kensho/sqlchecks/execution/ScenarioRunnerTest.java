@@ -221,6 +221,154 @@ class ScenarioRunnerTest {
                 """, outcome.transcript().toString());
     }
 
+    /** A page whose first snippet is plain SQL, then the scenario (three lines further down). */
+    private static Outcome runAfter(String sql, String scenario) throws ScenarioSyntaxException {
+        Snippet first = Snippet.of(new SourceLocation("page.md", 3, 1), sql);
+        Snippet snippet = Snippet.of(new SourceLocation("page.md", 10, 1), scenario).withScenario(ScenarioParser.parse(scenario));
+        PageResult result = verifier.verifyPage("page.md", List.of(first, snippet));
+        assertTrue(result.outcomes().get(0).passed(), () -> String.valueOf(result.outcomes().get(0).failure()));
+        return result.outcomes().get(1);
+    }
+
+    /** Two sessions insert the key a holds uncommitted: a's ROLLBACK wakes both, and one of them wins. */
+    private static final String TWO_WAITERS = """
+            setup { CREATE TABLE reservations (key text PRIMARY KEY); }
+            session a
+            step a_begin { BEGIN; }
+            step a_reserve { INSERT INTO reservations VALUES ('K1'); }
+            step a_rollback { ROLLBACK; }
+            session b
+            step b_begin { BEGIN; }
+            step b_reserve waits-for=a { INSERT INTO reservations VALUES ('K1') ON CONFLICT (key) DO NOTHING RETURNING key; }
+            step b_commit { COMMIT; }
+            session c
+            step c_begin { BEGIN; }
+            step c_reserve waits-for=%s { INSERT INTO reservations VALUES ('K1') ON CONFLICT (key) DO NOTHING RETURNING key; }
+            step c_commit { COMMIT; }
+            permutation %s
+            """;
+
+    @Test
+    void oneStepReleasingTwoWaitersFailsWhateverTheServerWakesFirst() throws Exception {
+        // Which of b and c inserts K1 is up to the scheduler; the claim must fail on every run, not on some.
+        for (int i = 0; i < 5; i++) {
+            Outcome outcome = run(TWO_WAITERS.formatted("a",
+                    "a_begin a_reserve b_begin b_reserve c_begin c_reserve a_rollback b_commit c_commit"));
+            assertEquals("step a_rollback releases b_reserve and c_reserve at once (each waited for a): which the server "
+                    + "wakes first is not determined, so what they do can differ from run to run; release them one at a "
+                    + "time (for example, issue one of them only after the other has finished)", outcome.failure().message());
+            assertEquals(new SourceLocation("page.md", 14, 1), outcome.failure().location());
+        }
+    }
+
+    @Test
+    void waitersReleasedOneAtATimePass() throws Exception {
+        // b is released by a alone; c then waits for b, and b's commit releases c alone.
+        Outcome outcome = run(TWO_WAITERS.formatted("b",
+                "a_begin a_reserve b_begin b_reserve a_rollback c_begin c_reserve b_commit c_commit"));
+        assertTrue(outcome.passed(), () -> String.valueOf(outcome.failure()) + "\n" + outcome.transcript());
+        assertEquals(List.of("b_reserve waits for a", "c_reserve waits for b",
+                "permutation a_begin a_reserve b_begin b_reserve a_rollback c_begin c_reserve b_commit c_commit runs as stated"),
+                outcome.assertions().stream().map(a -> a.description()).toList());
+    }
+
+    @Test
+    void waitersQueuedForOneLockAreReleasedInQueueOrderAndPass() throws Exception {
+        // c queues behind b for the same table lock: a's COMMIT grants b alone, as the lock queue decides; c still
+        // waits for b (as it did), and b's COMMIT releases it. Nothing here is up to the scheduler.
+        Outcome outcome = run("""
+                setup { CREATE TABLE t (id int); }
+                session a
+                step a_lock { BEGIN; LOCK TABLE t IN ACCESS EXCLUSIVE MODE; }
+                step a_commit { COMMIT; }
+                session b
+                step b_lock waits-for=a { BEGIN; LOCK TABLE t IN ACCESS EXCLUSIVE MODE; }
+                step b_commit { COMMIT; }
+                session c
+                step c_lock waits-for=b { BEGIN; LOCK TABLE t IN ACCESS EXCLUSIVE MODE; }
+                step c_commit { COMMIT; }
+                permutation a_lock b_lock c_lock a_commit b_commit c_commit
+                """);
+        assertTrue(outcome.passed(), () -> String.valueOf(outcome.failure()) + "\n" + outcome.transcript());
+        assertEquals(List.of("a", "b"), outcome.transcript().permutations().get(0).events().get(2).waitsFor());
+    }
+
+    private static final String DEFERRABLE = """
+            setup { CREATE TABLE t (id int); INSERT INTO t VALUES (1); }
+            session a
+            step a_begin { BEGIN ISOLATION LEVEL SERIALIZABLE; SELECT count(*) FROM t; }
+            step a_commit { COMMIT; }
+            session b
+            step b_read%s { BEGIN ISOLATION LEVEL SERIALIZABLE READ ONLY DEFERRABLE; SELECT id FROM t; }
+            rows {
+             id
+            ----
+              1
+            (1 row)
+            }
+            step b_commit { COMMIT; }
+            permutation a_begin b_read a_commit b_commit
+            """;
+
+    @Test
+    void aWaitForASafeSnapshotIsAWaitForTheSerializableSession() throws Exception {
+        Outcome outcome = run(DEFERRABLE.formatted(" waits-for=a"));
+        assertTrue(outcome.passed(), () -> String.valueOf(outcome.failure()) + "\n" + outcome.transcript());
+        assertEquals(List.of("a"), outcome.transcript().permutations().get(0).events().get(1).waitsFor());
+        Outcome unclaimed = run(DEFERRABLE.formatted(""));
+        assertEquals("step b_read waits for a, but the scenario does not say so; add waits-for=a if that is the point",
+                unclaimed.failure().message());
+    }
+
+    /** Role and database defaults the page set, read back by a scenario session. */
+    private static final String SETTINGS_SEEN = """
+            session a
+            step a_begin { BEGIN; }
+            session b
+            step b_settings { SELECT current_setting('lock_timeout') AS lock_timeout, current_setting('transaction_isolation') AS isolation, current_setting('search_path') AS search_path; }
+            rows {
+             lock_timeout | isolation | search_path
+            --------------+-----------+-------------
+             %s
+            (1 row)
+            }
+            permutation a_begin b_settings
+            """;
+
+    private static final String PAGE_DEFAULTS = """
+            ALTER ROLE CURRENT_USER SET lock_timeout = '1ms';
+            ALTER ROLE CURRENT_USER SET search_path = pg_catalog;
+            DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET default_transaction_isolation = serializable', current_database()); END $$;
+            """;
+
+    @Test
+    void scenarioSessionsStartFromAStockSessionWhateverRoleOrDatabaseDefaultsThePageSet() throws Exception {
+        Outcome stock = runAfter(PAGE_DEFAULTS, SETTINGS_SEEN.formatted("0            | read committed | \"$user\", public"));
+        assertTrue(stock.passed(), () -> String.valueOf(stock.failure()) + "\n" + stock.transcript());
+        Outcome leaked = runAfter(PAGE_DEFAULTS, SETTINGS_SEEN.formatted("1ms          | serializable | pg_catalog"));
+        assertEquals("step b_settings: rows differ (as a multiset, because the query has no ORDER BY)", leaked.failure().message());
+    }
+
+    private static final String AFTER_BEGIN = """
+            setup { CREATE TABLE seats (seat text PRIMARY KEY); }
+            session a
+            step a_begin { BEGIN; }
+            session b
+            step b_count { SELECT count(*) FROM seats; }
+            permutation a_begin b_count
+            """;
+
+    @Test
+    void aScenarioNeverRunsInsideATransactionThePageLeftOpen() throws Exception {
+        Outcome inside = runAfter("BEGIN;\nSELECT 1;", AFTER_BEGIN);
+        assertEquals("the scenario starts inside a transaction an earlier snippet left open on the page's connection: its "
+                + "setup and teardown would run in that transaction, unseen by the scenario's sessions and holding its "
+                + "locks; end it (COMMIT or ROLLBACK) before the scenario", inside.failure().message());
+        assertEquals(new SourceLocation("page.md", 10, 1), inside.failure().location());
+        Outcome ended = runAfter("BEGIN;\nSELECT 1;\nCOMMIT;", AFTER_BEGIN);
+        assertTrue(ended.passed(), () -> String.valueOf(ended.failure()));
+    }
+
     @Test
     void syntaxErrorsNameTheirLine() {
         ScenarioSyntaxException e = org.junit.jupiter.api.Assertions.assertThrows(ScenarioSyntaxException.class,

@@ -93,4 +93,32 @@ class ScenarioClaimsParseTest {
                 """);
         assertEquals(java.util.List.of("id"), scenario.step("a1").orElseThrow().expectedRows().columns());
     }
+
+    @Test
+    void sqlAfterTheBraceOfABlockOfSeveralLinesIsRefusedNotDropped() {
+        // Read as the block's first line, "UPDATE k SET id = 2;" would be shown but never run.
+        ScenarioSyntaxException e = refused(HEAD + """
+                session b
+                step b1 { UPDATE k SET id = 2;
+                  SELECT * FROM k;
+                }
+                permutation a1 b1
+                """);
+        assertEquals("step b1: a block of several lines opens with '{' at the end of its line and closes with a line "
+                + "holding only '}'; move 'UPDATE k SET id = 2;' to the next line, or close the block on this line", e.getMessage());
+        assertEquals(4, e.line());
+    }
+
+    @Test
+    void aBlockOfSeveralLinesRunsEveryLine() throws Exception {
+        Scenario scenario = ScenarioParser.parse(HEAD + """
+                session b
+                step b1 {
+                  UPDATE k SET id = 2;
+                  SELECT * FROM k;
+                }
+                permutation a1 b1
+                """);
+        assertEquals("  UPDATE k SET id = 2;\n  SELECT * FROM k;", scenario.step("b1").orElseThrow().sql());
+    }
 }
