@@ -28,15 +28,6 @@ public final class RowComparison {
     private RowComparison() {
     }
 
-    /**
-     * Compares with the order read from the statement's text; only for callers that cannot ask the
-     * server ({@code execution.ResultOrderProbe} is the rule everywhere else).
-     */
-    public static String compare(ExpectedRows expected, ResultTable actual) {
-        boolean ordered = SqlText.hasTopLevelOrderBy(actual.statement());
-        return compare(expected, actual, new RowOrder(ordered, ordered ? null : java.util.List.of(), "the statement's text"));
-    }
-
     /** Returns null when the rows agree, else a multi-line description of the difference. */
     public static String compare(ExpectedRows expected, ResultTable actual, RowOrder order) {
         List<String> types = actual.types();

@@ -61,11 +61,13 @@ final class PageDatabase implements AutoCloseable {
                     role.append("; ").append(capture);
                 }
                 statement.execute(role.toString());
-                statement.execute("CREATE DATABASE " + name + " OWNER " + name + " TEMPLATE template1" + (server.disposable() ? " STRATEGY FILE_COPY" : ""));
+                // Every provider gives page databases the same encoding and locale (text ORDER BY depends on them).
+                statement.execute("CREATE DATABASE " + name + " OWNER " + name + " TEMPLATE " + server.pageTemplate() + " "
+                        + server.databaseLocale().createOptions() + (server.disposable() ? " STRATEGY FILE_COPY" : ""));
                 statement.execute("REVOKE ALL ON DATABASE " + name + " FROM PUBLIC");
             }
         }
-        if (!server.disposable()) {
+        if (!guardedTemplate(server)) {
             try (Connection guard = DriverManager.getConnection(server.urlFor(name), server.adminCredentials())) {
                 ExtensionGuard.install(guard, settings.extensions());
             } catch (SQLException e) {
@@ -89,11 +91,21 @@ final class PageDatabase implements AutoCloseable {
         try {
             connection = DriverManager.getConnection(server.urlFor(name), credentials);
             SessionSettings.apply(connection);
+            StockSession.reset(connection);
+            String locale = server.databaseLocale().differenceIn(connection);
+            if (locale != null) {
+                throw new SQLException("the page database's locale is not the one Kensho names on its marks: " + locale);
+            }
         } catch (SQLException e) {
             drop(admin, name);
             throw e;
         }
         return new PageDatabase(server, dropper, name, credentials, connection);
+    }
+
+    /** True when page databases are copied from a template1 Kensho guarded at start ({@link Verifier#start}). */
+    static boolean guardedTemplate(RunningPostgres server) {
+        return server.disposable() && server.pageTemplate().equals("template1");
     }
 
     Connection connection() {

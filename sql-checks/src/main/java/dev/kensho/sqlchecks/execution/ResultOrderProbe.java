@@ -250,6 +250,8 @@ public final class ResultOrderProbe {
         String close = inTransaction ? "ROLLBACK TO SAVEPOINT kensho_order_probe; RELEASE SAVEPOINT kensho_order_probe" : "ROLLBACK";
         SqlExecution.execute(connection, open, guard);
         try {
+            // Parsing takes a share lock on the tables; a scenario's other session may hold a stronger one.
+            SqlExecution.execute(connection, "SET LOCAL lock_timeout = '200ms'", guard);
             SqlExecution.execute(connection, "CREATE TEMPORARY VIEW " + VIEW + (columns > 0 ? " (" + names + ")" : "") + " AS " + query, guard);
             ResultTable definition = SqlExecution.execute(connection,
                     "SELECT pg_catalog.pg_get_viewdef('pg_temp." + VIEW + "'::pg_catalog.regclass)", guard);

@@ -1,5 +1,7 @@
 package dev.kensho.sqlchecks.execution;
 
+import dev.kensho.sqlchecks.model.RowOrder;
+
 import dev.kensho.sqlchecks.model.Scenario;
 import dev.kensho.sqlchecks.model.ScenarioTranscript;
 
@@ -403,7 +405,15 @@ public final class ScenarioRunner {
                 if (result.rows() == null) {
                     return failAt(step.line(), "step " + step.name() + " states rows, but its last statement returned none");
                 }
-                String difference = RowComparison.compare(step.expectedRows(), result.rows());
+                RowOrder order;
+                try {
+                    order = ResultOrderProbe.decide(connections.get(step.session()), result.rows().statement(),
+                            result.rows().columns().size(), guard);
+                } catch (SQLException e) {
+                    return failAt(step.line(), "step " + step.name() + ": Kensho could not ask the server how its rows are ordered: "
+                            + serverMessage(e));
+                }
+                String difference = RowComparison.compare(step.expectedRows(), result.rows(), order);
                 if (difference != null) {
                     int newline = difference.indexOf('\n');
                     Failure failure = failAt(step.line(), "step " + step.name() + ": "
@@ -520,8 +530,8 @@ public final class ScenarioRunner {
 
     private static String serverMessage(SQLException error) {
         if (error instanceof PSQLException psql && psql.getServerErrorMessage() != null) {
-            return psql.getServerErrorMessage().getMessage();
+            return MessageScrubber.scrub(psql.getServerErrorMessage().getMessage());
         }
-        return error.getMessage();
+        return MessageScrubber.scrub(error.getMessage());
     }
 }

@@ -90,7 +90,7 @@ public final class Verifier implements AutoCloseable {
             try (Statement statement = admin.createStatement()) {
                 statement.execute(PlanCapture.serverSetup());
             }
-            if (server.disposable()) {
+            if (PageDatabase.guardedTemplate(server)) {
                 // Every page database is copied from template1: guard it once. A server Kensho does not
                 // own has each page database guarded instead (PageDatabase).
                 try (Connection template = DriverManager.getConnection(server.urlFor("template1"), server.adminCredentials())) {

@@ -34,6 +34,20 @@ class SqlLexerTest {
     }
 
     @Test
+    void dollarTagsAndIdentifiersTakeAnyNonAsciiCharacterAsPsqlDoes() {
+        // psqlscan.l: dolq_start [A-Za-z\200-\377_]; the middle dot is no letter to Java, but a tag character to psql.
+        assertEquals(List.of("SELECT $é·x$ ; not a boundary $é·x$", "SELECT 2"), texts("SELECT $é·x$ ; not a boundary $é·x$; SELECT 2;"));
+        // U+3000 (ideographic space) is an identifier character to the server, not whitespace.
+        assertEquals(List.of(SqlLexer.Kind.WORD), SqlLexer.tokens("a\u3000b").stream().map(SqlLexer.Token::kind).toList());
+    }
+
+    @Test
+    void withStandardConformingStringsOffABackslashEscapesAQuote() {
+        assertEquals(List.of("SELECT 'a\\';b'"), SqlSplitter.split("SELECT 'a\\';b';", false).stream().map(SqlStatement::text).toList());
+        assertEquals(List.of("SELECT 'a\\'", "b';"), SqlSplitter.split("SELECT 'a\\';b';", true).stream().map(SqlStatement::text).toList());
+    }
+
+    @Test
     void psqlKeepsARoutinesAtomicBodyAndParenthesesTogether() {
         assertEquals(List.of("CREATE FUNCTION f() RETURNS int LANGUAGE sql BEGIN ATOMIC SELECT 1; SELECT CASE WHEN true THEN 2 END; END",
                 "SELECT f()"), texts("CREATE FUNCTION f() RETURNS int LANGUAGE sql BEGIN ATOMIC SELECT 1; SELECT CASE WHEN true THEN 2 END; END; SELECT f();"));
