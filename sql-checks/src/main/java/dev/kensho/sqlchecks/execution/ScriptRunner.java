@@ -264,6 +264,28 @@ final class ScriptRunner {
             }
         }
 
+        /**
+         * Rows of an EXPLAIN are a plan claim written as a table: they fail as plan claims do when a
+         * planner input was changed where the reader cannot see it.
+         */
+        private Outcome checkExplainedPlan(SqlStatement last) {
+            boolean explain = SqlLexer.tokens(last.text(), standardConformingStrings()).stream()
+                    .filter(SqlLexer.Token::significant).findFirst().map(t -> t.word().equals("explain")).orElse(false);
+            if (!explain) {
+                return null;
+            }
+            List<String> unseen = standing.stream().filter(c -> c.hidden() && c.plannerInput()).map(RunConditions.Condition::describe).toList();
+            if (unseen.isEmpty()) {
+                return null;
+            }
+            assertions.add(new Assertion("planner-defaults", Map.of("settings", String.join(", ", unseen)),
+                    "plan taken with the planner's default inputs", false));
+            return fail("the rows are an EXPLAIN, a plan claim, and it cannot be checked: the plan was made with "
+                    + String.join(", ", unseen) + "; a plan forced by planner inputs the reader cannot see says nothing about "
+                    + "what PostgreSQL chooses. Remove the change (RESET it before this snippet) or make it in a visible snippet",
+                    null, null);
+        }
+
         /** The conditions of this run a reader of the visible SQL would not assume, stated under the mark. */
         private void stateConditions() {
             List<String> stated = new ArrayList<>(RunConditions.describeAll(standing));
@@ -362,6 +384,10 @@ final class ScriptRunner {
                         + "only a query or a statement with RETURNING can be compared", null, null);
             }
             ResultTable actual = results.get(results.size() - 1);
+            Outcome explained = checkExplainedPlan(last);
+            if (explained != null) {
+                return explained;
+            }
             RowOrder order;
             try {
                 order = ResultOrderProbe.decide(connection, sent, actual.columns().size(), guard);

@@ -175,6 +175,23 @@ class RunModelTest {
         assertPassed(outcome);
     }
 
+    @Test
+    void anExplainWrittenAsRowsUnderAHiddenPlannerSettingFails() throws Exception {
+        Outcome outcome = page().add("setup hidden", "CREATE TABLE t (id int PRIMARY KEY); SET enable_seqscan = off;")
+                .add("", "EXPLAIN (COSTS OFF) SELECT * FROM t WHERE id > 0;", """
+                                           QUERY PLAN
+                        ------------------------------------------
+                         Bitmap Heap Scan on t
+                           Recheck Cond: (id > 0)
+                           ->  Bitmap Index Scan on t_pkey
+                                 Index Cond: (id > 0)
+                        """).last();
+        assertEquals("the rows are an EXPLAIN, a plan claim, and it cannot be checked: the plan was made with enable_seqscan = off, "
+                + "made by the setup snippet at page.md:1:1; a plan forced by planner inputs the reader cannot see says nothing about "
+                + "what PostgreSQL chooses. Remove the change (RESET it before this snippet) or make it in a visible snippet",
+                outcome.failure().message());
+    }
+
     // --- 3. order and statement boundaries as PostgreSQL decides them
 
     private static final String NUMBERS = "CREATE TABLE n (k int, s text); INSERT INTO n VALUES (1, 'a'), (1, 'b'), (2, 'c');";
