@@ -5,6 +5,7 @@ import dev.kensho.sqlchecks.model.ResultTable;
 import dev.kensho.sqlchecks.model.RowOrder;
 import dev.kensho.sqlchecks.assertion.SqlText;
 import dev.kensho.sqlchecks.script.SqlLexer;
+import dev.kensho.sqlchecks.script.SqlSplitter;
 import dev.kensho.sqlchecks.script.SqlLexer.Kind;
 import dev.kensho.sqlchecks.script.SqlLexer.Token;
 import org.postgresql.core.BaseConnection;
@@ -240,7 +241,12 @@ public final class ResultOrderProbe {
         return -1;
     }
 
+    /** One round trip: open, parse into a view, read its definition, roll back; nothing of it survives. */
     private static String deparse(Connection connection, String query, int columns, StatementGuard guard) throws SQLException {
+        boolean conforming = connection.unwrap(BaseConnection.class).getStandardConformingStrings();
+        if (SqlSplitter.split(query, conforming).size() != 1) {
+            return null; // a cursor's or prepared statement's text holding more than one statement is not parsed here
+        }
         boolean inTransaction = connection.unwrap(BaseConnection.class).getTransactionState() != TransactionState.IDLE;
         StringBuilder names = new StringBuilder();
         for (int c = 1; c <= columns; c++) {
@@ -248,21 +254,23 @@ public final class ResultOrderProbe {
         }
         String open = inTransaction ? "SAVEPOINT kensho_order_probe" : "BEGIN";
         String close = inTransaction ? "ROLLBACK TO SAVEPOINT kensho_order_probe; RELEASE SAVEPOINT kensho_order_probe" : "ROLLBACK";
-        SqlExecution.execute(connection, open, guard);
+        // Parsing takes a share lock on the tables; a scenario's other session may hold a stronger one.
+        String probe = open + "; SET LOCAL lock_timeout = '200ms'; CREATE TEMPORARY VIEW " + VIEW
+                + (columns > 0 ? " (" + names + ")" : "") + " AS " + query
+                + "; SELECT pg_catalog.pg_get_viewdef('pg_temp." + VIEW + "'::pg_catalog.regclass); " + close;
         try {
-            // Parsing takes a share lock on the tables; a scenario's other session may hold a stronger one.
-            SqlExecution.execute(connection, "SET LOCAL lock_timeout = '200ms'", guard);
-            SqlExecution.execute(connection, "CREATE TEMPORARY VIEW " + VIEW + (columns > 0 ? " (" + names + ")" : "") + " AS " + query, guard);
-            ResultTable definition = SqlExecution.execute(connection,
-                    "SELECT pg_catalog.pg_get_viewdef('pg_temp." + VIEW + "'::pg_catalog.regclass)", guard);
-            return definition.rows().get(0).get(0);
+            ResultTable definition = SqlExecution.execute(connection, probe, guard);
+            return definition == null || definition.rows().isEmpty() ? null : definition.rows().get(0).get(0);
         } catch (SQLException e) {
             if (e instanceof KenshoLimitException) {
                 throw e;
             }
+            try {
+                SqlExecution.execute(connection, close, guard);
+            } catch (SQLException ignored) {
+                // The probe failed before it opened anything.
+            }
             return null;
-        } finally {
-            SqlExecution.execute(connection, close, guard);
         }
     }
 
