@@ -32,7 +32,12 @@ applyTheme();
 // the header really ends, however its items wrap.
 const siteHeader = document.querySelector('.site-header');
 if (siteHeader) {
-  new ResizeObserver(() => document.documentElement.style.setProperty('--header-h', siteHeader.offsetHeight + 'px')).observe(siteHeader);
+  new ResizeObserver(() => {
+    const height = siteHeader.offsetHeight + 'px';
+    if (document.documentElement.style.getPropertyValue('--header-h') !== height) {
+      document.documentElement.style.setProperty('--header-h', height);
+    }
+  }).observe(siteHeader);
 }
 
 async function copyText(text, button) {

@@ -218,6 +218,7 @@
         list.appendChild(item);
       }
     }
+    list.hidden = n === 0; // an empty listbox is no list: the status says there is nothing
     more.hidden = pages.length <= shown.length;
     more.onclick = () => show(query, count + SHOWN);
     panel.hidden = false;
