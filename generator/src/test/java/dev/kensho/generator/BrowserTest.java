@@ -638,8 +638,10 @@ class BrowserTest {
 
         driver.get(base + "sample/guides/rank/");
         press(Keys.CONTROL, "k");
-        driver.switchTo().activeElement().sendKeys("順位");
-        waitUpTo(5).until(d -> !d.findElements(By.cssSelector("#search-results a")).isEmpty());
+        assertEquals("search-input", driver.switchTo().activeElement().getAttribute("id"), "Ctrl+K on another page");
+        driver.findElement(By.id("search-input")).sendKeys("順位");
+        waitUpTo(10).withMessage(() -> "results for 順位: " + driver.findElement(By.id("search-panel")).getAttribute("outerHTML"))
+                .until(d -> !d.findElements(By.cssSelector("#search-results a")).isEmpty());
         assertEquals(List.of("並べ方 › 順位の話", "並べ方 › 三番目", "並べ方 › 四番目"),
                 driver.findElements(By.cssSelector("#search-results .hit-title")).stream().map(WebElement::getText).toList(),
                 "the heading that holds the query first, then the sections that hold it most");
