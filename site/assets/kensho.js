@@ -1,9 +1,44 @@
-// Theme toggle that remembers the reader's choice; the initial theme is set inline in <head> to avoid a flash.
-document.querySelector('.theme-toggle')?.addEventListener('click', () => {
-  const next = document.documentElement.dataset.theme === 'dark' ? 'light' : 'dark';
-  document.documentElement.dataset.theme = next;
-  localStorage.setItem('kensho-theme', next);
+// Colour scheme: auto (the system's, followed live), light or dark. A choice of light or dark is remembered;
+// auto is remembered as no choice, which is what the inline script in <head> reads before the first paint.
+const themeSelect = document.getElementById('theme-select');
+const systemDark = matchMedia('(prefers-color-scheme: dark)');
+const phone = matchMedia('(max-width: 48rem)');
+const applyTheme = () => {
+  const chosen = localStorage.getItem('kensho-theme');
+  const theme = chosen === 'light' || chosen === 'dark' ? chosen : systemDark.matches ? 'dark' : 'light';
+  document.documentElement.dataset.theme = theme;
+  if (themeSelect) {
+    themeSelect.value = chosen === 'light' || chosen === 'dark' ? chosen : 'auto';
+    // In auto, the control says which scheme the system gave: 自動（ダーク）; on a phone's one-line header, 自動.
+    const named = themeSelect.querySelector('option[value="' + theme + '"]').textContent;
+    const auto = themeSelect.querySelector('option[value="auto"]');
+    auto.dataset.label ??= auto.textContent;
+    auto.textContent = phone.matches ? auto.dataset.label : themeSelect.dataset.autoNow.replace('{0}', named);
+  }
+};
+themeSelect?.addEventListener('change', () => {
+  if (themeSelect.value === 'auto') {
+    localStorage.removeItem('kensho-theme');
+  } else {
+    localStorage.setItem('kensho-theme', themeSelect.value);
+  }
+  applyTheme();
 });
+systemDark.addEventListener('change', applyTheme);
+phone.addEventListener('change', applyTheme);
+applyTheme();
+
+// What sticks under the header (the contents bar, the open phone menu, headings scrolled to) starts where
+// the header really ends, however its items wrap.
+const siteHeader = document.querySelector('.site-header');
+if (siteHeader) {
+  new ResizeObserver(() => {
+    const height = siteHeader.offsetHeight + 'px';
+    if (document.documentElement.style.getPropertyValue('--header-h') !== height) {
+      document.documentElement.style.setProperty('--header-h', height);
+    }
+  }).observe(siteHeader);
+}
 
 async function copyText(text, button) {
   try {
@@ -37,11 +72,30 @@ for (const block of document.querySelectorAll('.code-block pre')) {
     return copy.textContent;
   };
   button.addEventListener('click', () => copyText(code(), button));
-  block.parentElement.insertBefore(button, block);
+  // A block with a title bar gets its button at the end of the bar, beside the title rather than over it.
+  const title = block.closest('.code-block')?.querySelector(':scope > .code-title');
+  if (title) {
+    title.classList.add('has-copy');
+    title.append(button);
+  } else {
+    block.parentElement.insertBefore(button, block);
+  }
 }
 for (const button of document.querySelectorAll('[data-copy-target]')) {
   button.addEventListener('click', () => copyText(document.getElementById(button.dataset.copyTarget).innerText, button));
 }
+
+// Printing opens what a reader would open (evidence, answers, folded lines) and folds it back afterwards;
+// kensho.css does the same where the browser styles a folded section's content (::details-content).
+let openedForPrint = [];
+addEventListener('beforeprint', () => {
+  openedForPrint = [...document.querySelectorAll('main details:not([open])')];
+  openedForPrint.forEach((details) => { details.open = true; });
+});
+addEventListener('afterprint', () => {
+  openedForPrint.forEach((details) => { details.open = false; });
+  openedForPrint = [];
+});
 
 // Tabs (ARIA tabs pattern): click or arrow keys switch panels.
 for (const tabs of document.querySelectorAll('[data-tabs]')) {
@@ -70,11 +124,19 @@ for (const tabs of document.querySelectorAll('[data-tabs]')) {
   }
 }
 
-// On narrow screens the sidebar folds away behind a menu button, as in Starlight.
+// On narrow screens the sidebar folds away behind a menu button, as in Starlight; while it is open it covers
+// the page below the header and the page itself does not scroll (kensho.css, body.menu-open).
 const menuToggle = document.querySelector('.menu-toggle');
 menuToggle?.addEventListener('click', () => {
   const open = document.body.classList.toggle('menu-open');
   menuToggle.setAttribute('aria-expanded', String(open));
+});
+// Following a link in the open menu (to a section of this page, say) closes it.
+document.getElementById('sidebar')?.addEventListener('click', (event) => {
+  if (event.target.closest('a') && document.body.classList.contains('menu-open')) {
+    document.body.classList.remove('menu-open');
+    menuToggle?.setAttribute('aria-expanded', 'false');
+  }
 });
 // Escape closes the phone menu and returns focus to its button, as a disclosure should.
 document.addEventListener('keydown', (event) => {
@@ -90,15 +152,25 @@ document.addEventListener('keydown', (event) => {
 const toc = document.querySelector('.toc');
 if (toc) {
   const details = toc.querySelector('details');
-  if (details && matchMedia('(min-width: 1200px)').matches) {
+  const wide = matchMedia('(min-width: 1200px)');
+  if (details && wide.matches) {
     details.open = true;
   }
+  // Below 1200 px the folded contents is a bar that stays under the header and names the section being read;
+  // choosing a section folds it again.
+  const named = toc.querySelector('.toc-current');
+  toc.addEventListener('click', (event) => {
+    if (event.target.closest('a') && details && !wide.matches) details.open = false;
+  });
   const links = new Map([...toc.querySelectorAll('a[href^="#"]')].map((a) => [decodeURIComponent(a.getAttribute('href').slice(1)), a]));
   const headings = [...links.keys()].map((id) => document.getElementById(id)).filter(Boolean);
+  // A section is being read once its heading has passed under the sticky header (and the contents bar).
+  const header = document.querySelector('.site-header');
+  const readingLine = () => (header?.offsetHeight || 0) + (wide.matches ? 0 : details?.querySelector('summary')?.offsetHeight || 0) + 48;
   const mark = () => {
     let current = headings[0];
     for (const heading of headings) {
-      if (heading.getBoundingClientRect().top <= 120) {
+      if (heading.getBoundingClientRect().top <= readingLine()) {
         current = heading;
       }
     }
@@ -106,6 +178,7 @@ if (toc) {
     if (current) {
       links.get(current.id)?.setAttribute('aria-current', 'true');
     }
+    if (named) named.textContent = current ? links.get(current.id)?.textContent || '' : '';
   };
   addEventListener('scroll', () => requestAnimationFrame(mark), { passive: true });
   requestAnimationFrame(mark);

@@ -2,11 +2,13 @@
 // Queries are cut into terms exactly as the build cut the pages: Latin words whole, runs of kanji and
 // kana as overlapping character pairs, hiragana folded to katakana. Only the files a query needs are
 // fetched: the small index, the term shards its terms hash to, and the pages of the hits shown.
-// A page matches when it has every term; of its sections, those that have every term are shown.
+// A page matches when it has every term; of its sections, up to three that have every term are shown,
+// best first: the query in the heading, then the whole query in the text, then the most occurrences.
 (() => {
   const input = document.getElementById('search-input');
   const list = document.getElementById('search-results');
-  if (!input || !list) return;
+  const panel = document.getElementById('search-panel');
+  if (!input || !list || !panel) return;
   const root = document.body.dataset.root || '';
   // One index per language on a multilingual site (the build names the page's in data-search).
   const folder = root + (document.body.dataset.search || 'assets/search/');
@@ -145,14 +147,30 @@
     });
     return [...hits].sort((a, b) => (inTitle.get(b) || 0) - (inTitle.get(a) || 0) || a - b);
   };
-  /** The sections of a page that hold every term (its first section when its text was cut before them). */
+  const SECTIONS_PER_PAGE = 3;
+  const occurrences = (folded, needle) => {
+    let n = 0;
+    for (let at = folded.indexOf(needle); needle && at >= 0 && n < 50; at = folded.indexOf(needle, at + needle.length)) n++;
+    return n;
+  };
+  /** How well a section answers the query: its heading holding every term, the whole query in its text, how often. */
+  const score = (heading, text, query, wanted) => {
+    const inHeading = new Set(terms(heading));
+    const whole = [...query.normalize('NFKC').toLowerCase().trim()].map(fold).join('');
+    const body = foldWithMap(text).folded;
+    return (wanted.every((term) => inHeading.has(term)) ? 1000 : 0) + (body.includes(whole) ? 100 : 0)
+      + wanted.reduce((n, term) => n + occurrences(body, term), 0);
+  };
+  /** The best sections of a page that hold every term (its first section when its text was cut before them). */
   const matchingSections = (sections, query) => {
     const wanted = terms(query);
     const holding = sections.filter(([, , , heading, text]) => {
       const have = new Set(terms(heading + ' ' + text));
       return wanted.every((term) => have.has(term));
     });
-    return holding.length ? holding.slice(0, 2) : sections.slice(0, 1);
+    if (!holding.length) return sections.slice(0, 1);
+    return holding.map((section, order) => ({ section, order, score: score(section[3], section[4], query, wanted) }))
+      .sort((a, b) => b.score - a.score || a.order - b.order).slice(0, SECTIONS_PER_PAGE).map((ranked) => ranked.section);
   };
 
   let active = -1;
@@ -169,7 +187,7 @@
     }
   };
   const close = () => {
-    list.hidden = true;
+    panel.hidden = true;
     input.setAttribute('aria-expanded', 'false');
     select(-1);
   };
@@ -177,42 +195,33 @@
   let generation = 0;
   const show = async (query, count = SHOWN) => {
     const mine = ++generation;
-    if (!query.trim()) { list.innerHTML = ''; close(); return; }
+    if (!query.trim()) { list.innerHTML = ''; status.textContent = ''; more.hidden = true; close(); return; }
     const pages = await search(query);
     const shown = pages.slice(0, count);
     const fragments = await Promise.all(shown.map((page) => fetchFile('p-' + page)));
     if (mine !== generation) return; // a newer query is on its way
     list.innerHTML = '';
-    const status = document.createElement('li');
-    status.className = 'search-status';
-    status.setAttribute('role', 'presentation');
     const ui = document.body.dataset;
     status.textContent = pages.length === 0 ? ui.uiNoResults
       : pages.length > shown.length ? ui.uiPagesShown.replace('{0}', pages.length).replace('{1}', shown.length)
         : ui.uiPages.replace('{0}', pages.length);
-    list.appendChild(status);
     let n = 0;
     for (const sections of fragments) {
       for (const [, url, page, heading, text] of matchingSections(sections, query)) {
+        // The link is the option itself: an option holding a link would nest one control in another.
         const item = document.createElement('li');
-        item.id = 'search-hit-' + n++;
-        item.setAttribute('role', 'option');
-        item.setAttribute('aria-selected', 'false');
-        item.innerHTML = '<a tabindex="-1" href="' + escape((root + url) || './') + '"><span class="hit-title">' + escape(page)
+        item.setAttribute('role', 'none');
+        item.innerHTML = '<a role="option" aria-selected="false" tabindex="-1" id="search-hit-' + n++ + '" href="'
+          + escape((root + url) || './') + '"><span class="hit-title">' + escape(page)
           + (heading !== page ? ' › ' + escape(heading) : '') + '</span><span class="hit-passage">'
           + passage(text, query) + '</span></a>';
         list.appendChild(item);
       }
     }
-    if (pages.length > shown.length) {
-      const more = document.createElement('li');
-      more.setAttribute('role', 'presentation');
-      more.innerHTML = '<button type="button" class="search-more"></button>';
-      more.firstChild.textContent = document.body.dataset.uiMore;
-      more.querySelector('button').addEventListener('click', () => show(query, count + SHOWN));
-      list.appendChild(more);
-    }
-    list.hidden = false;
+    list.hidden = n === 0; // an empty listbox is no list: the status says there is nothing
+    more.hidden = pages.length <= shown.length;
+    more.onclick = () => show(query, count + SHOWN);
+    panel.hidden = false;
     input.setAttribute('aria-expanded', 'true');
     select(-1);
   };
@@ -223,13 +232,28 @@
   input.setAttribute('aria-controls', list.id);
   list.setAttribute('role', 'listbox');
   list.setAttribute('aria-label', document.body.dataset.uiResults);
+  // The count and the "more" button sit beside the listbox, not in it: a listbox holds options only.
+  const status = document.createElement('p');
+  status.className = 'search-status';
+  status.setAttribute('role', 'status');
+  panel.insertBefore(status, list);
+  const more = document.createElement('button');
+  more.type = 'button';
+  more.className = 'search-more';
+  more.hidden = true;
+  more.textContent = document.body.dataset.uiMore;
+  panel.appendChild(more);
 
   let timer = null;
   const schedule = () => {
     clearTimeout(timer);
     timer = setTimeout(() => show(input.value), 80);
   };
-  input.addEventListener('focus', () => { fetchFile('index'); });
+  // Coming back to the box shows the results of the query it still holds.
+  input.addEventListener('focus', () => {
+    fetchFile('index');
+    if (input.value.trim() && panel.hidden) show(input.value);
+  });
   // While an IME is composing, the text is not the query yet: wait for the conversion.
   input.addEventListener('input', (event) => { if (!event.isComposing) schedule(); });
   input.addEventListener('compositionend', schedule);
@@ -243,10 +267,22 @@
       event.preventDefault();
       select(active <= 0 ? all.length - 1 : active - 1);
     } else if (event.key === 'Enter') {
-      const chosen = all[active >= 0 ? active : 0]?.querySelector('a');
+      const chosen = all[active >= 0 ? active : 0];
       if (chosen) window.location.href = chosen.href;
     } else if (event.key === 'Escape') {
+      // Closes the results and keeps the query (a search box's default would wipe it).
+      event.preventDefault();
       close();
+    }
+  });
+  // Ctrl+K or ⌘K anywhere, and "/" outside a text field, go to the search box, as on Starlight and GitHub.
+  document.addEventListener('keydown', (event) => {
+    const typing = event.target.closest?.('input, textarea, select, [contenteditable=""], [contenteditable="true"]');
+    const shortcut = (event.key === 'k' || event.key === 'K') && (event.ctrlKey || event.metaKey) && !event.altKey && !event.shiftKey;
+    if (shortcut || (event.key === '/' && !typing && !event.ctrlKey && !event.metaKey && !event.altKey)) {
+      event.preventDefault();
+      input.focus();
+      input.select();
     }
   });
   document.addEventListener('click', (event) => {

@@ -80,6 +80,19 @@ class ReaderExperienceTest {
     }
 
     @Test
+    void identifiersInDiagramsTablesAndAfterLineBreaksAreIndexedAsSeparateWords() {
+        org.jsoup.nodes.Element content = Jsoup.parseBodyFragment("<p>first<br>second</p>"
+                + "<table class=\"sequence-table\"><tr><td><div class=\"seq-step\"><code>a_begin</code></div></td>"
+                + "<td><div class=\"seq-step\"><code>a_commit</code></div><div class=\"seq-note\">1 行</div></td></tr></table>"
+                + "<svg><text>x_one</text><text>x_two</text></svg>").body();
+        SearchIndex.PageEntry entry = SearchIndex.extract("p/", "P", content);
+        assertTrue(entry.terms().containsAll(Set.of("first", "second", "a_begin", "a_commit", "x_one", "x_two")), entry.terms()::toString);
+        assertTrue(entry.terms().stream().noneMatch(term -> term.equals("firstsecond") || term.startsWith("a_begina") || term.equals("x_onex_two")),
+                entry.terms()::toString);
+        assertEquals("first second a_begin a_commit 1 行 x_one x_two", entry.sections().get(0).get(3));
+    }
+
+    @Test
     void theSearchIndexFindsTheRightSections() throws Exception {
         TestSite site = site();
         assertEquals(0, site.build().status());

@@ -109,10 +109,16 @@ public final class SearchIndex {
             if (child instanceof TextNode text) {
                 out.append(text.getWholeText());
             } else if (child instanceof Element element && !skipped(element)) {
-                if (element.isBlock()) {
+                // Words of separate boxes stay separate words: blocks, line breaks, and the labels of a drawing
+                // (an SVG's texts are inline to jsoup), so that `a_begin` and `a_commit` are not indexed as one.
+                boolean boundary = element.isBlock() || element.tagName().equals("br") || element.closest("svg") != null;
+                if (boundary) {
                     out.append(' ');
                 }
                 appendText(child, out);
+                if (boundary) {
+                    out.append(' ');
+                }
             }
         }
     }

@@ -98,8 +98,7 @@ final class SnippetNodeRenderer implements NodeRenderer {
                 var runs = outcome.transcript().permutations();
                 for (int i = 0; i < runs.size(); i++) {
                     sequences.add(Map.of("order", String.join(" ", runs.get(i).order()),
-                            "svg", SequenceDiagram.draw(runs.get(i), outcome.snippet().scenario().sessions(),
-                                    "seq" + node.getStartLineNumber() + "-" + i + "-", ui)));
+                            "diagram", SequenceDiagram.draw(runs.get(i), outcome.snippet().scenario().sessions(), ui)));
                 }
                 model.put("sequences", sequences);
             }
