@@ -1,9 +1,9 @@
 package dev.kensho.generator.render;
 
-import dev.kensho.sqlchecks.scenario.Scenario;
-import dev.kensho.sqlchecks.scenario.ScenarioTranscript.Event;
-import dev.kensho.sqlchecks.scenario.ScenarioTranscript.Kind;
-import dev.kensho.sqlchecks.scenario.ScenarioTranscript.PermutationRun;
+import dev.kensho.sqlchecks.model.Scenario;
+import dev.kensho.sqlchecks.model.ScenarioTranscript.Event;
+import dev.kensho.sqlchecks.model.ScenarioTranscript.Kind;
+import dev.kensho.sqlchecks.model.ScenarioTranscript.PermutationRun;
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Element;
 import org.junit.jupiter.api.Test;
