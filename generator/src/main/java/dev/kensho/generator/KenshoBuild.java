@@ -208,13 +208,7 @@ public final class KenshoBuild {
 
     private static Map<String, Path> copies(ContentLoader loader, Theme theme) throws IOException {
         Map<String, Path> copies = new LinkedHashMap<>();
-        if (Files.isDirectory(theme.assets())) {
-            try (var files = Files.walk(theme.assets())) {
-                for (Path file : (Iterable<Path>) files.filter(Files::isRegularFile).sorted()::iterator) {
-                    copies.put("assets/" + theme.assets().relativize(file).toString().replace('\\', '/'), file);
-                }
-            }
-        }
+        theme.assets().forEach((name, file) -> copies.put("assets/" + name, file));
         for (Path asset : loader.assets()) {
             String relative = loader.root().relativize(asset).toString().replace('\\', '/');
             if (!relative.equals(SiteConfig.FILE_NAME)) {

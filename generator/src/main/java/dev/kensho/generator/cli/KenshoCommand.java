@@ -61,8 +61,20 @@ public final class KenshoCommand implements Runnable {
         @Option(names = "--content", defaultValue = "content", description = "Lesson sources (default: ${DEFAULT-VALUE}).")
         Path content;
 
-        @Option(names = "--theme", defaultValue = "site", description = "Theme folder with templates/ and assets/ (default: ${DEFAULT-VALUE}).")
+        @Option(names = "--theme", paramLabel = "DIR", description = "A theme folder holding only the files it changes "
+                + "(templates/, components/, i18n/, assets/); every other file comes from the built-in theme "
+                + "(default: theme/ beside the content folder when there is one).")
         Path theme;
+
+        /** The theme folder given, else theme/ beside the content folder, else none (the built-in theme alone). */
+        Path themeFolder() {
+            if (theme != null) {
+                return theme;
+            }
+            Path parent = content.toAbsolutePath().normalize().getParent();
+            Path beside = parent == null ? null : parent.resolve("theme");
+            return beside != null && java.nio.file.Files.isDirectory(beside) ? beside : null;
+        }
 
         @Option(names = "--out", defaultValue = "target/site", description = "Site folder, replaced only by a successful build (default: ${DEFAULT-VALUE}).")
         Path out;
@@ -105,7 +117,7 @@ public final class KenshoCommand implements Runnable {
                     throw new IllegalArgumentException("--postgres takes auto, embedded, container or a jdbc:postgresql:// URL, not '"
                             + postgres + "'");
                 }
-                return new BuildOptions(content, theme, out, postgres, image, report, render, limits, shard, junit,
+                return new BuildOptions(content, themeFolder(), out, postgres, image, report, render, limits, shard, junit,
                         noCache ? null : cache, Math.max(1, jobs));
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
