@@ -1,6 +1,7 @@
 package dev.kensho.generator.cli;
 
 import dev.kensho.generator.serve.PreviewServer;
+import dev.kensho.generator.starter.StarterSite;
 import dev.kensho.generator.verify.ServerSession;
 import dev.kensho.generator.report.Progress;
 import dev.kensho.generator.KenshoVersion;
@@ -22,13 +23,14 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
 /** {@code kensho build|check}: exit 0 when everything holds, 1 when something fails, 2 for a usage error. */
 @Command(name = "kensho", mixinStandardHelpOptions = true, version = "Kensho " + KenshoVersion.VALUE,
         description = "Builds a lesson site whose SQL examples are proven on PostgreSQL 18.",
-        subcommands = {KenshoCommand.Build.class, KenshoCommand.Check.class, KenshoCommand.Serve.class})
+        subcommands = {KenshoCommand.Init.class, KenshoCommand.Build.class, KenshoCommand.Check.class, KenshoCommand.Serve.class})
 public final class KenshoCommand implements Runnable {
 
     @CommandLine.Spec
@@ -53,7 +55,7 @@ public final class KenshoCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "missing command: build or check");
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing command: init, build, check or serve");
     }
 
     /** Options shared by build and check. */
@@ -272,6 +274,41 @@ public final class KenshoCommand implements Runnable {
         @Override
         Shard shard() {
             return shard == null ? Shard.ALL : Shard.parse(shard);
+        }
+    }
+
+    @Command(name = "init", mixinStandardHelpOptions = true,
+            description = "Start a site in DIR (default: the current folder): content/index.md with a verified query and a scenario, "
+                    + "content/site.yml, a GitHub workflow using Kensho's action, and .gitignore. Writes nothing over an existing file.")
+    static final class Init implements Callable<Integer> {
+        @CommandLine.Parameters(arity = "0..1", paramLabel = "DIR", defaultValue = ".")
+        Path folder;
+
+        @Option(names = "--lang", defaultValue = "en", paramLabel = "en|ja",
+                description = "Language of the pages and the theme's words (site.yml's lang; default: ${DEFAULT-VALUE}).")
+        String lang;
+
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            PrintWriter err = spec.commandLine().getErr();
+            List<String> written;
+            try {
+                written = StarterSite.write(folder, lang);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+            } catch (StarterSite.AlreadyThere | IOException e) {
+                err.println("error: " + e.getMessage());
+                return 1;
+            }
+            written.forEach(file -> out.println("  created " + folder.resolve(file).normalize()));
+            String cd = folder.normalize().toString().isEmpty() || folder.normalize().toString().equals(".") ? ""
+                    : "cd " + folder.normalize() + " && ";
+            out.println("Next: " + cd + "kensho serve   (preview on http://127.0.0.1:4321/, checked again on every save)");
+            return 0;
         }
     }
 }
