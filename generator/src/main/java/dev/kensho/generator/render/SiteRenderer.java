@@ -8,6 +8,7 @@ import com.vladsch.flexmark.util.sequence.LineAppendable;
 import dev.kensho.generator.Diagnostic;
 import dev.kensho.generator.content.Page;
 import dev.kensho.generator.content.SiteLocale;
+import dev.kensho.generator.content.Branding;
 import dev.kensho.generator.content.SiteConfig;
 import dev.kensho.generator.markdown.MarkdownDocument;
 import dev.kensho.generator.report.Progress;
@@ -446,8 +447,7 @@ public final class SiteRenderer {
         model.put("lang", siteLocale.lang());
         model.put("searchFolder", searchFolder(siteLocale.key()));
         model.put("dir", siteLocale.dir());
-        model.put("site", Map.of("title", config.title(), "description", config.description(), "lang", siteLocale.lang(),
-                "url", config.url(), "base", config.basePath()));
+        model.put("site", siteModel(siteLocale));
         model.put("canonical", config.url().isEmpty() ? "" : links.absolute(config.url(), outputPath));
         model.put("home", links.fromRoot(root, homeOf(siteLocale)));
         model.put("sidebarHtml", sidebar.html(locale, root, outputPath, current, ui));
@@ -459,6 +459,22 @@ public final class SiteRenderer {
                     "items", g.pages().stream().map(p -> link(p, outputPath)).toList())).toList());
         }
         return model;
+    }
+
+    /** Site-wide values for templates: {@code site.title}, {@code site.logo.light}, {@code site.customCss}, … */
+    private Map<String, Object> siteModel(SiteLocale siteLocale) {
+        Map<String, Object> site = new HashMap<>(Map.of("title", config.title(), "description", config.description(),
+                "lang", siteLocale.lang(), "url", config.url(), "base", config.basePath()));
+        Branding branding = config.branding();
+        if (!branding.logoLight().isEmpty()) {
+            site.put("logo", Map.of("light", branding.logoLight(), "dark", branding.logoDark(),
+                    "alt", branding.logoAlt().isEmpty() && branding.logoReplacesTitle() ? config.title() : branding.logoAlt(),
+                    "replacesTitle", branding.logoReplacesTitle()));
+        }
+        site.put("favicon", branding.favicon());
+        site.put("customCss", branding.customCss());
+        site.put("social", branding.social().stream().map(link -> Map.of("icon", link.icon(), "label", link.label(), "href", link.href())).toList());
+        return site;
     }
 
     /** The home page of a language: its own index page when it has one, else the site's. */
