@@ -11,4 +11,9 @@ public interface ComponentCatalog {
 
     /** Names of every component, for error messages. */
     List<String> names();
+
+    /** Front-matter keys the theme's templates read ({@code page.meta.reviewed}), beyond Starlight's own. */
+    default java.util.Set<String> frontMatterKeys() {
+        return java.util.Set.of();
+    }
 }

@@ -296,8 +296,9 @@ public final class ComponentSyntax {
         int column = Math.max(0, line.indexOf("<" + tag.name()));
         var required = catalog.requiredAttributes(tag.name());
         if (required.isEmpty()) {
-            throw new SyntaxProblem("unknown component <" + tag.name() + ">; the theme has " + String.join(", ", catalog.names())
-                    + " (add site/components/" + tag.name() + ".ftlh to define it)", column);
+            throw new SyntaxProblem("unknown component <" + tag.name() + ">" + dev.kensho.generator.Suggestion.didYouMean(tag.name(), catalog.names())
+                    + "; the theme has " + String.join(", ", catalog.names())
+                    + " (add theme/components/" + tag.name() + ".ftlh to define it)", column);
         }
         for (String attribute : required.get()) {
             if (!tag.attributes().containsKey(attribute)) {

@@ -152,7 +152,7 @@ public final class MarkdownDocument {
             return new MarkdownDocument(page, PARSER.parse(""), List.of(), List.of(), Map.of(), false);
         }
         MarkupPolicy.check(document, page, components.body(), found);
-        PageFrontMatter.check(page, found);
+        PageFrontMatter.check(page, catalog.frontMatterKeys(), found);
         FenceScan scan = new FenceScan(page, components.body(), found);
         collect(document, scan);
         diagnostics.addAll(found);

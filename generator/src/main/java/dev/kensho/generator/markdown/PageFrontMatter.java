@@ -30,9 +30,34 @@ public final class PageFrontMatter {
     private PageFrontMatter() {
     }
 
-    static void check(Page page, List<Diagnostic> diagnostics) {
+    /** Starlight's front-matter keys that Kensho reads (title, description and sidebar are read by the loader). */
+    static final List<String> KEYS = List.of("title", "description", "sidebar", "slug", "editUrl", "head", "tableOfContents",
+            "template", "hero", "banner", "lastUpdated", "prev", "next", "pagefind", "draft");
+    private static final List<String> SIDEBAR_KEYS = List.of("order", "label", "hidden", "badge", "attrs");
+
+    /**
+     * @param themeKeys keys the theme's templates read ({@code meta.reviewed}); every other unknown key is a mistake,
+     *                  since a misspelt one ({@code descripton}) would otherwise be dropped in silence
+     */
+    static void check(Page page, java.util.Set<String> themeKeys, List<Diagnostic> diagnostics) {
         FrontMatter front = page.frontMatter();
         Map<String, Object> extra = front.extra();
+        List<String> known = new java.util.ArrayList<>(KEYS);
+        themeKeys.stream().sorted().filter(key -> !known.contains(key)).forEach(known::add);
+        for (String key : extra.keySet()) {
+            if (!known.contains(key)) {
+                report(page, key, "unknown key '" + key + "'" + dev.kensho.generator.Suggestion.didYouMean(key, known)
+                        + "; pages take " + String.join(", ", known) + " (a theme template reading page.meta." + key + " makes it known)", diagnostics);
+            }
+        }
+        if (front.sidebarKeys() != null) {
+            for (String key : front.sidebarKeys()) {
+                if (!SIDEBAR_KEYS.contains(key)) {
+                    report(page, "sidebar", "unknown key 'sidebar." + key + "'" + dev.kensho.generator.Suggestion.didYouMean(key, SIDEBAR_KEYS)
+                            + "; sidebar takes " + String.join(", ", SIDEBAR_KEYS), diagnostics);
+                }
+            }
+        }
         Object template = extra.get("template");
         if (template != null && !template.equals("doc") && !template.equals("splash")) {
             report(page, "template", "template must be 'doc' or 'splash', not '" + template + "'", diagnostics);

@@ -52,11 +52,42 @@ public final class Theme implements ComponentCatalog {
     private final List<Path> layers;
     private final Configuration freemarker;
     private final Map<String, List<String>> components;
+    private final java.util.Set<String> frontMatterKeys;
 
-    private Theme(List<Path> layers, Configuration freemarker, Map<String, List<String>> components) {
+    private Theme(List<Path> layers, Configuration freemarker, Map<String, List<String>> components,
+                  java.util.Set<String> frontMatterKeys) {
         this.layers = layers;
         this.freemarker = freemarker;
         this.components = components;
+        this.frontMatterKeys = frontMatterKeys;
+    }
+
+    private static final Pattern META_KEY = Pattern.compile("\\bmeta\\.([A-Za-z_][A-Za-z0-9_]*)|\\bmeta\\[\"([^\"]+)\"\\]");
+
+    /** Every {@code meta.NAME} the templates and components of the layers read: the front matter they give meaning to. */
+    private static java.util.Set<String> frontMatterKeys(List<Path> layers) throws IOException {
+        java.util.Set<String> keys = new java.util.TreeSet<>();
+        for (Path layer : layers) {
+            for (String folder : List.of("templates", "components")) {
+                if (!Files.isDirectory(layer.resolve(folder))) {
+                    continue;
+                }
+                try (var files = Files.walk(layer.resolve(folder))) {
+                    for (Path file : files.filter(f -> f.toString().endsWith(".ftlh")).toList()) {
+                        Matcher matcher = META_KEY.matcher(Files.readString(file));
+                        while (matcher.find()) {
+                            keys.add(matcher.group(1) != null ? matcher.group(1) : matcher.group(2));
+                        }
+                    }
+                }
+            }
+        }
+        return java.util.Set.copyOf(keys);
+    }
+
+    @Override
+    public java.util.Set<String> frontMatterKeys() {
+        return frontMatterKeys;
     }
 
     /** The built-in theme alone. */
@@ -91,7 +122,7 @@ public final class Theme implements ComponentCatalog {
         for (int i = layers.size() - 1; i >= 0; i--) {
             components.putAll(components(layers.get(i).resolve("components")));
         }
-        return new Theme(List.copyOf(layers), configuration, components);
+        return new Theme(List.copyOf(layers), configuration, components, frontMatterKeys(layers));
     }
 
     private static Path builtInRoot;
