@@ -313,14 +313,21 @@ public final class Theme implements ComponentCatalog {
         if (cached != null) {
             return cached;
         }
-        Map<String, String> strings = new HashMap<>(readStrings("en"));
+        Map<String, String> english = readStrings("en");
+        Map<String, String> own = new HashMap<>();
         String base = lang.contains("-") ? lang.substring(0, lang.indexOf('-')) : lang;
         if (!base.equals("en")) {
-            strings.putAll(readStrings(base));
+            own.putAll(readStrings(base));
         }
         if (!lang.equals(base)) {
-            strings.putAll(readStrings(lang));
+            own.putAll(readStrings(lang));
         }
+        Map<String, String> strings = new HashMap<>(english);
+        strings.putAll(own);
+        // English's singular forms only go with English's words: a language that words KEY itself words its KEY.one too.
+        english.keySet().stream().filter(key -> key.endsWith(".one"))
+                .filter(key -> own.containsKey(key.substring(0, key.length() - 4)) && !own.containsKey(key))
+                .forEach(strings::remove);
         UiStrings ui = new UiStrings(lang, strings);
         uiByLang.put(lang, ui);
         return ui;
