@@ -84,7 +84,7 @@ public final class KenshoBuild {
             throw new IOException("content folder " + options.content() + " does not exist");
         }
 
-        if (options.render()) {
+        if (options.render() || options.shard().equals(Shard.ALL)) {
             SiteRenderer.warmUp();
         }
         ContentFiles contentFiles = new ContentFiles(options.content().toAbsolutePath().normalize());
@@ -112,7 +112,7 @@ public final class KenshoBuild {
                         pages.get(i).fallback() ? new ArrayList<>() : found.get(i))).toList();
         found.forEach(diagnostics::addAll);
         phase("parse", t0);
-        progress.expect((int) documents.stream().filter(d -> !d.sqlFences().isEmpty()).count(), options.render() ? documents.size() : 0);
+        progress.expect((int) documents.stream().filter(d -> !d.sqlFences().isEmpty()).count(), options.render() || options.shard().equals(Shard.ALL) ? documents.size() : 0);
 
         VerificationRun verification;
         String environmentError = null;
@@ -137,15 +137,22 @@ public final class KenshoBuild {
         boolean written = false;
         List<LinkChecker.ExternalLink> externalLinks = List.of();
         // Pages with problems in their sources are not rendered: the build fails on those problems anyway.
-        if (options.render() && environmentError == null && diagnostics.isEmpty()) {
+        // check renders too, in memory, so that it blocks every broken link and anchor a build would block; a share of
+        // the pages (--shard) cannot be rendered whole, so the unsharded check or the build checks their links.
+        boolean linksChecked = options.render() || options.shard().equals(Shard.ALL);
+        if (!linksChecked) {
+            log.accept("Kensho: links and anchors are not checked with --shard (a build or an unsharded check checks them)");
+        }
+        if (linksChecked && environmentError == null && diagnostics.isEmpty()) {
             String builtAt = buildTime().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'"));
             SiteRenderer renderer = new SiteRenderer(theme, config, verification, builtAt, GitDates.of(loader.root()), options.jobs());
             phase("verify", t0);
             Map<String, Path> copies = copies(loader, theme);
             // A build writes each file to the staging folder as it is made; the preview keeps the site in memory.
             Map<String, String> kept = sink == null ? null : new ConcurrentHashMap<>();
-            try (SiteOutput output = sink == null ? SiteOutput.begin(options.out()) : null) {
-                SiteSink target = sink == null ? output::write : kept::put;
+            boolean writing = options.render() && sink == null;
+            try (SiteOutput output = writing ? SiteOutput.begin(options.out()) : null) {
+                SiteSink target = writing ? output::write : sink != null ? kept::put : (path, content) -> { };
                 RenderedSite site = renderer.reportingTo(progress).reusing(memo).render(documents, navigation, copies.keySet(), target, diagnostics);
                 phase("render", t0);
                 progress.stageDone("rendered " + site.paths().size() + " file(s)");
@@ -165,7 +172,7 @@ public final class KenshoBuild {
                 if (diagnostics.isEmpty() && sink != null) {
                     sink.accept(new SiteFiles(kept, copies));
                     written = true;
-                } else if (diagnostics.isEmpty() && !ShutdownSignal.received()) {
+                } else if (writing && diagnostics.isEmpty() && !ShutdownSignal.received()) {
                     for (Map.Entry<String, Path> copy : copies.entrySet()) {
                         output.copy(copy.getKey(), copy.getValue());
                     }

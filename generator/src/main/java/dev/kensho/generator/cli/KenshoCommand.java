@@ -9,6 +9,7 @@ import dev.kensho.generator.BuildOptions;
 import dev.kensho.generator.BuildResult;
 import dev.kensho.generator.Diagnostic;
 import dev.kensho.generator.KenshoBuild;
+import dev.kensho.generator.report.GitHubAnnotations;
 import dev.kensho.generator.report.JUnitReport;
 import dev.kensho.generator.verify.Shard;
 import dev.kensho.sqlchecks.Outcome;
@@ -44,9 +45,19 @@ public final class KenshoCommand implements Runnable {
         System.exit(execute(DEFAULT_OUT, new PrintWriter(System.err, true), args));
     }
 
+    /** The environment the command reads (GITHUB_ACTIONS); a test gives its own. */
+    private java.util.Map<String, String> environment = System.getenv();
+
     /** Runs the command line with the given streams; returns the exit status. */
     public static int execute(PrintWriter out, PrintWriter err, String... args) {
-        CommandLine commandLine = new CommandLine(new KenshoCommand());
+        return execute(out, err, System.getenv(), args);
+    }
+
+    /** Runs the command line with the given streams and environment; returns the exit status. */
+    public static int execute(PrintWriter out, PrintWriter err, java.util.Map<String, String> environment, String... args) {
+        KenshoCommand command = new KenshoCommand();
+        command.environment = environment;
+        CommandLine commandLine = new CommandLine(command);
         commandLine.setOut(out);
         commandLine.setErr(err);
         commandLine.setOverwrittenOptionsAllowed(true);
@@ -138,6 +149,9 @@ public final class KenshoCommand implements Runnable {
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
 
+        @CommandLine.ParentCommand
+        KenshoCommand parent;
+
         abstract boolean render();
 
         /** The share of pages to verify; every page unless the command takes --shard. */
@@ -181,6 +195,13 @@ public final class KenshoCommand implements Runnable {
                 err.println("error: " + result.environmentError());
             }
             err.flush();
+            if (parent != null && GitHubAnnotations.active(parent.environment)) {
+                Path workingDir = Path.of("").toAbsolutePath();
+                result.diagnostics().forEach(diagnostic -> out.println(GitHubAnnotations.error(diagnostic, workingDir)));
+                if (result.environmentError() != null) {
+                    out.println(GitHubAnnotations.error(result.environmentError()));
+                }
+            }
             long failedSnippets = result.verification().count(Outcome.Status.FAILED);
             long otherProblems = result.diagnostics().size() - failedSnippets;
             out.println(summary(result, otherProblems));
