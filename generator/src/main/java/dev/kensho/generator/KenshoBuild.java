@@ -185,14 +185,16 @@ public final class KenshoBuild {
         Duration elapsed = Duration.ofNanos(System.nanoTime() - t0);
         List<String> unverifiedSql = documents.stream().flatMap(d -> d.unverifiedSqlLines().stream()
                 .map(line -> d.page().displayPath() + ":" + line)).toList();
+        List<String> ignoredSql = documents.stream().flatMap(d -> d.ignoredSqlLines().stream()
+                .map(line -> d.page().displayPath() + ":" + line)).toList();
         if (ShutdownSignal.received()) {
             throw new IOException("the build was interrupted; nothing was written");
         }
-        JsonReport.write(options.report(), KenshoVersion.VALUE, verification, diagnostics, sourcePages, elapsed.toMillis(), externalLinks, unverifiedSql);
+        JsonReport.write(options.report(), KenshoVersion.VALUE, verification, diagnostics, sourcePages, elapsed.toMillis(), externalLinks, unverifiedSql, ignoredSql);
         if (options.junitXml() != null) {
             JUnitReport.write(options.junitXml(), verification, diagnostics);
         }
-        return new BuildResult(diagnostics, environmentError, verification, sourcePages, written, elapsed);
+        return new BuildResult(diagnostics, environmentError, verification, sourcePages, written, elapsed, ignoredSql);
     }
 
     /** With KENSHO_TIMINGS set, how long the build took to reach the end of each stage, and the CPU it had used by then. */

@@ -205,6 +205,10 @@ public final class KenshoCommand implements Runnable {
             long failedSnippets = result.verification().count(Outcome.Status.FAILED);
             long otherProblems = result.diagnostics().size() - failedSnippets;
             out.println(summary(result, otherProblems));
+            if (!result.ignoredSql().isEmpty()) {
+                out.println(result.ignoredSql().size() + " SQL fence(s) marked ignore shown as not verified: "
+                        + String.join(", ", result.ignoredSql()));
+            }
             out.println(result.verification().count(Outcome.Status.PASSED) + " passed, " + failedSnippets + " failed"
                     + (result.verification().count(Outcome.Status.SKIPPED) > 0
                     ? ", " + result.verification().count(Outcome.Status.SKIPPED) + " skipped" : ""));

@@ -159,6 +159,7 @@ public final class MarkdownDocument {
         diagnostics.addAll(scan.unblocking);
         MarkdownDocument parsed = new MarkdownDocument(page, document, scan.fences, components.tags(), diagrams, found.isEmpty());
         parsed.unverifiedSqlLines.addAll(scan.unverified);
+        parsed.ignoredSqlLines.addAll(scan.ignored);
         parsed.textMarks.putAll(scan.textMarks);
         return parsed;
     }
@@ -195,6 +196,15 @@ public final class MarkdownDocument {
     public static final Set<String> UNVERIFIED_SQL_LANGUAGES = Set.of("postgresql", "postgres", "psql", "pgsql", "plpgsql", "sql-unverified");
 
     private final List<Integer> unverifiedSqlLines = new ArrayList<>();
+    private final List<Integer> ignoredSqlLines = new ArrayList<>();
+
+    /** The meta word that shows a ```sql fence without running it (mdBook's {@code ignore}). */
+    public static final String IGNORE = "ignore";
+
+    /** Lines of ```sql ignore fences: shown with a "not verified" label, never run, counted in the summary. */
+    public List<Integer> ignoredSqlLines() {
+        return List.copyOf(ignoredSqlLines);
+    }
     private final Map<FencedCodeBlock, String[]> textMarks = new IdentityHashMap<>();
 
     /** Expressive Code's text markers of each fence that has some: the kind of mark on every character of its code. */
@@ -216,6 +226,7 @@ public final class MarkdownDocument {
         /** Problems reported without keeping the page from running (a malformed rows table). */
         final List<Diagnostic> unblocking = new ArrayList<>();
         final List<Integer> unverified = new ArrayList<>();
+        final List<Integer> ignored = new ArrayList<>();
         final Map<FencedCodeBlock, String[]> textMarks = new IdentityHashMap<>();
         /** One budget for every regular-expression marker on the page. */
         final long markerDeadline = BoundedMatch.deadline();
@@ -263,6 +274,15 @@ public final class MarkdownDocument {
                 scan.unverified.add(fence.getStartLineNumber() + 1);
             }
             if (!info.language().equals("sql") && !scenario) {
+                continue;
+            }
+            if (!scenario && info.meta().containsKey(IGNORE)) {
+                List<String> claims = info.meta().keySet().stream().filter(key -> !key.equals(IGNORE) && !Directives.isPresentation(key)).toList();
+                if (!claims.isEmpty()) {
+                    diagnostics.add(fenceDiagnostic(page, body, fence, "'" + claims.get(0) + "' on a ```sql ignore fence is not checked: "
+                            + "the fence is not run; remove ignore to check the claim, or the claim to show the SQL unverified"));
+                }
+                scan.ignored.add(fence.getStartLineNumber() + 1);
                 continue;
             }
             if (!info.repeated().isEmpty()) {
