@@ -8,6 +8,7 @@ import dev.kensho.generator.content.Page;
 import dev.kensho.generator.content.SiteConfig;
 import dev.kensho.generator.links.LinkChecker;
 import dev.kensho.generator.markdown.MarkdownDocument;
+import dev.kensho.generator.output.CacheHeaders;
 import dev.kensho.generator.output.SiteOutput;
 import dev.kensho.generator.render.Navigation;
 import dev.kensho.generator.render.RenderedSite;
@@ -154,6 +155,9 @@ public final class KenshoBuild {
             try (SiteOutput output = writing ? SiteOutput.begin(options.out()) : null) {
                 SiteSink target = writing ? output::write : sink != null ? kept::put : (path, content) -> { };
                 RenderedSite site = renderer.reportingTo(progress).reusing(memo).render(documents, navigation, copies.keySet(), target, diagnostics);
+                if (!copies.containsKey(CacheHeaders.FILE_NAME)) {
+                    target.write(CacheHeaders.FILE_NAME, CacheHeaders.of(theme.hashedAssetNames().values()));
+                }
                 phase("render", t0);
                 progress.stageDone("rendered " + site.paths().size() + " file(s)");
                 log.accept("Kensho: search index " + renderer.searchIndexBytes() / 1024 + " KiB in " + renderer.searchIndexFiles()
@@ -163,6 +167,7 @@ public final class KenshoBuild {
                 // A page that could not be rendered would only show up again as broken links to it.
                 if (diagnostics.isEmpty()) {
                     Set<String> files = new HashSet<>(site.paths());
+                    files.add(CacheHeaders.FILE_NAME);
                     files.addAll(copies.keySet());
                     LinkChecker.Result links = LinkChecker.check(site.documents(), site.outlines(), files, sources);
                     phase("links", t0);
@@ -217,7 +222,11 @@ public final class KenshoBuild {
 
     private static Map<String, Path> copies(ContentLoader loader, Theme theme) throws IOException {
         Map<String, Path> copies = new LinkedHashMap<>();
-        theme.assets().forEach((name, file) -> copies.put("assets/" + name, file));
+        Map<String, String> hashed = theme.hashedAssetNames();
+        theme.assets().forEach((name, file) -> {
+            copies.put("assets/" + name, file);
+            copies.put("assets/" + hashed.get(name), file);
+        });
         for (Path asset : loader.assets()) {
             String relative = loader.root().relativize(asset).toString().replace('\\', '/');
             if (!relative.equals(SiteConfig.FILE_NAME)) {

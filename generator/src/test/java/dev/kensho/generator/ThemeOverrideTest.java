@@ -46,6 +46,30 @@ class ThemeOverrideTest {
     }
 
     @Test
+    void pagesLinkToAssetsNamedByTheirContentAndHeadersCacheOnlyThose() throws Exception {
+        TestSite site = englishSite();
+        assertEquals(0, site.build().status());
+        Document html = Jsoup.parse(site.out.resolve("index.html").toFile());
+        String css = html.selectFirst("link[rel=stylesheet]").attr("href");
+        String hash = java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                .digest(Files.readAllBytes(TestSite.THEME.resolve("assets/kensho.css")))).substring(0, 10);
+        assertEquals("assets/kensho." + hash + ".css", css);
+        assertEquals(Files.readString(TestSite.THEME.resolve("assets/kensho.css")), Files.readString(site.out.resolve(css)));
+        String headers = Files.readString(site.out.resolve("_headers"));
+        assertTrue(headers.contains("\n/assets/kensho." + hash + ".css\n  Cache-Control: public, max-age=31536000, immutable\n"), headers);
+        assertEquals(4, headers.lines().filter(line -> line.startsWith("/")).count(), headers);
+        assertTrue(headers.lines().filter(line -> line.startsWith("/")).allMatch(line -> line.matches("/assets/[a-z]+\\.[0-9a-f]{10}\\.[a-z]+")), headers);
+
+        // A changed asset gets a new name.
+        Files.createDirectories(site.root.resolve("theme/assets"));
+        Files.writeString(site.root.resolve("theme/assets/kensho.css"), "body { color: teal; }\n");
+        assertEquals(0, site.build().status());
+        String changed = Jsoup.parse(site.out.resolve("index.html").toFile()).selectFirst("link[rel=stylesheet]").attr("href");
+        assertFalse(changed.equals(css), changed);
+        assertEquals("body { color: teal; }\n", Files.readString(site.out.resolve(changed)));
+    }
+
+    @Test
     void aThemeFolderBesideContentChangesOnlyTheFilesItHolds() throws Exception {
         TestSite site = englishSite();
         Path theme = site.root.resolve("theme");

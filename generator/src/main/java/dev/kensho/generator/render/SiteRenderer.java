@@ -443,6 +443,7 @@ public final class SiteRenderer {
         SiteLocale siteLocale = siteLocale(locale);
         UiStrings ui = uiOf(locale);
         model.put("root", root);
+        model.put("asset", assetPaths());
         model.put("ui", ui.strings());
         model.put("lang", siteLocale.lang());
         model.put("searchFolder", searchFolder(siteLocale.key()));
@@ -459,6 +460,22 @@ public final class SiteRenderer {
                     "items", g.pages().stream().map(p -> link(p, outputPath)).toList())).toList());
         }
         return model;
+    }
+
+    private Map<String, String> assetPaths;
+
+    /** The theme's assets by name ("kensho.css") → the path pages link to, named by its content ("assets/kensho.1f0c3a9be2.css"). */
+    private synchronized Map<String, String> assetPaths() throws Theme.ThemeException {
+        if (assetPaths == null) {
+            try {
+                Map<String, String> paths = new HashMap<>();
+                theme.hashedAssetNames().forEach((name, hashed) -> paths.put(name, "assets/" + hashed));
+                assetPaths = Map.copyOf(paths);
+            } catch (IOException e) {
+                throw new Theme.ThemeException(Diagnostic.at("theme assets", 1, 1, "cannot be read: " + e.getMessage(), null));
+            }
+        }
+        return assetPaths;
     }
 
     /** Site-wide values for templates: {@code site.title}, {@code site.logo.light}, {@code site.customCss}, … */

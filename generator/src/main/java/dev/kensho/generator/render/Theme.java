@@ -270,6 +270,36 @@ public final class Theme implements ComponentCatalog {
         return out.toString();
     }
 
+    private Map<String, String> hashedNames;
+
+    /**
+     * Each asset's name with a content hash in it ("kensho.css" → "kensho.1f0c3a9be2.css"): pages link to these, so a
+     * CDN may keep them for a year, and a changed file gets a new name. The plain names are written too, for theme
+     * templates of a site that still link to them.
+     */
+    public synchronized Map<String, String> hashedAssetNames() throws IOException {
+        if (hashedNames == null) {
+            Map<String, String> names = new TreeMap<>();
+            for (Map.Entry<String, Path> asset : assets().entrySet()) {
+                String name = asset.getKey();
+                int dot = name.lastIndexOf('.');
+                int slash = name.lastIndexOf('/');
+                String hash = contentHash(Files.readAllBytes(asset.getValue()));
+                names.put(name, dot > slash + 1 ? name.substring(0, dot) + "." + hash + name.substring(dot) : name + "." + hash);
+            }
+            hashedNames = Map.copyOf(names);
+        }
+        return hashedNames;
+    }
+
+    private static String contentHash(byte[] bytes) {
+        try {
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(bytes)).substring(0, 10);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java platform has SHA-256", e);
+        }
+    }
+
     /**
      * The theme's copied-as-is files by their path below {@code assets/} ("kensho.css"), each from the first layer
      * that has it.
