@@ -187,8 +187,9 @@ public final class SiteRenderer {
         ExecutorService pool = Executors.newFixedThreadPool(jobs);
         try {
             List<Future<RenderedPage>> rendered = new ArrayList<>();
+            // site.yml shapes every page (title, lang, url, logo, custom CSS): a change to it renders them all again.
             String shared = memo == null ? "" : RenderMemo.key(navigationFingerprint(navigation), theme.fingerprint(),
-                    String.valueOf(verification.serverVersion()));
+                    String.valueOf(verification.serverVersion()), config.toString());
             AtomicInteger renderedNow = new AtomicInteger();
             for (Page page : order) {
                 Page previous = navigation.previous(page);
