@@ -85,6 +85,20 @@ public final class Theme implements ComponentCatalog {
         return java.util.Set.copyOf(keys);
     }
 
+    private final Map<String, Boolean> readsSlots = new ConcurrentHashMap<>();
+
+    /** Whether a component's template places named slots ({@code slots.icon}); if not, slotted children stay in place. */
+    boolean readsSlots(String component) {
+        return readsSlots.computeIfAbsent(component, name -> {
+            Object source = ((LayeredLoader) freemarker.getTemplateLoader()).findTemplateSource("components/" + name + ".ftlh");
+            try {
+                return source instanceof Path path && Files.readString(path).contains("slots");
+            } catch (IOException e) {
+                return false;
+            }
+        });
+    }
+
     @Override
     public java.util.Set<String> frontMatterKeys() {
         return frontMatterKeys;
