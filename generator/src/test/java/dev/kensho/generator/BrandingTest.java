@@ -107,4 +107,21 @@ class BrandingTest {
         assertTrue(run.err().contains(css + ":6:4: error: '</style' is not allowed in custom CSS"), run::toString);
         assertEquals(6, run.err().lines().filter(line -> line.contains(": error: ")).count(), run::toString);
     }
+
+    @Test
+    void aPageHeadStylePassesTheSameCssCheck() throws Exception {
+        TestSite site = site("title: T\n")
+                .page("styled.md", "---\ntitle: Styled\nhead:\n  - tag: style\n    content: '.note > p { color: teal; }'\n---\nText.\n")
+                .page("hostile.md", "---\ntitle: Hostile\nhead:\n  - tag: style\n    content: 'body { background: url(https://evil.example/x.png) }'\n---\nText.\n");
+        TestSite.Run run = site.build();
+        assertEquals(1, run.status(), run::toString);
+        assertTrue(run.err().contains(site.display("hostile.md") + ":3:1: error: front matter: head: <style>: custom CSS may load only files of this site "
+                + "(a relative URL), not 'https://evil.example/x.png' (line 1 of its content)"), run::toString);
+        assertEquals(1, run.err().lines().filter(line -> line.contains(": error: ")).count(), run::toString);
+
+        Files.delete(site.content.resolve("hostile.md"));
+        assertEquals(0, site.build().status());
+        Document styled = Jsoup.parse(site.out.resolve("styled/index.html").toFile());
+        assertEquals(".note > p { color: teal; }", styled.selectFirst("head style").data());
+    }
 }

@@ -22,7 +22,8 @@ public final class PageFrontMatter {
     private static final Map<String, Set<String>> HEAD_ATTRIBUTES = Map.of(
             "meta", Set.of("name", "property", "content", "itemprop", "lang"),
             "link", Set.of("rel", "href", "hreflang", "type", "sizes", "title", "media"),
-            "title", Set.of());
+            "title", Set.of(),
+            "style", Set.of("media"));
     /** Link relations that fetch nothing that runs or restyles the page. */
     private static final Set<String> LINK_RELATIONS = Set.of("canonical", "alternate", "author", "license", "me", "icon",
             "apple-touch-icon", "help", "prev", "next", "search", "sitemap");
@@ -131,7 +132,7 @@ public final class PageFrontMatter {
             }
             Set<String> allowed = HEAD_ATTRIBUTES.get(tag.toLowerCase(Locale.ROOT));
             if (allowed == null) {
-                return "<" + tag + "> may not be added: contributor pages may add meta, link and title, nothing that runs script or restyles the site";
+                return "<" + tag + "> may not be added: contributor pages may add meta, link, title and style (through the custom CSS check), nothing that runs script";
             }
             Map<?, ?> attrs = map.get("attrs") instanceof Map<?, ?> a ? a : Map.of();
             for (Map.Entry<?, ?> attribute : attrs.entrySet()) {
@@ -142,6 +143,12 @@ public final class PageFrontMatter {
                 String problem = UrlSchemes.problem(String.valueOf(attribute.getValue()));
                 if (problem != null) {
                     return "<" + tag + " " + attribute.getKey() + ">: " + problem;
+                }
+            }
+            if (tag.equalsIgnoreCase("style")) {
+                List<StyleSheetPolicy.Problem> problems = StyleSheetPolicy.problems(map.get("content") == null ? "" : String.valueOf(map.get("content")));
+                if (!problems.isEmpty()) {
+                    return "<style>: " + problems.get(0).message() + " (line " + problems.get(0).line() + " of its content)";
                 }
             }
             if (tag.equalsIgnoreCase("link") && !LINK_RELATIONS.contains(String.valueOf(attrs.get("rel")).toLowerCase(Locale.ROOT))) {
