@@ -117,7 +117,7 @@ public final class MarkdownDocument {
         List<Diagnostic> found = new ArrayList<>();
         ComponentSyntax.Result components = ComponentSyntax.extract(page.body(), page.displayPath(), catalog, path -> {
             try {
-                return readText(page, files, path, ContentFiles.MAX_DIAGRAM_BYTES);
+                return readText(page, files, path, ContentFiles.MAX_DIAGRAM_BYTES, true);
             } catch (ContentFiles.Refused | CharacterCodingException e) {
                 throw new MdxModule.ValueProblem("import '" + path + "?raw': " + (e instanceof ContentFiles.Refused ? e.getMessage() : "not valid UTF-8"));
             }
@@ -178,7 +178,7 @@ public final class MarkdownDocument {
             throw new SvgDiagram.Problem("src=\"" + src + "\" must name an .svg file inside content/");
         }
         try {
-            return readText(page, files, src, ContentFiles.MAX_DIAGRAM_BYTES);
+            return readText(page, files, src, ContentFiles.MAX_DIAGRAM_BYTES, false);
         } catch (ContentFiles.Refused e) {
             throw new SvgDiagram.Problem("cannot use diagram src=\"" + src + "\": " + e.getMessage());
         } catch (CharacterCodingException e) {
@@ -186,10 +186,14 @@ public final class MarkdownDocument {
         }
     }
 
-    /** A UTF-8 file a page names, relative to it ("/x" from the content root), read through the content gate. */
-    private static String readText(Page page, ContentFiles files, String path, long maxBytes) throws ContentFiles.Refused, CharacterCodingException {
+    /**
+     * A UTF-8 file a page names, relative to it ("/x" from the content root), read through the content gate.
+     *
+     * @param trackedBeside also a file git tracks outside content/ (text a page imports with ?raw, as Vite reads it) */
+    private static String readText(Page page, ContentFiles files, String path, long maxBytes, boolean trackedBeside)
+            throws ContentFiles.Refused, CharacterCodingException {
         Path file = path.startsWith("/") ? files.root().resolve(path.substring(1)) : page.source().getParent().resolve(path);
-        return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(files.read(file, maxBytes))).toString();
+        return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(trackedBeside ? files.readTracked(file, maxBytes) : files.read(file, maxBytes))).toString();
     }
 
     /** Fence languages that hold SQL Kensho does not run (only ```sql and ```scenario are run). */
