@@ -43,10 +43,10 @@ mkdir -p "$work/tmp" && chmod 1777 "$work/tmp"
 t4=$(now)
 KENSHO_JAVA_OPTS="-Djava.io.tmpdir=$work/tmp" kensho check --no-cache > "$work/check-cold.log" 2>&1
 t5=$(now); report "five pages, cold check (no cache, binaries unpacked anew)" "$t4" "$t5"
-kensho check --no-cache > "$work/check.log" 2>&1
-t6=$(now); report "five pages, check without the verification cache" "$t5" "$t6"
+kensho check > "$work/check.log" 2>&1
+t6=$(now); report "five pages, check (binaries unpacked; fills the cache)" "$t5" "$t6"
 kensho check > "$work/check-warm.log" 2>&1
-t7=$(now); report "five pages, check with the verification cache" "$t6" "$t7"
+t7=$(now); report "five pages, check again (every page from the cache)" "$t6" "$t7"
 tail -2 "$work/check.log" | sed 's/^/    /'
 
 t8=$(now)
@@ -85,4 +85,13 @@ POM
 mvn -B -o -Dmaven.repo.local="$work/m2" verify > "$work/maven.log" 2>&1
 t12=$(now); report "mvn verify with kensho:check in a project of its own" "$t11" "$t12"
 grep -E "kensho-maven-plugin|passed|BUILD" "$work/maven.log" | sed 's/^/    /'
+# 6. The release jar (-P release: every platform's PostgreSQL binaries), alone in a folder, linked onto PATH.
+t13=$(now)
+(cd "$work/kensho" && mvn -B -q -o -Dmaven.repo.local="$work/m2" -P release -DskipTests package)
+mkdir -p "$work/release/bin" && cp "$work/kensho/generator/target/kensho.jar" "$work/kensho/bin/kensho" "$work/release/"
+ln -sf "$work/release/kensho" "$work/release/bin/kensho"
+t14=$(now); report "mvn -P release package ($(du -m "$work/release/kensho.jar" | cut -f1) MB jar)" "$t13" "$t14"
+cd "$work" && PATH="$work/release/bin:$PATH" kensho init released > /dev/null && cd released && PATH="$work/release/bin:$PATH" kensho check > "$work/release.log" 2>&1
+t15=$(now); report "release jar through a link on PATH: init and check" "$t14" "$t15"
+tail -1 "$work/release.log" | sed 's/^/    /'
 echo "work folder: $work"
