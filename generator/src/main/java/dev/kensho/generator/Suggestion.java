@@ -20,8 +20,30 @@ public final class Suggestion {
                 bestDistance = distance;
             }
         }
-        // Half of the longer name may be wrong (at least two edits): "logos" → "logo", "source" → "src".
-        return best != null && bestDistance <= Math.max(2, Math.max(best.length(), written.length()) / 2) ? " (did you mean '" + best + "'?)" : "";
+        if (best == null) {
+            return "";
+        }
+        // A third of the longer name may be wrong (at least two edits: "logos" → "logo", "titel" → "title"), or the
+        // shorter one is the longer with letters left out ("source" → "src").
+        boolean close = bestDistance <= Math.max(2, Math.max(best.length(), written.length()) / 3)
+                || abbreviates(written.toLowerCase(Locale.ROOT), best.toLowerCase(Locale.ROOT));
+        return close ? " (did you mean '" + best + "'?)" : "";
+    }
+
+    /** Whether the shorter of two names (3 letters or more) is the longer with letters left out. */
+    private static boolean abbreviates(String a, String b) {
+        String shorter = a.length() <= b.length() ? a : b;
+        String longer = a.length() <= b.length() ? b : a;
+        if (shorter.length() < 3) {
+            return false;
+        }
+        int at = 0;
+        for (int i = 0; i < longer.length() && at < shorter.length(); i++) {
+            if (longer.charAt(i) == shorter.charAt(at)) {
+                at++;
+            }
+        }
+        return at == shorter.length();
     }
 
     /** Levenshtein distance. */

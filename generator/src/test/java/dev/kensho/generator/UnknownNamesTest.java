@@ -48,4 +48,27 @@ class UnknownNamesTest {
         assertTrue(run.err().contains(site.display("a.mdx") + ":5:1: error: unknown component <Asdie> (did you mean 'Aside'?); the theme has "), run::toString);
         assertTrue(run.err().contains("(add theme/components/Asdie.ftlh to define it)"), run::toString);
     }
+
+    @Test
+    void anAttributeValueTheComponentDoesNotTakeFailsWithTheNearestOne() throws Exception {
+        TestSite site = new TestSite(temp).page("a.mdx", TestSite.source("A", "\n<Aside type=\"hint\">Hi</Aside>\n\n<Aside type=\"tips\">Hi</Aside>\n"));
+        site.theme = null;
+        TestSite.Run run = site.check();
+        assertEquals(1, run.status(), run::toString);
+        assertTrue(run.err().contains(site.display("a.mdx") + ":5:1: error: <Aside type=\"hint\">: type is one of note, tip, caution, danger\n"), run::toString);
+        assertTrue(run.err().contains(site.display("a.mdx") + ":7:1: error: <Aside type=\"tips\">: type is one of note, tip, caution, danger (did you mean 'tip'?)\n"), run::toString);
+    }
+
+    @Test
+    void aBrokenLinkOrAnchorNamesTheNearestPageOrHeading() throws Exception {
+        TestSite site = new TestSite(temp).page("index.md", TestSite.source("Home", "\nSee [retries](queue/retries.md) and [taking](queue/take.md#taking-the-job).\n"))
+                .page("queue/retry.md", TestSite.source("Retries", "\nText.\n"))
+                .page("queue/take.md", TestSite.source("Take", "\n## Taking a job\n"));
+        site.theme = null;
+        TestSite.Run run = site.check();
+        assertEquals(1, run.status(), run::toString);
+        assertTrue(run.err().contains("error: broken link 'queue/retries.md': queue/retries.md is not part of the site (did you mean 'queue/retry.md'?)"), run::toString);
+        assertTrue(run.err().contains("error: broken link 'queue/take.md#taking-the-job': queue/take/index.html has no element with id \"taking-the-job\" "
+                + "(did you mean 'taking-a-job'?)"), run::toString);
+    }
 }

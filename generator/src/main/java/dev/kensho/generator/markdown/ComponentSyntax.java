@@ -305,6 +305,13 @@ public final class ComponentSyntax {
                 throw new SyntaxProblem("<" + tag.name() + "> needs the attribute " + attribute + "=\"…\"", column);
             }
         }
+        for (Map.Entry<String, List<String>> allowed : catalog.allowedValues(tag.name()).entrySet()) {
+            Object value = tag.attributes().get(allowed.getKey());
+            if (value instanceof String text && !allowed.getValue().contains(text)) {
+                throw new SyntaxProblem("<" + tag.name() + " " + allowed.getKey() + "=\"" + text + "\">: " + allowed.getKey() + " is one of "
+                        + String.join(", ", allowed.getValue()) + dev.kensho.generator.Suggestion.didYouMean(text, allowed.getValue()), column);
+            }
+        }
     }
 
     /** Parses {@code a="x" b='y' c={12} d={true} e={"z"} f={{k: 1}} g={[1, 2]} h={name} i} into values. */

@@ -45,6 +45,8 @@ import java.util.regex.Pattern;
 public final class Theme implements ComponentCatalog {
 
     private static final Pattern REQUIRES = Pattern.compile("<#--\\s*requires:\\s*([^-]*?)\\s*-->");
+    /** A component's second line may list the values an attribute takes: {@code <#-- values: type=note|tip -->}. */
+    private static final Pattern VALUES = Pattern.compile("<#--\\s*values:\\s*(.*?)\\s*-->");
     /** Where the build puts {@code site/} inside the jar (see generator/pom.xml). */
     private static final String BUILT_IN = "kensho-theme";
 
@@ -52,6 +54,7 @@ public final class Theme implements ComponentCatalog {
     private final List<Path> layers;
     private final Configuration freemarker;
     private final Map<String, List<String>> components;
+    private final Map<String, Map<String, List<String>>> allowedValues = new ConcurrentHashMap<>();
     private final java.util.Set<String> frontMatterKeys;
 
     private Theme(List<Path> layers, Configuration freemarker, Map<String, List<String>> components,
@@ -96,6 +99,32 @@ public final class Theme implements ComponentCatalog {
             } catch (IOException e) {
                 return false;
             }
+        });
+    }
+
+    @Override
+    public Map<String, List<String>> allowedValues(String component) {
+        return allowedValues.computeIfAbsent(component, name -> {
+            Map<String, List<String>> values = new TreeMap<>();
+            Object source = ((LayeredLoader) freemarker.getTemplateLoader()).findTemplateSource("components/" + name + ".ftlh");
+            if (source instanceof Path path) {
+                try (var lines = Files.lines(path)) {
+                    lines.limit(3).forEach(line -> {
+                        Matcher matcher = VALUES.matcher(line);
+                        if (matcher.find()) {
+                            for (String declaration : matcher.group(1).split("\\s+")) {
+                                int equals = declaration.indexOf('=');
+                                if (equals > 0) {
+                                    values.put(declaration.substring(0, equals), List.of(declaration.substring(equals + 1).split("\\|")));
+                                }
+                            }
+                        }
+                    });
+                } catch (IOException | java.io.UncheckedIOException e) {
+                    return Map.of();
+                }
+            }
+            return Map.copyOf(values);
         });
     }
 
