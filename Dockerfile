@@ -1,7 +1,7 @@
 # Kensho for CI systems other than GitHub Actions: a JRE and the released jar (the theme and PostgreSQL 18.6
 # binaries inside). Build it after `mvn -B -P release -DskipTests package`, or let the release workflow do it.
 #
-#   docker run --rm -v "$PWD:/work" ghcr.io/kensho-docs/kensho:0.1.0 check
+#   docker run --rm --user "$(id -u):$(id -g)" -v "$PWD:/work" ghcr.io/kensho-docs/kensho:0.1.0 check
 #
 # The embedded PostgreSQL refuses to run as root; the image runs as the unprivileged user kensho.
 FROM eclipse-temurin:21-jre
