@@ -285,7 +285,7 @@ public final class KenshoCommand implements Runnable {
     }
 
     @Command(name = "check", mixinStandardHelpOptions = true,
-            description = "Verify every SQL snippet without rendering anything.")
+            description = "Verify every SQL snippet and check every link and anchor, as build does, without writing the site.")
     static final class Check extends Run {
         @Option(names = "--shard", paramLabel = "I/N", description = "Verify only the I-th of N deterministic shares of the pages "
                 + "(by a hash of each page's path; all shares together cover every page once).")
