@@ -264,7 +264,9 @@ public final class Theme implements ComponentCatalog {
         if (path.startsWith(builtIn)) {
             return "built-in theme: " + builtIn.relativize(path).toString().replace('\\', '/');
         }
-        return path.toString();
+        // As the author would type it, like every other file in messages.
+        Path workingDir = Path.of("").toAbsolutePath();
+        return path.startsWith(workingDir) ? workingDir.relativize(path).toString() : path.toString();
     }
 
     /**
