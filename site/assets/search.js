@@ -204,7 +204,7 @@
     const ui = document.body.dataset;
     status.textContent = pages.length === 0 ? ui.uiNoResults
       : pages.length > shown.length ? ui.uiPagesShown.replace('{0}', pages.length).replace('{1}', shown.length)
-        : ui.uiPages.replace('{0}', pages.length);
+        : (pages.length === 1 ? ui.uiPagesOne : ui.uiPages).replace('{0}', pages.length);
     let n = 0;
     for (const sections of fragments) {
       for (const [, url, page, heading, text] of matchingSections(sections, query)) {

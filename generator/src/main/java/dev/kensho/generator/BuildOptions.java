@@ -9,7 +9,7 @@ import java.nio.file.Path;
  * What to build and how; immutable.
  *
  * @param content  lesson sources
- * @param theme    templates and assets
+ * @param theme    a theme folder over the built-in theme, file by file, or null for the built-in theme alone
  * @param out      the site folder, replaced only by a successful build
  * @param postgres "auto", "embedded", "container" or a JDBC URL
  * @param image    container image for the container provider

@@ -16,10 +16,11 @@ import java.util.List;
  * @param elapsed          wall-clock time of the whole build
  */
 public record BuildResult(List<Diagnostic> diagnostics, String environmentError, VerificationRun verification,
-                          int pages, boolean written, Duration elapsed) {
+                          int pages, boolean written, Duration elapsed, List<String> ignoredSql) {
 
     public BuildResult {
         diagnostics = List.copyOf(diagnostics);
+        ignoredSql = List.copyOf(ignoredSql);
     }
 
     public boolean succeeded() {

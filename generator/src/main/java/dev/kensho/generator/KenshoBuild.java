@@ -8,6 +8,7 @@ import dev.kensho.generator.content.Page;
 import dev.kensho.generator.content.SiteConfig;
 import dev.kensho.generator.links.LinkChecker;
 import dev.kensho.generator.markdown.MarkdownDocument;
+import dev.kensho.generator.output.CacheHeaders;
 import dev.kensho.generator.output.SiteOutput;
 import dev.kensho.generator.render.Navigation;
 import dev.kensho.generator.render.RenderedSite;
@@ -84,7 +85,7 @@ public final class KenshoBuild {
             throw new IOException("content folder " + options.content() + " does not exist");
         }
 
-        if (options.render()) {
+        if (options.render() || options.shard().equals(Shard.ALL)) {
             SiteRenderer.warmUp();
         }
         ContentFiles contentFiles = new ContentFiles(options.content().toAbsolutePath().normalize());
@@ -112,7 +113,7 @@ public final class KenshoBuild {
                         pages.get(i).fallback() ? new ArrayList<>() : found.get(i))).toList();
         found.forEach(diagnostics::addAll);
         phase("parse", t0);
-        progress.expect((int) documents.stream().filter(d -> !d.sqlFences().isEmpty()).count(), options.render() ? documents.size() : 0);
+        progress.expect((int) documents.stream().filter(d -> !d.sqlFences().isEmpty()).count(), options.render() || options.shard().equals(Shard.ALL) ? documents.size() : 0);
 
         VerificationRun verification;
         String environmentError = null;
@@ -137,16 +138,26 @@ public final class KenshoBuild {
         boolean written = false;
         List<LinkChecker.ExternalLink> externalLinks = List.of();
         // Pages with problems in their sources are not rendered: the build fails on those problems anyway.
-        if (options.render() && environmentError == null && diagnostics.isEmpty()) {
+        // check renders too, in memory, so that it blocks every broken link and anchor a build would block; a share of
+        // the pages (--shard) cannot be rendered whole, so the unsharded check or the build checks their links.
+        boolean linksChecked = options.render() || options.shard().equals(Shard.ALL);
+        if (!linksChecked) {
+            log.accept("Kensho: links and anchors are not checked with --shard (a build or an unsharded check checks them)");
+        }
+        if (linksChecked && environmentError == null && diagnostics.isEmpty()) {
             String builtAt = buildTime().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'"));
             SiteRenderer renderer = new SiteRenderer(theme, config, verification, builtAt, GitDates.of(loader.root()), options.jobs());
             phase("verify", t0);
             Map<String, Path> copies = copies(loader, theme);
             // A build writes each file to the staging folder as it is made; the preview keeps the site in memory.
             Map<String, String> kept = sink == null ? null : new ConcurrentHashMap<>();
-            try (SiteOutput output = sink == null ? SiteOutput.begin(options.out()) : null) {
-                SiteSink target = sink == null ? output::write : kept::put;
+            boolean writing = options.render() && sink == null;
+            try (SiteOutput output = writing ? SiteOutput.begin(options.out()) : null) {
+                SiteSink target = writing ? output::write : sink != null ? kept::put : (path, content) -> { };
                 RenderedSite site = renderer.reportingTo(progress).reusing(memo).render(documents, navigation, copies.keySet(), target, diagnostics);
+                if (!copies.containsKey(CacheHeaders.FILE_NAME)) {
+                    target.write(CacheHeaders.FILE_NAME, CacheHeaders.of(theme.hashedAssetNames().values()));
+                }
                 phase("render", t0);
                 progress.stageDone("rendered " + site.paths().size() + " file(s)");
                 log.accept("Kensho: search index " + renderer.searchIndexBytes() / 1024 + " KiB in " + renderer.searchIndexFiles()
@@ -156,6 +167,7 @@ public final class KenshoBuild {
                 // A page that could not be rendered would only show up again as broken links to it.
                 if (diagnostics.isEmpty()) {
                     Set<String> files = new HashSet<>(site.paths());
+                    files.add(CacheHeaders.FILE_NAME);
                     files.addAll(copies.keySet());
                     LinkChecker.Result links = LinkChecker.check(site.documents(), site.outlines(), files, sources);
                     phase("links", t0);
@@ -165,7 +177,7 @@ public final class KenshoBuild {
                 if (diagnostics.isEmpty() && sink != null) {
                     sink.accept(new SiteFiles(kept, copies));
                     written = true;
-                } else if (diagnostics.isEmpty() && !ShutdownSignal.received()) {
+                } else if (writing && diagnostics.isEmpty() && !ShutdownSignal.received()) {
                     for (Map.Entry<String, Path> copy : copies.entrySet()) {
                         output.copy(copy.getKey(), copy.getValue());
                     }
@@ -178,14 +190,16 @@ public final class KenshoBuild {
         Duration elapsed = Duration.ofNanos(System.nanoTime() - t0);
         List<String> unverifiedSql = documents.stream().flatMap(d -> d.unverifiedSqlLines().stream()
                 .map(line -> d.page().displayPath() + ":" + line)).toList();
+        List<String> ignoredSql = documents.stream().flatMap(d -> d.ignoredSqlLines().stream()
+                .map(line -> d.page().displayPath() + ":" + line)).toList();
         if (ShutdownSignal.received()) {
             throw new IOException("the build was interrupted; nothing was written");
         }
-        JsonReport.write(options.report(), KenshoVersion.VALUE, verification, diagnostics, sourcePages, elapsed.toMillis(), externalLinks, unverifiedSql);
+        JsonReport.write(options.report(), KenshoVersion.VALUE, verification, diagnostics, sourcePages, elapsed.toMillis(), externalLinks, unverifiedSql, ignoredSql);
         if (options.junitXml() != null) {
             JUnitReport.write(options.junitXml(), verification, diagnostics);
         }
-        return new BuildResult(diagnostics, environmentError, verification, sourcePages, written, elapsed);
+        return new BuildResult(diagnostics, environmentError, verification, sourcePages, written, elapsed, ignoredSql);
     }
 
     /** With KENSHO_TIMINGS set, how long the build took to reach the end of each stage, and the CPU it had used by then. */
@@ -208,13 +222,11 @@ public final class KenshoBuild {
 
     private static Map<String, Path> copies(ContentLoader loader, Theme theme) throws IOException {
         Map<String, Path> copies = new LinkedHashMap<>();
-        if (Files.isDirectory(theme.assets())) {
-            try (var files = Files.walk(theme.assets())) {
-                for (Path file : (Iterable<Path>) files.filter(Files::isRegularFile).sorted()::iterator) {
-                    copies.put("assets/" + theme.assets().relativize(file).toString().replace('\\', '/'), file);
-                }
-            }
-        }
+        Map<String, String> hashed = theme.hashedAssetNames();
+        theme.assets().forEach((name, file) -> {
+            copies.put("assets/" + name, file);
+            copies.put("assets/" + hashed.get(name), file);
+        });
         for (Path asset : loader.assets()) {
             String relative = loader.root().relativize(asset).toString().replace('\\', '/');
             if (!relative.equals(SiteConfig.FILE_NAME)) {

@@ -69,7 +69,7 @@ class ComponentsTest {
         TestSite.Run run = site.build();
         assertEquals(1, run.status(), run::toString);
         assertTrue(run.err().startsWith(site.display("a.mdx") + ":5:1: error: unknown component <Callout>; the theme has Aside, Badge, "), run::toString);
-        assertTrue(run.err().contains("(add site/components/Callout.ftlh to define it)"), run::toString);
+        assertTrue(run.err().contains("(add theme/components/Callout.ftlh to define it)"), run::toString);
         assertEquals(1, run.err().split("error:").length - 1, "a faulty opening tag must not cascade into its closing tag: " + run.err());
     }
 

@@ -90,6 +90,31 @@ class PreviewServerTest {
         assertEquals(List.of(), TestSite.kenshoPostgresProcesses(), "the server outlived serve");
     }
 
+    @Test
+    void aChangeToSiteYmlOrTheThemeFolderRendersEveryPageAgain() throws Exception {
+        TestSite site = new TestSite(temp).page("site.yml", "title: Before\nlang: en\n")
+                .page("a.md", TestSite.source("A", "\n<Badge text=\"hi\"/>\n")).page("b.md", TestSite.source("B", "\nText b.\n"));
+        Path theme = Files.createDirectories(temp.resolve("theme/components"));
+        BuildOptions options = new BuildOptions(site.content, temp.resolve("theme"), site.out, "embedded", "postgres:18", site.report,
+                true, VerifierSettings.DEFAULTS, Shard.ALL, null, temp.resolve("cache"), 2);
+        List<String> log = Collections.synchronizedList(new ArrayList<>());
+        try (PreviewServer preview = new PreviewServer(options, log::add)) {
+            int port = preview.start(0);
+            assertTrue(get(port, "/b/").body().contains("<a class=\"site-title\" href=\"../\">Before</a>"));
+
+            long generation = preview.generation();
+            site.page("site.yml", "title: After\nlang: en\n");
+            awaitGeneration(preview, generation);
+            assertTrue(get(port, "/b/").body().contains("<a class=\"site-title\" href=\"../\">After</a>"), () -> log.toString());
+            assertTrue(log.get(log.size() - 1).contains("; rendered 2, reused the rest"), log::toString);
+
+            generation = preview.generation();
+            Files.writeString(theme.resolve("Badge.ftlh"), "<#-- requires: text -->\n<b>${attrs.text?string}</b>\n");
+            awaitGeneration(preview, generation);
+            assertTrue(get(port, "/a/").body().contains("<b>hi</b>"), () -> log.toString());
+        }
+    }
+
     private static String rawGet(int port, String host) throws Exception {
         try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
             socket.getOutputStream().write(("GET /a/ HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n")

@@ -441,7 +441,7 @@ class StarlightCompatTest {
         assertEquals("ja", enA.selectFirst(".page-content").attr("lang"), "the untranslated text keeps its language");
         assertTrue(enA.selectFirst(".evidence summary").text().matches("✓ Verified on PostgreSQL 18\\.\\d+"),
                 "the evidence is worded in the page's language: " + enA.selectFirst(".evidence summary").text());
-        assertEquals("runs to the end without an error (1 statements)", enA.selectFirst(".assertions li").text());
+        assertEquals("runs to the end without an error (1 statement)", enA.selectFirst(".assertions li").text());
         assertEquals("Link to “節”", enA.selectFirst("h2 .anchor").attr("aria-label"));
         assertTrue(enA.select("link[rel=alternate]").isEmpty(), "a fallback is not a translation");
 

@@ -20,7 +20,7 @@ final class TestSite {
     final Path content;
     final Path out;
     final Path report;
-    /** The theme folder the site is built with: the real one unless a test gives its own. */
+    /** The theme folder the site is built with: the real one unless a test gives its own; null for none (built-in). */
     Path theme = THEME;
 
     TestSite(Path root) throws IOException {
@@ -50,8 +50,11 @@ final class TestSite {
     }
 
     private Run run(String command, String... extra) {
-        List<String> args = new ArrayList<>(List.of(command, "--content", content.toString(), "--theme", theme.toString(),
-                "--out", out.toString(), "--report", report.toString(), "--postgres", "embedded",
+        List<String> args = new ArrayList<>(List.of(command, "--content", content.toString()));
+        if (theme != null) {
+            args.addAll(List.of("--theme", theme.toString()));
+        }
+        args.addAll(List.of("--out", out.toString(), "--report", report.toString(), "--postgres", "embedded",
                 "--cache", root.resolve("cache").toString()));
         args.addAll(List.of(extra));
         StringWriter out = new StringWriter();

@@ -1,6 +1,7 @@
 package dev.kensho.generator.cli;
 
 import dev.kensho.generator.serve.PreviewServer;
+import dev.kensho.generator.starter.StarterSite;
 import dev.kensho.generator.verify.ServerSession;
 import dev.kensho.generator.report.Progress;
 import dev.kensho.generator.KenshoVersion;
@@ -8,6 +9,7 @@ import dev.kensho.generator.BuildOptions;
 import dev.kensho.generator.BuildResult;
 import dev.kensho.generator.Diagnostic;
 import dev.kensho.generator.KenshoBuild;
+import dev.kensho.generator.report.GitHubAnnotations;
 import dev.kensho.generator.report.JUnitReport;
 import dev.kensho.generator.verify.Shard;
 import dev.kensho.sqlchecks.model.Outcome;
@@ -22,13 +24,14 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
 /** {@code kensho build|check}: exit 0 when everything holds, 1 when something fails, 2 for a usage error. */
 @Command(name = "kensho", mixinStandardHelpOptions = true, version = "Kensho " + KenshoVersion.VALUE,
         description = "Builds a lesson site whose SQL examples are proven on PostgreSQL 18.",
-        subcommands = {KenshoCommand.Build.class, KenshoCommand.Check.class, KenshoCommand.Serve.class})
+        subcommands = {KenshoCommand.Init.class, KenshoCommand.Build.class, KenshoCommand.Check.class, KenshoCommand.Serve.class})
 public final class KenshoCommand implements Runnable {
 
     @CommandLine.Spec
@@ -42,9 +45,19 @@ public final class KenshoCommand implements Runnable {
         System.exit(execute(DEFAULT_OUT, new PrintWriter(System.err, true), args));
     }
 
+    /** The environment the command reads (GITHUB_ACTIONS); a test gives its own. */
+    private java.util.Map<String, String> environment = System.getenv();
+
     /** Runs the command line with the given streams; returns the exit status. */
     public static int execute(PrintWriter out, PrintWriter err, String... args) {
-        CommandLine commandLine = new CommandLine(new KenshoCommand());
+        return execute(out, err, System.getenv(), args);
+    }
+
+    /** Runs the command line with the given streams and environment; returns the exit status. */
+    public static int execute(PrintWriter out, PrintWriter err, java.util.Map<String, String> environment, String... args) {
+        KenshoCommand command = new KenshoCommand();
+        command.environment = environment;
+        CommandLine commandLine = new CommandLine(command);
         commandLine.setOut(out);
         commandLine.setErr(err);
         commandLine.setOverwrittenOptionsAllowed(true);
@@ -53,7 +66,7 @@ public final class KenshoCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "missing command: build or check");
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing command: init, build, check or serve");
     }
 
     /** Options shared by build and check. */
@@ -61,8 +74,20 @@ public final class KenshoCommand implements Runnable {
         @Option(names = "--content", defaultValue = "content", description = "Lesson sources (default: ${DEFAULT-VALUE}).")
         Path content;
 
-        @Option(names = "--theme", defaultValue = "site", description = "Theme folder with templates/ and assets/ (default: ${DEFAULT-VALUE}).")
+        @Option(names = "--theme", paramLabel = "DIR", description = "A theme folder holding only the files it changes "
+                + "(templates/, components/, i18n/, assets/); every other file comes from the built-in theme "
+                + "(default: theme/ beside the content folder when there is one).")
         Path theme;
+
+        /** The theme folder given, else theme/ beside the content folder, else none (the built-in theme alone). */
+        Path themeFolder() {
+            if (theme != null) {
+                return theme;
+            }
+            Path parent = content.toAbsolutePath().normalize().getParent();
+            Path beside = parent == null ? null : parent.resolve("theme");
+            return beside != null && java.nio.file.Files.isDirectory(beside) ? beside : null;
+        }
 
         @Option(names = "--out", defaultValue = "target/site", description = "Site folder, replaced only by a successful build (default: ${DEFAULT-VALUE}).")
         Path out;
@@ -105,7 +130,7 @@ public final class KenshoCommand implements Runnable {
                     throw new IllegalArgumentException("--postgres takes auto, embedded, container or a jdbc:postgresql:// URL, not '"
                             + postgres + "'");
                 }
-                return new BuildOptions(content, theme, out, postgres, image, report, render, limits, shard, junit,
+                return new BuildOptions(content, themeFolder(), out, postgres, image, report, render, limits, shard, junit,
                         noCache ? null : cache, Math.max(1, jobs));
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
@@ -123,6 +148,9 @@ public final class KenshoCommand implements Runnable {
 
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
+
+        @CommandLine.ParentCommand
+        KenshoCommand parent;
 
         abstract boolean render();
 
@@ -167,9 +195,20 @@ public final class KenshoCommand implements Runnable {
                 err.println("error: " + result.environmentError());
             }
             err.flush();
+            if (parent != null && GitHubAnnotations.active(parent.environment)) {
+                Path workingDir = Path.of("").toAbsolutePath();
+                result.diagnostics().forEach(diagnostic -> out.println(GitHubAnnotations.error(diagnostic, workingDir)));
+                if (result.environmentError() != null) {
+                    out.println(GitHubAnnotations.error(result.environmentError()));
+                }
+            }
             long failedSnippets = result.verification().count(Outcome.Status.FAILED);
             long otherProblems = result.diagnostics().size() - failedSnippets;
             out.println(summary(result, otherProblems));
+            if (!result.ignoredSql().isEmpty()) {
+                out.println(result.ignoredSql().size() + " SQL fence(s) marked ignore shown as not verified: "
+                        + String.join(", ", result.ignoredSql()));
+            }
             out.println(result.verification().count(Outcome.Status.PASSED) + " passed, " + failedSnippets + " failed"
                     + (result.verification().count(Outcome.Status.SKIPPED) > 0
                     ? ", " + result.verification().count(Outcome.Status.SKIPPED) + " skipped" : ""));
@@ -246,7 +285,7 @@ public final class KenshoCommand implements Runnable {
     }
 
     @Command(name = "check", mixinStandardHelpOptions = true,
-            description = "Verify every SQL snippet without rendering anything.")
+            description = "Verify every SQL snippet and check every link and anchor, as build does, without writing the site.")
     static final class Check extends Run {
         @Option(names = "--shard", paramLabel = "I/N", description = "Verify only the I-th of N deterministic shares of the pages "
                 + "(by a hash of each page's path; all shares together cover every page once).")
@@ -260,6 +299,41 @@ public final class KenshoCommand implements Runnable {
         @Override
         Shard shard() {
             return shard == null ? Shard.ALL : Shard.parse(shard);
+        }
+    }
+
+    @Command(name = "init", mixinStandardHelpOptions = true,
+            description = "Start a site in DIR (default: the current folder): content/index.md with a verified query and a scenario, "
+                    + "content/site.yml, a GitHub workflow using Kensho's action, and .gitignore. Writes nothing over an existing file.")
+    static final class Init implements Callable<Integer> {
+        @CommandLine.Parameters(arity = "0..1", paramLabel = "DIR", defaultValue = ".")
+        Path folder;
+
+        @Option(names = "--lang", defaultValue = "en", paramLabel = "en|ja",
+                description = "Language of the pages and the theme's words (site.yml's lang; default: ${DEFAULT-VALUE}).")
+        String lang;
+
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            PrintWriter err = spec.commandLine().getErr();
+            List<String> written;
+            try {
+                written = StarterSite.write(folder, lang);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+            } catch (StarterSite.AlreadyThere | IOException e) {
+                err.println("error: " + e.getMessage());
+                return 1;
+            }
+            written.forEach(file -> out.println("  created " + folder.resolve(file).normalize()));
+            String cd = folder.normalize().toString().isEmpty() || folder.normalize().toString().equals(".") ? ""
+                    : "cd " + folder.normalize() + " && ";
+            out.println("Next: " + cd + "kensho serve   (preview on http://127.0.0.1:4321/, checked again on every save)");
+            return 0;
         }
     }
 }

@@ -76,6 +76,47 @@ public final class ContentFiles {
         return real;
     }
 
+    private java.util.Set<Path> tracked;
+
+    /**
+     * Reads a file inside content/, or, for text a page imports ({@code import x from '../examples/a.sql?raw'}), a file
+     * git tracks in the repository that holds content/: never an untracked or ignored one (a build's output, a secret
+     * beside the sources), never one reached through a symbolic link, with the same size limit.
+     */
+    public byte[] readTracked(Path file, long maxBytes) throws Refused {
+        Path normalized = file.toAbsolutePath().normalize();
+        if (normalized.startsWith(root)) {
+            return read(file, maxBytes);
+        }
+        synchronized (this) {
+            if (tracked == null) {
+                tracked = GitTracked.files(root);
+            }
+        }
+        Path real;
+        try {
+            real = normalized.toRealPath();
+        } catch (IOException e) {
+            real = null;
+        }
+        if (real == null || Files.isSymbolicLink(normalized) || !tracked.contains(real)) {
+            throw new Refused("it is outside the content folder and not a file git tracks in this repository; "
+                    + "only files inside content/, or committed beside it, are read");
+        }
+        try (var in = Files.newInputStream(real, LinkOption.NOFOLLOW_LINKS)) {
+            if (!Files.isRegularFile(real, LinkOption.NOFOLLOW_LINKS)) {
+                throw new Refused("it is not a regular file");
+            }
+            byte[] bytes = in.readNBytes((int) maxBytes + 1);
+            if (bytes.length > maxBytes) {
+                throw new Refused("it is more than the " + (maxBytes >> 20) + " MiB Kensho reads for this kind of file");
+            }
+            return bytes;
+        } catch (IOException e) {
+            throw new Refused("it cannot be read: " + e.getMessage());
+        }
+    }
+
     /** Reads a checked file (never more than {@code maxBytes}, even if it grew since the check). */
     public byte[] read(Path file, long maxBytes) throws Refused {
         Path real = check(file, maxBytes);

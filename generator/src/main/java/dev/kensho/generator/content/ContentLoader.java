@@ -274,6 +274,7 @@ public final class ContentLoader {
         String label = null;
         String badge = null;
         boolean hidden = false;
+        List<String> sidebarKeys = new ArrayList<>();
         Object sidebar = fields.remove("sidebar");
         if (sidebar instanceof Map<?, ?> sidebarMap) {
             Object orderValue = sidebarMap.get("order");
@@ -288,6 +289,7 @@ public final class ContentLoader {
             badge = badgeValue instanceof Map<?, ?> badgeMap ? String.valueOf(badgeMap.get("text"))
                     : badgeValue == null ? null : String.valueOf(badgeValue);
             hidden = Boolean.TRUE.equals(sidebarMap.get("hidden"));
+            sidebarMap.keySet().forEach(key -> sidebarKeys.add(String.valueOf(key)));
         } else if (sidebar != null) {
             int line = lineOf(lines, "sidebar:");
             diagnostics.add(Diagnostic.at(file, line, 1, "front matter: 'sidebar' must be a mapping with 'order' and/or 'label'", lines[line - 1]));
@@ -301,7 +303,7 @@ public final class ContentLoader {
             }
         }
         return new FrontMatter(titleText.strip(), description == null ? "" : String.valueOf(description).strip(), order, label, badge,
-                hidden, fields, keyLines);
+                hidden, fields, keyLines, sidebarKeys);
     }
 
     private static int lineOf(String[] lines, String needle) {

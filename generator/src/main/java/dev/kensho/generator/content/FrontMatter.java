@@ -14,13 +14,15 @@ import java.util.Map;
  * @param extra        every other key, for templates (Starlight's {@code draft}, {@code prev}, {@code next},
  *                     {@code tableOfContents}, {@code lastUpdated}, {@code pagefind} are read by the renderer)
  * @param keyLines     the line in the file of each top-level key, for messages about its value
+ * @param sidebarKeys  the keys written under {@code sidebar:}, for the check of unknown keys
  */
 public record FrontMatter(String title, String description, Integer sidebarOrder, String sidebarLabel, String sidebarBadge,
-                          boolean sidebarHidden, Map<String, Object> extra, Map<String, Integer> keyLines) {
+                          boolean sidebarHidden, Map<String, Object> extra, Map<String, Integer> keyLines, java.util.List<String> sidebarKeys) {
 
     public FrontMatter {
         extra = Map.copyOf(extra);
         keyLines = Map.copyOf(keyLines);
+        sidebarKeys = java.util.List.copyOf(sidebarKeys);
     }
 
     /** The line of a top-level key ("banner"), or 2 (the first line of the front matter) when it is not written. */

@@ -1,6 +1,7 @@
 package dev.kensho.generator.content;
 
 import dev.kensho.generator.Diagnostic;
+import dev.kensho.generator.Suggestion;
 import org.snakeyaml.engine.v2.api.Load;
 import org.snakeyaml.engine.v2.api.LoadSettings;
 import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
@@ -35,12 +36,17 @@ import java.util.Collections;
  * @param sidebar     the sidebar as configured ({@code sidebar:}), or null to build it from the folders
  * @param editBaseUrl where a page's source can be edited, joined with its path below content/
  *                    ({@code editLink: {baseUrl: …}}), or ""
+ * @param branding    logo, favicon, custom CSS and social links, with Starlight's names
  */
 public record SiteConfig(String title, String description, String lang, Map<String, String> groups, String url,
                          UrlFormat urlFormat, Map<String, SiteLocale> locales, String defaultLocale, List<SidebarItem> sidebar,
-                         String editBaseUrl) {
+                         String editBaseUrl, Branding branding) {
 
     public static final String FILE_NAME = "site.yml";
+
+    /** Every key site.yml may hold; any other is a mistake (a misspelt key would otherwise be ignored in silence). */
+    static final List<String> KEYS = List.of("title", "description", "lang", "url", "groups", "build", "locales",
+            "defaultLocale", "sidebar", "editLink", "logo", "favicon", "customCss", "social");
 
     public SiteConfig {
         groups = Collections.unmodifiableMap(new LinkedHashMap<>(groups));
@@ -65,7 +71,7 @@ public record SiteConfig(String title, String description, String lang, Map<Stri
     public static SiteConfig load(ContentFiles files, String displayPath, List<Diagnostic> diagnostics) throws IOException {
         Path file = files.root().resolve(FILE_NAME);
         SiteConfig defaults = new SiteConfig("Kensho", "", "ja", Map.of(), "", UrlFormat.DIRECTORY,
-                Map.of(SiteLocale.ROOT, new SiteLocale(SiteLocale.ROOT, "日本語", "ja", "ltr")), SiteLocale.ROOT, null, "");
+                Map.of(SiteLocale.ROOT, new SiteLocale(SiteLocale.ROOT, "日本語", "ja", "ltr")), SiteLocale.ROOT, null, "", Branding.NONE);
         if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
             return defaults;
         }
@@ -92,6 +98,12 @@ public record SiteConfig(String title, String description, String lang, Map<Stri
         if (!(loaded instanceof Map<?, ?> map)) {
             diagnostics.add(Diagnostic.at(displayPath, 1, 1, "site settings must be a mapping such as 'title: ...'", null));
             return defaults;
+        }
+        for (Object key : map.keySet()) {
+            if (!KEYS.contains(String.valueOf(key))) {
+                diagnostics.add(Diagnostic.at(displayPath, lineOf(text, key + ":"), 1, "site settings: unknown key '" + key + "'"
+                        + Suggestion.didYouMean(String.valueOf(key), KEYS) + "; site.yml takes " + String.join(", ", KEYS), null));
+            }
         }
         Map<String, String> groups = new LinkedHashMap<>();
         if (map.get("groups") instanceof Map<?, ?> groupMap) {
@@ -152,6 +164,12 @@ public record SiteConfig(String title, String description, String lang, Map<Stri
             sidebar = new SidebarSettings(text, displayPath, diagnostics).items(map.get("sidebar"), "sidebar");
         }
         String editBaseUrl = "";
+        if (map.get("editLink") instanceof Map<?, ?> edit) {
+            Branding.unknownKeys(edit, "editLink", List.of("baseUrl"), text, displayPath, diagnostics);
+        }
+        if (map.get("build") instanceof Map<?, ?> build) {
+            Branding.unknownKeys(build, "build", List.of("format"), text, displayPath, diagnostics);
+        }
         if (map.get("editLink") instanceof Map<?, ?> edit && edit.get("baseUrl") != null) {
             editBaseUrl = withSlash(String.valueOf(edit.get("baseUrl")));
             if (UrlSchemes.problem(editBaseUrl) != null) {
@@ -165,7 +183,8 @@ public record SiteConfig(String title, String description, String lang, Map<Stri
                 map.get("description") == null ? defaults.description() : String.valueOf(map.get("description")),
                 lang,
                 groups,
-                map.get("url") == null ? "" : withSlash(String.valueOf(map.get("url"))), format, locales, defaultLocale, sidebar, editBaseUrl);
+                map.get("url") == null ? "" : withSlash(String.valueOf(map.get("url"))), format, locales, defaultLocale, sidebar, editBaseUrl,
+                Branding.read(map, files, text, displayPath, diagnostics));
     }
 
     /** The lang of the default locale, for pages outside any locale (the 404 page, the theme's home page). */

@@ -104,17 +104,31 @@ public final class LinkChecker {
                 }
                 if (!files.contains(target)) {
                     problems.add(problem(located, sources.get(page), page, written, "broken link '" + written + "': " + target
-                            + " is not part of the site"));
+                            + " is not part of the site" + nearest(target, files, sources)));
                     continue;
                 }
                 String fragment = uri.getFragment();
                 if (fragment != null && !fragment.isEmpty() && ids.containsKey(target) && !ids.get(target).contains(fragment)) {
                     problems.add(problem(located, sources.get(page), page, written, "broken link '" + written + "': " + target
-                            + " has no element with id \"" + fragment + "\""));
+                            + " has no element with id \"" + fragment + "\"" + dev.kensho.generator.Suggestion.didYouMean(fragment, ids.get(target))));
                 }
             }
         }
         return new Result(problems, external);
+    }
+
+    /** " (did you mean 'queue/retry.md'?)": the nearest file of the site, named by its source page when it has one. */
+    private static String nearest(String target, Set<String> files, Map<String, Page> sources) {
+        // Pages by their output path and by their source ("queue/retries.md" is near "queue/retry.md").
+        Set<String> candidates = new java.util.HashSet<>(files);
+        sources.values().forEach(page -> candidates.add(page.relativePath()));
+        String suggestion = dev.kensho.generator.Suggestion.didYouMean(target, candidates);
+        if (suggestion.isEmpty()) {
+            return "";
+        }
+        String file = suggestion.substring(" (did you mean '".length(), suggestion.length() - "'?)".length());
+        Page page = sources.get(file);
+        return page == null ? suggestion : " (did you mean '" + page.relativePath() + "'?)";
     }
 
     private static Diagnostic problem(Map<Page, SourceLinks> located, Page source, String page, String reference, String message) {

@@ -296,12 +296,20 @@ public final class ComponentSyntax {
         int column = Math.max(0, line.indexOf("<" + tag.name()));
         var required = catalog.requiredAttributes(tag.name());
         if (required.isEmpty()) {
-            throw new SyntaxProblem("unknown component <" + tag.name() + ">; the theme has " + String.join(", ", catalog.names())
-                    + " (add site/components/" + tag.name() + ".ftlh to define it)", column);
+            throw new SyntaxProblem("unknown component <" + tag.name() + ">" + dev.kensho.generator.Suggestion.didYouMean(tag.name(), catalog.names())
+                    + "; the theme has " + String.join(", ", catalog.names())
+                    + " (add theme/components/" + tag.name() + ".ftlh to define it)", column);
         }
         for (String attribute : required.get()) {
             if (!tag.attributes().containsKey(attribute)) {
                 throw new SyntaxProblem("<" + tag.name() + "> needs the attribute " + attribute + "=\"…\"", column);
+            }
+        }
+        for (Map.Entry<String, List<String>> allowed : catalog.allowedValues(tag.name()).entrySet()) {
+            Object value = tag.attributes().get(allowed.getKey());
+            if (value instanceof String text && !allowed.getValue().contains(text)) {
+                throw new SyntaxProblem("<" + tag.name() + " " + allowed.getKey() + "=\"" + text + "\">: " + allowed.getKey() + " is one of "
+                        + String.join(", ", allowed.getValue()) + dev.kensho.generator.Suggestion.didYouMean(text, allowed.getValue()), column);
             }
         }
     }

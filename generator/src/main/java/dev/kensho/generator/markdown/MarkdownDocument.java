@@ -117,7 +117,7 @@ public final class MarkdownDocument {
         List<Diagnostic> found = new ArrayList<>();
         ComponentSyntax.Result components = ComponentSyntax.extract(page.body(), page.displayPath(), catalog, path -> {
             try {
-                return readText(page, files, path, ContentFiles.MAX_DIAGRAM_BYTES);
+                return readText(page, files, path, ContentFiles.MAX_DIAGRAM_BYTES, true);
             } catch (ContentFiles.Refused | CharacterCodingException e) {
                 throw new MdxModule.ValueProblem("import '" + path + "?raw': " + (e instanceof ContentFiles.Refused ? e.getMessage() : "not valid UTF-8"));
             }
@@ -156,13 +156,14 @@ public final class MarkdownDocument {
             return new MarkdownDocument(page, PARSER.parse(""), List.of(), List.of(), Map.of(), false);
         }
         MarkupPolicy.check(document, page, components.body(), found);
-        PageFrontMatter.check(page, found);
+        PageFrontMatter.check(page, catalog.frontMatterKeys(), found);
         FenceScan scan = new FenceScan(page, components.body(), found);
         collect(document, scan);
         diagnostics.addAll(found);
         diagnostics.addAll(scan.unblocking);
         MarkdownDocument parsed = new MarkdownDocument(page, document, scan.fences, components.tags(), diagrams, found.isEmpty());
         parsed.unverifiedSqlLines.addAll(scan.unverified);
+        parsed.ignoredSqlLines.addAll(scan.ignored);
         parsed.textMarks.putAll(scan.textMarks);
         return parsed;
     }
@@ -181,7 +182,7 @@ public final class MarkdownDocument {
             throw new SvgDiagram.Problem("src=\"" + src + "\" must name an .svg file inside content/");
         }
         try {
-            return readText(page, files, src, ContentFiles.MAX_DIAGRAM_BYTES);
+            return readText(page, files, src, ContentFiles.MAX_DIAGRAM_BYTES, false);
         } catch (ContentFiles.Refused e) {
             throw new SvgDiagram.Problem("cannot use diagram src=\"" + src + "\": " + e.getMessage());
         } catch (CharacterCodingException e) {
@@ -189,16 +190,29 @@ public final class MarkdownDocument {
         }
     }
 
-    /** A UTF-8 file a page names, relative to it ("/x" from the content root), read through the content gate. */
-    private static String readText(Page page, ContentFiles files, String path, long maxBytes) throws ContentFiles.Refused, CharacterCodingException {
+    /**
+     * A UTF-8 file a page names, relative to it ("/x" from the content root), read through the content gate.
+     *
+     * @param trackedBeside also a file git tracks outside content/ (text a page imports with ?raw, as Vite reads it) */
+    private static String readText(Page page, ContentFiles files, String path, long maxBytes, boolean trackedBeside)
+            throws ContentFiles.Refused, CharacterCodingException {
         Path file = path.startsWith("/") ? files.root().resolve(path.substring(1)) : page.source().getParent().resolve(path);
-        return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(files.read(file, maxBytes))).toString();
+        return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(trackedBeside ? files.readTracked(file, maxBytes) : files.read(file, maxBytes))).toString();
     }
 
     /** Fence languages that hold SQL Kensho does not run (only ```sql and ```scenario are run). */
     public static final Set<String> UNVERIFIED_SQL_LANGUAGES = Set.of("postgresql", "postgres", "psql", "pgsql", "plpgsql", "sql-unverified");
 
     private final List<Integer> unverifiedSqlLines = new ArrayList<>();
+    private final List<Integer> ignoredSqlLines = new ArrayList<>();
+
+    /** The meta word that shows a ```sql fence without running it (mdBook's {@code ignore}). */
+    public static final String IGNORE = "ignore";
+
+    /** Lines of ```sql ignore fences: shown with a "not verified" label, never run, counted in the summary. */
+    public List<Integer> ignoredSqlLines() {
+        return List.copyOf(ignoredSqlLines);
+    }
     private final Map<FencedCodeBlock, String[]> textMarks = new IdentityHashMap<>();
 
     /** Expressive Code's text markers of each fence that has some: the kind of mark on every character of its code. */
@@ -220,6 +234,7 @@ public final class MarkdownDocument {
         /** Problems reported without keeping the page from running (a malformed rows table). */
         final List<Diagnostic> unblocking = new ArrayList<>();
         final List<Integer> unverified = new ArrayList<>();
+        final List<Integer> ignored = new ArrayList<>();
         final Map<FencedCodeBlock, String[]> textMarks = new IdentityHashMap<>();
         /** One budget for every regular-expression marker on the page. */
         final long markerDeadline = BoundedMatch.deadline();
@@ -271,6 +286,15 @@ public final class MarkdownDocument {
                 scan.unverified.add(fence.getStartLineNumber() + 1);
             }
             if (!info.language().equals("sql") && !scenario) {
+                continue;
+            }
+            if (!scenario && info.meta().containsKey(IGNORE)) {
+                List<String> claims = info.meta().keySet().stream().filter(key -> !key.equals(IGNORE) && !Directives.isPresentation(key)).toList();
+                if (!claims.isEmpty()) {
+                    diagnostics.add(fenceDiagnostic(page, body, fence, "'" + claims.get(0) + "' on a ```sql ignore fence is not checked: "
+                            + "the fence is not run; remove ignore to check the claim, or the claim to show the SQL unverified"));
+                }
+                scan.ignored.add(fence.getStartLineNumber() + 1);
                 continue;
             }
             if (info.meta().containsKey("del") || info.markers().stream().anyMatch(m -> m.kind().equals("del"))) {

@@ -22,7 +22,8 @@ public final class PageFrontMatter {
     private static final Map<String, Set<String>> HEAD_ATTRIBUTES = Map.of(
             "meta", Set.of("name", "property", "content", "itemprop", "lang"),
             "link", Set.of("rel", "href", "hreflang", "type", "sizes", "title", "media"),
-            "title", Set.of());
+            "title", Set.of(),
+            "style", Set.of("media"));
     /** Link relations that fetch nothing that runs or restyles the page. */
     private static final Set<String> LINK_RELATIONS = Set.of("canonical", "alternate", "author", "license", "me", "icon",
             "apple-touch-icon", "help", "prev", "next", "search", "sitemap");
@@ -30,9 +31,34 @@ public final class PageFrontMatter {
     private PageFrontMatter() {
     }
 
-    static void check(Page page, List<Diagnostic> diagnostics) {
+    /** Starlight's front-matter keys that Kensho reads (title, description and sidebar are read by the loader). */
+    static final List<String> KEYS = List.of("title", "description", "sidebar", "slug", "editUrl", "head", "tableOfContents",
+            "template", "hero", "banner", "lastUpdated", "prev", "next", "pagefind", "draft");
+    private static final List<String> SIDEBAR_KEYS = List.of("order", "label", "hidden", "badge", "attrs");
+
+    /**
+     * @param themeKeys keys the theme's templates read ({@code meta.reviewed}); every other unknown key is a mistake,
+     *                  since a misspelt one ({@code descripton}) would otherwise be dropped in silence
+     */
+    static void check(Page page, java.util.Set<String> themeKeys, List<Diagnostic> diagnostics) {
         FrontMatter front = page.frontMatter();
         Map<String, Object> extra = front.extra();
+        List<String> known = new java.util.ArrayList<>(KEYS);
+        themeKeys.stream().sorted().filter(key -> !known.contains(key)).forEach(known::add);
+        for (String key : extra.keySet()) {
+            if (!known.contains(key)) {
+                report(page, key, "unknown key '" + key + "'" + dev.kensho.generator.Suggestion.didYouMean(key, known)
+                        + "; pages take " + String.join(", ", known) + " (a theme template reading page.meta." + key + " makes it known)", diagnostics);
+            }
+        }
+        if (front.sidebarKeys() != null) {
+            for (String key : front.sidebarKeys()) {
+                if (!SIDEBAR_KEYS.contains(key)) {
+                    report(page, "sidebar", "unknown key 'sidebar." + key + "'" + dev.kensho.generator.Suggestion.didYouMean(key, SIDEBAR_KEYS)
+                            + "; sidebar takes " + String.join(", ", SIDEBAR_KEYS), diagnostics);
+                }
+            }
+        }
         Object template = extra.get("template");
         if (template != null && !template.equals("doc") && !template.equals("splash")) {
             report(page, "template", "template must be 'doc' or 'splash', not '" + template + "'", diagnostics);
@@ -106,7 +132,7 @@ public final class PageFrontMatter {
             }
             Set<String> allowed = HEAD_ATTRIBUTES.get(tag.toLowerCase(Locale.ROOT));
             if (allowed == null) {
-                return "<" + tag + "> may not be added: contributor pages may add meta, link and title, nothing that runs script or restyles the site";
+                return "<" + tag + "> may not be added: contributor pages may add meta, link, title and style (through the custom CSS check), nothing that runs script";
             }
             Map<?, ?> attrs = map.get("attrs") instanceof Map<?, ?> a ? a : Map.of();
             for (Map.Entry<?, ?> attribute : attrs.entrySet()) {
@@ -117,6 +143,12 @@ public final class PageFrontMatter {
                 String problem = UrlSchemes.problem(String.valueOf(attribute.getValue()));
                 if (problem != null) {
                     return "<" + tag + " " + attribute.getKey() + ">: " + problem;
+                }
+            }
+            if (tag.equalsIgnoreCase("style")) {
+                List<StyleSheetPolicy.Problem> problems = StyleSheetPolicy.problems(map.get("content") == null ? "" : String.valueOf(map.get("content")));
+                if (!problems.isEmpty()) {
+                    return "<style>: " + problems.get(0).message() + " (line " + problems.get(0).line() + " of its content)";
                 }
             }
             if (tag.equalsIgnoreCase("link") && !LINK_RELATIONS.contains(String.valueOf(attrs.get("rel")).toLowerCase(Locale.ROOT))) {

@@ -50,7 +50,7 @@ public final class TextMarks {
             }
             Pattern pattern;
             try {
-                pattern = Pattern.compile(marker.text());
+                pattern = Pattern.compile(JsRegex.toJava(marker.text()));
             } catch (PatternSyntaxException e) {
                 throw new Problem("marker /" + marker.text() + "/ is not a valid regular expression: " + e.getDescription());
             }

@@ -15,7 +15,9 @@ import java.util.regex.Pattern;
 /**
  * Turns the component markers in a page's rendered Markdown back into components, innermost first:
  * each component's template receives its attributes, the HTML between its tags as {@code content},
- * and its child components as {@code children} (so Tabs can label its TabItems).
+ * and its child components as {@code children} (so Tabs can label its TabItems). A child with a {@code slot}
+ * attribute (Astro's named slots, as in {@code <Fragment slot="icon">}) goes to its parent's {@code slots.NAME}
+ * instead of its content, when the parent's template reads {@code slots}; otherwise it stays where it is written.
  */
 final class ComponentAssembler {
 
@@ -38,6 +40,7 @@ final class ComponentAssembler {
         final ComponentTag tag;
         final StringBuilder content = new StringBuilder();
         final List<Map<String, Object>> children = new ArrayList<>();
+        final Map<String, String> slots = new HashMap<>();
 
         Node(ComponentTag tag) {
             this.tag = tag;
@@ -61,17 +64,17 @@ final class ComponentAssembler {
                 case OPEN -> stack.add(new Node(tag));
                 case CLOSE -> {
                     Node node = stack.remove(stack.size() - 1);
-                    emit(stack.get(stack.size() - 1), node.tag, node.content.toString(), node.children, document, root, ui);
+                    emit(stack.get(stack.size() - 1), node.tag, node.content.toString(), node.children, node.slots, document, root, ui);
                 }
-                case SELF_CLOSING -> emit(stack.get(stack.size() - 1), tag, "", List.of(), document, root, ui);
-                case ONE_LINE -> emit(stack.get(stack.size() - 1), tag, inlineMarkdown.apply(tag.inlineMarkdown()), List.of(), document, root, ui);
+                case SELF_CLOSING -> emit(stack.get(stack.size() - 1), tag, "", List.of(), Map.of(), document, root, ui);
+                case ONE_LINE -> emit(stack.get(stack.size() - 1), tag, inlineMarkdown.apply(tag.inlineMarkdown()), List.of(), Map.of(), document, root, ui);
             }
         }
         stack.get(stack.size() - 1).content.append(html.substring(last));
         return stack.get(0).content.toString();
     }
 
-    private void emit(Node parent, ComponentTag tag, String content, List<Map<String, Object>> children,
+    private void emit(Node parent, ComponentTag tag, String content, List<Map<String, Object>> children, Map<String, String> slots,
                       MarkdownDocument document, String root, UiStrings ui) throws Theme.ThemeException {
         Map<String, Object> model = new HashMap<>();
         model.put("attrs", tag.attributes());
@@ -81,6 +84,7 @@ final class ComponentAssembler {
         // one database, so a template must be able to say so when two or more tabs hold verified SQL.
         model.put("verifiedChildren", children.stream()
                 .filter(child -> VERIFIED_SNIPPET.matcher(String.valueOf(child.get("content"))).find()).count());
+        model.put("slots", Map.copyOf(slots));
         model.put("id", "k" + tag.id());
         model.put("root", root);
         model.put("ui", ui.strings());
@@ -92,7 +96,12 @@ final class ComponentAssembler {
             model.put("svg", svg);
         }
         String rendered = theme.render("components/" + tag.name() + ".ftlh", model);
-        parent.content.append(rendered);
+        Object slot = tag.attributes().get("slot");
+        if (slot instanceof String name && parent.tag != null && theme.readsSlots(parent.tag.name())) {
+            parent.slots.merge(name, rendered, String::concat);
+        } else {
+            parent.content.append(rendered);
+        }
         parent.children.add(Map.of("name", tag.name(), "attrs", tag.attributes(), "content", content, "id", "k" + tag.id()));
     }
 }

@@ -8,6 +8,7 @@ import com.vladsch.flexmark.util.sequence.LineAppendable;
 import dev.kensho.generator.Diagnostic;
 import dev.kensho.generator.content.Page;
 import dev.kensho.generator.content.SiteLocale;
+import dev.kensho.generator.content.Branding;
 import dev.kensho.generator.content.SiteConfig;
 import dev.kensho.generator.markdown.MarkdownDocument;
 import dev.kensho.generator.report.Progress;
@@ -186,8 +187,9 @@ public final class SiteRenderer {
         ExecutorService pool = Executors.newFixedThreadPool(jobs);
         try {
             List<Future<RenderedPage>> rendered = new ArrayList<>();
+            // site.yml shapes every page (title, lang, url, logo, custom CSS): a change to it renders them all again.
             String shared = memo == null ? "" : RenderMemo.key(navigationFingerprint(navigation), theme.fingerprint(),
-                    String.valueOf(verification.serverVersion()));
+                    String.valueOf(verification.serverVersion()), config.toString());
             AtomicInteger renderedNow = new AtomicInteger();
             for (Page page : order) {
                 Page previous = navigation.previous(page);
@@ -442,12 +444,12 @@ public final class SiteRenderer {
         SiteLocale siteLocale = siteLocale(locale);
         UiStrings ui = uiOf(locale);
         model.put("root", root);
+        model.put("asset", assetPaths());
         model.put("ui", ui.strings());
         model.put("lang", siteLocale.lang());
         model.put("searchFolder", searchFolder(siteLocale.key()));
         model.put("dir", siteLocale.dir());
-        model.put("site", Map.of("title", config.title(), "description", config.description(), "lang", siteLocale.lang(),
-                "url", config.url(), "base", config.basePath()));
+        model.put("site", siteModel(siteLocale));
         model.put("canonical", config.url().isEmpty() ? "" : links.absolute(config.url(), outputPath));
         model.put("home", links.fromRoot(root, homeOf(siteLocale)));
         model.put("sidebarHtml", sidebar.html(locale, root, outputPath, current, ui));
@@ -459,6 +461,38 @@ public final class SiteRenderer {
                     "items", g.pages().stream().map(p -> link(p, outputPath)).toList())).toList());
         }
         return model;
+    }
+
+    private Map<String, String> assetPaths;
+
+    /** The theme's assets by name ("kensho.css") → the path pages link to, named by its content ("assets/kensho.1f0c3a9be2.css"). */
+    private synchronized Map<String, String> assetPaths() throws Theme.ThemeException {
+        if (assetPaths == null) {
+            try {
+                Map<String, String> paths = new HashMap<>();
+                theme.hashedAssetNames().forEach((name, hashed) -> paths.put(name, "assets/" + hashed));
+                assetPaths = Map.copyOf(paths);
+            } catch (IOException e) {
+                throw new Theme.ThemeException(Diagnostic.at("theme assets", 1, 1, "cannot be read: " + e.getMessage(), null));
+            }
+        }
+        return assetPaths;
+    }
+
+    /** Site-wide values for templates: {@code site.title}, {@code site.logo.light}, {@code site.customCss}, … */
+    private Map<String, Object> siteModel(SiteLocale siteLocale) {
+        Map<String, Object> site = new HashMap<>(Map.of("title", config.title(), "description", config.description(),
+                "lang", siteLocale.lang(), "url", config.url(), "base", config.basePath()));
+        Branding branding = config.branding();
+        if (!branding.logoLight().isEmpty()) {
+            site.put("logo", Map.of("light", branding.logoLight(), "dark", branding.logoDark(),
+                    "alt", branding.logoAlt().isEmpty() && branding.logoReplacesTitle() ? config.title() : branding.logoAlt(),
+                    "replacesTitle", branding.logoReplacesTitle()));
+        }
+        site.put("favicon", branding.favicon());
+        site.put("customCss", branding.customCss());
+        site.put("social", branding.social().stream().map(link -> Map.of("icon", link.icon(), "label", link.label(), "href", link.href())).toList());
+        return site;
     }
 
     /** The home page of a language: its own index page when it has one, else the site's. */

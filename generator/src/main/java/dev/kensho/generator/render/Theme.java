@@ -2,8 +2,6 @@ package dev.kensho.generator.render;
 
 import dev.kensho.generator.Diagnostic;
 import dev.kensho.generator.markdown.ComponentCatalog;
-import freemarker.cache.FileTemplateLoader;
-import freemarker.cache.MultiTemplateLoader;
 import freemarker.cache.TemplateLoader;
 import freemarker.core.HTMLOutputFormat;
 import freemarker.template.Configuration;
@@ -16,7 +14,15 @@ import org.snakeyaml.engine.v2.api.LoadSettings;
 import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
 
 import java.io.IOException;
+import java.io.Reader;
 import java.io.StringWriter;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystemAlreadyExistsException;
+import java.nio.file.FileSystems;
+import java.util.ArrayList;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -30,32 +36,124 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The look of the site, read from the theme folder ({@code site/}): FreeMarker templates under
- * {@code templates/}, copied-as-is files under {@code assets/}. Editing them needs no Java.
+ * The look of the site: FreeMarker templates under {@code templates/}, components under {@code components/},
+ * the theme's words under {@code i18n/} and copied-as-is files under {@code assets/}. The built-in theme travels
+ * inside Kensho's jar (made from this repository's {@code site/}); a site's own theme folder holds only the files it
+ * changes, and each file it lacks comes from the built-in theme (as mdBook's partial {@code theme/} folder).
+ * Editing either needs no Java.
  */
 public final class Theme implements ComponentCatalog {
 
     private static final Pattern REQUIRES = Pattern.compile("<#--\\s*requires:\\s*([^-]*?)\\s*-->");
+    /** A component's second line may list the values an attribute takes: {@code <#-- values: type=note|tip -->}. */
+    private static final Pattern VALUES = Pattern.compile("<#--\\s*values:\\s*(.*?)\\s*-->");
+    /** Where the build puts {@code site/} inside the jar (see generator/pom.xml). */
+    private static final String BUILT_IN = "kensho-theme";
 
-    private final Path root;
+    /** The theme folders, the site's own first; the last is the built-in theme. */
+    private final List<Path> layers;
     private final Configuration freemarker;
     private final Map<String, List<String>> components;
+    private final Map<String, Map<String, List<String>>> allowedValues = new ConcurrentHashMap<>();
+    private final java.util.Set<String> frontMatterKeys;
 
-    private Theme(Path root, Configuration freemarker, Map<String, List<String>> components) {
-        this.root = root;
+    private Theme(List<Path> layers, Configuration freemarker, Map<String, List<String>> components,
+                  java.util.Set<String> frontMatterKeys) {
+        this.layers = layers;
         this.freemarker = freemarker;
         this.components = components;
+        this.frontMatterKeys = frontMatterKeys;
     }
 
-    public static Theme load(Path root) throws IOException {
-        Path templates = root.resolve("templates");
-        if (!Files.isDirectory(templates)) {
-            throw new IOException("theme folder " + root + " has no templates/ folder");
+    private static final Pattern META_KEY = Pattern.compile("\\bmeta\\.([A-Za-z_][A-Za-z0-9_]*)|\\bmeta\\[\"([^\"]+)\"\\]");
+
+    /** Every {@code meta.NAME} the templates and components of the layers read: the front matter they give meaning to. */
+    private static java.util.Set<String> frontMatterKeys(List<Path> layers) throws IOException {
+        java.util.Set<String> keys = new java.util.TreeSet<>();
+        for (Path layer : layers) {
+            for (String folder : List.of("templates", "components")) {
+                if (!Files.isDirectory(layer.resolve(folder))) {
+                    continue;
+                }
+                try (var files = Files.walk(layer.resolve(folder))) {
+                    for (Path file : files.filter(f -> f.toString().endsWith(".ftlh")).toList()) {
+                        Matcher matcher = META_KEY.matcher(Files.readString(file));
+                        while (matcher.find()) {
+                            keys.add(matcher.group(1) != null ? matcher.group(1) : matcher.group(2));
+                        }
+                    }
+                }
+            }
         }
+        return java.util.Set.copyOf(keys);
+    }
+
+    private final Map<String, Boolean> readsSlots = new ConcurrentHashMap<>();
+
+    /** Whether a component's template places named slots ({@code slots.icon}); if not, slotted children stay in place. */
+    boolean readsSlots(String component) {
+        return readsSlots.computeIfAbsent(component, name -> {
+            Object source = ((LayeredLoader) freemarker.getTemplateLoader()).findTemplateSource("components/" + name + ".ftlh");
+            try {
+                return source instanceof Path path && Files.readString(path).contains("slots");
+            } catch (IOException e) {
+                return false;
+            }
+        });
+    }
+
+    @Override
+    public Map<String, List<String>> allowedValues(String component) {
+        return allowedValues.computeIfAbsent(component, name -> {
+            Map<String, List<String>> values = new TreeMap<>();
+            Object source = ((LayeredLoader) freemarker.getTemplateLoader()).findTemplateSource("components/" + name + ".ftlh");
+            if (source instanceof Path path) {
+                try (var lines = Files.lines(path)) {
+                    lines.limit(3).forEach(line -> {
+                        Matcher matcher = VALUES.matcher(line);
+                        if (matcher.find()) {
+                            for (String declaration : matcher.group(1).split("\\s+")) {
+                                int equals = declaration.indexOf('=');
+                                if (equals > 0) {
+                                    values.put(declaration.substring(0, equals), List.of(declaration.substring(equals + 1).split("\\|")));
+                                }
+                            }
+                        }
+                    });
+                } catch (IOException | java.io.UncheckedIOException e) {
+                    return Map.of();
+                }
+            }
+            return Map.copyOf(values);
+        });
+    }
+
+    @Override
+    public java.util.Set<String> frontMatterKeys() {
+        return frontMatterKeys;
+    }
+
+    /** The built-in theme alone. */
+    public static Theme builtIn() throws IOException {
+        return load(null);
+    }
+
+    /**
+     * The built-in theme with a site's theme folder over it, file by file.
+     *
+     * @param override the site's theme folder, or null for the built-in theme alone
+     */
+    public static Theme load(Path override) throws IOException {
+        List<Path> layers = new ArrayList<>();
+        if (override != null) {
+            if (!Files.isDirectory(override)) {
+                throw new IOException("theme folder " + override + " does not exist");
+            }
+            layers.add(override.toAbsolutePath().normalize());
+        }
+        layers.add(builtInRoot());
         Configuration configuration = new Configuration(Configuration.VERSION_2_3_34);
-        // Page templates by their name ("page.ftlh"), components by their folder ("components/Aside.ftlh").
-        configuration.setTemplateLoader(new MultiTemplateLoader(new TemplateLoader[] {
-                new FileTemplateLoader(templates.toFile()), new FileTemplateLoader(root.toFile())}));
+        configuration.setTemplateLoader(new LayeredLoader(layers));
         configuration.setDefaultEncoding("UTF-8");
         configuration.setOutputFormat(HTMLOutputFormat.INSTANCE);
         configuration.setRecognizeStandardFileExtensions(true);
@@ -63,7 +161,112 @@ public final class Theme implements ComponentCatalog {
         configuration.setLogTemplateExceptions(false);
         configuration.setWrapUncheckedExceptions(true);
         configuration.setFallbackOnNullLoopVariable(false);
-        return new Theme(root, configuration, components(root.resolve("components")));
+        Map<String, List<String>> components = new TreeMap<>();
+        for (int i = layers.size() - 1; i >= 0; i--) {
+            components.putAll(components(layers.get(i).resolve("components")));
+        }
+        return new Theme(List.copyOf(layers), configuration, components, frontMatterKeys(layers));
+    }
+
+    private static Path builtInRoot;
+
+    /** The built-in theme's folder: inside the jar (read through a zip file system) or under target/classes. */
+    private static synchronized Path builtInRoot() throws IOException {
+        if (builtInRoot != null) {
+            return builtInRoot;
+        }
+        URL marker = Theme.class.getResource("/" + BUILT_IN + "/templates/page.ftlh");
+        if (marker == null) {
+            throw new IOException("this Kensho was built without its theme (no " + BUILT_IN + "/ in the jar); rebuild it with mvn package");
+        }
+        try {
+            URI uri = marker.toURI();
+            if (uri.getScheme().equals("jar")) {
+                FileSystem jar;
+                try {
+                    jar = FileSystems.newFileSystem(uri, Map.of());
+                } catch (FileSystemAlreadyExistsException e) {
+                    jar = FileSystems.getFileSystem(uri);
+                }
+                builtInRoot = jar.getPath("/" + BUILT_IN);
+            } else {
+                builtInRoot = Path.of(uri).getParent().getParent();
+            }
+        } catch (URISyntaxException e) {
+            throw new IOException("cannot read the built-in theme at " + marker + ": " + e.getMessage());
+        }
+        return builtInRoot;
+    }
+
+    /**
+     * Finds {@code NAME} as {@code templates/NAME} (page templates) or {@code NAME} (components/Aside.ftlh) in the
+     * first layer that has it.
+     */
+    private static final class LayeredLoader implements TemplateLoader {
+        private final List<Path> layers;
+
+        LayeredLoader(List<Path> layers) {
+            this.layers = layers;
+        }
+
+        @Override
+        public Object findTemplateSource(String name) {
+            for (Path layer : layers) {
+                for (Path candidate : List.of(layer.resolve("templates").resolve(name), layer.resolve(name))) {
+                    Path normal = candidate.normalize();
+                    if (normal.startsWith(layer) && Files.isRegularFile(normal)) {
+                        return normal;
+                    }
+                }
+            }
+            return null;
+        }
+
+        @Override
+        public long getLastModified(Object source) {
+            try {
+                return Files.getLastModifiedTime((Path) source).toMillis();
+            } catch (IOException e) {
+                return -1;
+            }
+        }
+
+        @Override
+        public Reader getReader(Object source, String encoding) throws IOException {
+            return Files.newBufferedReader((Path) source, java.nio.charset.Charset.forName(encoding));
+        }
+
+        @Override
+        public void closeTemplateSource(Object source) {
+            // Nothing is held open between calls.
+        }
+    }
+
+    /** The layers in the order their files are laid over each other. */
+    private List<Path> builtInFirst() {
+        List<Path> order = new ArrayList<>(layers);
+        java.util.Collections.reverse(order);
+        return order;
+    }
+
+    /** The file a template name stands for, in the layer it comes from: for messages. */
+    private String located(String name) {
+        Object found = ((LayeredLoader) freemarker.getTemplateLoader()).findTemplateSource(name);
+        if (found instanceof Path path) {
+            return display(path);
+        }
+        return layers.size() > 1 ? layers.get(0).resolve("templates").resolve(name).toString() : "built-in theme: templates/" + name;
+    }
+
+    /** A path for messages; files of the built-in theme are named as such. */
+    private String display(Path path) {
+        Path builtIn = layers.get(layers.size() - 1);
+        if (path.startsWith(builtIn)) {
+            return "built-in theme: " + builtIn.relativize(path).toString().replace('\\', '/');
+        }
+        // As the author would type it, like every other file in messages.
+        Path workingDir = Path.of("").toAbsolutePath();
+        return path.startsWith(workingDir) ? workingDir.relativize(path).toString() : path.toString();
     }
 
     /**
@@ -91,23 +294,75 @@ public final class Theme implements ComponentCatalog {
         return components;
     }
 
-    /** Changes whenever a template or component of the theme changes (paths, sizes, times). */
+    /** Changes whenever a template, component, word or asset of the theme changes (paths, sizes, times). */
     public String fingerprint() {
         StringBuilder out = new StringBuilder();
-        for (Path folder : List.of(root.resolve("templates"), root.resolve("components"), root.resolve("i18n"))) {
+        for (Path layer : layers) {
+            for (String folder : List.of("templates", "components", "i18n", "assets")) {
+                if (!Files.isDirectory(layer.resolve(folder))) {
+                    continue;
+                }
+                try (var files = Files.walk(layer.resolve(folder))) {
+                    for (Path file : files.filter(Files::isRegularFile).sorted().toList()) {
+                        out.append(file).append(' ').append(Files.size(file)).append(' ')
+                                .append(Files.getLastModifiedTime(file).toMillis()).append('\n');
+                    }
+                } catch (IOException e) {
+                    out.append("unreadable ").append(layer.resolve(folder));
+                }
+            }
+        }
+        return out.toString();
+    }
+
+    private Map<String, String> hashedNames;
+
+    /**
+     * Each asset's name with a content hash in it ("kensho.css" → "kensho.1f0c3a9be2.css"): pages link to these, so a
+     * CDN may keep them for a year, and a changed file gets a new name. The plain names are written too, for theme
+     * templates of a site that still link to them.
+     */
+    public synchronized Map<String, String> hashedAssetNames() throws IOException {
+        if (hashedNames == null) {
+            Map<String, String> names = new TreeMap<>();
+            for (Map.Entry<String, Path> asset : assets().entrySet()) {
+                String name = asset.getKey();
+                int dot = name.lastIndexOf('.');
+                int slash = name.lastIndexOf('/');
+                String hash = contentHash(Files.readAllBytes(asset.getValue()));
+                names.put(name, dot > slash + 1 ? name.substring(0, dot) + "." + hash + name.substring(dot) : name + "." + hash);
+            }
+            hashedNames = Map.copyOf(names);
+        }
+        return hashedNames;
+    }
+
+    private static String contentHash(byte[] bytes) {
+        try {
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(bytes)).substring(0, 10);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java platform has SHA-256", e);
+        }
+    }
+
+    /**
+     * The theme's copied-as-is files by their path below {@code assets/} ("kensho.css"), each from the first layer
+     * that has it.
+     */
+    public Map<String, Path> assets() throws IOException {
+        Map<String, Path> assets = new TreeMap<>();
+        for (Path layer : builtInFirst()) {
+            Path folder = layer.resolve("assets");
             if (!Files.isDirectory(folder)) {
                 continue;
             }
             try (var files = Files.walk(folder)) {
-                for (Path file : files.filter(Files::isRegularFile).sorted().toList()) {
-                    out.append(file).append(' ').append(Files.size(file)).append(' ')
-                            .append(Files.getLastModifiedTime(file).toMillis()).append('\n');
+                for (Path file : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
+                    assets.put(folder.relativize(file).toString().replace('\\', '/'), file);
                 }
-            } catch (IOException e) {
-                out.append("unreadable ").append(folder);
             }
         }
-        return out.toString();
+        return assets;
     }
 
     @Override
@@ -118,10 +373,6 @@ public final class Theme implements ComponentCatalog {
     @Override
     public List<String> names() {
         return List.copyOf(components.keySet());
-    }
-
-    public Path assets() {
-        return root.resolve("assets");
     }
 
     private final Map<String, UiStrings> uiByLang = new ConcurrentHashMap<>();
@@ -137,22 +388,40 @@ public final class Theme implements ComponentCatalog {
         if (cached != null) {
             return cached;
         }
-        Map<String, String> strings = new HashMap<>(readStrings("en"));
+        Map<String, String> english = readStrings("en");
+        Map<String, String> own = new HashMap<>();
         String base = lang.contains("-") ? lang.substring(0, lang.indexOf('-')) : lang;
         if (!base.equals("en")) {
-            strings.putAll(readStrings(base));
+            own.putAll(readStrings(base));
         }
         if (!lang.equals(base)) {
-            strings.putAll(readStrings(lang));
+            own.putAll(readStrings(lang));
         }
+        Map<String, String> strings = new HashMap<>(english);
+        strings.putAll(own);
+        // English's singular forms only go with English's words: a language that words KEY itself words its KEY.one too.
+        english.keySet().stream().filter(key -> key.endsWith(".one"))
+                .filter(key -> own.containsKey(key.substring(0, key.length() - 4)) && !own.containsKey(key))
+                .forEach(strings::remove);
         UiStrings ui = new UiStrings(lang, strings);
         uiByLang.put(lang, ui);
         return ui;
     }
 
+    /** A language's words, the built-in theme's with the site's theme folder's over them. */
     private Map<String, String> readStrings(String lang) throws ThemeException {
-        Path file = root.resolve("i18n").resolve(lang + ".yml");
-        if (!lang.matches("[A-Za-z0-9-]+") || !Files.isRegularFile(file)) {
+        Map<String, String> strings = new HashMap<>();
+        if (!lang.matches("[A-Za-z0-9-]+")) {
+            return strings;
+        }
+        for (Path layer : builtInFirst()) {
+            strings.putAll(readStrings(layer.resolve("i18n").resolve(lang + ".yml")));
+        }
+        return strings;
+    }
+
+    private Map<String, String> readStrings(Path file) throws ThemeException {
+        if (!Files.isRegularFile(file)) {
             return Map.of();
         }
         try {
@@ -162,9 +431,9 @@ public final class Theme implements ComponentCatalog {
                 map.forEach((k, v) -> strings.put(String.valueOf(k), String.valueOf(v)));
                 return strings;
             }
-            throw new ThemeException(Diagnostic.at(file.toString(), 1, 1, "UI strings must be a mapping such as 'search.label: Search'", null));
+            throw new ThemeException(Diagnostic.at(display(file), 1, 1, "UI strings must be a mapping such as 'search.label: Search'", null));
         } catch (IOException | YamlEngineException e) {
-            throw new ThemeException(Diagnostic.at(file.toString(), 1, 1, "UI strings cannot be read: " + e.getMessage(), null));
+            throw new ThemeException(Diagnostic.at(display(file), 1, 1, "UI strings cannot be read: " + e.getMessage(), null));
         }
     }
 
@@ -180,25 +449,41 @@ public final class Theme implements ComponentCatalog {
             loaded.process(model, out);
             return out.toString();
         } catch (TemplateException e) {
-            String file = root.resolve("templates").resolve(e.getTemplateSourceName() == null ? template : e.getTemplateSourceName()).toString();
+            String file = located(e.getTemplateSourceName() == null ? template : e.getTemplateSourceName());
             int line = e.getLineNumber() == null ? 1 : e.getLineNumber();
             int column = e.getColumnNumber() == null ? 1 : e.getColumnNumber();
-            throw new ThemeException(Diagnostic.at(file, line, column, "template: " + firstLine(e.getMessageWithoutStackTop()), null));
+            throw new ThemeException(Diagnostic.at(file, line, column, "template: " + essentials(e.getMessageWithoutStackTop()), null));
         } catch (freemarker.core.ParseException e) {
-            String file = root.resolve("templates").resolve(e.getTemplateName() == null ? template : e.getTemplateName()).toString();
-            throw new ThemeException(Diagnostic.at(file, e.getLineNumber(), e.getColumnNumber(), "template: " + firstLine(e.getEditorMessage()), null));
+            String file = located(e.getTemplateName() == null ? template : e.getTemplateName());
+            throw new ThemeException(Diagnostic.at(file, e.getLineNumber(), e.getColumnNumber(), "template: " + essentials(e.getEditorMessage()), null));
+        } catch (freemarker.template.TemplateNotFoundException e) {
+            throw new ThemeException(Diagnostic.at(located(template), 1, 1, "template " + template
+                    + " not found in the theme folder nor in the built-in theme", null));
         } catch (IOException e) {
-            throw new ThemeException(Diagnostic.at(root.resolve("templates").resolve(template).toString(), 1, 1,
-                    "template cannot be read: " + e.getMessage(), null));
+            throw new ThemeException(Diagnostic.at(located(template), 1, 1, "template cannot be read: " + e.getMessage(), null));
         }
     }
 
-    private static String firstLine(String message) {
+    /**
+     * FreeMarker's message without its advice and stack: every line up to the first separator, joined, so that a
+     * missing name ("==> page.logo") or template ("Template not found for name \"x.ftlh\"") is always in it.
+     */
+    static String essentials(String message) {
         if (message == null) {
             return "error";
         }
-        int newline = message.indexOf('\n');
-        return (newline < 0 ? message : message.substring(0, newline)).strip();
+        List<String> kept = new ArrayList<>();
+        for (String line : message.split("\n")) {
+            String text = line.strip();
+            if (text.startsWith("----") || text.startsWith("Tip:") || text.startsWith("FTL stack trace")
+                    || text.startsWith("The name was interpreted by") || text.startsWith("Reason given:")) {
+                break;
+            }
+            if (!text.isEmpty()) {
+                kept.add(text);
+            }
+        }
+        return kept.isEmpty() ? "error" : String.join(" ", kept);
     }
 
     /** A broken template; carries the diagnostic to print. */

@@ -77,6 +77,9 @@ public final class JUnitReport {
             attribute(xml, "classname", page.page());
             attribute(xml, "name", outcome.snippet().location().file() + ":" + outcome.snippet().location().line()
                     + (outcome.snippet().scenario() == null ? " sql" : " scenario"));
+            // file and line as Ant's and Surefire's reports write them, so CI systems can point at the fence.
+            attribute(xml, "file", outcome.snippet().location().file());
+            attribute(xml, "line", Integer.toString(outcome.snippet().location().line()));
             attribute(xml, "time", seconds(outcome.duration().toNanos()));
             if (outcome.status() == Outcome.Status.FAILED) {
                 Diagnostic diagnostic = SqlVerification.diagnostic(page, outcome);
@@ -109,6 +112,8 @@ public final class JUnitReport {
             xml.writeStartElement("testcase");
             attribute(xml, "classname", problem.file());
             attribute(xml, "name", problem.file() + ":" + problem.line() + " source");
+            attribute(xml, "file", problem.file());
+            attribute(xml, "line", Integer.toString(problem.line()));
             xml.writeStartElement("failure");
             attribute(xml, "message", problem.location() + ": " + problem.message());
             attribute(xml, "type", "source");

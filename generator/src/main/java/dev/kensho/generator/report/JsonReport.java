@@ -29,7 +29,7 @@ public final class JsonReport {
 
     public static void write(Path file, String kenshoVersion, VerificationRun run, List<Diagnostic> diagnostics,
                              int pages, long elapsedMs, List<LinkChecker.ExternalLink> externalLinks,
-                             List<String> unverifiedSql) throws IOException {
+                             List<String> unverifiedSql, List<String> ignoredSql) throws IOException {
         Map<String, Object> report = new LinkedHashMap<>();
         report.put("kensho", kenshoVersion);
         report.put("provider", run.provider());
@@ -82,6 +82,8 @@ public final class JsonReport {
         totals.put("pagesFromCache", run.fromCache().size());
         totals.put("unverifiedSqlFences", unverifiedSql.size());
         report.put("unverifiedSqlFences", unverifiedSql);
+        totals.put("ignoredSqlFences", ignoredSql.size());
+        report.put("ignoredSqlFences", ignoredSql);
         report.put("totals", totals);
         Path parent = file.toAbsolutePath().getParent();
         Files.createDirectories(parent);

@@ -108,6 +108,9 @@ public final class PreviewServer implements AutoCloseable {
      * are ignored (see {@link #relevant}).
      */
     private void register(Path root) throws IOException {
+        if (root == null) {
+            return; // the built-in theme only: nothing of it changes while serving
+        }
         Path absolute = root.toAbsolutePath().normalize();
         Path existing = absolute.getParent();
         while (existing != null && !Files.isDirectory(existing)) {
@@ -135,7 +138,7 @@ public final class PreviewServer implements AutoCloseable {
             return true;
         }
         Path changed = folder.resolve(name).toAbsolutePath().normalize();
-        for (Path root : List.of(options.content(), options.theme())) {
+        for (Path root : java.util.stream.Stream.of(options.content(), options.theme()).filter(java.util.Objects::nonNull).toList()) {
             Path absolute = root.toAbsolutePath().normalize();
             if (changed.startsWith(absolute) || absolute.startsWith(changed)) {
                 return true;

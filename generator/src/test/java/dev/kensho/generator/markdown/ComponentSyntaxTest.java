@@ -170,7 +170,7 @@ class ComponentSyntaxTest {
     void anUnknownComponentNamesTheTemplateToAdd() {
         extract("Text\n\n<Tweet id=\"1\" />\n");
         assertEquals("p.mdx:3:1: unknown component <Tweet>; the theme has Aside, Badge, Card, Chart, LinkCard, Steps, TabItem, Tabs "
-                        + "(add site/components/Tweet.ftlh to define it)",
+                        + "(add theme/components/Tweet.ftlh to define it)",
                 diagnostics.stream().map(d -> d.file() + ":" + d.line() + ":" + d.column() + ": " + d.message()).findFirst().orElseThrow());
     }
 

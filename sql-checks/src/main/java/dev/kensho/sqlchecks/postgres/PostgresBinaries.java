@@ -45,8 +45,8 @@ final class PostgresBinaries {
         URL archive = PostgresBinaries.class.getClassLoader().getResource(resource);
         if (archive == null) {
             throw new PostgresUnavailableException("no embedded PostgreSQL binaries for this platform ("
-                    + System.getProperty("os.name") + ", " + System.getProperty("os.arch") + ") on the class path; "
-                    + "use --postgres container or --postgres jdbc:postgresql://host/db");
+                    + System.getProperty("os.name") + ", " + System.getProperty("os.arch") + ") on the class path"
+                    + carried() + "; use --postgres container or --postgres jdbc:postgresql://host/db");
         }
         try {
             long size = archive.openConnection().getContentLengthLong();
@@ -73,6 +73,17 @@ final class PostgresBinaries {
         } catch (IOException e) {
             throw new PostgresUnavailableException("could not unpack PostgreSQL binaries: " + e.getMessage(), e);
         }
+    }
+
+    /** The platforms whose archives this class path does carry, for the message when this one's is missing. */
+    private static String carried() {
+        List<String> platforms = new ArrayList<>();
+        for (String platform : List.of("linux-x86_64", "linux-arm_64", "darwin-x86_64", "darwin-arm_64", "windows-x86_64")) {
+            if (PostgresBinaries.class.getClassLoader().getResource("postgres-" + platform + ".txz") != null) {
+                platforms.add(platform);
+            }
+        }
+        return platforms.isEmpty() ? "" : " (this Kensho carries them for " + String.join(", ", platforms) + ")";
     }
 
     /** The archive's name and size: changes whenever Maven brings other binaries. */

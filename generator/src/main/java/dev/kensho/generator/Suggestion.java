@@ -1,0 +1,68 @@
+package dev.kensho.generator;
+
+import java.util.Collection;
+import java.util.Locale;
+
+/** "Did you mean …?" for a misspelt name: the known name fewest edits away, when it is close enough to be a typo. */
+public final class Suggestion {
+
+    private Suggestion() {
+    }
+
+    /** " (did you mean 'customCss'?)", or "" when no known name is close. */
+    public static String didYouMean(String written, Collection<String> known) {
+        String best = null;
+        int bestDistance = Integer.MAX_VALUE;
+        for (String candidate : known) {
+            int distance = distance(written.toLowerCase(Locale.ROOT), candidate.toLowerCase(Locale.ROOT));
+            if (distance < bestDistance) {
+                best = candidate;
+                bestDistance = distance;
+            }
+        }
+        if (best == null) {
+            return "";
+        }
+        // A third of the longer name may be wrong (at least two edits: "logos" → "logo", "titel" → "title"), or the
+        // shorter one is the longer with letters left out ("source" → "src").
+        boolean close = bestDistance <= Math.max(2, Math.max(best.length(), written.length()) / 3)
+                || abbreviates(written.toLowerCase(Locale.ROOT), best.toLowerCase(Locale.ROOT));
+        return close ? " (did you mean '" + best + "'?)" : "";
+    }
+
+    /** Whether the shorter of two names (3 letters or more) is the longer with letters left out. */
+    private static boolean abbreviates(String a, String b) {
+        String shorter = a.length() <= b.length() ? a : b;
+        String longer = a.length() <= b.length() ? b : a;
+        if (shorter.length() < 3) {
+            return false;
+        }
+        int at = 0;
+        for (int i = 0; i < longer.length() && at < shorter.length(); i++) {
+            if (longer.charAt(i) == shorter.charAt(at)) {
+                at++;
+            }
+        }
+        return at == shorter.length();
+    }
+
+    /** Levenshtein distance. */
+    static int distance(String a, String b) {
+        int[] previous = new int[b.length() + 1];
+        int[] current = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            previous[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            current[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+                current[j] = Math.min(substitution, Math.min(previous[j] + 1, current[j - 1] + 1));
+            }
+            int[] swap = previous;
+            previous = current;
+            current = swap;
+        }
+        return previous[b.length()];
+    }
+}

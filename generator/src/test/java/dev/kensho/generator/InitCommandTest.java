@@ -1,0 +1,97 @@
+package dev.kensho.generator;
+
+import dev.kensho.generator.cli.KenshoCommand;
+import org.jsoup.Jsoup;
+import org.jsoup.nodes.Document;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** {@code kensho init} writes a site that builds at once, with no theme folder. */
+@org.junit.jupiter.api.extension.ExtendWith(NoServerOutlivesATest.class)
+class InitCommandTest {
+
+    @TempDir
+    Path temp;
+
+    private static TestSite.Run kensho(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int status = KenshoCommand.execute(new PrintWriter(out, true), new PrintWriter(err, true), args);
+        return new TestSite.Run(status, out.toString(), err.toString());
+    }
+
+    private TestSite.Run build(Path folder, String command) {
+        return kensho(command, "--content", folder.resolve("content").toString(), "--out", folder.resolve("target/site").toString(),
+                "--report", folder.resolve("target/report.json").toString(), "--cache", folder.resolve("target/cache").toString(),
+                "--postgres", "embedded");
+    }
+
+    @Test
+    void anEnglishStarterSiteBuildsAtOnceWithItsLogoAndCustomCss() throws Exception {
+        Path folder = temp.resolve("notes");
+        TestSite.Run init = kensho("init", folder.toString(), "--lang", "en");
+        assertEquals(0, init.status(), init::toString);
+        for (String file : List.of("content/index.md", "content/site.yml", "content/logo.svg", "content/custom.css",
+                ".github/workflows/kensho.yml", ".gitignore")) {
+            assertTrue(Files.isRegularFile(folder.resolve(file)), file);
+            assertTrue(init.out().contains("created " + folder.resolve(file)), init::toString);
+        }
+        assertTrue(Files.readString(folder.resolve(".github/workflows/kensho.yml"))
+                .contains("uses: " + KenshoVersion.REPOSITORY + "@v" + KenshoVersion.VALUE));
+
+        TestSite.Run build = build(folder, "build");
+        assertEquals(0, build.status(), build::toString);
+        assertTrue(build.out().endsWith("3 passed, 0 failed\n"), build::toString);
+        Document home = Jsoup.parse(folder.resolve("target/site/index.html").toFile());
+        assertEquals("en", home.selectFirst("html").attr("lang"));
+        assertEquals("Job queue notes", home.selectFirst("h1").text());
+        assertEquals("Job queue notes", home.selectFirst("a.site-title").text());
+        assertEquals("logo.svg", home.selectFirst("a.site-title img.site-logo").attr("src"));
+        List<String> sheets = home.select("link[rel=stylesheet]").eachAttr("href");
+        assertTrue(sheets.get(0).matches("assets/kensho\\.[0-9a-f]{10}\\.css"), sheets::toString);
+        assertEquals("custom.css", sheets.get(1));
+        assertEquals(List.of("✓ Verified on PostgreSQL 18.6", "✓ Verified on PostgreSQL 18.6", "✓ Verified on PostgreSQL 18.6 (several sessions)"),
+                home.select(".verified .evidence summary").eachText());
+        assertEquals(1, home.select(".scenario.verified").size());
+        assertTrue(Files.isRegularFile(folder.resolve("target/site/custom.css")));
+    }
+
+    @Test
+    void aJapaneseStarterSiteChecks() throws Exception {
+        Path folder = temp.resolve("notes");
+        assertEquals(0, kensho("init", folder.toString(), "--lang", "ja").status());
+        assertTrue(Files.readString(folder.resolve("content/site.yml")).contains("lang: ja"));
+        TestSite.Run check = build(folder, "check");
+        assertEquals(0, check.status(), check::toString);
+        assertTrue(check.out().endsWith("3 passed, 0 failed\n"), check::toString);
+    }
+
+    @Test
+    void initWritesNothingOverExistingFiles() throws Exception {
+        Files.createDirectories(temp.resolve("content"));
+        Files.writeString(temp.resolve("content/index.md"), "mine");
+        Files.writeString(temp.resolve(".gitignore"), "mine");
+        TestSite.Run init = kensho("init", temp.toString());
+        assertEquals(1, init.status(), init::toString);
+        assertEquals("error: not written, these files are already there: content/index.md, .gitignore\n", init.err());
+        assertFalse(Files.exists(temp.resolve("content/site.yml")));
+        assertEquals("mine", Files.readString(temp.resolve("content/index.md")));
+    }
+
+    @Test
+    void anUnknownLanguageIsAUsageError() {
+        TestSite.Run init = kensho("init", temp.toString(), "--lang", "fr");
+        assertEquals(2, init.status(), init::toString);
+        assertTrue(init.err().startsWith("--lang takes en or ja, not 'fr'"), init::toString);
+    }
+}

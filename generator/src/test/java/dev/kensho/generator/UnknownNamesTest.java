@@ -1,0 +1,74 @@
+package dev.kensho.generator;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** A misspelt front-matter key or component fails at its line and names what was probably meant. */
+@org.junit.jupiter.api.extension.ExtendWith(NoServerOutlivesATest.class)
+class UnknownNamesTest {
+
+    @TempDir
+    Path temp;
+
+    @Test
+    void anUnknownFrontMatterKeyFailsWithTheNearestKnownOne() throws Exception {
+        TestSite site = new TestSite(temp).page("a.md", "---\ntitle: A\ndescripton: typo\nsidebar:\n  ordr: 2\n---\nText.\n");
+        site.theme = null;
+        TestSite.Run run = site.check();
+        assertEquals(1, run.status(), run::toString);
+        assertTrue(run.err().contains(site.display("a.md") + ":3:1: error: front matter: unknown key 'descripton' (did you mean 'description'?); "
+                + "pages take title, description, sidebar, slug, editUrl, head, tableOfContents, template, hero, banner, lastUpdated, prev, next, "
+                + "pagefind, draft, reviewed (a theme template reading page.meta.descripton makes it known)"), run::toString);
+        assertTrue(run.err().contains(site.display("a.md") + ":4:1: error: front matter: unknown key 'sidebar.ordr' (did you mean 'order'?); "
+                + "sidebar takes order, label, hidden, badge, attrs"), run::toString);
+    }
+
+    @Test
+    void aKeyATemplateOfTheSiteReadsIsKnown() throws Exception {
+        TestSite site = new TestSite(temp).page("a.md", "---\ntitle: A\nauthor: Kim\n---\nText.\n");
+        site.theme = null;
+        Path components = Files.createDirectories(site.root.resolve("theme/components"));
+        Files.writeString(components.resolve("Byline.ftlh"), "<p>${(page.meta.author)!\"\"}</p>\n");
+        TestSite.Run run = site.check();
+        assertEquals(0, run.status(), run::toString);
+    }
+
+    @Test
+    void aMisspeltComponentNamesTheNearestOne() throws Exception {
+        TestSite site = new TestSite(temp).page("a.mdx", TestSite.source("A", "\n<Asdie type=\"tip\">Hi</Asdie>\n"));
+        site.theme = null;
+        TestSite.Run run = site.check();
+        assertEquals(1, run.status(), run::toString);
+        assertTrue(run.err().contains(site.display("a.mdx") + ":5:1: error: unknown component <Asdie> (did you mean 'Aside'?); the theme has "), run::toString);
+        assertTrue(run.err().contains("(add theme/components/Asdie.ftlh to define it)"), run::toString);
+    }
+
+    @Test
+    void anAttributeValueTheComponentDoesNotTakeFailsWithTheNearestOne() throws Exception {
+        TestSite site = new TestSite(temp).page("a.mdx", TestSite.source("A", "\n<Aside type=\"hint\">Hi</Aside>\n\n<Aside type=\"tips\">Hi</Aside>\n"));
+        site.theme = null;
+        TestSite.Run run = site.check();
+        assertEquals(1, run.status(), run::toString);
+        assertTrue(run.err().contains(site.display("a.mdx") + ":5:1: error: <Aside type=\"hint\">: type is one of note, tip, caution, danger\n"), run::toString);
+        assertTrue(run.err().contains(site.display("a.mdx") + ":7:1: error: <Aside type=\"tips\">: type is one of note, tip, caution, danger (did you mean 'tip'?)\n"), run::toString);
+    }
+
+    @Test
+    void aBrokenLinkOrAnchorNamesTheNearestPageOrHeading() throws Exception {
+        TestSite site = new TestSite(temp).page("index.md", TestSite.source("Home", "\nSee [retries](queue/retries.md) and [taking](queue/take.md#taking-the-job).\n"))
+                .page("queue/retry.md", TestSite.source("Retries", "\nText.\n"))
+                .page("queue/take.md", TestSite.source("Take", "\n## Taking a job\n"));
+        site.theme = null;
+        TestSite.Run run = site.check();
+        assertEquals(1, run.status(), run::toString);
+        assertTrue(run.err().contains("error: broken link 'queue/retries.md': queue/retries.md is not part of the site (did you mean 'queue/retry.md'?)"), run::toString);
+        assertTrue(run.err().contains("error: broken link 'queue/take.md#taking-the-job': queue/take/index.html has no element with id \"taking-the-job\" "
+                + "(did you mean 'taking-a-job'?)"), run::toString);
+    }
+}
