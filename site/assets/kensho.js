@@ -1,4 +1,4 @@
-// Theme toggle that remembers the reader's choice; the initial theme is set inline in <head> to avoid a flash.
+// Theme toggle that remembers the reader's choice; the initial theme is set in <head> by kensho-theme.js to avoid a flash.
 document.querySelector('.theme-toggle')?.addEventListener('click', () => {
   const next = document.documentElement.dataset.theme === 'dark' ? 'light' : 'dark';
   document.documentElement.dataset.theme = next;
@@ -111,9 +111,11 @@ if (toc) {
   requestAnimationFrame(mark);
 }
 
-// On large sites the sidebar is one shared file (assets/sidebar.js) drawn here, so that pages stay small.
-const shared = document.querySelector('.sidebar-shared');
-if (shared) {
+// On large sites the sidebar is one shared file (assets/sidebar-LOCALE.js) drawn here, so that pages stay small.
+// Only the element the theme placed is trusted: the one with its id directly in the sidebar <nav> (page content
+// never sits there), and only when it names a file the build writes; a page's own look-alike loads nothing.
+const shared = document.querySelector('body > .layout > nav#sidebar > #kensho-sidebar-shared');
+if (shared && /^assets\/sidebar-[A-Za-z0-9_-]+\.js$/.test(shared.dataset.src || '')) {
   const root = document.body.dataset.root || '';
   // Entries are [path, title, badge] for a link, or {label, collapsed, items} for a group.
   const draw = (entries, depth) => {

@@ -141,7 +141,7 @@ public final class KenshoBuild {
             String builtAt = buildTime().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'"));
             SiteRenderer renderer = new SiteRenderer(theme, config, verification, builtAt, GitDates.of(loader.root()), options.jobs());
             phase("verify", t0);
-            Map<String, Path> copies = copies(loader, theme);
+            Map<String, Path> copies = copies(loader, theme, diagnostics);
             // A build writes each file to the staging folder as it is made; the preview keeps the site in memory.
             Map<String, String> kept = sink == null ? null : new ConcurrentHashMap<>();
             try (SiteOutput output = sink == null ? SiteOutput.begin(options.out()) : null) {
@@ -153,6 +153,12 @@ public final class KenshoBuild {
                         + " file(s) for " + documents.size() + " page(s); a query fetches only the files it needs");
                 Map<String, Page> sources = new HashMap<>();
                 pages.forEach(page -> sources.put(page.outputPath(), page));
+                for (String path : copies.keySet()) {
+                    if (site.paths().contains(path)) {
+                        diagnostics.add(Diagnostic.at(display(workingDir, loader.root().resolve(path)), 1, 1, "not published: " + path
+                                + " is a file the build generates (a page, the home or 404 page, the sitemap, search or sidebar data)", null));
+                    }
+                }
                 // A page that could not be rendered would only show up again as broken links to it.
                 if (diagnostics.isEmpty()) {
                     Set<String> files = new HashSet<>(site.paths());
@@ -206,7 +212,7 @@ public final class KenshoBuild {
         return OffsetDateTime.now(ZoneOffset.UTC);
     }
 
-    private static Map<String, Path> copies(ContentLoader loader, Theme theme) throws IOException {
+    private static Map<String, Path> copies(ContentLoader loader, Theme theme, List<Diagnostic> diagnostics) throws IOException {
         Map<String, Path> copies = new LinkedHashMap<>();
         if (Files.isDirectory(theme.assets())) {
             try (var files = Files.walk(theme.assets())) {
@@ -217,7 +223,10 @@ public final class KenshoBuild {
         }
         for (Path asset : loader.assets()) {
             String relative = loader.root().relativize(asset).toString().replace('\\', '/');
-            if (!relative.equals(SiteConfig.FILE_NAME)) {
+            if (copies.containsKey(relative)) {
+                diagnostics.add(Diagnostic.at(display(Path.of("").toAbsolutePath(), asset), 1, 1, "not published: " + relative
+                        + " is the theme's own file; a content file may not replace it", null));
+            } else if (!relative.equals(SiteConfig.FILE_NAME) && !ContentFiles.isInlinedOnly(relative)) {
                 try {
                     // The real file, checked again: what is copied is what was checked.
                     copies.put(relative, loader.files().check(asset, ContentFiles.MAX_ASSET_BYTES));

@@ -158,6 +158,12 @@ public final class ContentLoader {
                     diagnostics.add(Diagnostic.at(display(path), 1, 1, "not read: " + nameProblem, null));
                     continue;
                 }
+                String relative = contentRoot.relativize(path).toString().replace('\\', '/');
+                String typeProblem = isPageSource(path) || relative.equals(SiteConfig.FILE_NAME) ? null : ContentFiles.publishProblem(relative);
+                if (typeProblem != null && !path.getFileName().toString().startsWith(".")) {
+                    diagnostics.add(Diagnostic.at(display(path), 1, 1, typeProblem, null));
+                    continue;
+                }
                 try {
                     files.check(path, limit);
                     found.add(path);
@@ -240,7 +246,12 @@ public final class ContentLoader {
     private FrontMatter parseFrontMatter(String yaml, String file, String[] lines, List<Diagnostic> diagnostics) {
         Object loaded;
         try {
-            loaded = new Load(LoadSettings.builder().setLabel(file).build()).loadFromString(yaml);
+            YamlLimits.check(yaml);
+            loaded = YamlLimits.loader(file).loadFromString(yaml);
+        } catch (YamlLimits.Exceeded e) {
+            int line = e.line + 1; // below the opening '---'
+            diagnostics.add(Diagnostic.at(file, line, e.column, "front matter: " + e.getMessage(), line - 1 < lines.length ? lines[line - 1] : null));
+            return null;
         } catch (MarkedYamlEngineException e) {
             int closingLine = yaml.split("\n", -1).length + 1;
             // A construct left open is only noticed at the closing '---'; point at where it was opened instead.

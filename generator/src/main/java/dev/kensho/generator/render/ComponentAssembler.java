@@ -20,7 +20,8 @@ import java.util.regex.Pattern;
 final class ComponentAssembler {
 
     /** A marker alone in its paragraph takes the paragraph with it; one inside a line of text leaves the text's paragraph whole. */
-    private static final Pattern MARKER = Pattern.compile("<p><!--kensho:(\\d+)--></p>\\n?|<!--kensho:(\\d+)-->\\n?");
+    private static final Pattern MARKER = Pattern.compile(
+            "<p><!--kensho:" + ComponentTag.MARKER_KEY + ":(\\d+)--></p>\\n?|<!--kensho:" + ComponentTag.MARKER_KEY + ":(\\d+)-->\\n?");
 
     private final Theme theme;
     private final Function<String, String> inlineMarkdown;

@@ -2,14 +2,12 @@ package dev.kensho.generator.render;
 
 import com.vladsch.flexmark.ast.FencedCodeBlock;
 import com.vladsch.flexmark.html.HtmlRenderer;
-import com.vladsch.flexmark.util.data.DataHolder;
-import com.vladsch.flexmark.util.data.MutableDataSet;
-import com.vladsch.flexmark.util.sequence.LineAppendable;
 import dev.kensho.generator.Diagnostic;
 import dev.kensho.generator.content.Page;
 import dev.kensho.generator.content.SiteLocale;
 import dev.kensho.generator.content.SiteConfig;
 import dev.kensho.generator.markdown.MarkdownDocument;
+import dev.kensho.generator.markdown.MarkupPolicy;
 import dev.kensho.generator.report.Progress;
 import dev.kensho.generator.verify.VerificationRun;
 import dev.kensho.sqlchecks.Outcome;
@@ -275,6 +273,7 @@ public final class SiteRenderer {
                 writer.write(NOT_FOUND_PAGE, page);
                 wholeDocuments.put(NOT_FOUND_PAGE, page);
             }
+            writer.write(ContentSecurityPolicy.HEADERS_FILE, ContentSecurityPolicy.headersFile());
             if (!config.url().isEmpty()) {
                 writer.write("sitemap.xml", sitemap(order.stream().filter(p -> !p.outputPath().equals(NOT_FOUND_PAGE) && !p.fallback()).toList()));
             }
@@ -309,17 +308,6 @@ public final class SiteRenderer {
         return path.substring(0, path.lastIndexOf('.'));
     }
 
-    /**
-     * flexmark's line formatter (on by default) looks at every character again to tidy whitespace that the
-     * page's one jsoup parse normalises anyway: passing text through saves a tenth of the render stage.
-     */
-    private static final DataHolder RENDER_OPTIONS = new MutableDataSet(MarkdownDocument.OPTIONS)
-            .set(HtmlRenderer.GENERATE_HEADER_ID, true)
-            .set(HtmlRenderer.RENDER_HEADER_ID, true)
-            .set(HtmlRenderer.HEADER_ID_GENERATOR_NO_DUPED_DASHES, true)
-            .set(HtmlRenderer.FORMAT_FLAGS, LineAppendable.F_PASS_THROUGH)
-            .toImmutable();
-
     private RenderedPage renderPage(MarkdownDocument document, Navigation navigation, Page previous, Page next)
             throws Theme.ThemeException {
         Page page = document.page();
@@ -336,7 +324,7 @@ public final class SiteRenderer {
                 }
             }
         }
-        HtmlRenderer html = HtmlRenderer.builder(RENDER_OPTIONS)
+        HtmlRenderer html = HtmlRenderer.builder(MarkdownDocument.RENDER_OPTIONS)
                 .nodeRendererFactory(options -> new SnippetNodeRenderer(theme, outcomes, expectedRows, verification.serverVersion(), ui,
                         document.textMarks()))
                 .build();
@@ -346,7 +334,7 @@ public final class SiteRenderer {
         } catch (SnippetNodeRenderer.RenderFailure failure) {
             throw failure.cause;
         }
-        body = new ComponentAssembler(theme, markdown -> inline(html, markdown))
+        body = new ComponentAssembler(theme, markdown -> HtmlGate.pass(MarkupPolicy.renderInline(markdown)).html())
                 .assemble(body, document, relativeRoot(page.outputPath()), ui);
         Map<String, Object> model = baseModel(page.outputPath(), navigation, page, page.locale());
         Map<String, Object> pageModel = new HashMap<>();
@@ -356,6 +344,9 @@ public final class SiteRenderer {
         // the links and what the link check needs.
         Document fragment = Jsoup.parseBodyFragment(body);
         fragment.outputSettings().prettyPrint(false);
+        // The page's contributor HTML passed HtmlGate when it was read; the page is published as this one
+        // parse serialises it, without comments (a page may write none that reaches readers).
+        HtmlGate.dropComments(fragment);
         // An untranslated page is indexed in the language it is served in, so that its readers find it there too.
         SearchIndex.PageEntry search = page.frontMatter().isOff("pagefind") || page.outputPath().equals(NOT_FOUND_PAGE)
                 ? null : SearchIndex.extract(config.urlFormat().urlPath(page.outputPath()), page.frontMatter().title(), fragment.body());
@@ -367,9 +358,7 @@ public final class SiteRenderer {
         if (relinked) {
             fragment.body().select(SiteLinks.WRITTEN_LINKS).removeAttr(SiteLinks.WRITTEN);
         }
-        if (anchored || relinked) {
-            body = fragment.body().html();
-        }
+        body = fragment.body().html();
         pageModel.put("content", body);
         pageModel.put("group", String.join(" › ", navigation.ancestors(page).stream().map(Navigation.GroupEntry::label).toList()));
         pageModel.put("lastUpdated", furniture.lastUpdated(page));
@@ -412,12 +401,6 @@ public final class SiteRenderer {
         return xml.append("</urlset>\n").toString();
     }
 
-    /** Markdown of a one-line component, rendered without its paragraph. */
-    private static String inline(HtmlRenderer html, String markdown) {
-        String rendered = html.render(MarkdownDocument.parseFragment(markdown)).strip();
-        return rendered.startsWith("<p>") && rendered.endsWith("</p>") ? rendered.substring(3, rendered.length() - 4) : rendered;
-    }
-
     private Map<String, Object> pageVerification(PageResult result) {
         if (result == null) {
             return null;
@@ -442,6 +425,7 @@ public final class SiteRenderer {
         SiteLocale siteLocale = siteLocale(locale);
         UiStrings ui = uiOf(locale);
         model.put("root", root);
+        model.put("csp", ContentSecurityPolicy.POLICY);
         model.put("ui", ui.strings());
         model.put("lang", siteLocale.lang());
         model.put("searchFolder", searchFolder(siteLocale.key()));
