@@ -45,7 +45,8 @@ public final class ContentFiles {
     /**
      * Files copied to the site as they are: passive types a browser shows or downloads, never runs.
      * HTML, XHTML, XML, JavaScript and files without an extension would run script on the site's
-     * origin; SVG is published only inlined through {@code <Diagram>}, sanitised.
+     * origin (a page may still show their text, through {@code ?raw} imports); SVG is published only as
+     * {@code SvgDiagram} sanitises it.
      */
     private static final java.util.Set<String> PASSIVE = java.util.Set.of("png", "jpg", "jpeg", "gif", "webp", "avif", "ico",
             "bmp", "woff", "woff2", "ttf", "otf", "pdf", "txt", "csv", "tsv", "json", "sql", "zip", "gz", "tgz", "mp3", "mp4",
@@ -61,11 +62,11 @@ public final class ContentFiles {
         }
         return "not published: " + (extension.isEmpty() ? "a file without an extension" : "a ." + extension + " file")
                 + " could run script on the site's origin; content/ may publish only images, fonts, PDF, CSS and plain data ("
-                + String.join(", ", new java.util.TreeSet<>(PASSIVE)) + "), and SVG through <Diagram>";
+                + String.join(", ", new java.util.TreeSet<>(PASSIVE)) + "), SVG (sanitised as diagrams are), and files a page imports with ?raw";
     }
 
-    /** True for an SVG file: read by {@code <Diagram>} through the sanitiser, never copied as it is. */
-    public static boolean isInlinedOnly(String relative) {
+    /** True for an SVG file: published only as the SVG sanitiser writes it again, never copied as it is. */
+    public static boolean isSvg(String relative) {
         return relative.toLowerCase(java.util.Locale.ROOT).endsWith(".svg");
     }
 
@@ -123,9 +124,22 @@ public final class ContentFiles {
         return real;
     }
 
+    /** Real paths of the files pages read (diagrams, ?raw imports): their text reaches the site only through a page. */
+    private final java.util.Set<Path> readByPages = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    /** Whether a page read this file (as a diagram or a ?raw import) through {@link #read}. */
+    public boolean readByAPage(Path file) {
+        try {
+            return readByPages.contains(file.toRealPath());
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     /** Reads a checked file (never more than {@code maxBytes}, even if it grew since the check). */
     public byte[] read(Path file, long maxBytes) throws Refused {
         Path real = check(file, maxBytes);
+        readByPages.add(real);
         try (var in = Files.newInputStream(real)) {
             byte[] bytes = in.readNBytes((int) maxBytes + 1);
             if (bytes.length > maxBytes) {

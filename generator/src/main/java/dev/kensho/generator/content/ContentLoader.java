@@ -158,12 +158,6 @@ public final class ContentLoader {
                     diagnostics.add(Diagnostic.at(display(path), 1, 1, "not read: " + nameProblem, null));
                     continue;
                 }
-                String relative = contentRoot.relativize(path).toString().replace('\\', '/');
-                String typeProblem = isPageSource(path) || relative.equals(SiteConfig.FILE_NAME) ? null : ContentFiles.publishProblem(relative);
-                if (typeProblem != null && !path.getFileName().toString().startsWith(".")) {
-                    diagnostics.add(Diagnostic.at(display(path), 1, 1, typeProblem, null));
-                    continue;
-                }
                 try {
                     files.check(path, limit);
                     found.add(path);
