@@ -29,7 +29,7 @@ public final class YamlLimits {
 
     static final int MAX_DEPTH = 64;
     static final int MAX_ALIASES = 100;
-    static final long MAX_ENTRIES = 100_000;
+    static final long MAX_ENTRIES = 1_000_000;
 
     private YamlLimits() {
     }

@@ -167,11 +167,11 @@ public final class MarkdownDocument {
         Document document;
         try {
             document = (mayHoldAutolinks(components.body()) ? PARSER : PARSER_WITHOUT_AUTOLINKS).parse(components.body());
+            MarkupPolicy.check(document, page, components.body(), found);
         } catch (StackOverflowError e) {
             diagnostics.add(Diagnostic.at(page.displayPath(), 1, 1, "the page nests blockquotes, lists or other blocks too deeply to read", null));
             return new MarkdownDocument(page, PARSER.parse(""), List.of(), List.of(), Map.of(), false);
         }
-        MarkupPolicy.check(document, page, components.body(), found);
         PageFrontMatter.check(page, found);
         FenceScan scan = new FenceScan(page, components.body(), found);
         collect(document, scan);
