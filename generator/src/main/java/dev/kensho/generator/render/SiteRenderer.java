@@ -151,9 +151,13 @@ public final class SiteRenderer {
         Map<String, PageOutline> outlines = new HashMap<>();
         Map<String, String> wholeDocuments = new HashMap<>();
         Set<String> framedFolders = new HashSet<>();
+        Set<String> writtenTwice = ConcurrentHashMap.newKeySet();
         SiteSink writer = (path, content) -> {
+            if (!paths.add(path)) {
+                writtenTwice.add(path); // a page whose output path is a file the theme generates (contents/0.html, say)
+                return;
+            }
             sink.write(path, content);
-            paths.add(path);
         };
         // One index per language on a multilingual site, as Pagefind does: a reader searches the pages of theirs.
         Map<String, SearchIndex> searches = new LinkedHashMap<>();
@@ -295,6 +299,12 @@ public final class SiteRenderer {
             }
         } catch (Theme.ThemeException e) {
             diagnostics.add(e.diagnostic());
+        }
+        for (Page page : order) {
+            if (writtenTwice.contains(page.outputPath())) {
+                diagnostics.add(Diagnostic.at(page.displayPath(), 1, 1, "the page's output path " + page.outputPath()
+                        + " is also a file the build generates; rename or move the page", null));
+            }
         }
         return new RenderedSite(paths, outlines, wholeDocuments);
     }
