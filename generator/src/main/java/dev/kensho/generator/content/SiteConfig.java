@@ -1,8 +1,6 @@
 package dev.kensho.generator.content;
 
 import dev.kensho.generator.Diagnostic;
-import org.snakeyaml.engine.v2.api.Load;
-import org.snakeyaml.engine.v2.api.LoadSettings;
 import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
 import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
 

@@ -113,7 +113,8 @@ public final class HtmlGate {
         Set<String> only = ONLY_WITH.get(tag);
         for (Attribute attribute : element.attributes()) {
             String key = attribute.getKey().toLowerCase(Locale.ROOT);
-            if (!(only != null ? only.contains(key) : ATTRIBUTES.contains(key))) {
+            // name= on anything but a link would be a property of document (<img name=querySelector> clobbers the theme's script).
+            if (!(only != null ? only.contains(key) : ATTRIBUTES.contains(key)) || key.equals("name") && !tag.equals("a")) {
                 return "raw HTML <" + element.tagName() + " " + attribute.getKey() + "> is not allowed"
                         + (key.startsWith("on") ? ": an event handler would run script" : "");
             }
