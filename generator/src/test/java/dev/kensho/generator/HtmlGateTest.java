@@ -86,5 +86,6 @@ class HtmlGateTest {
         assertEquals(0, run.status(), run::toString);
         String html = Files.readString(site.out.resolve("a/index.html"));
         assertFalse(html.contains("kensho:0"), html);
+        assertEquals(1, org.jsoup.Jsoup.parse(html).select("main .badge").size(), "the page's own marker placed the component a second time");
     }
 }

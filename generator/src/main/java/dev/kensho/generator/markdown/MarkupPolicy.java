@@ -74,6 +74,9 @@ public final class MarkupPolicy {
 
     /** Checks a parsed page's rendered HTML; problems go to {@code diagnostics} at their lines. */
     static void check(Document document, Page page, String body, List<Diagnostic> diagnostics) {
+        if (!holdsContributorMarkup(document)) {
+            return;
+        }
         Positions positions = new Positions();
         String html = HtmlRenderer.builder(MarkdownDocument.RENDER_OPTIONS).nodeRendererFactory(options -> positions).build()
                 .render(document);
@@ -101,6 +104,20 @@ public final class MarkupPolicy {
             String source = line - 1 < lines.length ? lines[line - 1] : null;
             diagnostics.add(Diagnostic.at(page.displayPath(), line, sourceOffset - lineStart + 1, message, source));
         }
+    }
+
+    /**
+     * Whether the page has a node that puts the author's markup or URLs into the output. Without one, the
+     * output is flexmark's own elements around escaped text, which the gate has nothing to refuse in: such
+     * pages (most pages of a large site) skip the second render.
+     */
+    private static boolean holdsContributorMarkup(Document document) {
+        for (Node node : document.getDescendants()) {
+            if (RAW.contains(node.getClass()) || LINKS.contains(node.getClass())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Checks a one-line component's rendered content through the gate; the problem, or null. */
