@@ -140,6 +140,11 @@ public final class KenshoBuild {
             verification = new VerificationRun(null, null, null, null, Duration.ZERO, Map.of(), Set.of());
         }
 
+        // What content/ publishes besides pages is checked by `check` too: a file that could run script fails either.
+        Map<String, String> svgs = new LinkedHashMap<>();
+        Map<String, Path> copies = copies(loader, theme, workingDir, svgs, diagnostics);
+        Set<String> published = new HashSet<>(copies.keySet());
+        published.addAll(svgs.keySet());
         boolean written = false;
         List<LinkChecker.ExternalLink> externalLinks = List.of();
         // Pages with problems in their sources are not rendered: the build fails on those problems anyway.
@@ -147,10 +152,6 @@ public final class KenshoBuild {
             String builtAt = buildTime().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'"));
             SiteRenderer renderer = new SiteRenderer(theme, config, verification, builtAt, GitDates.of(loader.root()), options.jobs());
             phase("verify", t0);
-            Map<String, String> svgs = new LinkedHashMap<>();
-            Map<String, Path> copies = copies(loader, theme, workingDir, svgs, diagnostics);
-            Set<String> published = new HashSet<>(copies.keySet());
-            published.addAll(svgs.keySet());
             // A build writes each file to the staging folder as it is made; the preview keeps the site in memory.
             Map<String, String> kept = sink == null ? null : new ConcurrentHashMap<>();
             try (SiteOutput output = sink == null ? SiteOutput.begin(options.out()) : null) {
@@ -262,8 +263,14 @@ public final class KenshoBuild {
             }
             try {
                 if (ContentFiles.isSvg(relative)) {
-                    svgs.put(relative, SvgDiagram.standalone(new String(loader.files().read(asset, ContentFiles.MAX_DIAGRAM_BYTES),
-                            java.nio.charset.StandardCharsets.UTF_8), relative));
+                    byte[] svg;
+                    try {
+                        svg = loader.files().read(asset, ContentFiles.MAX_DIAGRAM_BYTES);
+                    } catch (ContentFiles.Refused refused) {
+                        diagnostics.add(Diagnostic.at(shown, 1, 1, "not published: " + refused.getMessage(), null));
+                        continue;
+                    }
+                    svgs.put(relative, SvgDiagram.standalone(new String(svg, java.nio.charset.StandardCharsets.UTF_8), relative));
                 } else if (ContentFiles.publishProblem(relative) != null) {
                     if (!loader.files().readByAPage(asset)) { // a ?raw import's text is shown by its page, the file is not published
                         diagnostics.add(Diagnostic.at(shown, 1, 1, ContentFiles.publishProblem(relative), null));

@@ -41,6 +41,9 @@ class HardeningTest {
         assertTrue(run.err().contains(site.display("sitemap.xml") + active.formatted("xml")), run::toString);
         assertTrue(run.err().contains(site.display("a/index.html") + active.formatted("html")), run::toString);
         assertFalse(Files.exists(site.out), "nothing is published");
+        TestSite.Run check = site.check();
+        assertEquals(1, check.status(), check::toString);
+        assertTrue(check.err().contains(site.display("search.js") + active.formatted("js")), "check reports it too: " + check);
     }
 
     @Test

@@ -174,7 +174,13 @@ public final class MarkdownDocument {
         }
         PageFrontMatter.check(page, found);
         FenceScan scan = new FenceScan(page, components.body(), found);
-        collect(document, scan);
+        try {
+            collect(document, scan);
+        } catch (StackOverflowError e) {
+            // Reading the fences recurses once per nesting level, as parsing does (5,000 nested '>').
+            diagnostics.add(Diagnostic.at(page.displayPath(), 1, 1, "the page nests blockquotes, lists or other blocks too deeply to read", null));
+            return new MarkdownDocument(page, PARSER.parse(""), List.of(), List.of(), Map.of(), false);
+        }
         diagnostics.addAll(found);
         diagnostics.addAll(scan.unblocking);
         MarkdownDocument parsed = new MarkdownDocument(page, document, scan.fences, components.tags(), diagrams, found.isEmpty());
