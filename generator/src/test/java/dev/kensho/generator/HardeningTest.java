@@ -47,6 +47,20 @@ class HardeningTest {
     }
 
     @Test
+    void aPageMayNotTakeThePathOfAFileTheBuildGenerates() throws Exception {
+        // On a site large enough for per-group contents pages, contents/0.md in file format is contents/0.html.
+        TestSite site = new TestSite(temp).page("site.yml", "title: T\nbuild: {format: file}\n")
+                .page("contents/0.md", TestSite.source("Mine", "\nText.\n"));
+        for (int i = 0; i < 200; i++) {
+            site.page("g/p" + i + ".md", TestSite.source("Page " + i, "\nText.\n"));
+        }
+        TestSite.Run run = site.build();
+        assertEquals(1, run.status(), run::toString);
+        assertTrue(run.err().contains(site.display("contents/0.md") + ":1:1: error: the page's output path contents/0.html is also a file "
+                + "the build generates; rename or move the page"), run::toString);
+    }
+
+    @Test
     void onlyPassiveFilesArePublishedAndSvgOnlySanitised() throws Exception {
         TestSite site = site().page("x.xhtml", "<html xmlns='http://www.w3.org/1999/xhtml'><script>alert(1)</script></html>")
                 .page("undefined", "alert(2)")

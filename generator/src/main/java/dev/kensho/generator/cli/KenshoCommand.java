@@ -112,6 +112,11 @@ public final class KenshoCommand implements Runnable {
 
         /** The options as the build takes them; a value that cannot be used is a usage error (exit 2). */
         BuildOptions buildOptions(CommandLine.Model.CommandSpec spec, boolean render, Shard shard, Path junit) {
+            return buildOptions(spec, render, shard, junit, render);
+        }
+
+        /** @param writesOut whether the command writes --out (build does; check and serve do not) */
+        BuildOptions buildOptions(CommandLine.Model.CommandSpec spec, boolean render, Shard shard, Path junit, boolean writesOut) {
             try {
                 VerifierSettings limits = new VerifierSettings(duration("--statement-timeout", statementTimeout))
                         .withPageTimeout(duration("--page-timeout", pageTimeout));
@@ -119,7 +124,7 @@ public final class KenshoCommand implements Runnable {
                     throw new IllegalArgumentException("--postgres takes auto, embedded, container or a jdbc:postgresql:// URL, not '"
                             + postgres + "'");
                 }
-                if (render) {
+                if (writesOut) {
                     Path site = resolved(out);
                     Path sources = resolved(content);
                     if (site.startsWith(sources) || sources.startsWith(site)) {
@@ -254,7 +259,7 @@ public final class KenshoCommand implements Runnable {
         @Override
         public Integer call() throws Exception {
             PrintWriter out = spec.commandLine().getOut();
-            BuildOptions buildOptions = options.buildOptions(spec, true, Shard.ALL, null);
+            BuildOptions buildOptions = options.buildOptions(spec, true, Shard.ALL, null, false);
             PreviewServer preview = new PreviewServer(buildOptions, line -> {
                 out.println(line);
                 out.flush();
