@@ -168,7 +168,15 @@ public record SiteConfig(String title, String description, String lang, Map<Stri
         String url = map.get("url") == null ? "" : withSlash(String.valueOf(map.get("url")));
         String urlProblem = url.isEmpty() ? null : urlProblem(url);
         if (urlProblem != null) {
-            diagnostics.add(Diagnostic.at(displayPath, lineOf(text, "url:"), 1, "site settings: url: " + urlProblem, null));
+            int line = 1;
+            String[] lines = text.split("\n", -1);
+            for (int i = 0; i < lines.length; i++) {
+                if (lines[i].matches("url\\s*:.*")) { // the top-level key, not a url: inside another setting
+                    line = i + 1;
+                    break;
+                }
+            }
+            diagnostics.add(Diagnostic.at(displayPath, line, 1, "site settings: url: " + urlProblem, null));
             url = "";
         }
         return new SiteConfig(
@@ -197,7 +205,7 @@ public record SiteConfig(String title, String description, String lang, Map<Stri
             return "'" + url + "' is not a URL (" + e.getReason() + "); write where the site is published, such as https://example.org/docs/";
         }
         String path = uri.getRawPath() == null ? "" : uri.getRawPath();
-        if (uri.getScheme() == null || !uri.getScheme().equals("https") && !uri.getScheme().equals("http") || uri.getHost() == null
+        if (uri.getScheme() == null || !uri.getScheme().equalsIgnoreCase("https") && !uri.getScheme().equalsIgnoreCase("http") || uri.getHost() == null
                 || uri.getRawUserInfo() != null || uri.getRawQuery() != null || uri.getRawFragment() != null
                 || !path.startsWith("/") || path.contains("//") || url.contains("\\")
                 || !path.matches("(/[A-Za-z0-9._~-]+)*/") || path.matches(".*/\\.{1,2}/.*")) {
