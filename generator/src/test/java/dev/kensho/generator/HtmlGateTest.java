@@ -63,6 +63,23 @@ class HtmlGateTest {
     }
 
     @Test
+    void aRefusalInsideAnHtmlBlockIsReportedAtItsOwnLineAndColumn() throws Exception {
+        TestSite site = new TestSite(temp).page("a.md", TestSite.source("A", """
+
+                <div class="note">
+                <p>fine</p>
+                  <span>x</span> <img src="a.png" onerror="alert(1)">
+                </div>
+
+                - item with <a href="javascript:alert(2)">a link</a>
+                """));
+        TestSite.Run run = site.build();
+        assertEquals(1, run.status(), run::toString);
+        assertTrue(run.err().contains(site.display("a.md") + ":7:18: error: raw HTML <img onerror> is not allowed"), run::toString);
+        assertTrue(run.err().contains(site.display("a.md") + ":10:13: error: <a href>: the URL scheme 'javascript:' is not allowed"), run::toString);
+    }
+
+    @Test
     void headAttributesIgnoreCaseAndMayNotRepeat() throws Exception {
         TestSite site = new TestSite(temp).page("a.md", """
                 ---
