@@ -80,6 +80,19 @@ class HtmlGateTest {
     }
 
     @Test
+    void aComponentInsideAnAttributeCannotBreakOutOfIt() throws Exception {
+        // The Badge's own markup, put where its marker stood, would end the title and leave onmouseover on the div.
+        TestSite site = new TestSite(temp).page("a.md", TestSite.source("A", """
+
+                <div title="<Badge text="t" variant="x onmouseover=alert(1) y" />">hover</div>
+                """));
+        TestSite.Run run = site.build();
+        assertEquals(1, run.status(), run::toString);
+        assertTrue(run.err().contains(site.display("a.md") + ":5:1: error: <div title>: a component or an HTML comment cannot stand inside "
+                + "an attribute value"), run::toString);
+    }
+
+    @Test
     void headAttributesIgnoreCaseAndMayNotRepeat() throws Exception {
         TestSite site = new TestSite(temp).page("a.md", """
                 ---

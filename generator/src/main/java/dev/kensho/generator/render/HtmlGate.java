@@ -118,6 +118,12 @@ public final class HtmlGate {
                 return "raw HTML <" + element.tagName() + " " + attribute.getKey() + "> is not allowed"
                         + (key.startsWith("on") ? ": an event handler would run script" : "");
             }
+            if (attribute.getValue().contains("<!--")) {
+                // A component tag written inside an attribute becomes a marker comment there, and the theme's markup
+                // put in its place would end the attribute: <div title="<Badge …/>"> could gain an event handler.
+                return "<" + element.tagName() + " " + attribute.getKey() + ">: a component or an HTML comment cannot stand "
+                        + "inside an attribute value";
+            }
             if (URL_ATTRIBUTES.contains(key)) {
                 for (String part : key.equals("srcset") ? attribute.getValue().split(",") : new String[]{attribute.getValue()}) {
                     String problem = UrlSchemes.problem(part.strip());
