@@ -341,6 +341,7 @@ public final class PreviewServer implements AutoCloseable {
     private static void send(HttpExchange exchange, int status, String type, byte[] body) throws IOException {
         exchange.getResponseHeaders().add("Content-Type", type);
         exchange.getResponseHeaders().add("Cache-Control", "no-store");
+        exchange.getResponseHeaders().add("X-Content-Type-Options", "nosniff"); // a data file is never run as a script
         exchange.sendResponseHeaders(status, body.length);
         try (OutputStream out = exchange.getResponseBody()) {
             out.write(body);
