@@ -159,9 +159,9 @@ public record SiteConfig(String title, String description, String lang, Map<Stri
         String editBaseUrl = "";
         if (map.get("editLink") instanceof Map<?, ?> edit && edit.get("baseUrl") != null) {
             editBaseUrl = withSlash(String.valueOf(edit.get("baseUrl")));
-            if (UrlSchemes.problem(editBaseUrl) != null) {
+            if (dev.kensho.generator.render.HtmlGate.urlProblem(editBaseUrl) != null) {
                 diagnostics.add(Diagnostic.at(displayPath, lineOf(text, "baseUrl:"), 1, "site settings: editLink.baseUrl: "
-                        + UrlSchemes.problem(editBaseUrl), null));
+                        + dev.kensho.generator.render.HtmlGate.urlProblem(editBaseUrl), null));
                 editBaseUrl = "";
             }
         }

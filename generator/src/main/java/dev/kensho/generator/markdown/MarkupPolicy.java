@@ -21,10 +21,12 @@ import com.vladsch.flexmark.util.ast.Document;
 import com.vladsch.flexmark.util.ast.Node;
 import dev.kensho.generator.Diagnostic;
 import dev.kensho.generator.content.Page;
+import dev.kensho.generator.content.UrlSchemes;
 import dev.kensho.generator.render.HtmlGate;
 
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -150,7 +152,7 @@ public final class MarkupPolicy {
         if (value instanceof String text) {
             String problem = HtmlGate.urlProblem(text);
             // href and src are URLs; any other value is refused only when it reads as a script URL.
-            return problem != null && (URL_KEYS.contains(key.toLowerCase(java.util.Locale.ROOT)) || isDangerous(text)) ? problem : null;
+            return problem != null && (URL_KEYS.contains(key.toLowerCase(Locale.ROOT)) || isDangerous(text)) ? problem : null;
         }
         if (value instanceof Map<?, ?> map) {
             for (Map.Entry<?, ?> entry : map.entrySet()) {
@@ -172,7 +174,7 @@ public final class MarkupPolicy {
     }
 
     private static boolean isDangerous(String value) {
-        String scheme = dev.kensho.generator.content.UrlSchemes.scheme(value);
+        String scheme = UrlSchemes.scheme(value);
         return "javascript".equals(scheme) || "vbscript".equals(scheme) || "data".equals(scheme);
     }
 }
