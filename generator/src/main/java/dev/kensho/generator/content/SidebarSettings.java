@@ -65,8 +65,8 @@ final class SidebarSettings {
                 a.forEach((k, v) -> attrs.put(String.valueOf(k), String.valueOf(v)));
             }
             String link = String.valueOf(map.get("link"));
-            if (dev.kensho.generator.render.HtmlGate.urlProblem(link) != null) {
-                problem(link, "sidebar link '" + label + "': " + dev.kensho.generator.render.HtmlGate.urlProblem(link));
+            if (UrlSchemes.problem(link) != null) {
+                problem(link, "sidebar link '" + label + "': " + UrlSchemes.problem(link));
                 return null;
             }
             return new SidebarItem.Link(label, link, badge, attrs, line);

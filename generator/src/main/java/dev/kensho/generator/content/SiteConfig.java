@@ -159,9 +159,9 @@ public record SiteConfig(String title, String description, String lang, Map<Stri
         String editBaseUrl = "";
         if (map.get("editLink") instanceof Map<?, ?> edit && edit.get("baseUrl") != null) {
             editBaseUrl = withSlash(String.valueOf(edit.get("baseUrl")));
-            if (dev.kensho.generator.render.HtmlGate.urlProblem(editBaseUrl) != null) {
+            if (UrlSchemes.problem(editBaseUrl) != null) {
                 diagnostics.add(Diagnostic.at(displayPath, lineOf(text, "baseUrl:"), 1, "site settings: editLink.baseUrl: "
-                        + dev.kensho.generator.render.HtmlGate.urlProblem(editBaseUrl), null));
+                        + UrlSchemes.problem(editBaseUrl), null));
                 editBaseUrl = "";
             }
         }
