@@ -184,9 +184,11 @@ if (toc) {
   requestAnimationFrame(mark);
 }
 
-// On large sites the sidebar is one shared file (assets/sidebar.js) drawn here, so that pages stay small.
-const shared = document.querySelector('.sidebar-shared');
-if (shared) {
+// On large sites the sidebar is one shared file (assets/sidebar-LOCALE.js) drawn here, so that pages stay small.
+// Only the element the theme placed is trusted: the one with its id directly in the sidebar <nav> (pages may not
+// write a <nav>), and only when it names a file the build writes; a page's own look-alike loads nothing.
+const shared = document.querySelector('nav#sidebar > #kensho-sidebar-shared');
+if (shared && /^assets\/sidebar-[A-Za-z0-9_-]+\.js$/.test(shared.dataset.src || '')) {
   const root = document.body.dataset.root || '';
   // Entries are [path, title, badge] for a link, or {label, collapsed, items} for a group.
   const draw = (entries, depth) => {

@@ -9,6 +9,8 @@ import dev.kensho.generator.content.SiteConfig;
 import dev.kensho.generator.links.LinkChecker;
 import dev.kensho.generator.markdown.MarkdownDocument;
 import dev.kensho.generator.output.CacheHeaders;
+import dev.kensho.generator.markdown.SvgDiagram;
+import dev.kensho.generator.render.ContentSecurityPolicy;
 import dev.kensho.generator.output.SiteOutput;
 import dev.kensho.generator.render.Navigation;
 import dev.kensho.generator.render.RenderedSite;
@@ -62,7 +64,12 @@ public final class KenshoBuild {
     }
 
     /** The rendered site, handed over instead of written (the preview serves it from memory). */
-    public record SiteFiles(Map<String, String> html, Map<String, Path> copies) {
+    /**
+     * @param html   the files the build generated, by path
+     * @param copies the files published as they are, read when the build ended (content files through
+     *               the content gate): the preview never reads content/ again to serve them
+     */
+    public record SiteFiles(Map<String, String> html, Map<String, byte[]> copies) {
     }
 
     /**
@@ -135,6 +142,11 @@ public final class KenshoBuild {
             verification = new VerificationRun(null, null, null, null, Duration.ZERO, Map.of(), Set.of());
         }
 
+        // What content/ publishes besides pages is checked by `check` too: a file that could run script fails either.
+        Map<String, String> svgs = new LinkedHashMap<>();
+        Map<String, Path> copies = copies(loader, theme, workingDir, svgs, diagnostics);
+        Set<String> published = new HashSet<>(copies.keySet());
+        published.addAll(svgs.keySet());
         boolean written = false;
         List<LinkChecker.ExternalLink> externalLinks = List.of();
         // Pages with problems in their sources are not rendered: the build fails on those problems anyway.
@@ -148,34 +160,52 @@ public final class KenshoBuild {
             String builtAt = buildTime().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'"));
             SiteRenderer renderer = new SiteRenderer(theme, config, verification, builtAt, GitDates.of(loader.root()), options.jobs());
             phase("verify", t0);
-            Map<String, Path> copies = copies(loader, theme);
             // A build writes each file to the staging folder as it is made; the preview keeps the site in memory.
             Map<String, String> kept = sink == null ? null : new ConcurrentHashMap<>();
             boolean writing = options.render() && sink == null;
             try (SiteOutput output = writing ? SiteOutput.begin(options.out()) : null) {
                 SiteSink target = writing ? output::write : sink != null ? kept::put : (path, content) -> { };
-                RenderedSite site = renderer.reportingTo(progress).reusing(memo).render(documents, navigation, copies.keySet(), target, diagnostics);
-                if (!copies.containsKey(CacheHeaders.FILE_NAME)) {
-                    target.write(CacheHeaders.FILE_NAME, CacheHeaders.of(theme.hashedAssetNames().values()));
+                for (Map.Entry<String, String> svg : svgs.entrySet()) {
+                    target.write(svg.getKey(), svg.getValue());
                 }
+                RenderedSite site = renderer.reportingTo(progress).reusing(memo).render(documents, navigation, published, target, diagnostics);
+                // One _headers for hosts that read it: the security policy for every path, long caching for hashed assets.
+                target.write(CacheHeaders.FILE_NAME, ContentSecurityPolicy.headersFile() + CacheHeaders.of(theme.hashedAssetNames().values()));
                 phase("render", t0);
                 progress.stageDone("rendered " + site.paths().size() + " file(s)");
                 log.accept("Kensho: search index " + renderer.searchIndexBytes() / 1024 + " KiB in " + renderer.searchIndexFiles()
                         + " file(s) for " + documents.size() + " page(s); a query fetches only the files it needs");
                 Map<String, Page> sources = new HashMap<>();
                 pages.forEach(page -> sources.put(page.outputPath(), page));
+                for (String path : published) {
+                    if (site.paths().contains(path) && !svgs.containsKey(path)) {
+                        diagnostics.add(Diagnostic.at(display(workingDir, loader.root().resolve(path)), 1, 1, "not published: " + path
+                                + " is a file the build generates (a page, the home or 404 page, the sitemap, search or sidebar data)", null));
+                    }
+                }
                 // A page that could not be rendered would only show up again as broken links to it.
                 if (diagnostics.isEmpty()) {
                     Set<String> files = new HashSet<>(site.paths());
                     files.add(CacheHeaders.FILE_NAME);
-                    files.addAll(copies.keySet());
+                    files.addAll(published);
                     LinkChecker.Result links = LinkChecker.check(site.documents(), site.outlines(), files, sources);
                     phase("links", t0);
                     diagnostics.addAll(links.problems());
                     externalLinks = links.external();
                 }
                 if (diagnostics.isEmpty() && sink != null) {
-                    sink.accept(new SiteFiles(kept, copies));
+                    Map<String, byte[]> bytes = new HashMap<>();
+                    // The theme's own files are read as they are; content files only through the content gate.
+                    java.util.Collection<Path> themeFiles = theme.assets().values();
+                    for (Map.Entry<String, Path> copy : copies.entrySet()) {
+                        try {
+                            bytes.put(copy.getKey(), themeFiles.contains(copy.getValue()) ? Files.readAllBytes(copy.getValue())
+                                    : loader.files().read(copy.getValue(), ContentFiles.MAX_ASSET_BYTES));
+                        } catch (ContentFiles.Refused refused) {
+                            throw new IOException(copy.getKey() + " changed during the build: " + refused.getMessage());
+                        }
+                    }
+                    sink.accept(new SiteFiles(kept, Map.copyOf(bytes)));
                     written = true;
                 } else if (writing && diagnostics.isEmpty() && !ShutdownSignal.received()) {
                     for (Map.Entry<String, Path> copy : copies.entrySet()) {
@@ -220,7 +250,13 @@ public final class KenshoBuild {
         return OffsetDateTime.now(ZoneOffset.UTC);
     }
 
-    private static Map<String, Path> copies(ContentLoader loader, Theme theme) throws IOException {
+    /**
+     * The files published as they are (the theme's assets, passive files from content/), and SVG files
+     * from content/ as the sanitiser writes them again ({@code svgs}). A content file that would replace
+     * a theme file, or of a type that could run script, is reported at its path instead.
+     */
+    private static Map<String, Path> copies(ContentLoader loader, Theme theme, Path workingDir, Map<String, String> svgs,
+                                            List<Diagnostic> diagnostics) throws IOException {
         Map<String, Path> copies = new LinkedHashMap<>();
         Map<String, String> hashed = theme.hashedAssetNames();
         theme.assets().forEach((name, file) -> {
@@ -229,13 +265,37 @@ public final class KenshoBuild {
         });
         for (Path asset : loader.assets()) {
             String relative = loader.root().relativize(asset).toString().replace('\\', '/');
-            if (!relative.equals(SiteConfig.FILE_NAME)) {
-                try {
+            String shown = display(workingDir, asset);
+            if (relative.equals(SiteConfig.FILE_NAME)) {
+                continue;
+            }
+            if (copies.containsKey(relative)) {
+                diagnostics.add(Diagnostic.at(shown, 1, 1, "not published: " + relative
+                        + " is the theme's own file; a content file may not replace it", null));
+                continue;
+            }
+            try {
+                if (ContentFiles.isSvg(relative)) {
+                    byte[] svg;
+                    try {
+                        svg = loader.files().read(asset, ContentFiles.MAX_DIAGRAM_BYTES);
+                    } catch (ContentFiles.Refused refused) {
+                        diagnostics.add(Diagnostic.at(shown, 1, 1, "not published: " + refused.getMessage(), null));
+                        continue;
+                    }
+                    svgs.put(relative, SvgDiagram.standalone(new String(svg, java.nio.charset.StandardCharsets.UTF_8), relative));
+                } else if (ContentFiles.publishProblem(relative) != null) {
+                    if (!loader.files().readByAPage(asset)) { // a ?raw import's text is shown by its page, the file is not published
+                        diagnostics.add(Diagnostic.at(shown, 1, 1, ContentFiles.publishProblem(relative), null));
+                    }
+                } else {
                     // The real file, checked again: what is copied is what was checked.
                     copies.put(relative, loader.files().check(asset, ContentFiles.MAX_ASSET_BYTES));
-                } catch (ContentFiles.Refused refused) {
-                    throw new IOException(relative + " changed during the build: " + refused.getMessage());
                 }
+            } catch (ContentFiles.Refused refused) {
+                throw new IOException(relative + " changed during the build: " + refused.getMessage());
+            } catch (SvgDiagram.Problem problem) {
+                diagnostics.add(Diagnostic.at(shown, 1, 1, "not published: " + problem.getMessage(), null));
             }
         }
         return copies;

@@ -55,7 +55,8 @@ class PreviewServerTest {
             HttpResponse<String> first = get(port, "/a/");
             assertEquals(200, first.statusCode());
             assertTrue(first.body().contains("first version"));
-            assertTrue(first.body().contains("new EventSource('/__kensho/events')"), "the reload script is injected in preview");
+            assertTrue(first.body().contains("<script src=\"/__kensho/reload.js\"></script></body>"), "the reload script is injected in preview");
+            assertTrue(get(port, "/__kensho/reload.js").body().contains("new EventSource('/__kensho/events')"));
             List<String> server = TestSite.kenshoPostgresProcesses();
             assertEquals(1, server.stream().map(c -> c.replaceAll(".* -D (\\S+).*", "$1")).distinct().count(),
                     "one server (one data folder) for the session: " + server);
@@ -175,6 +176,49 @@ class PreviewServerTest {
             } else {
                 System.setProperty("kensho.sourceDateEpoch", before);
             }
+        }
+    }
+
+    private HttpResponse<String> get(int port, String path, String... headers) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).headers(headers).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void anotherSitesPageCannotReadThePreviewsScripts() throws Exception {
+        TestSite site = new TestSite(temp).page("a.md", TestSite.source("A", "\ndraft text\n"));
+        BuildOptions options = new BuildOptions(site.content, TestSite.THEME, site.out, "embedded", "postgres:18", site.report,
+                true, VerifierSettings.DEFAULTS, Shard.ALL, null, temp.resolve("cache"), 2);
+        try (PreviewServer preview = new PreviewServer(options, line -> { })) {
+            int port = preview.start(0);
+            String index = "/assets/search/index.js";
+            assertEquals(200, get(port, index).statusCode());
+            assertEquals(200, get(port, index, "Sec-Fetch-Site", "same-origin").statusCode());
+            assertEquals(403, get(port, index, "Sec-Fetch-Site", "cross-site").statusCode(), "a <script src> from another site");
+            assertEquals(403, get(port, index, "Sec-Fetch-Site", "same-site").statusCode());
+            assertEquals(403, get(port, index, "Referer", "http://evil.example/page").statusCode(), "a browser without Sec-Fetch-*");
+            assertEquals(200, get(port, index, "Referer", "http://127.0.0.1:" + port + "/a/").statusCode());
+        }
+    }
+
+    @Test
+    void afterAFailedRebuildALinkPlantedSinceIsNotFollowed() throws Exception {
+        TestSite site = new TestSite(temp).page("a.md", TestSite.source("A", "\ntext\n")).page("notes.txt", "published notes\n");
+        java.nio.file.Path secret = java.nio.file.Files.writeString(temp.resolve("secret.txt"), "KENSHO_CANARY_preview");
+        BuildOptions options = new BuildOptions(site.content, TestSite.THEME, site.out, "embedded", "postgres:18", site.report,
+                true, VerifierSettings.DEFAULTS, Shard.ALL, null, temp.resolve("cache"), 2);
+        try (PreviewServer preview = new PreviewServer(options, line -> { })) {
+            int port = preview.start(0);
+            assertEquals("published notes\n", get(port, "/notes.txt").body());
+            long generation = preview.generation();
+            // The file is swapped for a link outside content/ and the page broken in the same edit: the rebuild fails.
+            java.nio.file.Files.delete(site.content.resolve("notes.txt"));
+            java.nio.file.Files.createSymbolicLink(site.content.resolve("notes.txt"), secret);
+            site.page("a.md", TestSite.source("A", "\n<script>alert(1)</script>\n"));
+            awaitGeneration(preview, generation);
+            assertEquals(500, get(port, "/a/").statusCode());
+            HttpResponse<String> notes = get(port, "/notes.txt");
+            assertEquals("published notes\n", notes.body(), "the bytes read at the last good build, not the planted link");
         }
     }
 }

@@ -176,7 +176,7 @@ class ReaderExperienceTest {
         TestSite site = folderOfPages(220);
         assertEquals(0, site.build().status());
         String page = Files.readString(site.out.resolve("g/p7/index.html"));
-        assertTrue(page.contains("class=\"sidebar-shared\" data-current=\"g/p7/\" data-src=\"assets/sidebar-root.js\""), "the page points at the shared sidebar");
+        assertTrue(page.contains("class=\"sidebar-shared\" id=\"kensho-sidebar-shared\" data-current=\"g/p7/\" data-src=\"assets/sidebar-root.js\""), "the page points at the shared sidebar");
         assertTrue(!page.contains("p123"), "another page's link is not in this page");
         String sidebar = Files.readString(site.out.resolve("assets/sidebar-root.js"));
         assertTrue(sidebar.startsWith("window.__kenshoSidebar([{\"label\":\"g\",\"collapsed\":false,\"items\":[")

@@ -121,14 +121,42 @@ public final class KenshoCommand implements Runnable {
         @Option(names = "--jobs", paramLabel = "N", description = "Pages verified and rendered at once (default: 4).")
         int jobs = 4;
 
+        /** Where a path leads: its deepest existing folder with links followed, and the rest of it as written. */
+        private static Path resolved(Path path) {
+            Path absolute = path.toAbsolutePath().normalize();
+            Path existing = absolute;
+            while (existing != null && !java.nio.file.Files.exists(existing)) {
+                existing = existing.getParent();
+            }
+            try {
+                return existing == null ? absolute : existing.toRealPath().resolve(existing.relativize(absolute));
+            } catch (java.io.IOException e) {
+                return absolute;
+            }
+        }
+
         /** The options as the build takes them; a value that cannot be used is a usage error (exit 2). */
         BuildOptions buildOptions(CommandLine.Model.CommandSpec spec, boolean render, Shard shard, Path junit) {
+            return buildOptions(spec, render, shard, junit, render);
+        }
+
+        /** @param writesOut whether the command writes --out (build does; check and serve do not) */
+        BuildOptions buildOptions(CommandLine.Model.CommandSpec spec, boolean render, Shard shard, Path junit, boolean writesOut) {
             try {
                 VerifierSettings limits = new VerifierSettings(duration("--statement-timeout", statementTimeout))
                         .withPageTimeout(duration("--page-timeout", pageTimeout));
                 if (!postgres.matches("auto|embedded|container") && !postgres.startsWith("jdbc:postgresql:")) {
                     throw new IllegalArgumentException("--postgres takes auto, embedded, container or a jdbc:postgresql:// URL, not '"
                             + postgres + "'");
+                }
+                if (writesOut) {
+                    Path site = resolved(out);
+                    Path sources = resolved(content);
+                    if (site.startsWith(sources) || sources.startsWith(site)) {
+                        // The site would be published into its own sources (or replace them): every build would read the last one.
+                        throw new IllegalArgumentException("--out " + out + " and --content " + content + " may not lie inside one "
+                                + "another; write the site outside the content folder");
+                    }
                 }
                 return new BuildOptions(content, themeFolder(), out, postgres, image, report, render, limits, shard, junit,
                         noCache ? null : cache, Math.max(1, jobs));
@@ -270,7 +298,7 @@ public final class KenshoCommand implements Runnable {
         @Override
         public Integer call() throws Exception {
             PrintWriter out = spec.commandLine().getOut();
-            BuildOptions buildOptions = options.buildOptions(spec, true, Shard.ALL, null);
+            BuildOptions buildOptions = options.buildOptions(spec, true, Shard.ALL, null, false);
             PreviewServer preview = new PreviewServer(buildOptions, line -> {
                 out.println(line);
                 out.flush();

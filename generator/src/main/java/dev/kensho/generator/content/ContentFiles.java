@@ -24,10 +24,50 @@ public final class ContentFiles {
 
     private final Path root;
     private final Path realRoot;
+    /** The account that owns the content folder; a file owned by another one is not the contributor's to publish. */
+    private final Object owner;
 
     public ContentFiles(Path root) throws IOException {
         this.root = root.toAbsolutePath().normalize();
         this.realRoot = this.root.toRealPath();
+        this.owner = unixAttribute(realRoot, "uid");
+    }
+
+    /** A "unix:" attribute of a file, not followed if a link, or null where the file system has none. */
+    private static Object unixAttribute(Path file, String name) {
+        try {
+            return Files.getAttribute(file, "unix:" + name, LinkOption.NOFOLLOW_LINKS);
+        } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    /**
+     * Files copied to the site as they are: passive types a browser shows or downloads, never runs.
+     * HTML, XHTML, XML, JavaScript and files without an extension would run script on the site's
+     * origin (a page may still show their text, through {@code ?raw} imports); SVG is published only as
+     * {@code SvgDiagram} sanitises it.
+     */
+    private static final java.util.Set<String> PASSIVE = java.util.Set.of("png", "jpg", "jpeg", "gif", "webp", "avif", "ico",
+            "bmp", "woff", "woff2", "ttf", "otf", "pdf", "txt", "csv", "tsv", "json", "sql", "zip", "gz", "tgz", "mp3", "mp4",
+            "webm", "ogg", "wav", "css", "yml", "yaml");
+
+    /** Why a file in content/ (not a page) may not be copied to the site as it is, or null when it may. */
+    public static String publishProblem(String relative) {
+        String name = relative.substring(relative.lastIndexOf('/') + 1);
+        int dot = name.lastIndexOf('.');
+        String extension = dot <= 0 ? "" : name.substring(dot + 1).toLowerCase(java.util.Locale.ROOT);
+        if (extension.equals("svg") || PASSIVE.contains(extension)) {
+            return null;
+        }
+        return "not published: " + (extension.isEmpty() ? "a file without an extension" : "a ." + extension + " file")
+                + " could run script on the site's origin; content/ may publish only images, fonts, PDF, CSS and plain data ("
+                + String.join(", ", new java.util.TreeSet<>(PASSIVE)) + "), SVG (sanitised as diagrams are), and files a page imports with ?raw";
+    }
+
+    /** True for an SVG file: published only as the SVG sanitiser writes it again, never copied as it is. */
+    public static boolean isSvg(String relative) {
+        return relative.toLowerCase(java.util.Locale.ROOT).endsWith(".svg");
     }
 
     public Path root() {
@@ -69,6 +109,14 @@ public final class ContentFiles {
         }
         if (!attributes.isRegularFile()) {
             throw new Refused(attributes.isDirectory() ? "it is a folder" : "it is not a regular file (a FIFO, socket or device); Kensho reads only plain files");
+        }
+        Object links = unixAttribute(real, "nlink");
+        if (links instanceof Integer count && count > 1) {
+            throw new Refused("it has " + count + " hard links; a file in content/ must have one (another link may be a file outside content/)");
+        }
+        Object fileOwner = unixAttribute(real, "uid");
+        if (owner != null && fileOwner != null && !owner.equals(fileOwner)) {
+            throw new Refused("it is owned by another account (uid " + fileOwner + ") than the content folder (uid " + owner + ")");
         }
         if (attributes.size() > maxBytes) {
             throw new Refused("it is " + attributes.size() + " bytes, more than the " + (maxBytes >> 20) + " MiB Kensho reads for this kind of file");
@@ -117,9 +165,22 @@ public final class ContentFiles {
         }
     }
 
+    /** Real paths of the files pages read (diagrams, ?raw imports): their text reaches the site only through a page. */
+    private final java.util.Set<Path> readByPages = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    /** Whether a page read this file (as a diagram or a ?raw import) through {@link #read}. */
+    public boolean readByAPage(Path file) {
+        try {
+            return readByPages.contains(file.toRealPath());
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     /** Reads a checked file (never more than {@code maxBytes}, even if it grew since the check). */
     public byte[] read(Path file, long maxBytes) throws Refused {
         Path real = check(file, maxBytes);
+        readByPages.add(real);
         try (var in = Files.newInputStream(real)) {
             byte[] bytes = in.readNBytes((int) maxBytes + 1);
             if (bytes.length > maxBytes) {

@@ -1,8 +1,6 @@
 package dev.kensho.generator.content;
 
 import dev.kensho.generator.Diagnostic;
-import org.snakeyaml.engine.v2.api.Load;
-import org.snakeyaml.engine.v2.api.LoadSettings;
 import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
 import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
 
@@ -240,7 +238,12 @@ public final class ContentLoader {
     private FrontMatter parseFrontMatter(String yaml, String file, String[] lines, List<Diagnostic> diagnostics) {
         Object loaded;
         try {
-            loaded = new Load(LoadSettings.builder().setLabel(file).build()).loadFromString(yaml);
+            YamlLimits.check(yaml);
+            loaded = YamlLimits.loader(file).loadFromString(yaml);
+        } catch (YamlLimits.Exceeded e) {
+            int line = e.line + 1; // below the opening '---'
+            diagnostics.add(Diagnostic.at(file, line, e.column, "front matter: " + e.getMessage(), line - 1 < lines.length ? lines[line - 1] : null));
+            return null;
         } catch (MarkedYamlEngineException e) {
             int closingLine = yaml.split("\n", -1).length + 1;
             // A construct left open is only noticed at the closing '---'; point at where it was opened instead.

@@ -79,7 +79,14 @@ public record SiteConfig(String title, String description, String lang, Map<Stri
         String text;
         try {
             text = new String(files.read(file, ContentFiles.MAX_PAGE_BYTES), StandardCharsets.UTF_8);
-            loaded = new Load(LoadSettings.builder().build()).loadFromString(text);
+            YamlLimits.check(text);
+            loaded = YamlLimits.loader(displayPath).loadFromString(text);
+        } catch (YamlLimits.Exceeded e) {
+            diagnostics.add(Diagnostic.at(displayPath, e.line, e.column, "site settings: " + e.getMessage(), null));
+            return defaults;
+        } catch (StackOverflowError e) {
+            diagnostics.add(Diagnostic.at(displayPath, 1, 1, "site settings: nested too deeply to read", null));
+            return defaults;
         } catch (ContentFiles.Refused e) {
             diagnostics.add(Diagnostic.at(displayPath, 1, 1, "not read: " + e.getMessage(), null));
             return defaults;
@@ -178,18 +185,55 @@ public record SiteConfig(String title, String description, String lang, Map<Stri
                 editBaseUrl = "";
             }
         }
+        String url = map.get("url") == null ? "" : withSlash(String.valueOf(map.get("url")));
+        String urlProblem = url.isEmpty() ? null : urlProblem(url);
+        if (urlProblem != null) {
+            int line = 1;
+            String[] lines = text.split("\n", -1);
+            for (int i = 0; i < lines.length; i++) {
+                if (lines[i].matches("url\\s*:.*")) { // the top-level key, not a url: inside another setting
+                    line = i + 1;
+                    break;
+                }
+            }
+            diagnostics.add(Diagnostic.at(displayPath, line, 1, "site settings: url: " + urlProblem, null));
+            url = "";
+        }
         return new SiteConfig(
                 map.get("title") == null ? defaults.title() : String.valueOf(map.get("title")),
                 map.get("description") == null ? defaults.description() : String.valueOf(map.get("description")),
                 lang,
                 groups,
-                map.get("url") == null ? "" : withSlash(String.valueOf(map.get("url"))), format, locales, defaultLocale, sidebar, editBaseUrl,
+                url, format, locales, defaultLocale, sidebar, editBaseUrl,
                 Branding.read(map, files, text, displayPath, diagnostics));
     }
 
     /** The lang of the default locale, for pages outside any locale (the 404 page, the theme's home page). */
     public SiteLocale defaultSiteLocale() {
         return locales.get(defaultLocale);
+    }
+
+    /**
+     * Why {@code url:} cannot be where the site is published, or null. The 404 page loads the theme's
+     * script from its path, so it must be an absolute http(s) URL whose path is plain: no "//" that a
+     * browser would read as another host, no query, fragment, user name, backslash or dot segment.
+     */
+    static String urlProblem(String url) {
+        URI uri;
+        try {
+            uri = new URI(url);
+        } catch (java.net.URISyntaxException e) {
+            return "'" + url + "' is not a URL (" + e.getReason() + "); write where the site is published, such as https://example.org/docs/";
+        }
+        String path = uri.getRawPath() == null ? "" : uri.getRawPath();
+        if (uri.getScheme() == null || !uri.getScheme().equalsIgnoreCase("https") && !uri.getScheme().equalsIgnoreCase("http") || uri.getHost() == null
+                || uri.getRawUserInfo() != null || uri.getRawQuery() != null || uri.getRawFragment() != null
+                || !path.startsWith("/") || path.contains("//") || url.contains("\\")
+                || !path.matches("(/[A-Za-z0-9._~-]+)*/") || path.matches(".*/\\.{1,2}/.*")) {
+            return "'" + url + "' must be an absolute http or https URL with a plain path, such as https://example.org/docs/ "
+                    + "(no '//' in the path, query, fragment, user name or '..')";
+        }
+        return null;
     }
 
     /** The line (from 1) of the first line containing {@code needle}, for settings found only after parsing. */

@@ -9,8 +9,8 @@ import java.util.regex.Pattern;
 
 /**
  * Which URLs contributor content may put on the published site: relative ones, and http, https,
- * mailto and tel. Used for links and images in pages, component and front-matter values, and the
- * links site.yml adds (sidebar, edit link).
+ * mailto and tel. The rule of HtmlGate, which applies it to every URL attribute of contributor HTML
+ * and to the values that become links in the theme's markup (components, front matter, site.yml).
  */
 public final class UrlSchemes {
 

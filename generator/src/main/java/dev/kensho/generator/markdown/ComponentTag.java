@@ -28,7 +28,13 @@ public record ComponentTag(int id, Kind kind, String name, Map<String, Object> a
         return marker(id);
     }
 
+    /**
+     * Differs from run to run, so that a page cannot write a marker itself (and move or repeat a
+     * component the theme renders); markers never reach the output.
+     */
+    public static final String MARKER_KEY = Long.toHexString(new java.security.SecureRandom().nextLong() | Long.MIN_VALUE);
+
     public static String marker(int id) {
-        return "<!--kensho:" + id + "-->";
+        return "<!--kensho:" + MARKER_KEY + ":" + id + "-->";
     }
 }

@@ -7,7 +7,9 @@ import com.vladsch.flexmark.ext.footnotes.FootnoteExtension;
 import com.vladsch.flexmark.ext.gfm.tasklist.TaskListExtension;
 import com.vladsch.flexmark.ext.gfm.strikethrough.StrikethroughExtension;
 import com.vladsch.flexmark.ext.tables.TablesExtension;
+import com.vladsch.flexmark.html.HtmlRenderer;
 import com.vladsch.flexmark.parser.Parser;
+import com.vladsch.flexmark.util.sequence.LineAppendable;
 import com.vladsch.flexmark.util.ast.Document;
 import com.vladsch.flexmark.util.ast.Node;
 import com.vladsch.flexmark.util.data.DataHolder;
@@ -49,6 +51,20 @@ public final class MarkdownDocument {
             .set(TablesExtension.HEADER_SEPARATOR_COLUMN_MATCH, true)
             // As in MDX: indentation inside components is layout, not an indented code block.
             .set(Parser.INDENTED_CODE_BLOCK_PARSER, false)
+            .toImmutable();
+
+    /**
+     * How pages are rendered to HTML, for the site and for {@link MarkupPolicy}'s check alike. flexmark's
+     * line formatter (on by default) looks at every character again to tidy whitespace that the page's
+     * one jsoup parse normalises anyway: passing text through saves a tenth of the render stage. No link
+     * is silently suppressed: HtmlGate refuses a bad one at its line instead.
+     */
+    public static final DataHolder RENDER_OPTIONS = new MutableDataSet(OPTIONS)
+            .set(HtmlRenderer.GENERATE_HEADER_ID, true)
+            .set(HtmlRenderer.RENDER_HEADER_ID, true)
+            .set(HtmlRenderer.HEADER_ID_GENERATOR_NO_DUPED_DASHES, true)
+            .set(HtmlRenderer.FORMAT_FLAGS, LineAppendable.F_PASS_THROUGH)
+            .set(HtmlRenderer.SUPPRESSED_LINKS, "(?!)")
             .toImmutable();
 
     /** Language of the fence that states a snippet's expected rows, written right under it. */
@@ -143,6 +159,10 @@ public final class MarkdownDocument {
                 // Starlight's <Code code="…"> shows code as a fence does.
                 problem = BidiControls.problem(code);
             }
+            if (problem == null && tag.kind() == ComponentTag.Kind.ONE_LINE) {
+                String content = MarkupPolicy.inlineProblem(tag.inlineMarkdown());
+                problem = content == null ? null : "content: " + content;
+            }
             if (problem != null) {
                 String source = page.body().split("\n", -1)[tag.line() - 1];
                 found.add(Diagnostic.at(page.displayPath(), tag.line(), source.indexOf('<') + 1, "<" + tag.name() + "> " + problem, source));
@@ -151,14 +171,20 @@ public final class MarkdownDocument {
         Document document;
         try {
             document = (mayHoldAutolinks(components.body()) ? PARSER : PARSER_WITHOUT_AUTOLINKS).parse(components.body());
+            MarkupPolicy.check(document, page, components.body(), found);
         } catch (StackOverflowError e) {
             diagnostics.add(Diagnostic.at(page.displayPath(), 1, 1, "the page nests blockquotes, lists or other blocks too deeply to read", null));
             return new MarkdownDocument(page, PARSER.parse(""), List.of(), List.of(), Map.of(), false);
         }
-        MarkupPolicy.check(document, page, components.body(), found);
         PageFrontMatter.check(page, catalog.frontMatterKeys(), found);
         FenceScan scan = new FenceScan(page, components.body(), found);
-        collect(document, scan);
+        try {
+            collect(document, scan);
+        } catch (StackOverflowError e) {
+            // Reading the fences recurses once per nesting level, as parsing does (5,000 nested '>').
+            diagnostics.add(Diagnostic.at(page.displayPath(), 1, 1, "the page nests blockquotes, lists or other blocks too deeply to read", null));
+            return new MarkdownDocument(page, PARSER.parse(""), List.of(), List.of(), Map.of(), false);
+        }
         diagnostics.addAll(found);
         diagnostics.addAll(scan.unblocking);
         MarkdownDocument parsed = new MarkdownDocument(page, document, scan.fences, components.tags(), diagrams, found.isEmpty());

@@ -3,7 +3,7 @@ package dev.kensho.generator.markdown;
 import dev.kensho.generator.Diagnostic;
 import dev.kensho.generator.content.FrontMatter;
 import dev.kensho.generator.content.Page;
-import dev.kensho.generator.content.UrlSchemes;
+import dev.kensho.generator.render.HtmlGate;
 
 import java.util.List;
 import java.util.Locale;
@@ -72,8 +72,8 @@ public final class PageFrontMatter {
         if (extra.get("banner") != null) {
             if (!(extra.get("banner") instanceof Map<?, ?> banner) || !(banner.get("content") instanceof String content)) {
                 report(page, "banner", "banner must be a mapping with content: \"…\" (HTML)", diagnostics);
-            } else if (MarkupPolicy.htmlProblem(content) != null) {
-                report(page, "banner", "banner.content: " + MarkupPolicy.htmlProblem(content), diagnostics);
+            } else if (HtmlGate.refusal(content) != null) {
+                report(page, "banner", "banner.content: " + HtmlGate.refusal(content), diagnostics);
             }
         }
         if (extra.get("head") != null) {
@@ -82,9 +82,18 @@ public final class PageFrontMatter {
                 report(page, "head", "head: " + problem, diagnostics);
             }
         }
+        for (String key : List.of("prev", "next")) {
+            // Starlight's pager override: false, a label, or {link, label}; the link goes into the theme's pager.
+            if (extra.get(key) instanceof Map<?, ?> custom && custom.get("link") != null) {
+                String problem = HtmlGate.urlProblem(String.valueOf(custom.get("link")));
+                if (problem != null) {
+                    report(page, key, key + ".link: " + problem, diagnostics);
+                }
+            }
+        }
         Object editUrl = extra.get("editUrl");
         if (editUrl != null && !Boolean.FALSE.equals(editUrl)) {
-            String problem = editUrl instanceof String url ? UrlSchemes.problem(url) : "editUrl must be a URL or false";
+            String problem = editUrl instanceof String url ? HtmlGate.urlProblem(url) : "editUrl must be a URL or false";
             if (problem != null) {
                 report(page, "editUrl", "editUrl: " + problem, diagnostics);
             }
@@ -100,8 +109,8 @@ public final class PageFrontMatter {
                 return "image.html is not supported (contributor HTML in the page head area); give image.file, a picture in content/";
             }
             for (String key : List.of("file", "dark", "light")) {
-                if (image.get(key) != null && UrlSchemes.problem(String.valueOf(image.get(key))) != null) {
-                    return "image." + key + ": " + UrlSchemes.problem(String.valueOf(image.get(key)));
+                if (image.get(key) != null && HtmlGate.urlProblem(String.valueOf(image.get(key))) != null) {
+                    return "image." + key + ": " + HtmlGate.urlProblem(String.valueOf(image.get(key)));
                 }
             }
         }
@@ -113,7 +122,7 @@ public final class PageFrontMatter {
                 if (!(action instanceof Map<?, ?> map) || map.get("text") == null || map.get("link") == null) {
                     return "each action needs text and link";
                 }
-                String problem = UrlSchemes.problem(String.valueOf(map.get("link")));
+                String problem = HtmlGate.urlProblem(String.valueOf(map.get("link")));
                 if (problem != null) {
                     return "action '" + map.get("text") + "': " + problem;
                 }
@@ -135,12 +144,18 @@ public final class PageFrontMatter {
                 return "<" + tag + "> may not be added: contributor pages may add meta, link, title and style (through the custom CSS check), nothing that runs script";
             }
             Map<?, ?> attrs = map.get("attrs") instanceof Map<?, ?> a ? a : Map.of();
+            Map<String, Object> named = new java.util.HashMap<>();
             for (Map.Entry<?, ?> attribute : attrs.entrySet()) {
                 String name = String.valueOf(attribute.getKey()).toLowerCase(Locale.ROOT);
+                // HTML attribute names ignore case and a browser keeps the first of two: {REL: stylesheet, rel: icon}
+                // would be checked as an icon and loaded as a stylesheet.
+                if (named.put(name, attribute.getValue()) != null) {
+                    return "<" + tag + "> has the attribute '" + name + "' twice (attribute names ignore case); give it once";
+                }
                 if (!allowed.contains(name)) {
                     return "<" + tag + " " + attribute.getKey() + "> may not be added (allowed: " + String.join(", ", allowed.stream().sorted().toList()) + ")";
                 }
-                String problem = UrlSchemes.problem(String.valueOf(attribute.getValue()));
+                String problem = HtmlGate.urlProblem(String.valueOf(attribute.getValue()));
                 if (problem != null) {
                     return "<" + tag + " " + attribute.getKey() + ">: " + problem;
                 }
@@ -151,8 +166,8 @@ public final class PageFrontMatter {
                     return "<style>: " + problems.get(0).message() + " (line " + problems.get(0).line() + " of its content)";
                 }
             }
-            if (tag.equalsIgnoreCase("link") && !LINK_RELATIONS.contains(String.valueOf(attrs.get("rel")).toLowerCase(Locale.ROOT))) {
-                return "<link rel=\"" + attrs.get("rel") + "\"> may not be added (allowed: " + String.join(", ", LINK_RELATIONS.stream().sorted().toList()) + ")";
+            if (tag.equalsIgnoreCase("link") && !LINK_RELATIONS.contains(String.valueOf(named.get("rel")).toLowerCase(Locale.ROOT))) {
+                return "<link rel=\"" + named.get("rel") + "\"> may not be added (allowed: " + String.join(", ", LINK_RELATIONS.stream().sorted().toList()) + ")";
             }
         }
         return null;

@@ -2,6 +2,7 @@ package dev.kensho.generator.markdown;
 
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Attribute;
+import org.jsoup.nodes.CDataNode;
 import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
 import org.jsoup.nodes.Node;
@@ -44,6 +45,16 @@ public final class SvgDiagram {
     private static final Pattern UNSAFE_VALUE = Pattern.compile(
             "url\\s*\\((?!\\s*['\"]?\\s*#)|@import|expression\\s*\\(|image-set|-moz-binding|behavior\\s*:|\\\\|javascript|vbscript|data\\s*:",
             Pattern.CASE_INSENSITIVE);
+    /**
+     * CSS properties a {@code style} attribute may set: presentation only. Not position, transform,
+     * size or overflow, with which a diagram could lay itself over the rest of the page.
+     */
+    private static final Set<String> STYLE_PROPERTIES = Set.of("fill", "fill-opacity", "fill-rule", "stroke", "stroke-width",
+            "stroke-opacity", "stroke-dasharray", "stroke-dashoffset", "stroke-linecap", "stroke-linejoin", "stroke-miterlimit",
+            "opacity", "font-family", "font-size", "font-weight", "font-style", "text-anchor", "dominant-baseline",
+            "alignment-baseline", "baseline-shift", "letter-spacing", "word-spacing", "text-decoration", "stop-color",
+            "stop-opacity", "color", "visibility", "display", "paint-order", "shape-rendering", "vector-effect", "clip-rule",
+            "clip-path", "mask", "marker-start", "marker-mid", "marker-end");
     private static final int MAX_ELEMENTS = 20_000;
     private static final int MAX_DEPTH = 64;
 
@@ -93,6 +104,20 @@ public final class SvgDiagram {
         return svg.outerHtml();
     }
 
+    /**
+     * An SVG file from content/ as the site publishes it (a hero image, say): sanitised exactly as a
+     * diagram is, then written again as a document of its own; its size and ids are kept.
+     */
+    public static String standalone(String text, String name) throws Problem {
+        Document document = Jsoup.parse(text, "", Parser.xmlParser());
+        Element svg = document.children().stream().filter(e -> e.tagName().equals("svg")).findFirst()
+                .orElseThrow(() -> new Problem(name + " is not an SVG document (no <svg> root element)"));
+        check(svg, name, 0, new int[]{0});
+        svg.attr("xmlns", "http://www.w3.org/2000/svg");
+        document.outputSettings().prettyPrint(false).syntax(Document.OutputSettings.Syntax.xml);
+        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + svg.outerHtml() + "\n";
+    }
+
     /** Refuses what is not on the lists and removes every node that is neither an element nor drawn text. */
     private static void check(Element element, String name, int depth, int[] count) throws Problem {
         String tag = element.tagName().toLowerCase(Locale.ROOT);
@@ -116,6 +141,19 @@ public final class SvgDiagram {
                 throw new Problem(name + ": <" + element.tagName() + " " + attribute.getKey()
                         + "> refers outside the document; only #fragment references are allowed");
             }
+            if (key.equals("style")) {
+                for (String declaration : value.split(";")) {
+                    String property = declaration.contains(":") ? declaration.substring(0, declaration.indexOf(':')).strip().toLowerCase(Locale.ROOT) : "";
+                    if (!declaration.isBlank() && !STYLE_PROPERTIES.contains(property)) {
+                        throw new Problem(name + ": <" + element.tagName() + " style> sets '" + (property.isEmpty() ? declaration.strip() : property)
+                                + "'; a diagram's style may set only presentation properties (" + String.join(", ", new TreeSet<>(STYLE_PROPERTIES))
+                                + "), nothing that moves it over the page");
+                    }
+                }
+            }
+            if (depth == 0 && key.equals("overflow")) {
+                throw new Problem(name + ": <svg overflow> is not allowed on the diagram itself: drawing outside it could cover the page");
+            }
             String compact = value.replaceAll("[\\s\\p{Cntrl}]", "");
             if (!key.equals("aria-label") && (UNSAFE_VALUE.matcher(value).find() || UNSAFE_VALUE.matcher(compact).find())) {
                 throw new Problem(name + ": <" + element.tagName() + " " + attribute.getKey()
@@ -126,7 +164,7 @@ public final class SvgDiagram {
         for (Node child : children) {
             if (child instanceof Element childElement) {
                 check(childElement, name, depth + 1, count);
-            } else if (!(child instanceof TextNode) || !TEXT_ELEMENTS.contains(tag)) {
+            } else if (!(child instanceof TextNode) || child instanceof CDataNode || !TEXT_ELEMENTS.contains(tag)) {
                 child.remove(); // comments, processing instructions, CDATA, declarations, stray text
             }
         }

@@ -60,6 +60,10 @@ public final class TextMarks {
                 }
             } catch (BoundedMatch.TooSlow e) {
                 throw new Problem(e.getMessage());
+            } catch (StackOverflowError e) {
+                // Java's regex engine recurses once per repetition of a group such as (a|b)*: a long line exhausts the stack.
+                throw new Problem("marker /" + marker.text() + "/ repeats a group too many times on this code to match; "
+                        + "mark a shorter piece, or write it without a repeated group");
             }
         }
         return kinds;

@@ -22,7 +22,8 @@ import java.util.regex.Pattern;
 final class ComponentAssembler {
 
     /** A marker alone in its paragraph takes the paragraph with it; one inside a line of text leaves the text's paragraph whole. */
-    private static final Pattern MARKER = Pattern.compile("<p><!--kensho:(\\d+)--></p>\\n?|<!--kensho:(\\d+)-->\\n?");
+    private static final Pattern MARKER = Pattern.compile(
+            "<p><!--kensho:" + ComponentTag.MARKER_KEY + ":(\\d+)--></p>\\n?|<!--kensho:" + ComponentTag.MARKER_KEY + ":(\\d+)-->\\n?");
 
     /** A snippet the build ran and verified, as code.ftlh marks it (its figure's class ends in " verified"). */
     private static final Pattern VERIFIED_SNIPPET = Pattern.compile("<figure class=\"(?:code-block|scenario)\\b[^\"]*\\bverified\"");

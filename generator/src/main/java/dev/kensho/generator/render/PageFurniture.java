@@ -81,7 +81,7 @@ final class PageFurniture {
         if (!(page.frontMatter().extra().get("banner") instanceof Map<?, ?> banner)) {
             return "";
         }
-        Document html = Jsoup.parseBodyFragment(String.valueOf(banner.get("content")));
+        Document html = Jsoup.parseBodyFragment(HtmlGate.pass(String.valueOf(banner.get("content"))).html());
         html.outputSettings().prettyPrint(false);
         links.rewrite(html.body(), page.outputPath());
         html.body().select(SiteLinks.WRITTEN_LINKS).removeAttr(SiteLinks.WRITTEN);
@@ -96,7 +96,7 @@ final class PageFurniture {
                 Map<?, ?> entry = (Map<?, ?>) item;
                 Map<String, String> attrs = new LinkedHashMap<>();
                 if (entry.get("attrs") instanceof Map<?, ?> given) {
-                    given.forEach((k, v) -> attrs.put(String.valueOf(k), String.valueOf(v)));
+                    given.forEach((k, v) -> attrs.put(String.valueOf(k).toLowerCase(Locale.ROOT), String.valueOf(v)));
                 }
                 entries.add(Map.of("tag", String.valueOf(entry.get("tag")).toLowerCase(Locale.ROOT), "attrs", attrs,
                         "content", entry.get("content") == null ? "" : String.valueOf(entry.get("content"))));

@@ -2,15 +2,13 @@ package dev.kensho.generator.render;
 
 import com.vladsch.flexmark.ast.FencedCodeBlock;
 import com.vladsch.flexmark.html.HtmlRenderer;
-import com.vladsch.flexmark.util.data.DataHolder;
-import com.vladsch.flexmark.util.data.MutableDataSet;
-import com.vladsch.flexmark.util.sequence.LineAppendable;
 import dev.kensho.generator.Diagnostic;
 import dev.kensho.generator.content.Page;
 import dev.kensho.generator.content.SiteLocale;
 import dev.kensho.generator.content.Branding;
 import dev.kensho.generator.content.SiteConfig;
 import dev.kensho.generator.markdown.MarkdownDocument;
+import dev.kensho.generator.markdown.MarkupPolicy;
 import dev.kensho.generator.report.Progress;
 import dev.kensho.generator.verify.VerificationRun;
 import dev.kensho.sqlchecks.model.Outcome;
@@ -154,9 +152,13 @@ public final class SiteRenderer {
         Map<String, PageOutline> outlines = new HashMap<>();
         Map<String, String> wholeDocuments = new HashMap<>();
         Set<String> framedFolders = new HashSet<>();
+        Set<String> writtenTwice = ConcurrentHashMap.newKeySet();
         SiteSink writer = (path, content) -> {
+            if (!paths.add(path)) {
+                writtenTwice.add(path); // a page whose output path is a file the theme generates (contents/0.html, say)
+                return;
+            }
             sink.write(path, content);
-            paths.add(path);
         };
         // One index per language on a multilingual site, as Pagefind does: a reader searches the pages of theirs.
         Map<String, SearchIndex> searches = new LinkedHashMap<>();
@@ -299,6 +301,12 @@ public final class SiteRenderer {
         } catch (Theme.ThemeException e) {
             diagnostics.add(e.diagnostic());
         }
+        for (Page page : order) {
+            if (writtenTwice.contains(page.outputPath())) {
+                diagnostics.add(Diagnostic.at(page.displayPath(), 1, 1, "the page's output path " + page.outputPath()
+                        + " is also a file the build generates; rename or move the page", null));
+            }
+        }
         return new RenderedSite(paths, outlines, wholeDocuments);
     }
 
@@ -310,17 +318,6 @@ public final class SiteRenderer {
     private static String stem(String path) {
         return path.substring(0, path.lastIndexOf('.'));
     }
-
-    /**
-     * flexmark's line formatter (on by default) looks at every character again to tidy whitespace that the
-     * page's one jsoup parse normalises anyway: passing text through saves a tenth of the render stage.
-     */
-    private static final DataHolder RENDER_OPTIONS = new MutableDataSet(MarkdownDocument.OPTIONS)
-            .set(HtmlRenderer.GENERATE_HEADER_ID, true)
-            .set(HtmlRenderer.RENDER_HEADER_ID, true)
-            .set(HtmlRenderer.HEADER_ID_GENERATOR_NO_DUPED_DASHES, true)
-            .set(HtmlRenderer.FORMAT_FLAGS, LineAppendable.F_PASS_THROUGH)
-            .toImmutable();
 
     private RenderedPage renderPage(MarkdownDocument document, Navigation navigation, Page previous, Page next)
             throws Theme.ThemeException {
@@ -338,7 +335,7 @@ public final class SiteRenderer {
                 }
             }
         }
-        HtmlRenderer html = HtmlRenderer.builder(RENDER_OPTIONS)
+        HtmlRenderer html = HtmlRenderer.builder(MarkdownDocument.RENDER_OPTIONS)
                 .nodeRendererFactory(options -> new SnippetNodeRenderer(theme, outcomes, expectedRows, verification.serverVersion(), ui,
                         document.textMarks()))
                 .build();
@@ -348,7 +345,7 @@ public final class SiteRenderer {
         } catch (SnippetNodeRenderer.RenderFailure failure) {
             throw failure.cause;
         }
-        body = new ComponentAssembler(theme, markdown -> inline(html, markdown))
+        body = new ComponentAssembler(theme, markdown -> HtmlGate.pass(MarkupPolicy.renderInline(markdown)).html())
                 .assemble(body, document, relativeRoot(page.outputPath()), ui);
         Map<String, Object> model = baseModel(page.outputPath(), navigation, page, page.locale());
         Map<String, Object> pageModel = new HashMap<>();
@@ -358,6 +355,9 @@ public final class SiteRenderer {
         // the links and what the link check needs.
         Document fragment = Jsoup.parseBodyFragment(body);
         fragment.outputSettings().prettyPrint(false);
+        // The page's contributor HTML passed HtmlGate when it was read; the page is published as this one
+        // parse serialises it, without comments (a page may write none that reaches readers).
+        HtmlGate.dropComments(fragment);
         // An untranslated page is indexed in the language it is served in, so that its readers find it there too.
         SearchIndex.PageEntry search = page.frontMatter().isOff("pagefind") || page.outputPath().equals(NOT_FOUND_PAGE)
                 ? null : SearchIndex.extract(config.urlFormat().urlPath(page.outputPath()), page.frontMatter().title(), fragment.body());
@@ -369,9 +369,7 @@ public final class SiteRenderer {
         if (relinked) {
             fragment.body().select(SiteLinks.WRITTEN_LINKS).removeAttr(SiteLinks.WRITTEN);
         }
-        if (anchored || relinked) {
-            body = fragment.body().html();
-        }
+        body = fragment.body().html();
         pageModel.put("content", body);
         pageModel.put("group", String.join(" › ", navigation.ancestors(page).stream().map(Navigation.GroupEntry::label).toList()));
         pageModel.put("lastUpdated", furniture.lastUpdated(page));
@@ -414,12 +412,6 @@ public final class SiteRenderer {
         return xml.append("</urlset>\n").toString();
     }
 
-    /** Markdown of a one-line component, rendered without its paragraph. */
-    private static String inline(HtmlRenderer html, String markdown) {
-        String rendered = html.render(MarkdownDocument.parseFragment(markdown)).strip();
-        return rendered.startsWith("<p>") && rendered.endsWith("</p>") ? rendered.substring(3, rendered.length() - 4) : rendered;
-    }
-
     private Map<String, Object> pageVerification(PageResult result) {
         if (result == null) {
             return null;
@@ -445,6 +437,7 @@ public final class SiteRenderer {
         UiStrings ui = uiOf(locale);
         model.put("root", root);
         model.put("asset", assetPaths());
+        model.put("csp", ContentSecurityPolicy.POLICY);
         model.put("ui", ui.strings());
         model.put("lang", siteLocale.lang());
         model.put("searchFolder", searchFolder(siteLocale.key()));

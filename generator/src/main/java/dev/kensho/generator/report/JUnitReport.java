@@ -87,7 +87,7 @@ public final class JUnitReport {
                 attribute(xml, "message", diagnostic.location() + ": " + diagnostic.message()
                         + (diagnostic.code() == null ? "" : " [" + diagnostic.code() + "]"));
                 attribute(xml, "type", diagnostic.code() == null ? "assertion" : diagnostic.code());
-                xml.writeCharacters(diagnostic.format());
+                xml.writeCharacters(ReportText.forXml(ReportText.cut(diagnostic.format())));
                 xml.writeEndElement();
             } else if (outcome.status() == Outcome.Status.SKIPPED) {
                 xml.writeEmptyElement("skipped");
@@ -117,7 +117,7 @@ public final class JUnitReport {
             xml.writeStartElement("failure");
             attribute(xml, "message", problem.location() + ": " + problem.message());
             attribute(xml, "type", "source");
-            xml.writeCharacters(problem.format());
+            xml.writeCharacters(ReportText.forXml(ReportText.cut(problem.format())));
             xml.writeEndElement();
             xml.writeEndElement();
         }
@@ -125,9 +125,9 @@ public final class JUnitReport {
         xml.writeEndElement();
     }
 
-    /** XML 1.0 cannot carry most control characters, even escaped; a hostile message must not break the file. */
+    /** XML 1.0 cannot carry most control characters, even escaped, nor U+FFFF; a hostile message must not break the file. */
     private static void attribute(XMLStreamWriter xml, String name, String value) throws XMLStreamException {
-        xml.writeAttribute(name, Diagnostic.printable(value));
+        xml.writeAttribute(name, ReportText.forXml(ReportText.cut(Diagnostic.printable(value))));
     }
 
     private static String seconds(long nanos) {

@@ -64,7 +64,7 @@ public final class JsonReport {
             problem.put("file", d.file());
             problem.put("line", d.line());
             problem.put("column", d.column());
-            problem.put("message", d.message());
+            problem.put("message", ReportText.cut(d.message()));
             problem.put("code", d.code());
             problems.add(problem);
         }
@@ -98,18 +98,18 @@ public final class JsonReport {
         entry.put("kind", outcome.snippet().scenario() == null ? "sql" : "scenario");
         entry.put("status", outcome.status().label());
         Failure failure = outcome.failure();
-        entry.put("message", failure == null ? null : failure.message());
+        entry.put("message", failure == null ? null : ReportText.cut(failure.message()));
         entry.put("sqlstate", failure == null ? null : failure.sqlState());
         if (failure != null) {
             entry.put("errorLine", failure.location().line());
             entry.put("errorColumn", failure.location().column());
-            entry.put("detail", failure.detail());
-            entry.put("hint", failure.hint());
+            entry.put("detail", ReportText.cut(failure.detail()));
+            entry.put("hint", ReportText.cut(failure.hint()));
         }
         entry.put("assertions", outcome.assertions().stream()
-                .map(a -> Map.of("assertion", a.description(), "outcome", a.passed() ? "passed" : "failed")).toList());
+                .map(a -> Map.of("assertion", ReportText.cut(a.description()), "outcome", a.passed() ? "passed" : "failed")).toList());
         if (outcome.transcript() != null) {
-            entry.put("transcript", outcome.transcript().toString());
+            entry.put("transcript", ReportText.cut(outcome.transcript().toString()));
         }
         entry.put("durationMs", outcome.duration().toNanos() / 1e6);
         entry.put("statementsWithRows", outcome.results().size());

@@ -45,8 +45,11 @@ import java.util.concurrent.ScheduledExecutorService;
 public final class PreviewServer implements AutoCloseable {
 
     static final String EVENTS = "/__kensho/events";
-    private static final String RELOAD_SCRIPT = "<script>new EventSource('" + EVENTS
-            + "').onmessage = () => location.reload();</script>";
+    /** The reload script, a file of the preview's own: the pages' Content-Security-Policy allows no inline script. */
+    static final String RELOAD = "/__kensho/reload.js";
+    private static final String RELOAD_SCRIPT = "<script src=\"" + RELOAD + "\"></script>";
+    private static final byte[] RELOAD_SOURCE = ("new EventSource('" + EVENTS + "').onmessage = () => location.reload();\n")
+            .getBytes(StandardCharsets.UTF_8);
 
     private final BuildOptions options;
     private final Consumer<String> log;
@@ -229,6 +232,32 @@ public final class PreviewServer implements AutoCloseable {
         return name.equals("127.0.0.1") || name.equals("localhost") || name.equals("[::1]");
     }
 
+    /**
+     * False for a request another site's page made (Sec-Fetch-Site cross-site or same-site, or an Origin
+     * or Referer of another origin); a request typed or bookmarked by the reader carries neither.
+     */
+    private static boolean sameOrigin(HttpExchange exchange) {
+        String site = exchange.getRequestHeaders().getFirst("Sec-Fetch-Site");
+        if (site != null) {
+            return site.equals("same-origin") || site.equals("none");
+        }
+        String host = exchange.getRequestHeaders().getFirst("Host");
+        for (String header : List.of("Origin", "Referer")) {
+            String value = exchange.getRequestHeaders().getFirst(header);
+            if (value != null && !value.equals("null")) {
+                try {
+                    java.net.URI uri = java.net.URI.create(value);
+                    if (!"http".equals(uri.getScheme()) || host == null || !host.equalsIgnoreCase(uri.getRawAuthority())) {
+                        return false;
+                    }
+                } catch (IllegalArgumentException e) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
     private void handle(HttpExchange exchange) throws IOException {
         if (!fromThisMachine(exchange)) {
             send(exchange, 403, "text/plain; charset=utf-8", "the preview answers only to 127.0.0.1 and localhost\n".getBytes(StandardCharsets.UTF_8));
@@ -248,6 +277,16 @@ public final class PreviewServer implements AutoCloseable {
                 oldest.close();
             }
             return; // Kept open; written to on every rebuild.
+        }
+        if (!sameOrigin(exchange)) {
+            // Another web page may link to the preview, never read it: a cross-origin <script src> of the
+            // search index or a sidebar file would hand it the drafts being previewed.
+            send(exchange, 403, "text/plain; charset=utf-8", "the preview answers only its own pages\n".getBytes(StandardCharsets.UTF_8));
+            return;
+        }
+        if (path.equals(RELOAD)) {
+            send(exchange, 200, "text/javascript", RELOAD_SOURCE);
+            return;
         }
         String relative = path.substring(1);
         if (relative.isEmpty() || relative.endsWith("/")) {
@@ -270,17 +309,18 @@ public final class PreviewServer implements AutoCloseable {
         String html = files.html().get(relative);
         if (html != null) {
             String type = relative.endsWith(".html") ? "text/html; charset=utf-8" : relative.endsWith(".js") ? "text/javascript"
-                    : relative.endsWith(".xml") ? "application/xml" : "text/plain; charset=utf-8";
+                    : relative.endsWith(".xml") ? "application/xml" : relative.endsWith(".svg") ? "image/svg+xml"
+                    : "text/plain; charset=utf-8";
             String body = relative.endsWith(".html") ? html.replace("</body>", RELOAD_SCRIPT + "</body>") : html;
             send(exchange, 200, type, body.getBytes(StandardCharsets.UTF_8));
             return;
         }
-        Path file = files.copies().get(relative);
-        if (file != null && Files.isRegularFile(file)) {
-            String name = file.getFileName().toString();
-            String type = name.endsWith(".css") ? "text/css" : name.endsWith(".js") ? "text/javascript"
-                    : name.endsWith(".svg") ? "image/svg+xml" : name.endsWith(".png") ? "image/png" : "application/octet-stream";
-            send(exchange, 200, type, Files.readAllBytes(file));
+        // Bytes read through the content gate when the build ended: a link planted since is never followed.
+        byte[] copy = files.copies().get(relative);
+        if (copy != null) {
+            String type = relative.endsWith(".css") ? "text/css" : relative.endsWith(".js") ? "text/javascript"
+                    : relative.endsWith(".png") ? "image/png" : "application/octet-stream";
+            send(exchange, 200, type, copy);
             return;
         }
         String notFound = files.html().getOrDefault("404.html", "<h1>404</h1>");
@@ -304,6 +344,7 @@ public final class PreviewServer implements AutoCloseable {
     private static void send(HttpExchange exchange, int status, String type, byte[] body) throws IOException {
         exchange.getResponseHeaders().add("Content-Type", type);
         exchange.getResponseHeaders().add("Cache-Control", "no-store");
+        exchange.getResponseHeaders().add("X-Content-Type-Options", "nosniff"); // a data file is never run as a script
         exchange.sendResponseHeaders(status, body.length);
         try (OutputStream out = exchange.getResponseBody()) {
             out.write(body);

@@ -123,8 +123,8 @@ class ComponentSyntaxTest {
                 2. Second
                 """);
         assertEquals(List.of(), diagnostics);
-        assertEquals("   <!--kensho:0-->", result.body().split("\n")[2]);
-        assertEquals("   <!--kensho:1-->", result.body().split("\n")[4]);
+        assertEquals("   " + dev.kensho.generator.markdown.ComponentTag.marker(0), result.body().split("\n")[2]);
+        assertEquals("   " + dev.kensho.generator.markdown.ComponentTag.marker(1), result.body().split("\n")[4]);
     }
 
     @Test
