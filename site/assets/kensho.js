@@ -73,7 +73,8 @@ for (const block of document.querySelectorAll('.code-block pre')) {
   };
   button.addEventListener('click', () => copyText(code(), button));
   // A block with a title bar gets its button at the end of the bar, beside the title rather than over it.
-  const title = block.closest('.code-block')?.querySelector(':scope > .code-title');
+  // (Only the block's own code: a plan or result shown in its evidence keeps its button beside it.)
+  const title = block.parentElement.matches('.code-block') ? block.parentElement.querySelector(':scope > .code-title') : null;
   if (title) {
     title.classList.add('has-copy');
     title.append(button);

@@ -131,7 +131,7 @@ public final class KenshoBuild {
                 log.accept("Kensho: shard " + options.shard() + ": " + share.size() + " of " + documents.size() + " page(s)");
             }
             verification = SqlVerification.run(share, () -> ProviderChoice.choose(options.postgres(), options.image()),
-                    ProviderChoice.identityOf(options.postgres(), options.image()), options.limits(),
+                    ProviderChoice.identityOf(options.postgres(), options.image()), options.limits().withExtensions(config.extensions()),
                     options.cache() == null ? null : new VerificationCache(options.cache()), options.jobs(), session, progress, log);
             if (!verification.pages().isEmpty()) {
                 progress.stageDone("verified " + verification.pages().size() + " page(s), " + verification.outcomes().size() + " snippet(s)");

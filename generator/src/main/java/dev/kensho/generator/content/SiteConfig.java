@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.net.URI;
@@ -40,18 +41,22 @@ import java.util.Collections;
  */
 public record SiteConfig(String title, String description, String lang, Map<String, String> groups, String url,
                          UrlFormat urlFormat, Map<String, SiteLocale> locales, String defaultLocale, List<SidebarItem> sidebar,
-                         String editBaseUrl, Branding branding) {
+                         String editBaseUrl, Branding branding, List<String> extensions) {
 
     public static final String FILE_NAME = "site.yml";
 
     /** Every key site.yml may hold; any other is a mistake (a misspelt key would otherwise be ignored in silence). */
     static final List<String> KEYS = List.of("title", "description", "lang", "url", "groups", "build", "locales",
-            "defaultLocale", "sidebar", "editLink", "logo", "favicon", "customCss", "social");
+            "defaultLocale", "sidebar", "editLink", "logo", "favicon", "customCss", "social", "extensions");
+
+    /** An extension name as CREATE EXTENSION takes it unquoted (pg_trgm, btree_gist). */
+    private static final java.util.regex.Pattern EXTENSION = java.util.regex.Pattern.compile("[a-z_][a-z0-9_]*");
 
     public SiteConfig {
         groups = Collections.unmodifiableMap(new LinkedHashMap<>(groups));
         locales = Collections.unmodifiableMap(new LinkedHashMap<>(locales));
         sidebar = sidebar == null ? null : List.copyOf(sidebar);
+        extensions = List.copyOf(extensions);
     }
 
     /** Whether pages come in several languages (locale folders), as opposed to one language at the top. */
@@ -71,7 +76,7 @@ public record SiteConfig(String title, String description, String lang, Map<Stri
     public static SiteConfig load(ContentFiles files, String displayPath, List<Diagnostic> diagnostics) throws IOException {
         Path file = files.root().resolve(FILE_NAME);
         SiteConfig defaults = new SiteConfig("Kensho", "", "ja", Map.of(), "", UrlFormat.DIRECTORY,
-                Map.of(SiteLocale.ROOT, new SiteLocale(SiteLocale.ROOT, "日本語", "ja", "ltr")), SiteLocale.ROOT, null, "", Branding.NONE);
+                Map.of(SiteLocale.ROOT, new SiteLocale(SiteLocale.ROOT, "日本語", "ja", "ltr")), SiteLocale.ROOT, null, "", Branding.NONE, List.of());
         if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
             return defaults;
         }
@@ -205,7 +210,34 @@ public record SiteConfig(String title, String description, String lang, Map<Stri
                 lang,
                 groups,
                 url, format, locales, defaultLocale, sidebar, editBaseUrl,
-                Branding.read(map, files, text, displayPath, diagnostics));
+                Branding.read(map, files, text, displayPath, diagnostics), extensions(map, text, displayPath, diagnostics));
+    }
+
+    /**
+     * {@code extensions: [pg_trgm, btree_gist]}: extensions Kensho creates in every page's database (pages create
+     * none themselves); one that brings a procedural language is refused when the server starts.
+     */
+    private static List<String> extensions(Map<?, ?> map, String text, String displayPath, List<Diagnostic> diagnostics) {
+        Object value = map.get("extensions");
+        if (value == null) {
+            return List.of();
+        }
+        List<String> names = new ArrayList<>();
+        if (!(value instanceof List<?> list)) {
+            diagnostics.add(Diagnostic.at(displayPath, lineOf(text, "extensions:"), 1,
+                    "site settings: extensions is a list of extension names, such as [pg_trgm, btree_gist]", null));
+            return List.of();
+        }
+        for (Object item : list) {
+            String name = String.valueOf(item);
+            if (!EXTENSION.matcher(name).matches()) {
+                diagnostics.add(Diagnostic.at(displayPath, lineOf(text, "extensions:"), 1, "site settings: extensions: '" + name
+                        + "' is not an extension name (lower-case letters, digits and _, such as pg_trgm)", null));
+            } else if (!names.contains(name)) {
+                names.add(name);
+            }
+        }
+        return names;
     }
 
     /** The lang of the default locale, for pages outside any locale (the 404 page, the theme's home page). */

@@ -97,14 +97,29 @@ final class RunConditions {
             return parts.length >= 2 && column ? parts[parts.length - 2] : parts[parts.length - 1];
         }
 
+        /** The condition itself, in SQL's words ("transform_null_equals = on", "lower(character varying)"). */
+        String what() {
+            return switch (kind) {
+                case "setting" -> name + " = " + value;
+                case "role or database setting" -> name + " = " + value + " (on the page's role or database)";
+                case "shadowing function", "shadowing operator", "shadowing type" -> name;
+                case "statistics target" -> "statistics target of " + name + " = " + value;
+                default -> kind + " of " + name + ": " + value;
+            };
+        }
+
+        /** For the evidence: what, the line of the snippet that made it ("" for the server), and whether readers see that snippet. */
+        String fact() {
+            return what() + "\t" + (origin == null ? "" : Integer.toString(origin.location().line())) + "\t"
+                    + (origin == null ? "server" : hidden() ? "hidden" : "visible") + "\t" + kind;
+        }
+
         String describe() {
             String what = switch (kind) {
-                case "setting" -> name + " = " + value;
                 case "role or database setting" -> name + " = " + value + " (set on the page's role or database: reaches every new session)";
                 case "shadowing function", "shadowing operator", "shadowing type" ->
                         name + " (" + kind.substring("shadowing ".length()) + " named like one in pg_catalog, on the search path)";
-                case "statistics target" -> "statistics target of " + name + " = " + value;
-                default -> kind + " of " + name + ": " + value;
+                default -> what();
             };
             String where = origin == null ? "before the page's first snippet (the server's or Kensho's configuration)"
                     : (hidden() ? "by the " + (origin.directives().setup() ? "setup" : "hidden") + " snippet at " : "by the snippet at ")

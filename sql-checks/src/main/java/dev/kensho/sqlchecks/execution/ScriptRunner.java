@@ -32,6 +32,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.concurrent.Semaphore;
@@ -286,16 +287,26 @@ final class ScriptRunner {
                     null, null);
         }
 
-        /** The conditions of this run a reader of the visible SQL would not assume, stated under the mark. */
+        /**
+         * The conditions of this run a reader of the visible SQL would not assume, stated under the mark:
+         * in English for reports, and as facts (the condition in SQL's words, the line of the snippet that
+         * made it, whether readers see that snippet) for the theme to word in the page's language.
+         */
         private void stateConditions() {
             List<String> stated = new ArrayList<>(RunConditions.describeAll(standing));
+            Map<String, String> facts = new LinkedHashMap<>();
+            facts.put("items", String.join("\n", standing.stream().map(RunConditions.Condition::fact).toList()));
+            facts.put("transaction", "");
+            facts.put("transactionHidden", "false");
             if (transactionOpenedBy != null) {
                 boolean hidden = transactionOpenedBy.directives().hidden() || transactionOpenedBy.directives().setup();
                 stated.add(0, "runs inside the transaction opened by the " + (hidden ? "hidden " : "") + "snippet at "
                         + transactionOpenedBy.location() + " (not committed yet)");
+                facts.put("transaction", Integer.toString(transactionOpenedBy.location().line()));
+                facts.put("transactionHidden", Boolean.toString(hidden));
             }
             if (!stated.isEmpty()) {
-                assertions.add(Assertion.held("conditions", Map.of("conditions", String.join("; ", stated)),
+                assertions.add(Assertion.held("conditions", facts,
                         "runs under conditions a stock session does not have: " + String.join("; ", stated)));
             }
         }
