@@ -625,7 +625,7 @@ class BrowserTest {
         waitUpTo(5).until(d -> !d.findElements(By.cssSelector("#search-results a")).isEmpty());
         List<String> hits = driver.findElements(By.cssSelector("#search-results a")).stream().map(a -> a.getAttribute("href")).toList();
         assertTrue(hits.stream().anyMatch(h -> h.contains("idempotency/concurrency/#")), "a step name inside a diagram is found: " + hits);
-        assertEquals(3, hits.size(), "at most three sections of a page, though more hold a_commit: " + hits);
+        assertEquals(3, hits.stream().filter(h -> h.contains("idempotency/concurrency/#")).count(), "at most three sections of a page, though more hold a_commit: " + hits);
         driver.switchTo().activeElement().sendKeys(Keys.ESCAPE);
         assertTrue(driver.findElement(By.id("search-panel")).getAttribute("hidden") != null, "Escape closes the results");
         assertEquals("a_commit", driver.findElement(By.id("search-input")).getAttribute("value"), "Escape keeps the query");

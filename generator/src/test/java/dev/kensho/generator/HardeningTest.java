@@ -110,7 +110,7 @@ class HardeningTest {
         }
         site.page("site.yml", "title: T\nurl: https://example.org/docs\n");
         assertEquals(0, site.build().status());
-        assertTrue(Files.readString(site.out.resolve("404.html")).contains("src=\"/docs/assets/kensho.js\""));
+        assertTrue(Files.readString(site.out.resolve("404.html")).matches("(?s).*src=\"/docs/assets/kensho\\.[0-9a-f]{10}\\.js\".*"));
     }
 
     @Test
@@ -146,12 +146,12 @@ class HardeningTest {
     @Test
     void aLargeSidebarIsReadInLinearTime() throws Exception {
         // 40,000 sidebar links through aliases (a 2 MB site.yml once took hours: each entry's line was looked up from the top).
-        StringBuilder yaml = new StringBuilder("title: T\nlinks: &links\n");
+        // The links are written once, in the first group, and reused by the others (site.yml has no free-form keys).
+        StringBuilder yaml = new StringBuilder("title: T\nsidebar:\n  - a\n  - label: G0\n    collapsed: true\n    items: &links\n");
         for (int i = 0; i < 400; i++) {
-            yaml.append("  - {label: \"Link ").append(i).append("\", link: \"https://example.org/").append(i).append("\"}\n");
+            yaml.append("      - {label: \"Link ").append(i).append("\", link: \"https://example.org/").append(i).append("\"}\n");
         }
-        yaml.append("sidebar:\n  - a\n");
-        for (int i = 0; i < 99; i++) {
+        for (int i = 1; i < 99; i++) {
             yaml.append("  - {label: G").append(i).append(", collapsed: true, items: *links}\n");
         }
         TestSite site = site().page("site.yml", yaml.toString());

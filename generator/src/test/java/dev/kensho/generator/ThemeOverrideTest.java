@@ -57,8 +57,11 @@ class ThemeOverrideTest {
         assertEquals(Files.readString(TestSite.THEME.resolve("assets/kensho.css")), Files.readString(site.out.resolve(css)));
         String headers = Files.readString(site.out.resolve("_headers"));
         assertTrue(headers.contains("\n/assets/kensho." + hash + ".css\n  Cache-Control: public, max-age=31536000, immutable\n"), headers);
-        assertEquals(4, headers.lines().filter(line -> line.startsWith("/")).count(), headers);
-        assertTrue(headers.lines().filter(line -> line.startsWith("/")).allMatch(line -> line.matches("/assets/[a-z]+\\.[0-9a-f]{10}\\.[a-z]+")), headers);
+        // The security policy for every path comes first; then long caching for the five hashed theme assets only.
+        assertTrue(headers.startsWith("/*\n  Content-Security-Policy: default-src 'self'; script-src 'self';"), headers);
+        assertEquals(5, headers.lines().filter(line -> line.startsWith("/assets/")).count(), headers);
+        assertEquals(1, headers.lines().filter(line -> line.startsWith("/") && !line.startsWith("/assets/")).count(), headers);
+        assertTrue(headers.lines().filter(line -> line.startsWith("/assets/")).allMatch(line -> line.matches("/assets/[a-z-]+\\.[0-9a-f]{10}\\.[a-z]+")), headers);
 
         // A changed asset gets a new name.
         Files.createDirectories(site.root.resolve("theme/assets"));
