@@ -100,13 +100,7 @@ public final class KenshoBuild {
         SiteConfig config = SiteConfig.load(contentFiles, siteSettings, diagnostics);
         ContentLoader loader = new ContentLoader(contentFiles, workingDir, config);
         List<Page> pages = loader.load(diagnostics);
-        if (loader.drafts() > 0) {
-            log.accept("Kensho: " + loader.drafts() + " draft page(s) (draft: true) left out");
-        }
         long fallbacks = pages.stream().filter(Page::fallback).count();
-        if (fallbacks > 0) {
-            log.accept("Kensho: " + fallbacks + " untranslated page(s) served in the default language with a notice");
-        }
         int sourcePages = (int) (pages.size() - fallbacks);
         // The sidebar and reading order, from the folders or site.yml: a slug naming no page is a load error.
         Navigation navigation = Navigation.of(pages, config, siteSettings, diagnostics);
@@ -140,6 +134,13 @@ public final class KenshoBuild {
         } catch (PostgresUnavailableException e) {
             environmentError = e.getMessage();
             verification = new VerificationRun(null, null, null, null, Duration.ZERO, Map.of(), Set.of());
+        }
+        // Said after the server line, which stays the first line of the output (README, "Command line").
+        if (loader.drafts() > 0) {
+            log.accept("Kensho: " + loader.drafts() + " draft page(s) (draft: true) left out");
+        }
+        if (fallbacks > 0) {
+            log.accept("Kensho: " + fallbacks + " untranslated page(s) served in the default language with a notice");
         }
 
         // What content/ publishes besides pages is checked by `check` too: a file that could run script fails either.
