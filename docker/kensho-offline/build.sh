@@ -82,6 +82,8 @@ chown 1000:1000 "$rootfs/home/kensho" "$rootfs/work"
 # The launcher is run by sh, since the image has no /usr/bin/env for its #! line.
 # KENSHO_CDS=off: the launcher would otherwise write a class-data archive at the end of every run of a
 # throw-away container (docker run --rm); the runtime's own archive (jlink --generate-cds-archive) is used.
+# The jar's digest, so that a test (KenshoImageTest) can tell an image of an older jar from a current one.
+digest=$(sha256sum "$jar" | cut -d' ' -f1)
 first=${tags[0]}
 tar --numeric-owner -C "$rootfs" -c . | docker import \
   --change 'USER kensho' \
@@ -89,6 +91,7 @@ tar --numeric-owner -C "$rootfs" -c . | docker import \
   --change 'ENV PATH=/opt/java/bin:/bin HOME=/home/kensho KENSHO_CDS=off' \
   --change 'ENTRYPOINT ["/bin/sh", "/opt/kensho/kensho"]' \
   --change 'CMD ["check"]' \
+  --change "LABEL dev.kensho.jar-sha256=$digest" \
   - "$first" > /dev/null
 for tag in "${tags[@]:1}"; do
   docker tag "$first" "$tag"
