@@ -13,7 +13,8 @@
 # - /bin/sh (dash), dirname (the launcher's), cat (the embedded server's watchdog) and setsid;
 # - the libraries all of these and the PostgreSQL binaries inside the jar link against, as ldd finds them;
 # - the unprivileged account kensho (uid 1000), which the image runs as: the embedded PostgreSQL
-#   refuses root and, as anyone else, runs as that account itself.
+#   refuses root and, as anyone else, runs as that account itself. `docker run --user UID:GID` works
+#   too (entrypoint.sh names the account); --user 0 is refused with a message.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -49,6 +50,7 @@ fi
 
 install -m 0644 "$jar" "$rootfs/opt/kensho/kensho.jar"
 install -m 0755 "$repo/bin/kensho" "$rootfs/opt/kensho/kensho"
+install -m 0755 "$here/entrypoint.sh" "$rootfs/opt/kensho/entrypoint.sh"
 cp -L /bin/dash "$rootfs/bin/sh"
 for tool in dirname cat setsid; do cp -L "$(command -v "$tool")" "$rootfs/bin/$tool"; done
 mkdir -p "$rootfs/usr/bin" && ln -s ../../bin/setsid "$rootfs/usr/bin/setsid"   # where Kensho looks for it
@@ -77,9 +79,10 @@ kensho:x:1000:
 nogroup:x:65534:
 GROUP
 chmod 1777 "$rootfs/tmp"
+chmod 0666 "$rootfs/etc/passwd"   # entrypoint.sh names an account given with docker run --user
 chown 1000:1000 "$rootfs/home/kensho" "$rootfs/work"
 
-# The launcher is run by sh, since the image has no /usr/bin/env for its #! line.
+# The entrypoint and the launcher are run by sh, since the image has no /usr/bin/env for the #! line.
 # KENSHO_CDS=off: the launcher would otherwise write a class-data archive at the end of every run of a
 # throw-away container (docker run --rm); the runtime's own archive (jlink --generate-cds-archive) is used.
 # The jar's digest, so that a test (KenshoImageTest) can tell an image of an older jar from a current one.
@@ -89,7 +92,7 @@ tar --numeric-owner -C "$rootfs" -c . | docker import \
   --change 'USER kensho' \
   --change 'WORKDIR /work' \
   --change 'ENV PATH=/opt/java/bin:/bin HOME=/home/kensho KENSHO_CDS=off' \
-  --change 'ENTRYPOINT ["/bin/sh", "/opt/kensho/kensho"]' \
+  --change 'ENTRYPOINT ["/bin/sh", "/opt/kensho/entrypoint.sh"]' \
   --change 'CMD ["check"]' \
   --change "LABEL dev.kensho.jar-sha256=$digest" \
   - "$first" > /dev/null

@@ -85,6 +85,24 @@ class KenshoImageTest {
         assertTrue(check.output.lines().anyMatch("0 passed, 1 failed"::equals), check.output);
     }
 
+    @Test
+    void aHostUsersIdRunsTheCheckAndOwnsWhatItWrites() throws IOException {
+        // README's form, docker run --user "$(id -u):$(id -g)": an id the image's /etc/passwd does not know.
+        Path repository = repositoryWithRows(" two\n-----\n   2\n");
+        Run check = assertTimeoutPreemptively(Duration.ofMinutes(2), () -> dockerRunCheck(repository, "--user", "4321:4321"));
+        assertEquals(0, check.status, check.output);
+        assertTrue(check.output.lines().anyMatch("1 passed, 0 failed"::equals), check.output);
+        assertEquals(4321, Files.getAttribute(repository.resolve("target/kensho-report.json"), "unix:uid"));
+    }
+
+    @Test
+    void rootIsRefusedWithAMessage() throws IOException {
+        Path repository = repositoryWithRows(" two\n-----\n   2\n");
+        Run check = assertTimeoutPreemptively(Duration.ofMinutes(2), () -> dockerRunCheck(repository, "--user", "0:0"));
+        assertEquals(2, check.status, check.output);
+        assertTrue(check.output.startsWith("kensho: the image runs Kensho as an unprivileged user (PostgreSQL refuses root)"), check.output);
+    }
+
     /** A folder holding only content/: an English site.yml and a page with one snippet and its rows (the SQL on line 8). */
     private Path repositoryWithRows(String rows) throws IOException {
         Path repository = Files.createDirectory(temp.resolve("repository"));
@@ -110,11 +128,14 @@ class KenshoImageTest {
         return repository;
     }
 
-    /** docker run --rm -v REPOSITORY:/work kensho/kensho:dev check, under a name to remove it by. */
-    private static Run dockerRunCheck(Path repository) throws Exception {
+    /** docker run --rm [OPTIONS] -v REPOSITORY:/work kensho/kensho:dev check, under a name to remove it by. */
+    private static Run dockerRunCheck(Path repository, String... options) throws Exception {
         String name = "kensho-image-test-" + UUID.randomUUID();
+        List<String> command = new ArrayList<>(List.of("docker", "run", "--rm", "--name", name));
+        command.addAll(List.of(options));
+        command.addAll(List.of("-v", repository.toAbsolutePath() + ":/work", IMAGE, "check"));
         try {
-            return run(List.of("docker", "run", "--rm", "--name", name, "-v", repository.toAbsolutePath() + ":/work", IMAGE, "check"));
+            return run(command);
         } finally {
             // A timed-out test is interrupted; the container it started must not outlive it.
             new ProcessBuilder("docker", "rm", "-f", name).redirectErrorStream(true)
