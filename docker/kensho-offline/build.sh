@@ -42,9 +42,11 @@ if [ -x "$java_home/bin/jlink" ] && [ -d "$java_home/jmods" ]; then
     --strip-debug --no-header-files --no-man-pages --compress=2 --generate-cds-archive \
     --output "$rootfs/opt/java"
 else
+  # Links are followed (Debian's runtime links its configuration to /etc); sources, compiler symbols
+  # and the libraries of a desktop (X11) session are left out.
   mkdir -p "$rootfs/opt/java"
-  cp -rL "$java_home/bin" "$java_home/lib" "$java_home/conf" "$java_home/release" "$rootfs/opt/java/" 2>/dev/null || true
-  rm -rf "$rootfs/opt/java/lib/src.zip" "$rootfs/opt/java/lib/ct.sym" "$rootfs/opt/java/jmods"
+  (cd "$java_home" && tar -ch --exclude=src.zip --exclude=ct.sym --exclude=libawt_xawt.so --exclude=libsplashscreen.so \
+      --exclude=libjawt.so --exclude=libatk-wrapper.so bin lib conf release) | tar -x -C "$rootfs/opt/java"
 fi
 [ -x "$rootfs/opt/java/bin/java" ] || { echo "build.sh: no Java runtime at $java_home" >&2; exit 2; }
 
