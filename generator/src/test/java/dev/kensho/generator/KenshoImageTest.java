@@ -86,10 +86,31 @@ class KenshoImageTest {
     }
 
     @Test
+    void theLessonSiteChecksInTheImage() throws IOException {
+        // Many pages' databases at once: more than the 64 MB /dev/shm Docker gives a container.
+        Path repository = Files.createDirectory(temp.resolve("lessons"));
+        copyTree(Path.of("..", "content"), repository.resolve("content"));
+        copyTree(Path.of("..", "site"), repository.resolve("site"));
+        Files.setPosixFilePermissions(repository, PosixFilePermissions.fromString("rwxrwxrwx"));
+        Run check = assertTimeoutPreemptively(Duration.ofMinutes(3),
+                () -> dockerRunCheck(repository, "--theme", "site", "--no-cache"));
+        assertEquals(0, check.status, check.output);
+        assertTrue(check.output.lines().anyMatch(line -> line.matches("[1-9][0-9]* passed, 0 failed")), check.output);
+    }
+
+    private static void copyTree(Path from, Path to) throws IOException {
+        try (var paths = Files.walk(from)) {
+            for (Path path : paths.toList()) {
+                Files.copy(path, to.resolve(from.relativize(path).toString()));
+            }
+        }
+    }
+
+    @Test
     void aHostUsersIdRunsTheCheckAndOwnsWhatItWrites() throws IOException {
         // README's form, docker run --user "$(id -u):$(id -g)": an id the image's /etc/passwd does not know.
         Path repository = repositoryWithRows(" two\n-----\n   2\n");
-        Run check = assertTimeoutPreemptively(Duration.ofMinutes(2), () -> dockerRunCheck(repository, "--user", "4321:4321"));
+        Run check = assertTimeoutPreemptively(Duration.ofMinutes(2), () -> dockerRunCheck(repository, List.of("--user", "4321:4321")));
         assertEquals(0, check.status, check.output);
         assertTrue(check.output.lines().anyMatch("1 passed, 0 failed"::equals), check.output);
         assertEquals(4321, Files.getAttribute(repository.resolve("target/kensho-report.json"), "unix:uid"));
@@ -98,7 +119,7 @@ class KenshoImageTest {
     @Test
     void rootIsRefusedWithAMessage() throws IOException {
         Path repository = repositoryWithRows(" two\n-----\n   2\n");
-        Run check = assertTimeoutPreemptively(Duration.ofMinutes(2), () -> dockerRunCheck(repository, "--user", "0:0"));
+        Run check = assertTimeoutPreemptively(Duration.ofMinutes(2), () -> dockerRunCheck(repository, List.of("--user", "0:0")));
         assertEquals(2, check.status, check.output);
         assertTrue(check.output.startsWith("kensho: the image runs Kensho as an unprivileged user (PostgreSQL refuses root)"), check.output);
     }
@@ -128,12 +149,17 @@ class KenshoImageTest {
         return repository;
     }
 
-    /** docker run --rm [OPTIONS] -v REPOSITORY:/work kensho/kensho:dev check, under a name to remove it by. */
-    private static Run dockerRunCheck(Path repository, String... options) throws Exception {
+    private static Run dockerRunCheck(Path repository, String... checkArguments) throws Exception {
+        return dockerRunCheck(repository, List.of(), checkArguments);
+    }
+
+    /** docker run --rm [OPTIONS] -v REPOSITORY:/work kensho/kensho:dev check [ARGUMENTS], under a name to remove it by. */
+    private static Run dockerRunCheck(Path repository, List<String> dockerOptions, String... checkArguments) throws Exception {
         String name = "kensho-image-test-" + UUID.randomUUID();
         List<String> command = new ArrayList<>(List.of("docker", "run", "--rm", "--name", name));
-        command.addAll(List.of(options));
+        command.addAll(dockerOptions);
         command.addAll(List.of("-v", repository.toAbsolutePath() + ":/work", IMAGE, "check"));
+        command.addAll(List.of(checkArguments));
         try {
             return run(command);
         } finally {
