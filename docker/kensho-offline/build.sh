@@ -14,7 +14,8 @@
 # - the libraries all of these and the PostgreSQL binaries inside the jar link against, as ldd finds them;
 # - the unprivileged account kensho (uid 1000), which the image runs as: the embedded PostgreSQL
 #   refuses root and, as anyone else, runs as that account itself. `docker run --user UID:GID` works
-#   too (entrypoint.sh names the account); --user 0 is refused with a message.
+#   too (entrypoint.sh names the account); --user 0 is refused with a message. The cluster goes to /tmp
+#   unless /dev/shm holds 1 GiB (docker run --shm-size=1g).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
