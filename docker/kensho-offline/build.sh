@@ -74,12 +74,10 @@ done
 cat > "$rootfs/etc/passwd" <<'PASSWD'
 root:x:0:0:root:/root:/bin/sh
 kensho:x:1000:1000:Kensho:/home/kensho:/bin/sh
-nobody:x:65534:65534:nobody:/nonexistent:/bin/sh
 PASSWD
 cat > "$rootfs/etc/group" <<'GROUP'
 root:x:0:
 kensho:x:1000:
-nogroup:x:65534:
 GROUP
 chmod 1777 "$rootfs/tmp"
 chmod 0666 "$rootfs/etc/passwd"   # entrypoint.sh names an account given with docker run --user
@@ -88,7 +86,7 @@ chown 1000:1000 "$rootfs/home/kensho" "$rootfs/work"
 # The entrypoint and the launcher are run by sh, since the image has no /usr/bin/env for the #! line.
 # KENSHO_CDS=off: the launcher would otherwise write a class-data archive at the end of every run of a
 # throw-away container (docker run --rm); the runtime's own archive (jlink --generate-cds-archive) is used.
-# The jar's digest, so that a test (KenshoImageTest) can tell an image of an older jar from a current one.
+# The label is the jar's digest, so that KenshoImageTest can tell an image of an older jar from a current one.
 digest=$(sha256sum "$jar" | cut -d' ' -f1)
 first=${tags[0]}
 replaced=$(docker image inspect --format '{{.Id}}' "$first" 2>/dev/null || true)
