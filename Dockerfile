@@ -4,6 +4,7 @@
 #   docker run --rm --user "$(id -u):$(id -g)" -v "$PWD:/work" ghcr.io/kensho-docs/kensho:0.1.0 check
 #
 # The embedded PostgreSQL refuses to run as root; the image runs as the unprivileged user kensho.
+# Where no registry is reachable, docker/kensho-offline/build.sh builds the same image from host files.
 FROM eclipse-temurin:21-jre
 RUN useradd --create-home kensho
 COPY generator/target/kensho.jar bin/kensho /opt/kensho/

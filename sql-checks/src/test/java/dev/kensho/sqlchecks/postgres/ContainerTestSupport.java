@@ -14,7 +14,7 @@ public final class ContainerTestSupport {
     private static String unavailable;
     private static boolean asked;
 
-    public static synchronized void assumeDockerAndImage(String image) {
+    public static synchronized void assumeDocker() {
         if (!asked) {
             unavailable = ContainerPostgres.whyDockerIsUnavailable();
             asked = true;
@@ -22,13 +22,17 @@ public final class ContainerTestSupport {
         if (unavailable != null) {
             skip(unavailable + " (.ci/run starts one with dockerd --storage-driver=vfs)");
         }
+    }
+
+    public static synchronized void assumeDockerAndImage(String image) {
+        assumeDocker();
         boolean present = !DockerClientFactory.instance().client().listImagesCmd().withImageNameFilter(image).exec().isEmpty();
         if (!present) {
             skip("image " + image + " is not present; build it with docker/postgres-offline/build.sh");
         }
     }
 
-    private static void skip(String reason) {
+    public static void skip(String reason) {
         System.out.println("SKIPPED container tests: " + reason);
         assumeTrue(false, reason);
     }
