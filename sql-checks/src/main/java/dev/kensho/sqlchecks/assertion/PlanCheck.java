@@ -27,6 +27,9 @@ public final class PlanCheck {
     private record Node(JsonNode json, String origin, String schema) {
     }
 
+    /** The origin CapturedPlans gives the statement's own plan. */
+    private static final String OWN = "the statement";
+
     private final CapturedPlans captured;
     private final List<Node> nodes;
 
@@ -119,8 +122,9 @@ public final class PlanCheck {
             if (problem == null) {
                 Set<String> family = new LinkedHashSet<>();
                 index.family().forEach(r -> family.add(r.toString()));
-                Node used = nodes.stream().filter(n -> family.contains(n.schema() + "." + text(n.json(), "Index Name")))
-                        .findFirst().orElse(null);
+                // "Uses" is about the statement itself: an index only a trigger or check uses does not make it true.
+                Node used = nodes.stream().filter(n -> n.origin().equals(OWN)
+                        && family.contains(n.schema() + "." + text(n.json(), "Index Name"))).findFirst().orElse(null);
                 problem = used != null ? null : "the plan uses no index " + index.family().get(0) + describeScans();
                 where = used == null ? "" : used.origin();
             }
@@ -152,6 +156,9 @@ public final class PlanCheck {
             List<String> conditions = new ArrayList<>();
             boolean found = false;
             for (Node node : nodes) {
+                if (!node.origin().equals(OWN)) {
+                    continue; // as for uses-index: the statement's own plan
+                }
                 String condition = text(node.json(), "Index Cond");
                 if (!condition.isEmpty()) {
                     conditions.add(unqualified(condition) + where(node));
@@ -342,7 +349,7 @@ public final class PlanCheck {
 
     /** "" for a node of the statement's own plan; " in nested statement N (…)" for one of a statement it caused. */
     private static String where(Node node) {
-        return node.origin().equals("the statement") ? "" : " in " + node.origin();
+        return node.origin().equals(OWN) ? "" : " in " + node.origin();
     }
 
     private static String text(JsonNode node, String field) {

@@ -42,7 +42,7 @@ public final class RowComparison {
         List<List<String>> extra = difference(actualRows, expectedRows);
         if (!missing.isEmpty() || !extra.isEmpty()) {
             problems.add("rows differ (" + (ordered ? "in order, because the query has ORDER BY" : "as a multiset, because the query has no ORDER BY") + ")");
-        } else if (ordered && !sameOrder(expectedRows, actualRows, order)) {
+        } else if (ordered && !sameOrder(expectedRows, actualRows, actual.rows(), order)) {
             problems.add("the same rows came back in another order, and the query has ORDER BY");
         }
         if (problems.isEmpty()) {
@@ -107,15 +107,16 @@ public final class RowComparison {
      * True when the expected rows follow the actual order: exactly, or, when the sort keys are known
      * result columns, with rows that tie on every key in any order within their run of ties.
      */
-    private static boolean sameOrder(List<List<String>> expected, List<List<String>> actual, RowOrder order) {
+    /** @param raw the actual rows as the server sent them: ties are decided on exact values, not on what psql's padding shows */
+    private static boolean sameOrder(List<List<String>> expected, List<List<String>> actual, List<List<String>> raw, RowOrder order) {
         if (!order.tiesKnown()) {
             return expected.equals(actual);
         }
         int start = 0;
         while (start < actual.size()) {
-            List<String> key = key(actual.get(start), order.keyColumns());
+            List<String> key = key(raw.get(start), order.keyColumns());
             int end = start + 1;
-            while (end < actual.size() && key(actual.get(end), order.keyColumns()).equals(key)) {
+            while (end < actual.size() && key(raw.get(end), order.keyColumns()).equals(key)) {
                 end++;
             }
             List<List<String>> group = actual.subList(start, end);

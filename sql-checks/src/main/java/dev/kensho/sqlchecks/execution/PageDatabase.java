@@ -37,8 +37,8 @@ final class PageDatabase implements AutoCloseable {
      *                uses it but does not close it
      * @param dropper drops the database when the page is done
      */
-    static PageDatabase create(RunningPostgres server, Connection admin, DatabaseDropper dropper, String name, VerifierSettings settings)
-            throws SQLException {
+    static PageDatabase create(RunningPostgres server, Connection admin, DatabaseDropper dropper, String name, VerifierSettings settings,
+                               PlanCapture.Switch capture) throws SQLException {
         long diskBytes = settings.databaseBytes();
         String password = HexFormat.of().formatHex(new SecureRandom().generateSeed(16));
         synchronized (admin) {
@@ -57,8 +57,8 @@ final class PageDatabase implements AutoCloseable {
                 // scenario sessions, so its share is split between them and the page as a whole stays within.
                 long perProcess = Math.max(1, (diskBytes / (1 + ScenarioParser.MAX_SESSIONS)) >> 10);
                 role.append("; ALTER ROLE ").append(name).append(" SET temp_file_limit = '").append(perProcess).append("kB'");
-                for (String capture : PlanCapture.roleStatements(name)) {
-                    role.append("; ").append(capture);
+                for (String setting : PlanCapture.roleStatements(name)) {
+                    role.append("; ").append(setting);
                 }
                 statement.execute(role.toString());
                 // Every provider gives page databases the same encoding and locale (text ORDER BY depends on them).
@@ -69,7 +69,7 @@ final class PageDatabase implements AutoCloseable {
         }
         if (!guardedTemplate(server)) {
             try (Connection guard = DriverManager.getConnection(server.urlFor(name), server.adminCredentials())) {
-                ExtensionGuard.install(guard, settings.extensions());
+                ExtensionGuard.install(guard, settings.extensions(), capture);
             } catch (SQLException e) {
                 drop(admin, name);
                 throw e;

@@ -25,15 +25,15 @@ public final class PlanCapture {
     private static final String PLAN_MARK = "plan:\n";
 
     private static final long MAX_CHARS = 32L << 20;
-
-    /** The role whose members may switch capture on and off; nothing else is granted to it. */
-    static final String CAPTURE_ROLE = "kensho_plan_capture";
+    /** One report at most (below the JSON reader's own limits); a larger one counts as more than Kensho accounts for. */
+    private static final int MAX_REPORT_CHARS = 4 << 20;
 
     /**
      * auto_explain's settings, fixed on a page's role by the superuser connection: every plan
      * measured (ANALYZE, BUFFERS, timing), nested statements and triggers included, as JSON with the
-     * settings that shaped it, sent to the page's own connection as a NOTICE. Only
-     * {@code log_min_duration} (on or off) is left to the role, through {@link #CAPTURE_ROLE}.
+     * settings that shaped it, sent to the page's own connection as a NOTICE. The page cannot change
+     * any of them (they are superuser settings and the role holds no SET privilege on them); only
+     * {@link Switch} turns capture on and off, for the claimed statement.
      */
     private static final List<String> SETTINGS = List.of(
             "session_preload_libraries = 'auto_explain'",
@@ -50,23 +50,48 @@ public final class PlanCapture {
             "auto_explain.log_parameter_max_length = 0",
             "auto_explain.sample_rate = 1");
 
-    static final String ON = "SET auto_explain.log_min_duration = 0";
-    static final String OFF = "SET auto_explain.log_min_duration = -1";
-
-    /** Once per server, on the superuser connection. */
-    static String serverSetup() {
-        return "DO $$BEGIN IF NOT EXISTS (SELECT FROM pg_catalog.pg_roles WHERE rolname OPERATOR(pg_catalog.=) '" + CAPTURE_ROLE
-                + "') THEN CREATE ROLE " + CAPTURE_ROLE + " NOLOGIN; END IF; END$$; GRANT SET ON PARAMETER auto_explain.log_min_duration TO "
-                + CAPTURE_ROLE;
-    }
-
     static List<String> roleStatements(String role) {
         List<String> statements = new ArrayList<>();
         for (String setting : SETTINGS) {
             statements.add("ALTER ROLE " + role + " SET " + setting);
         }
-        statements.add("GRANT " + CAPTURE_ROLE + " TO " + role + " WITH INHERIT TRUE, SET FALSE");
         return statements;
+    }
+
+    /**
+     * The one way to switch capture: a SECURITY DEFINER function owned by the superuser, which sets
+     * {@code auto_explain.log_min_duration} only for a caller that knows this build's random key. Its
+     * body holds the key's SHA-256, never the key, so a page that reads the function's source learns
+     * nothing it can call it with. The function has no SET clause (that would undo the change on
+     * return); every name in it is schema-qualified instead.
+     */
+    static final class Switch {
+        private final String key = java.util.HexFormat.of().formatHex(new java.security.SecureRandom().generateSeed(16));
+
+        String installSql() {
+            String digest;
+            try {
+                digest = java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                        .digest(key.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+            } catch (java.security.NoSuchAlgorithmException e) {
+                throw new IllegalStateException(e);
+            }
+            return "CREATE OR REPLACE FUNCTION kensho_guard.capture_plans(key text, capture boolean) RETURNS void"
+                    + " LANGUAGE plpgsql SECURITY DEFINER AS $switch$ BEGIN"
+                    + " IF pg_catalog.encode(pg_catalog.sha256(pg_catalog.convert_to(key, 'UTF8')), 'hex') OPERATOR(pg_catalog.<>) '"
+                    + digest + "' THEN RAISE EXCEPTION 'Kensho: only Kensho switches plan capture' USING ERRCODE = '42501'; END IF;"
+                    + " PERFORM pg_catalog.set_config('auto_explain.log_min_duration', CASE WHEN capture THEN '0' ELSE '-1' END, false);"
+                    + " END $switch$; GRANT USAGE ON SCHEMA kensho_guard TO PUBLIC;"
+                    + " GRANT EXECUTE ON FUNCTION kensho_guard.capture_plans(text, boolean) TO PUBLIC";
+        }
+
+        String on() {
+            return "SELECT kensho_guard.capture_plans('" + key + "', true)";
+        }
+
+        String off() {
+            return "SELECT kensho_guard.capture_plans('" + key + "', false)";
+        }
     }
 
     private final List<CapturedPlans.Plan> plans = new ArrayList<>();
@@ -87,7 +112,8 @@ public final class PlanCapture {
         if (mark < 0) {
             return;
         }
-        if (overflowed || plans.size() >= CapturedPlans.MAX_PLANS || chars + message.length() > MAX_CHARS) {
+        if (overflowed || plans.size() >= CapturedPlans.MAX_PLANS || chars + message.length() > MAX_CHARS
+                || message.length() > MAX_REPORT_CHARS) {
             overflowed = true;
             return;
         }

@@ -30,6 +30,7 @@ import java.util.Set;
 public final class ResultOrderProbe {
 
     private static final String VIEW = "kensho_order_probe";
+    private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
     private static final Set<String> QUERY_STARTS = Set.of("select", "with", "values", "table");
     private static final Set<String> CLAUSE_ENDS = Set.of("limit", "offset", "fetch", "for");
     private static final Set<String> SELECT_LIST_ENDS = Set.of("from", "where", "group", "having", "window", "order", "limit",
@@ -50,6 +51,10 @@ public final class ResultOrderProbe {
         String first = firstWord(tokens);
         String query;
         String basis;
+        if (first.equals("explain") || first.equals("show")) {
+            // Their rows are lines of one text (a plan, a setting list) in the order the server prints them.
+            return new RowOrder(true, null, "EXPLAIN and SHOW print their lines in order");
+        }
         if (QUERY_STARTS.contains(first)) {
             query = statement;
             basis = "the server's parse of the query";
@@ -244,10 +249,17 @@ public final class ResultOrderProbe {
     /** One round trip: open, parse into a view, read its definition, roll back; nothing of it survives. */
     private static String deparse(Connection connection, String query, int columns, StatementGuard guard) throws SQLException {
         boolean conforming = connection.unwrap(BaseConnection.class).getStandardConformingStrings();
-        if (SqlSplitter.split(query, conforming).size() != 1) {
-            return null; // a cursor's or prepared statement's text holding more than one statement is not parsed here
+        // The text is spliced into the probe: it must be one statement whose strings and comments all close, so
+        // that nothing after it (the definition's read, the rollback) can be swallowed.
+        List<Token> closing = significant(query + "\n;", conforming);
+        if (SqlSplitter.split(query, conforming).size() != 1 || closing.isEmpty()
+                || closing.get(closing.size() - 1).kind() != Kind.SEMICOLON || closing.get(closing.size() - 1).depth() != 0) {
+            return null;
         }
-        boolean inTransaction = connection.unwrap(BaseConnection.class).getTransactionState() != TransactionState.IDLE;
+        TransactionState before = connection.unwrap(BaseConnection.class).getTransactionState();
+        boolean inTransaction = before != TransactionState.IDLE;
+        // A name the page cannot have taken already.
+        String view = VIEW + "_" + Long.toHexString(RANDOM.nextLong() & Long.MAX_VALUE);
         StringBuilder names = new StringBuilder();
         for (int c = 1; c <= columns; c++) {
             names.append(c > 1 ? ", " : "").append('c').append(c);
@@ -255,11 +267,14 @@ public final class ResultOrderProbe {
         String open = inTransaction ? "SAVEPOINT kensho_order_probe" : "BEGIN";
         String close = inTransaction ? "ROLLBACK TO SAVEPOINT kensho_order_probe; RELEASE SAVEPOINT kensho_order_probe" : "ROLLBACK";
         // Parsing takes a share lock on the tables; a scenario's other session may hold a stronger one.
-        String probe = open + "; SET LOCAL lock_timeout = '200ms'; CREATE TEMPORARY VIEW " + VIEW
+        String probe = open + "; SET LOCAL lock_timeout = '200ms'; CREATE TEMPORARY VIEW " + view
                 + (columns > 0 ? " (" + names + ")" : "") + " AS " + query
-                + "; SELECT pg_catalog.pg_get_viewdef('pg_temp." + VIEW + "'::pg_catalog.regclass); " + close;
+                + "\n; SELECT pg_catalog.pg_get_viewdef('pg_temp." + view + "'::pg_catalog.regclass); " + close;
         try {
             ResultTable definition = SqlExecution.execute(connection, probe, guard);
+            if (connection.unwrap(BaseConnection.class).getTransactionState() != before) {
+                throw new SQLException("the order probe left the session in another transaction state");
+            }
             return definition == null || definition.rows().isEmpty() ? null : definition.rows().get(0).get(0);
         } catch (SQLException e) {
             if (e instanceof KenshoLimitException) {

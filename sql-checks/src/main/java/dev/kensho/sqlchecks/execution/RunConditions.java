@@ -69,7 +69,12 @@ final class RunConditions {
                     + USER_SCHEMA,
             "SELECT 'storage options', c.oid::pg_catalog.regclass::pg_catalog.text, pg_catalog.array_to_string(c.reloptions, ', ')"
                     + " FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid" + EQ + "c.relnamespace"
-                    + " WHERE c.reloptions IS NOT NULL AND " + USER_SCHEMA);
+                    + " WHERE c.reloptions IS NOT NULL AND " + USER_SCHEMA,
+            // The session's temporary schema comes first on the search path for tables and types: a temporary
+            // object shadows the page's own of that name.
+            "SELECT 'temporary relation', c.relname::pg_catalog.text, c.relkind::pg_catalog.text FROM pg_catalog.pg_class c"
+                    + " WHERE c.relnamespace" + EQ + "pg_catalog.pg_my_temp_schema() AND c.relkind OPERATOR(pg_catalog.=) ANY"
+                    + " ('{r,v,m,p,f}'::pg_catalog.\"char\"[])");
 
     /** One condition: what it is, its value, and the snippet that made it (null: the page's start, i.e. the server). */
     record Condition(String kind, String name, String value, Snippet origin) {
@@ -82,7 +87,7 @@ final class RunConditions {
         boolean plannerInput() {
             return switch (kind) {
                 case "setting", "role or database setting" -> !PLAN_NEUTRAL.contains(name);
-                case "statistics target", "column options", "storage options" -> true;
+                case "statistics target", "column options", "storage options", "temporary relation" -> true;
                 default -> false;
             };
         }
@@ -104,6 +109,7 @@ final class RunConditions {
                 case "role or database setting" -> name + " = " + value + " (on the page's role or database)";
                 case "shadowing function", "shadowing operator", "shadowing type" -> name;
                 case "statistics target" -> "statistics target of " + name + " = " + value;
+                case "temporary relation" -> "pg_temp." + name + " (a temporary relation, found before the page's own tables)";
                 default -> kind + " of " + name + ": " + value;
             };
         }
@@ -148,6 +154,14 @@ final class RunConditions {
         return baseline != null;
     }
 
+    /** The snippet after which the state could not be read (its transaction had failed), or null. */
+    private Snippet unread;
+
+    /** The snippet whose changes could not be read yet; its conditions are stated as unknown until they can be. */
+    Snippet unread() {
+        return unread;
+    }
+
     /** The last snippet that ran with no probe after it; what it changed is attributed to it before a hidden one runs. */
     private Snippet unprobed;
 
@@ -169,7 +183,7 @@ final class RunConditions {
 
     /** True when the probe must run after {@code snippet}. */
     boolean wantsProbeAfter(Snippet snippet) {
-        return started() && (snippet.directives().hidden() || snippet.directives().setup() || !standing.isEmpty());
+        return started() && (snippet.directives().hidden() || snippet.directives().setup() || !standing.isEmpty() || unread != null);
     }
 
     /** Re-reads the state after {@code snippet} ran and attributes what changed to it. */
@@ -179,8 +193,15 @@ final class RunConditions {
         try {
             now = probe();
         } catch (SQLException e) {
-            return; // an aborted transaction: nothing runs until the page ends it, and the next probe looks again
+            // An aborted transaction: the state cannot be read until the page ends it. What changed is laid at this
+            // snippet's door at the next probe, which runs after every snippet until one succeeds.
+            if (unread == null) {
+                unread = snippet;
+            }
+            return;
         }
+        Snippet maker = unread != null ? unread : snippet;
+        unread = null;
         standing.keySet().removeIf(key -> !now.containsKey(key) || !Objects.equals(now.get(key)[2], standing.get(key).value()));
         for (Map.Entry<String, String[]> entry : now.entrySet()) {
             String[] row = entry.getValue();
@@ -188,7 +209,7 @@ final class RunConditions {
             if (IGNORED.contains(row[1]) || (before != null && Objects.equals(before[2], row[2])) || standing.containsKey(entry.getKey())) {
                 continue;
             }
-            standing.put(entry.getKey(), new Condition(row[0], row[1], row[2], snippet));
+            standing.put(entry.getKey(), new Condition(row[0], row[1], row[2], maker));
         }
     }
 

@@ -63,9 +63,12 @@ final class ScriptRunner {
 
     private final Semaphore scenarioSlots;
 
+    private final PlanCapture.Switch capture;
+
     ScriptRunner(Connection connection, ScenarioRunner.SessionFactory sessions, StatementGuard guard, Duration pageTimeout,
-                 Semaphore scenarioSlots) {
+                 Semaphore scenarioSlots, PlanCapture.Switch capture) {
         this.scenarioSlots = scenarioSlots;
+        this.capture = capture;
         this.connection = connection;
         this.pageTimeout = pageTimeout;
         this.scenarios = new ScenarioRunner(connection, sessions, guard);
@@ -222,7 +225,11 @@ final class ScriptRunner {
                     } finally {
                         if (plans != null) {
                             stopCapture();
-                            captured = plans.result(sent);
+                            try {
+                                captured = plans.result(sent);
+                            } catch (IllegalStateException unreadable) {
+                                captureProblem = "the plans the server reported could not be read (" + unreadable.getMessage() + ")";
+                            }
                         }
                     }
                     if (isLast) {
@@ -294,8 +301,16 @@ final class ScriptRunner {
          */
         private void stateConditions() {
             List<String> stated = new ArrayList<>(RunConditions.describeAll(standing));
+            List<String> items = new ArrayList<>(standing.stream().map(RunConditions.Condition::fact).toList());
+            Snippet unread = conditions.unread();
+            if (unread != null) {
+                stated.add("the session's state after the snippet at " + unread.location() + " could not be read (its transaction "
+                        + "had failed), so what it changed is not known");
+                items.add("?\t" + unread.location().line() + "\t" + (unread.directives().hidden() || unread.directives().setup()
+                        ? "hidden" : "visible") + "\tunknown");
+            }
             Map<String, String> facts = new LinkedHashMap<>();
-            facts.put("items", String.join("\n", standing.stream().map(RunConditions.Condition::fact).toList()));
+            facts.put("items", String.join("\n", items));
             facts.put("transaction", "");
             facts.put("transactionHidden", "false");
             if (transactionOpenedBy != null) {
@@ -314,7 +329,9 @@ final class ScriptRunner {
         /** Switches auto_explain on for the next statement; the reason when it cannot be. */
         private String startCapture() {
             try {
-                execute(PlanCapture.ON, null);
+                // A plan a hidden snippet left cached (a prepared statement planned under other settings) is made anew.
+                execute("DISCARD PLANS", null);
+                execute(capture.on(), null);
                 return null;
             } catch (SQLException e) {
                 rollbackIfAborted(false);
@@ -325,7 +342,9 @@ final class ScriptRunner {
 
         private void stopCapture() {
             try {
-                execute(PlanCapture.OFF, null);
+                execute(capture.off(), null);
+                // The switch's key leaves pg_stat_activity's last query of this session, which scenario sessions may read.
+                execute("SELECT NULL", null);
             } catch (SQLException ignored) {
                 // In a failed transaction the SET fails too; the transaction's end restores the role's value.
             }
@@ -434,6 +453,11 @@ final class ScriptRunner {
                 return fail("plan claims cannot be checked: the server reported no plan for this execution of the statement ("
                         + noPlanReason() + ")", null, null);
             }
+            if (captured.plans().stream().noneMatch(CapturedPlans.ParsedPlan::ownPlan)) {
+                return fail("plan claims cannot be checked: the statement has no plan of its own (a utility statement such as "
+                        + "CALL, DO, COMMIT or CREATE INDEX, whose work auto_explain cannot see whole); claim the plan of a query "
+                        + "or of INSERT, UPDATE, DELETE or MERGE", null, null);
+            }
             if (directives.showPlan()) {
                 plan = PlanText.render(captured);
             }
@@ -499,6 +523,10 @@ final class ScriptRunner {
                             + " or a function's configuration, or a hidden snippet") + "; seen in " + setting.origin() + ")");
                 }
             }
+            Snippet unread = conditions.unread();
+            if (unread != null && (unread.directives().hidden() || unread.directives().setup())) {
+                unseen.add("whatever the snippet at " + unread.location() + " changed (the session's state could not be read after it)");
+            }
             Set<String> read = new LinkedHashSet<>();
             shape.relations().forEach(r -> read.add(r.substring(r.lastIndexOf('.') + 1)));
             for (RunConditions.Condition condition : standing) {
@@ -524,15 +552,34 @@ final class ScriptRunner {
             return null;
         }
 
-        /** The first visible snippet, in run order, whose SQL names the setting. */
+        /**
+         * The first visible snippet, in run order, that sets the setting itself: a {@code SET} or
+         * {@code RESET} statement naming it, or a {@code set_config('name', …)} call. A mention in a
+         * comment, a string or a {@code SHOW} is no setting.
+         */
         private Snippet visibleMention(String setting) {
+            String name = setting.toLowerCase(Locale.ROOT);
             for (Snippet earlier : ran) {
                 if (earlier.directives().hidden() || earlier.directives().setup()) {
                     continue;
                 }
-                for (SqlLexer.Token token : SqlLexer.tokens(earlier.sql())) {
-                    if (token.kind() != SqlLexer.Kind.WHITESPACE && token.text().toLowerCase(Locale.ROOT).contains(setting.toLowerCase(Locale.ROOT))) {
-                        return earlier;
+                for (SqlStatement statement : SqlSplitter.split(earlier.sql())) {
+                    List<SqlLexer.Token> tokens = SqlLexer.tokens(statement.text()).stream().filter(SqlLexer.Token::significant).toList();
+                    if (tokens.isEmpty()) {
+                        continue;
+                    }
+                    String first = tokens.get(0).word();
+                    if (first.equals("set") || first.equals("reset")) {
+                        int at = tokens.size() > 1 && (tokens.get(1).word().equals("session") || tokens.get(1).word().equals("local")) ? 2 : 1;
+                        if (at < tokens.size() && tokens.get(at).word().equals(name)) {
+                            return earlier;
+                        }
+                    }
+                    for (int i = 0; i + 2 < tokens.size(); i++) {
+                        if (tokens.get(i).word().equals("set_config") && tokens.get(i + 1).kind() == SqlLexer.Kind.OPEN_PAREN
+                                && tokens.get(i + 2).text().toLowerCase(Locale.ROOT).equals("'" + name + "'")) {
+                            return earlier;
+                        }
                     }
                 }
             }

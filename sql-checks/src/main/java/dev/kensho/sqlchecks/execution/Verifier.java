@@ -47,6 +47,7 @@ public final class Verifier implements AutoCloseable {
     private final DatabaseDropper dropper;
     private final StatementGuard guard;
     private final VerifierSettings settings;
+    private final PlanCapture.Switch capture;
     private final String serverVersion;
     private final String namePrefix;
     private final AtomicInteger pageCounter = new AtomicInteger();
@@ -65,7 +66,9 @@ public final class Verifier implements AutoCloseable {
                 return thread;
             });
 
-    private Verifier(RunningPostgres server, Connection admin, DatabaseDropper dropper, VerifierSettings settings, String serverVersion) {
+    private Verifier(RunningPostgres server, Connection admin, DatabaseDropper dropper, VerifierSettings settings, String serverVersion,
+                     PlanCapture.Switch capture) {
+        this.capture = capture;
         this.server = server;
         this.admin = admin;
         this.dropper = dropper;
@@ -83,22 +86,20 @@ public final class Verifier implements AutoCloseable {
      */
     public static Verifier start(PostgresProvider provider, VerifierSettings settings) throws PostgresUnavailableException {
         RunningPostgres server = provider.start();
+        PlanCapture.Switch capture = new PlanCapture.Switch();
         Connection admin = null;
         try {
             admin = server.connectAdmin();
             String version = checkVersion(server, admin);
-            try (Statement statement = admin.createStatement()) {
-                statement.execute(PlanCapture.serverSetup());
-            }
             if (PageDatabase.guardedTemplate(server)) {
                 // Every page database is copied from template1: guard it once. A server Kensho does not
                 // own has each page database guarded instead (PageDatabase).
                 try (Connection template = DriverManager.getConnection(server.urlFor("template1"), server.adminCredentials())) {
-                    ExtensionGuard.install(template, settings.extensions());
+                    ExtensionGuard.install(template, settings.extensions(), capture);
                 }
                 warmTemplateCache(server);
             }
-            return new Verifier(server, admin, new DatabaseDropper(server), settings, version);
+            return new Verifier(server, admin, new DatabaseDropper(server), settings, version, capture);
         } catch (SQLException e) {
             closeQuietly(admin);
             server.close();
@@ -169,9 +170,9 @@ public final class Verifier implements AutoCloseable {
         String name = namePrefix + "_" + pageCounter.incrementAndGet();
         long t0 = System.nanoTime();
         activeDatabases.add(name);
-        try (PageDatabase database = PageDatabase.create(server, admin, dropper, name, settings)) {
+        try (PageDatabase database = PageDatabase.create(server, admin, dropper, name, settings, capture)) {
             Duration setup = Duration.ofNanos(System.nanoTime() - t0);
-            List<Outcome> outcomes = new ScriptRunner(database.connection(), database::openSession, guard, settings.pageTimeout(), scenarioSlots).run(snippets);
+            List<Outcome> outcomes = new ScriptRunner(database.connection(), database::openSession, guard, settings.pageTimeout(), scenarioSlots, capture).run(snippets);
             return new PageResult(page, outcomes, setup);
         } catch (SQLException e) {
             throw new IllegalStateException("could not prepare a database for " + page + ": " + e.getMessage(), e);

@@ -123,6 +123,63 @@ class RunModelTest {
                 + "with Seq Scan on orders in nested statement 1 (SELECT count(*) FROM orders WHERE pad <> 'y')"), outcome.failure().message());
     }
 
+    @Test
+    void aPageCannotSwitchPlanCaptureOff() throws Exception {
+        Outcome set = page().add("", "SELECT set_config('auto_explain.log_min_duration', '-1', false);").last();
+        assertEquals("permission denied to set parameter \"auto_explain.log_min_duration\"", set.failure().message());
+        Outcome call = page().add("", "SELECT kensho_guard.capture_plans('guess', false);").last();
+        assertEquals("Kensho: only Kensho switches plan capture", call.failure().message());
+    }
+
+    @Test
+    void aStatementWithoutAPlanOfItsOwnCannotCarryPlanClaims() throws Exception {
+        Outcome outcome = page().add("setup hidden", ACCOUNTS + "CREATE PROCEDURE touch() LANGUAGE plpgsql AS $$ BEGIN PERFORM 1; "
+                        + "PERFORM count(*) FROM orders; END $$;")
+                .add("max-buffers=1000", "CALL touch();").last();
+        assertEquals("plan claims cannot be checked: the statement has no plan of its own (a utility statement such as CALL, DO, "
+                + "COMMIT or CREATE INDEX, whose work auto_explain cannot see whole); claim the plan of a query or of INSERT, "
+                + "UPDATE, DELETE or MERGE", outcome.failure().message());
+    }
+
+    @Test
+    void anIndexOnlyATriggerUsesDoesNotMakeUsesIndexTrue() throws Exception {
+        Outcome outcome = page().add("setup hidden", ACCOUNTS + """
+                        CREATE INDEX orders_account_idx ON orders (account_id); ANALYZE orders;
+                        CREATE FUNCTION peek() RETURNS trigger LANGUAGE plpgsql AS $$
+                        BEGIN PERFORM 1 FROM orders WHERE account_id = 7; RETURN NULL; END $$;
+                        CREATE TRIGGER orders_peek AFTER UPDATE ON orders FOR EACH STATEMENT EXECUTE FUNCTION peek();""")
+                .add("uses-index=orders_account_idx", "UPDATE orders SET pad = pad WHERE pad = 'none';").last();
+        assertTrue(outcome.failure().message().startsWith("plan assertion failed: uses index orders_account_idx: the plan uses no "
+                + "index public.orders_account_idx"), outcome.failure().message());
+    }
+
+    @Test
+    void aPlanAHiddenSnippetCachedUnderOtherSettingsIsMadeAnew() throws Exception {
+        Outcome outcome = page().add("hidden", """
+                        CREATE TABLE small (id int PRIMARY KEY, v text);
+                        INSERT INTO small SELECT g, 'v' || g FROM generate_series(1, 50) AS g; ANALYZE small;
+                        SET enable_seqscan = off;
+                        PREPARE q AS SELECT v FROM small WHERE id > 10;
+                        EXECUTE q;
+                        RESET enable_seqscan;""")
+                .add("uses-index=small_pkey", "EXECUTE q;").last();
+        assertTrue(outcome.failure().message().startsWith("plan assertion failed: uses index small_pkey: the plan uses no index "
+                + "public.small_pkey; it scans with Seq Scan on small"), outcome.failure().message());
+    }
+
+    @Test
+    void explainLinesCompareInOrder() throws Exception {
+        Outcome outcome = page().add("", "CREATE TABLE t (id int PRIMARY KEY);")
+                .add("", "EXPLAIN (COSTS OFF) SELECT * FROM t WHERE id > 0 ORDER BY id DESC LIMIT 1;", """
+                                              QUERY PLAN
+                        ------------------------------------------------------
+                           ->  Index Only Scan Backward using t_pkey on t
+                                 Index Cond: (id > 0)
+                         Limit
+                        """).last();
+        assertEquals("the same rows came back in another order, and the query has ORDER BY", outcome.failure().message());
+    }
+
     // --- 2. nothing hidden changes what the shown SQL means without saying so
 
     @Test
