@@ -29,12 +29,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
-import java.util.Set;
 import java.util.concurrent.Semaphore;
 
 /**
@@ -55,6 +52,7 @@ final class ScriptRunner {
     /** Snippets in the order they ran, to say where a setting was changed. */
     private final List<Snippet> ran = new ArrayList<>();
     private final RunConditions conditions;
+    private final PlannerInputs plannerInputs;
     private int preparedCounter;
     /** Whether the last snippet's failure leaves the page's database other than the lesson meant. */
     private boolean stoppedPage;
@@ -75,6 +73,7 @@ final class ScriptRunner {
         this.guard = guard;
         this.catalog = new PlanCatalog(connection);
         this.conditions = new RunConditions(connection, guard);
+        this.plannerInputs = new PlannerInputs(conditions, ran);
     }
 
     /**
@@ -282,7 +281,7 @@ final class ScriptRunner {
             if (!explain) {
                 return null;
             }
-            List<String> unseen = standing.stream().filter(c -> c.hidden() && c.plannerInput()).map(RunConditions.Condition::describe).toList();
+            List<String> unseen = plannerInputs.hidden(standing);
             if (unseen.isEmpty()) {
                 return null;
             }
@@ -495,93 +494,22 @@ final class ScriptRunner {
             }
         }
 
-        /**
-         * Plan claims are about PostgreSQL's default planner on the page's visible schema: a planner
-         * setting, statistics target or storage option changed where the reader cannot see it (a hidden
-         * or setup snippet, the server's or role's configuration, a function's SET clause) fails them; one
-         * a visible snippet made is stated with the plan.
-         */
+        /** Fails the plan claims when a planner input was changed where readers cannot see it ({@link PlannerInputs}). */
         private Outcome checkPlannerInputs(PlanCheck shape) {
-            List<String> unseen = new ArrayList<>();
-            List<String> shown = new ArrayList<>();
-            for (PlanCheck.Setting setting : shape.settings()) {
-                if (RunConditions.PLAN_NEUTRAL.contains(setting.name())) {
-                    continue;
-                }
-                // A hidden or setup snippet's change is always seen by the probe after it; anything else the
-                // page itself did is in a visible snippet's SQL.
-                Snippet origin = conditions.originOf(setting.name());
-                if (origin == null) {
-                    origin = visibleMention(setting.name());
-                }
-                String text = setting.name() + " = " + setting.value();
-                if (origin != null && !origin.directives().hidden() && !origin.directives().setup()) {
-                    shown.add(text + " (set by the snippet at " + origin.location() + ")");
-                } else {
-                    unseen.add(text + " (" + (origin != null ? "set by the " + (origin.directives().setup() ? "setup" : "hidden")
-                            + " snippet at " + origin.location() : "not set by a visible snippet on this page: the server's, role's"
-                            + " or a function's configuration, or a hidden snippet") + "; seen in " + setting.origin() + ")");
-                }
-            }
-            Snippet unread = conditions.unread();
-            if (unread != null && (unread.directives().hidden() || unread.directives().setup())) {
-                unseen.add("whatever the snippet at " + unread.location() + " changed (the session's state could not be read after it)");
-            }
-            Set<String> read = new LinkedHashSet<>();
-            shape.relations().forEach(r -> read.add(r.substring(r.lastIndexOf('.') + 1)));
-            for (RunConditions.Condition condition : standing) {
-                if (condition.plannerInput() && condition.hidden() && !condition.kind().contains("setting")
-                        && read.contains(condition.table())) {
-                    unseen.add(condition.describe());
-                }
-            }
-            if (!unseen.isEmpty()) {
-                String settings = String.join(", ", unseen);
+            PlannerInputs.Verdict inputs = plannerInputs.of(shape, standing);
+            if (!inputs.unseen().isEmpty()) {
+                String settings = String.join(", ", inputs.unseen());
                 assertions.add(new Assertion("planner-defaults", Map.of("settings", settings),
                         "plan taken with the planner's default inputs", false));
                 return fail("plan claims cannot be checked: the plan was made with " + settings + "; a plan forced by planner "
                         + "inputs the reader cannot see says nothing about what PostgreSQL chooses. Remove the change (RESET it "
                         + "before this snippet) or make it in a visible snippet", null, null);
             }
-            if (shown.isEmpty()) {
+            if (inputs.shown().isEmpty()) {
                 assertions.add(Assertion.held("planner-defaults", Map.of(), "plan taken with the planner's default settings"));
             } else {
-                assertions.add(Assertion.held("planner-settings", Map.of("settings", String.join(", ", shown)),
-                        "plan taken with " + String.join(", ", shown)));
-            }
-            return null;
-        }
-
-        /**
-         * The first visible snippet, in run order, that sets the setting itself: a {@code SET} or
-         * {@code RESET} statement naming it, or a {@code set_config('name', …)} call. A mention in a
-         * comment, a string or a {@code SHOW} is no setting.
-         */
-        private Snippet visibleMention(String setting) {
-            String name = setting.toLowerCase(Locale.ROOT);
-            for (Snippet earlier : ran) {
-                if (earlier.directives().hidden() || earlier.directives().setup()) {
-                    continue;
-                }
-                for (SqlStatement statement : SqlSplitter.split(earlier.sql())) {
-                    List<SqlLexer.Token> tokens = SqlLexer.tokens(statement.text()).stream().filter(SqlLexer.Token::significant).toList();
-                    if (tokens.isEmpty()) {
-                        continue;
-                    }
-                    String first = tokens.get(0).word();
-                    if (first.equals("set") || first.equals("reset")) {
-                        int at = tokens.size() > 1 && (tokens.get(1).word().equals("session") || tokens.get(1).word().equals("local")) ? 2 : 1;
-                        if (at < tokens.size() && tokens.get(at).word().equals(name)) {
-                            return earlier;
-                        }
-                    }
-                    for (int i = 0; i + 2 < tokens.size(); i++) {
-                        if (tokens.get(i).word().equals("set_config") && tokens.get(i + 1).kind() == SqlLexer.Kind.OPEN_PAREN
-                                && tokens.get(i + 2).text().toLowerCase(Locale.ROOT).equals("'" + name + "'")) {
-                            return earlier;
-                        }
-                    }
-                }
+                assertions.add(Assertion.held("planner-settings", Map.of("settings", String.join(", ", inputs.shown())),
+                        "plan taken with " + String.join(", ", inputs.shown())));
             }
             return null;
         }
