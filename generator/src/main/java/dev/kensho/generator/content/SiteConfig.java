@@ -1,5 +1,7 @@
 package dev.kensho.generator.content;
 
+import dev.kensho.sqlchecks.execution.ExtensionGuard;
+
 import dev.kensho.generator.Diagnostic;
 import dev.kensho.generator.Suggestion;
 import org.snakeyaml.engine.v2.api.Load;
@@ -49,8 +51,6 @@ public record SiteConfig(String title, String description, String lang, Map<Stri
     static final List<String> KEYS = List.of("title", "description", "lang", "url", "groups", "build", "locales",
             "defaultLocale", "sidebar", "editLink", "logo", "favicon", "customCss", "social", "extensions");
 
-    /** An extension name as CREATE EXTENSION takes it unquoted (pg_trgm, btree_gist). */
-    private static final java.util.regex.Pattern EXTENSION = java.util.regex.Pattern.compile("[a-z_][a-z0-9_]*");
 
     public SiteConfig {
         groups = Collections.unmodifiableMap(new LinkedHashMap<>(groups));
@@ -230,7 +230,7 @@ public record SiteConfig(String title, String description, String lang, Map<Stri
         }
         for (Object item : list) {
             String name = String.valueOf(item);
-            if (!EXTENSION.matcher(name).matches()) {
+            if (!ExtensionGuard.isName(name)) {
                 diagnostics.add(Diagnostic.at(displayPath, lineOf(text, "extensions:"), 1, "site settings: extensions: '" + name
                         + "' is not an extension name (lower-case letters, digits and _, such as pg_trgm)", null));
             } else if (!names.contains(name)) {

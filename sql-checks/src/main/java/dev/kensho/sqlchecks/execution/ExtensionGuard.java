@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
  * before the page runs, so a page's {@code CREATE EXTENSION IF NOT EXISTS} finds them; an extension
  * that brings a procedural language is refused even there.
  */
-final class ExtensionGuard {
+public final class ExtensionGuard {
 
     /** Opens the message of the error a page gets, which {@link KenshoLimits} knows as Kensho's. */
     static final String REFUSAL = "Kensho: pages may not create or alter extensions";
@@ -71,9 +71,14 @@ final class ExtensionGuard {
         }
     }
 
+    /** An extension name as CREATE EXTENSION takes it unquoted (pg_trgm, btree_gist): the one rule site.yml is read by too. */
+    public static boolean isName(String name) {
+        return NAME.matcher(name).matches();
+    }
+
     /** @throws IllegalArgumentException for a name that is not a plain extension name */
     static void checkName(String name) {
-        if (!NAME.matcher(name).matches()) {
+        if (!isName(name)) {
             throw new IllegalArgumentException("an allowed extension is named like pg_trgm (lower-case letters, digits and _), not '"
                     + name + "'");
         }

@@ -3,7 +3,7 @@ package dev.kensho.sqlchecks.execution;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -23,11 +23,21 @@ public final class StatementGuard {
     /** How long a cancelled statement gets to end before its session is terminated. */
     static final Duration TERMINATE_AFTER = Duration.ofSeconds(2);
 
-    private static final ScheduledExecutorService TIMER = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread thread = new Thread(r, "kensho-statement-guard");
-        thread.setDaemon(true);
-        return thread;
-    });
+    /**
+     * Three timers are set per statement and nearly all are cancelled; removed on cancel, they do not
+     * pile up in the queue until their deadline (thousands of statements pass in one statement limit).
+     */
+    private static final ScheduledExecutorService TIMER = timer();
+
+    private static ScheduledExecutorService timer() {
+        ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread thread = new Thread(r, "kensho-statement-guard");
+            thread.setDaemon(true);
+            return thread;
+        });
+        timer.setRemoveOnCancelPolicy(true);
+        return timer;
+    }
 
     /**
      * What Kensho asks and does about a page's sessions from outside them, on the server's own
