@@ -239,3 +239,20 @@ if (shared && /^assets\/sidebar-[A-Za-z0-9_-]+\.js$/.test(shared.dataset.src || 
   script.src = root + shared.dataset.src;
   document.head.appendChild(script);
 }
+
+// Run it yourself: run controls are shown only where script runs. The playground's code (kensho-run.js) and the
+// browser's PostgreSQL load on the reader's first click, never before; only a real click starts a run.
+const runControls = document.querySelectorAll('[data-kensho-run]');
+runControls.forEach((control) => { control.hidden = false; });
+if (runControls.length) {
+  let playground = null;
+  document.addEventListener('click', (event) => {
+    const control = event.target.closest && event.target.closest('[data-kensho-run]');
+    if (!control || !event.isTrusted) return;
+    event.preventDefault();
+    playground ??= import(new URL(document.body.dataset.runModule, location.href).href);
+    playground.then((module) => module.open(control)).catch((error) => {
+      control.after(Object.assign(document.createElement('p'), { className: 'run-status', textContent: String(error) }));
+    });
+  });
+}

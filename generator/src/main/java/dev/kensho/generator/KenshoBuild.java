@@ -11,6 +11,8 @@ import dev.kensho.generator.markdown.MarkdownDocument;
 import dev.kensho.generator.output.CacheHeaders;
 import dev.kensho.generator.markdown.SvgDiagram;
 import dev.kensho.generator.render.ContentSecurityPolicy;
+import dev.kensho.generator.render.BrowserEngine;
+import dev.kensho.generator.render.BrowserRuns;
 import dev.kensho.generator.output.SiteOutput;
 import dev.kensho.generator.render.Navigation;
 import dev.kensho.generator.render.RenderedSite;
@@ -146,6 +148,15 @@ public final class KenshoBuild {
         // What content/ publishes besides pages is checked by `check` too: a file that could run script fails either.
         Map<String, String> svgs = new LinkedHashMap<>();
         Map<String, Path> copies = copies(loader, theme, workingDir, svgs, diagnostics);
+        // The browser's PostgreSQL, for the run controls of verified snippets: published only when a page may use it.
+        Map<String, Path> engine = browserRunnable(verification, config) ? BrowserEngine.files() : Map.of();
+        engine.forEach((path, file) -> {
+            if (copies.containsKey(path)) {
+                diagnostics.add(Diagnostic.at(display(workingDir, loader.root().resolve(path)), 1, 1, "not published: " + path
+                        + " is a file of the browser's PostgreSQL (PGlite); a content file may not replace it", null));
+            }
+            copies.put(path, file);
+        });
         Set<String> published = new HashSet<>(copies.keySet());
         published.addAll(svgs.keySet());
         boolean written = false;
@@ -171,7 +182,8 @@ public final class KenshoBuild {
                 }
                 RenderedSite site = renderer.reportingTo(progress).reusing(memo).render(documents, navigation, published, target, diagnostics);
                 // One _headers for hosts that read it: the security policy for every path, long caching for hashed assets.
-                target.write(CacheHeaders.FILE_NAME, ContentSecurityPolicy.headersFile() + CacheHeaders.of(theme.hashedAssetNames().values()));
+                target.write(CacheHeaders.FILE_NAME, ContentSecurityPolicy.headersFile() + CacheHeaders.of(theme.hashedAssetNames().values(),
+                        engine.keySet()));
                 phase("render", t0);
                 progress.stageDone("rendered " + site.paths().size() + " file(s)");
                 log.accept("Kensho: search index " + renderer.searchIndexBytes() / 1024 + " KiB in " + renderer.searchIndexFiles()
@@ -197,7 +209,8 @@ public final class KenshoBuild {
                 if (diagnostics.isEmpty() && sink != null) {
                     Map<String, byte[]> bytes = new HashMap<>();
                     // The theme's own files are read as they are; content files only through the content gate.
-                    java.util.Collection<Path> themeFiles = theme.assets().values();
+                    Set<Path> themeFiles = new HashSet<>(theme.assets().values());
+                    themeFiles.addAll(engine.values());
                     for (Map.Entry<String, Path> copy : copies.entrySet()) {
                         try {
                             bytes.put(copy.getKey(), themeFiles.contains(copy.getValue()) ? Files.readAllBytes(copy.getValue())
@@ -240,6 +253,11 @@ public final class KenshoBuild {
             System.err.printf("timing: %-7s %6d ms (process CPU %6d ms, JVM up %6d ms)%n", stage, (System.nanoTime() - t0) / 1_000_000,
                     cpu / 1_000_000, ManagementFactory.getRuntimeMXBean().getUptime());
         }
+    }
+
+    /** Whether any page has a snippet the reader's browser can run (see BrowserRuns). */
+    private static boolean browserRunnable(VerificationRun verification, SiteConfig config) {
+        return verification.pages().values().stream().anyMatch(page -> BrowserRuns.of(page, config.extensions()).anyRunnable());
     }
 
     /** Now, or SOURCE_DATE_EPOCH when set, so that a build can be reproduced byte for byte. */

@@ -16,11 +16,17 @@ public final class CacheHeaders {
     private CacheHeaders() {
     }
 
-    /** @param hashedAssets names below assets/ that carry a content hash ("kensho.1f0c3a9be2.css") */
-    public static String of(Collection<String> hashedAssets) {
+    /**
+     * @param hashedAssets names below assets/ that carry a content hash ("kensho.1f0c3a9be2.css")
+     * @param versioned    site paths in a folder named by their version (the browser's PostgreSQL), which never change either
+     */
+    public static String of(Collection<String> hashedAssets, Collection<String> versioned) {
         StringBuilder out = new StringBuilder("# Written by Kensho: theme assets named by a content hash never change.\n");
         for (String name : new TreeSet<>(hashedAssets)) {
             out.append("/assets/").append(name).append("\n  Cache-Control: public, max-age=31536000, immutable\n");
+        }
+        for (String path : new TreeSet<>(versioned)) {
+            out.append('/').append(path).append("\n  Cache-Control: public, max-age=31536000, immutable\n");
         }
         return out.toString();
     }

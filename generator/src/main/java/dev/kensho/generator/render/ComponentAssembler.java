@@ -1,5 +1,6 @@
 package dev.kensho.generator.render;
 
+import dev.kensho.generator.Diagnostic;
 import dev.kensho.generator.markdown.ComponentTag;
 import dev.kensho.generator.markdown.MarkdownDocument;
 import freemarker.template.TemplateMethodModelEx;
@@ -27,6 +28,10 @@ final class ComponentAssembler {
 
     /** A snippet the build ran and verified, as code.ftlh marks it (its figure's class ends in " verified"). */
     private static final Pattern VERIFIED_SNIPPET = Pattern.compile("<figure class=\"(?:code-block|scenario)\\b[^\"]*\\bverified\"");
+
+    /** A verified ```sql fence and a ```rows fence the build compared with it, as code.ftlh marks them. */
+    private static final Pattern VERIFIED_SQL = Pattern.compile("<figure class=\"code-block\\b[^\"]*\\bverified\" data-language=\"sql\"");
+    private static final Pattern COMPARED_ROWS = Pattern.compile("<figure class=\"code-block expected-rows verified\"");
 
     private final Theme theme;
     private final Function<String, String> inlineMarkdown;
@@ -75,8 +80,29 @@ final class ComponentAssembler {
         return stack.get(0).content.toString();
     }
 
+    /**
+     * An exercise checks the reader against its model answer's verified result, so the answer must be one
+     * verified snippet whose rows the build compared: anything else fails at the exercise's line.
+     */
+    private static void exerciseProblem(ComponentTag tag, Map<String, String> slots, MarkdownDocument document) throws Theme.ThemeException {
+        String answer = slots.getOrDefault("answer", "");
+        long snippets = VERIFIED_SQL.matcher(answer).results().count();
+        String problem = !slots.containsKey("answer") ? "has no model answer: put it in <Fragment slot=\"answer\">, as a ```sql fence "
+                + "followed by the ```rows it returns"
+                : snippets != 1 ? "needs exactly one verified ```sql fence in its answer slot, and it has " + snippets
+                : !COMPARED_ROWS.matcher(answer).find() ? "needs the model answer's rows: write a ```rows fence right after its ```sql fence, "
+                + "so that the build compares them and the reader is checked against the build's result"
+                : null;
+        if (problem != null) {
+            throw new Theme.ThemeException(Diagnostic.at(document.page().displayPath(), tag.line(), 1, "<Exercise> " + problem, null));
+        }
+    }
+
     private void emit(Node parent, ComponentTag tag, String content, List<Map<String, Object>> children, Map<String, String> slots,
                       MarkdownDocument document, String root, UiStrings ui) throws Theme.ThemeException {
+        if (tag.name().equals("Exercise")) {
+            exerciseProblem(tag, slots, document);
+        }
         Map<String, Object> model = new HashMap<>();
         model.put("attrs", tag.attributes());
         model.put("content", content);

@@ -53,6 +53,8 @@ public final class SiteRenderer {
     private SiteLinks links;
     private int searchIndexFiles;
     private final int jobs;
+    /** Where the browser's PostgreSQL is published, relative to the site's root. */
+    private final String enginePath;
     private Progress progress = Progress.silent();
 
     public SiteRenderer reportingTo(Progress progress) {
@@ -131,7 +133,8 @@ public final class SiteRenderer {
      * @param lastUpdated date of the last commit that touched each page (path below content/ → yyyy-mm-dd)
      */
     public SiteRenderer(Theme theme, SiteConfig config, VerificationRun verification, String builtAt,
-                        Map<String, String> lastUpdated, int jobs) {
+                        Map<String, String> lastUpdated, int jobs) throws IOException {
+        this.enginePath = BrowserEngine.sitePath();
         this.jobs = Math.max(1, jobs);
         this.theme = theme;
         this.config = config;
@@ -216,6 +219,9 @@ public final class SiteRenderer {
                         renderedNow.incrementAndGet();
                     }
                     writer.write(page.outputPath(), done.html());
+                    if (done.runPlan() != null) {
+                        writer.write(stem(page.outputPath()) + BrowserRuns.PLAN_SUFFIX, done.runPlan());
+                    }
                     progress.pagesRendered.incrementAndGet();
                     return done;
                 }));
@@ -326,18 +332,29 @@ public final class SiteRenderer {
         PageResult result = verification.pages().get(page.relativePath());
         Map<FencedCodeBlock, Outcome> outcomes = new IdentityHashMap<>();
         Map<FencedCodeBlock, Outcome> expectedRows = new IdentityHashMap<>();
+        Map<FencedCodeBlock, Integer> runnable = new IdentityHashMap<>();
+        String runPlan = null;
+        String planPath = stem(page.outputPath()) + BrowserRuns.PLAN_SUFFIX;
         if (result != null) {
             List<MarkdownDocument.SqlFence> fences = document.sqlFences();
+            BrowserRuns browser = BrowserRuns.of(result, config.extensions());
             for (int i = 0; i < fences.size(); i++) {
                 outcomes.put(fences.get(i).node(), result.outcomes().get(i));
                 if (fences.get(i).rowsNode() != null) {
                     expectedRows.put(fences.get(i).rowsNode(), result.outcomes().get(i));
                 }
+                if (browser.entries().get(i).runnable()) {
+                    runnable.put(fences.get(i).node(), i);
+                }
+            }
+            if (browser.anyRunnable()) {
+                runPlan = browser.planJson(verification.serverVersion(), ui.strings());
             }
         }
+        String planUrl = planPath.substring(planPath.lastIndexOf('/') + 1);
         HtmlRenderer html = HtmlRenderer.builder(MarkdownDocument.RENDER_OPTIONS)
                 .nodeRendererFactory(options -> new SnippetNodeRenderer(theme, outcomes, expectedRows, verification.serverVersion(), ui,
-                        document.textMarks()))
+                        document.textMarks(), runnable, planUrl))
                 .build();
         String body;
         try {
@@ -386,7 +403,7 @@ public final class SiteRenderer {
         model.put("page", pageModel);
         model.put("prev", pagination(page, "prev", previous));
         model.put("next", pagination(page, "next", next));
-        return new RenderedPage(theme.render("page.ftlh", model), outline, search);
+        return new RenderedPage(theme.render("page.ftlh", model), outline, search, runPlan);
     }
 
     private UiStrings uiOf(String locale) throws Theme.ThemeException {
@@ -438,6 +455,7 @@ public final class SiteRenderer {
         model.put("root", root);
         model.put("asset", assetPaths());
         model.put("csp", ContentSecurityPolicy.POLICY);
+        model.put("engine", enginePath);
         model.put("ui", ui.strings());
         model.put("lang", siteLocale.lang());
         model.put("searchFolder", searchFolder(siteLocale.key()));

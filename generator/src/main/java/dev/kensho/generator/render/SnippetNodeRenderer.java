@@ -10,8 +10,6 @@ import dev.kensho.generator.markdown.FenceInfo;
 import dev.kensho.generator.markdown.TextMarks;
 import dev.kensho.sqlchecks.model.Outcome;
 import dev.kensho.sqlchecks.model.ResultTable;
-import dev.kensho.sqlchecks.model.Outcome;
-import dev.kensho.sqlchecks.model.ResultTable;
 import dev.kensho.sqlchecks.postgres.DatabaseLocale;
 import dev.kensho.sqlchecks.script.SqlSplitter;
 import dev.kensho.sqlchecks.script.SqlStatement;
@@ -38,6 +36,10 @@ final class SnippetNodeRenderer implements NodeRenderer {
     private final UiStrings ui;
     /** Text markers found when the page was parsed, by fence. */
     private final Map<FencedCodeBlock, String[]> textMarks;
+    /** Fences the reader's browser can run, with their index in the page's run plan. */
+    private final Map<FencedCodeBlock, Integer> runnable;
+    /** The run plan's URL relative to the page. */
+    private final String planUrl;
 
     /**
      * @param outcomes     each ```sql fence's outcome
@@ -45,7 +47,9 @@ final class SnippetNodeRenderer implements NodeRenderer {
      */
     SnippetNodeRenderer(Theme theme, Map<FencedCodeBlock, Outcome> outcomes, Map<FencedCodeBlock, Outcome> expectedRows,
                         String serverVersion, UiStrings ui,
-                        Map<FencedCodeBlock, String[]> textMarks) {
+                        Map<FencedCodeBlock, String[]> textMarks, Map<FencedCodeBlock, Integer> runnable, String planUrl) {
+        this.runnable = runnable;
+        this.planUrl = planUrl;
         this.ui = ui;
         this.textMarks = textMarks;
         this.theme = theme;
@@ -93,6 +97,11 @@ final class SnippetNodeRenderer implements NodeRenderer {
                 && compared.assertions().stream().anyMatch(a -> a.kind().equals("rows") && a.passed()));
         model.put("serverVersion", serverVersion == null ? "" : serverVersion);
         model.put("ui", ui.strings());
+        Integer runIndex = runnable.get(node);
+        if (runIndex != null) {
+            // The browser's run control: contributor HTML can carry no data- attribute, so only the build makes one.
+            model.put("run", Map.of("snippet", runIndex.toString(), "plan", planUrl));
+        }
         if (outcome != null) {
             model.put("evidence", evidence(outcome, info));
             if (outcome.transcript() != null && outcome.snippet().scenario() != null) {

@@ -175,26 +175,8 @@ public final class Theme implements ComponentCatalog {
         if (builtInRoot != null) {
             return builtInRoot;
         }
-        URL marker = Theme.class.getResource("/" + BUILT_IN + "/templates/page.ftlh");
-        if (marker == null) {
-            throw new IOException("this Kensho was built without its theme (no " + BUILT_IN + "/ in the jar); rebuild it with mvn package");
-        }
-        try {
-            URI uri = marker.toURI();
-            if (uri.getScheme().equals("jar")) {
-                FileSystem jar;
-                try {
-                    jar = FileSystems.newFileSystem(uri, Map.of());
-                } catch (FileSystemAlreadyExistsException e) {
-                    jar = FileSystems.getFileSystem(uri);
-                }
-                builtInRoot = jar.getPath("/" + BUILT_IN);
-            } else {
-                builtInRoot = Path.of(uri).getParent().getParent();
-            }
-        } catch (URISyntaxException e) {
-            throw new IOException("cannot read the built-in theme at " + marker + ": " + e.getMessage());
-        }
+        builtInRoot = BundledFolder.of("/" + BUILT_IN + "/templates/page.ftlh", 2,
+                "this Kensho was built without its theme (no " + BUILT_IN + "/ in the jar); rebuild it with mvn package");
         return builtInRoot;
     }
 

@@ -13,6 +13,8 @@ import dev.kensho.sqlchecks.assertion.BoundedMatch;
 import dev.kensho.sqlchecks.model.CapturedPlans;
 import dev.kensho.sqlchecks.assertion.PlanText;
 import dev.kensho.sqlchecks.model.RowOrder;
+import dev.kensho.sqlchecks.model.RunOrder;
+import dev.kensho.sqlchecks.model.Binding;
 import dev.kensho.sqlchecks.assertion.PlanCheck;
 import dev.kensho.sqlchecks.assertion.RowComparison;
 import dev.kensho.sqlchecks.script.SqlLexer;
@@ -82,17 +84,7 @@ final class ScriptRunner {
      * an unexpected error, or a limit of Kensho's, stops every later snippet, which builds on it.
      */
     List<Outcome> run(List<Snippet> snippets) {
-        List<Integer> order = new ArrayList<>();
-        for (int i = 0; i < snippets.size(); i++) {
-            if (snippets.get(i).directives().setup()) {
-                order.add(i);
-            }
-        }
-        for (int i = 0; i < snippets.size(); i++) {
-            if (!snippets.get(i).directives().setup()) {
-                order.add(i);
-            }
-        }
+        List<Integer> order = RunOrder.of(snippets);
         if (snippets.stream().anyMatch(s -> s.directives().hidden() || s.directives().setup())) {
             try {
                 conditions.start();
@@ -351,17 +343,14 @@ final class ScriptRunner {
 
         /** PREPAREs a parameterised statement; on failure records the outcome and returns null. */
         private Target prepare(SqlStatement statement) {
-            String name = "kensho_p" + (++preparedCounter);
-            String types = directives.parameters().stream().map(Directives.Parameter::type).collect(Collectors.joining(", "));
-            String prefix = "PREPARE " + name + " (" + types + ") AS ";
+            Binding binding = Binding.of("kensho_p" + (++preparedCounter), directives.parameters(), statement.text());
             try {
-                execute(prefix + statement.text(), null);
+                execute(binding.prepare(), null);
             } catch (SQLException e) {
-                finished = failedStatement(e, statement, -prefix.length(), true);
+                finished = failedStatement(e, statement, -binding.shift(), true);
                 return null;
             }
-            String arguments = directives.parameters().stream().map(p -> quote(p.value())).collect(Collectors.joining(", "));
-            return new Target("EXECUTE " + name + " (" + arguments + ")", -prefix.length(), name);
+            return new Target(binding, -binding.shift());
         }
 
         private Outcome failedStatement(SQLException e, SqlStatement statement, int shift, boolean isLast) {
@@ -430,6 +419,7 @@ final class ScriptRunner {
             String description = "returns the " + expected.rows().size() + " expected row(s)" + (order.ordered() ? " in order" + ties : " (in any order)");
             Assertion claim = new Assertion("rows", Map.of("count", Integer.toString(expected.rows().size()),
                     "ordered", Boolean.toString(order.ordered()), "ties", order.ordered() ? Boolean.toString(order.tiesKnown()) : "",
+                    "keys", order.tiesKnown() ? order.keyColumns().stream().map(String::valueOf).collect(Collectors.joining(",")) : "",
                     "basis", order.basis()), description, difference == null);
             assertions.add(claim);
             if (difference != null) {
@@ -575,20 +565,17 @@ final class ScriptRunner {
     private final class Target {
         final String sql;
         final int shift;
-        final String preparedName;
+        private final Binding binding;
 
-        Target(String sql, int shift, String preparedName) {
-            this.sql = sql;
+        Target(Binding binding, int shift) {
+            this.sql = binding.execute();
             this.shift = shift;
-            this.preparedName = preparedName;
+            this.binding = binding;
         }
 
         void release() {
-            if (preparedName == null) {
-                return;
-            }
             try {
-                execute("DEALLOCATE " + preparedName, null);
+                execute(binding.deallocate(), null);
             } catch (SQLException ignored) {
                 // Inside a failed transaction DEALLOCATE fails too; the session ends with the page anyway.
             }
@@ -605,10 +592,6 @@ final class ScriptRunner {
         } catch (SQLException e) {
             return true;
         }
-    }
-
-    private static String quote(String value) {
-        return "'" + value.replace("'", "''") + "'";
     }
 
     private Failure describe(SQLException e, Snippet snippet, SqlStatement statement, int shift) {

@@ -1,0 +1,405 @@
+// Run it yourself: a verified snippet, or a query exercise, run in the reader's browser on PGlite (PostgreSQL
+// 18.6 in WebAssembly). Loaded by kensho.js on the first click of a run control, never before; PGlite itself
+// loads in a Web Worker (kensho-run-worker.js) on that click. The page's run plan (PAGE.run.json, written by
+// the build) says how the build ran every snippet and what it got; results compare under the build's rules.
+// Everything the reader's SQL returns is put on the page as text, never as HTML.
+
+const body = document.body;
+let worker = null;
+let requests = 0;
+const pending = new Map();
+const plans = new Map();
+let engineVersion = null;
+
+function ask(request) {
+  if (!worker) {
+    worker = new Worker(new URL(body.dataset.runWorker, location.href), { type: 'module' });
+    worker.onmessage = (event) => {
+      const { id, ok, result, error } = event.data;
+      const waiting = pending.get(id);
+      pending.delete(id);
+      if (ok) waiting.resolve(result); else waiting.reject(new Error(error));
+    };
+    worker.onerror = (event) => {
+      for (const waiting of pending.values()) waiting.reject(new Error(event.message || 'the worker stopped'));
+      pending.clear();
+      worker = null;
+    };
+  }
+  const id = ++requests;
+  return new Promise((resolve, reject) => {
+    pending.set(id, { resolve, reject });
+    worker.postMessage({ id, request: { ...request, engine: new URL(body.dataset.engine, location.href).href } });
+  });
+}
+
+function loadPlan(url) {
+  const absolute = new URL(url, location.href).href;
+  if (!plans.has(absolute)) {
+    plans.set(absolute, fetch(absolute).then((response) => {
+      if (!response.ok) throw new Error(absolute + ': HTTP ' + response.status);
+      return response.json();
+    }));
+  }
+  return plans.get(absolute);
+}
+
+function words(plan, key, ...values) {
+  let text = (plan.ui && plan.ui[key]) || key;
+  values.forEach((value, i) => { text = text.split('{' + i + '}').join(String(value)); });
+  return text;
+}
+
+function element(tag, attributes = {}, text) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+// psql's aligned format, as the build prints verified results (sql-checks' PsqlFormat): a newline continues on
+// the next line with + at the cell's edge, a tab moves to the next multiple of 8, control characters are
+// escaped, East Asian wide characters take two columns, numbers are right-aligned, NULL is (null).
+const NUMERIC = new Set(['int2', 'int4', 'int8', 'float4', 'float8', 'numeric', 'oid', 'xid', 'xid8', 'cid', 'money',
+  'serial', 'bigserial', 'smallserial']);
+const ZERO_WIDTH = /^[\p{Mn}\p{Me}\p{Cf}\u200B]$/u;
+
+function charWidth(cp) {
+  if (ZERO_WIDTH.test(String.fromCodePoint(cp))) return 0;
+  const wide = (cp >= 0x1100 && cp <= 0x115F) || (cp >= 0x2E80 && cp <= 0x303E) || (cp >= 0x3041 && cp <= 0x33FF)
+    || (cp >= 0x3400 && cp <= 0x4DBF) || (cp >= 0x4E00 && cp <= 0x9FFF) || (cp >= 0xA000 && cp <= 0xA4CF)
+    || (cp >= 0xAC00 && cp <= 0xD7A3) || (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0xFE30 && cp <= 0xFE4F)
+    || (cp >= 0xFF00 && cp <= 0xFF60) || (cp >= 0xFFE0 && cp <= 0xFFE6) || (cp >= 0x1F300 && cp <= 0x1F64F)
+    || (cp >= 0x1F900 && cp <= 0x1F9FF) || (cp >= 0x20000 && cp <= 0x3FFFD);
+  return wide ? 2 : 1;
+}
+
+function textWidth(text) {
+  let width = 0;
+  for (const ch of text) width += charWidth(ch.codePointAt(0));
+  return width;
+}
+
+function valueLines(value) {
+  const lines = [];
+  let line = '';
+  let width = 0;
+  for (const ch of value) {
+    const cp = ch.codePointAt(0);
+    if (cp === 10) {
+      lines.push(line); line = ''; width = 0;
+    } else if (cp === 13) {
+      line += '\\r'; width += 2;
+    } else if (cp === 9) {
+      do { line += ' '; width++; } while (width % 8 !== 0);
+    } else if (cp < 0x20 || cp === 0x7f) {
+      const escaped = '\\x' + cp.toString(16).toUpperCase().padStart(2, '0');
+      line += escaped; width += escaped.length;
+    } else {
+      line += ch; width += charWidth(cp);
+    }
+  }
+  lines.push(line);
+  return lines;
+}
+
+function formatTable(table) {
+  const n = table.columns.length;
+  const widths = new Array(n).fill(0);
+  const header = table.columns.map((c) => valueLines(c));
+  header.forEach((lines, c) => lines.forEach((l) => { widths[c] = Math.max(widths[c], textWidth(l)); }));
+  const cells = table.rows.map((row) => table.columns.map((_, c) => {
+    const value = c < row.length ? row[c] : null;
+    const lines = value === null || value === undefined ? ['(null)'] : valueLines(value);
+    lines.forEach((l) => { widths[c] = Math.max(widths[c], textWidth(l)); });
+    return lines;
+  }));
+  let out = '';
+  const appendRow = (rowCells, isHeader) => {
+    const height = Math.max(1, ...rowCells.map((cell) => cell.length));
+    for (let l = 0; l < height; l++) {
+      let line = '';
+      for (let c = 0; c < n; c++) {
+        const cell = rowCells[c];
+        const text = l < cell.length ? cell[l] : '';
+        const pad = widths[c] - textWidth(text);
+        const right = !isHeader && NUMERIC.has(table.types[c]);
+        const left = isHeader ? Math.floor(pad / 2) : right ? pad : 0;
+        line += (c === 0 ? ' ' : '| ') + ' '.repeat(left) + text + ' '.repeat(pad - left) + (l + 1 < cell.length ? '+' : ' ');
+      }
+      out += line.replace(/\s+$/, '') + '\n';
+    }
+  };
+  appendRow(header, true);
+  out += widths.map((w, c) => (c === 0 ? '' : '+') + '-'.repeat(w + 2)).join('') + '\n';
+  cells.forEach((row) => appendRow(row, false));
+  out += '(' + table.rows.length + (table.rows.length === 1 ? ' row)' : ' rows)');
+  return out;
+}
+
+function printOutcome(outcome) {
+  const parts = outcome.tables.map(formatTable);
+  if (outcome.error) parts.push('ERROR:  ' + outcome.error.message + '\nSQLSTATE: ' + outcome.error.sqlstate);
+  return parts.join('\n\n');
+}
+
+// The build's comparison rules (sql-checks' RowComparison): rows are a multiset unless the statement sorts them;
+// sorted rows keep their order, and rows that tie on every sort key may come in any order among themselves.
+function rowKey(row) {
+  return JSON.stringify(row.map((v) => (v === undefined ? null : v)));
+}
+
+function multisetDifference(expected, actual) {
+  const counts = new Map();
+  for (const row of expected) counts.set(rowKey(row), (counts.get(rowKey(row)) || 0) + 1);
+  const extra = [];
+  for (const row of actual) {
+    const key = rowKey(row);
+    if (counts.get(key) > 0) counts.set(key, counts.get(key) - 1); else extra.push(row);
+  }
+  const missing = [];
+  for (const row of expected) {
+    const key = rowKey(row);
+    if (counts.get(key) > 0) { missing.push(row); counts.set(key, counts.get(key) - 1); }
+  }
+  return { missing, extra };
+}
+
+function groups(rows, keys) {
+  const out = [];
+  for (const row of rows) {
+    const key = JSON.stringify(keys.map((k) => row[k]));
+    if (out.length && out[out.length - 1].key === key) out[out.length - 1].rows.push(row);
+    else out.push({ key, rows: [row] });
+  }
+  return out;
+}
+
+function sameInOrder(expected, actual, keys) {
+  if (expected.length !== actual.length) return false;
+  if (!keys) return expected.every((row, i) => rowKey(row) === rowKey(actual[i]));
+  const a = groups(expected, keys);
+  const b = groups(actual, keys);
+  if (a.length !== b.length) return false;
+  return a.every((group, i) => group.key === b[i].key && group.rows.length === b[i].rows.length
+    && multisetDifference(group.rows, b[i].rows).missing.length === 0);
+}
+
+/** Compares one table with the build's; returns null when the same, else the words that say how they differ. */
+function tableDifference(plan, verified, got, order) {
+  if (JSON.stringify(verified.columns) !== JSON.stringify(got.columns)) {
+    return words(plan, 'columnsDiffer', verified.columns.join(', '), got.columns.join(', '));
+  }
+  const { missing, extra } = multisetDifference(verified.rows, got.rows);
+  if (missing.length || extra.length) {
+    const shown = (rows) => rows.slice(0, 3).map((r) => '(' + r.map((v) => (v === null ? '(null)' : v)).join(', ') + ')').join(' ')
+      + (rows.length > 3 ? ' …' : '');
+    const parts = [];
+    if (missing.length) parts.push(words(plan, 'missingRows', missing.length, shown(missing)));
+    if (extra.length) parts.push(words(plan, 'extraRows', extra.length, shown(extra)));
+    return parts.join(' ');
+  }
+  if (order && order.ordered && !sameInOrder(verified.rows, got.rows, order.keys)) {
+    return words(plan, 'orderDiffers');
+  }
+  return null;
+}
+
+/** The verdict on a run of a snippet's own position: same as the build's run, or how it differs. */
+function verdict(plan, snippet, outcome) {
+  const expect = snippet.expect || {};
+  if (expect.error) {
+    if (!outcome.error) return { kind: 'different', text: words(plan, 'noErrorInstead', expect.error) };
+    if (outcome.error.sqlstate !== expect.error) {
+      return { kind: 'different', text: words(plan, 'otherError', expect.error, outcome.error.sqlstate) };
+    }
+    return { kind: 'same', text: words(plan, 'sameError', expect.error) };
+  }
+  if (outcome.error) return { kind: 'different', text: words(plan, 'errorInstead') };
+  const verified = snippet.results || [];
+  if (verified.length !== outcome.tables.length) {
+    return { kind: 'different', text: words(plan, 'tablesDiffer', verified.length, outcome.tables.length) };
+  }
+  const notes = [];
+  for (let i = 0; i < verified.length; i++) {
+    if (verified[i].explain) { notes.push(words(plan, 'planNotCompared')); continue; }
+    if (!verified[i].complete) return { kind: 'not-compared', text: words(plan, 'notCompared') };
+    const last = i === verified.length - 1;
+    const order = last && expect.rows ? { ordered: expect.ordered, keys: expect.keys } : null;
+    const difference = tableDifference(plan, verified[i], outcome.tables[i], order);
+    if (difference) return { kind: 'different', text: words(plan, 'different') + ' ' + difference };
+  }
+  if (snippet.planClaims) notes.push(words(plan, 'planClaimsNotChecked'));
+  const lastOrdered = expect.rows && expect.ordered;
+  const head = verified.length === 0 ? words(plan, 'ranClean')
+    : words(plan, lastOrdered || !expect.rows ? 'same' : 'sameUnordered');
+  return { kind: notes.length && verified.every((t) => t.explain) ? 'plan' : 'same', text: [head, ...notes].join(' ') };
+}
+
+async function engineLine(plan) {
+  if (!engineVersion) engineVersion = await ask({ type: 'version' });
+  const match = /^PostgreSQL (\S+) \((PGlite [^)]+)\)/.exec(engineVersion);
+  const name = match ? 'PostgreSQL ' + match[1] + ' (' + match[2] + ')' : engineVersion;
+  let line = words(plan, 'engine', name);
+  if (match && plan.server && match[1] !== plan.server) line += ' ' + words(plan, 'versionsDiffer', plan.server, match[1]);
+  return line;
+}
+
+function fromFile(panel, plan) {
+  if (location.protocol !== 'file:') return false;
+  panel.status.textContent = words(plan, 'fileProtocol');
+  return true;
+}
+
+function editor(plan, text, label) {
+  const id = 'run-editor-' + (++requests);
+  const wrap = element('div', { class: 'run-editor-wrap' });
+  wrap.append(element('label', { for: id, class: 'run-label' }, label));
+  const area = element('textarea', { id, class: 'run-editor', spellcheck: 'false', autocapitalize: 'off',
+    autocomplete: 'off', rows: String(Math.min(24, Math.max(3, text.split('\n').length + 1))) });
+  area.value = text;
+  wrap.append(area);
+  return { wrap, area };
+}
+
+function panelParts(plan) {
+  const status = element('p', { class: 'run-status', role: 'status', 'aria-live': 'polite' });
+  const output = element('pre', { class: 'run-output', 'data-kensho-run-output': '', tabindex: '0' });
+  const verdictLine = element('p', { class: 'run-verdict', role: 'status', 'aria-live': 'polite' });
+  return { status, output, verdictLine };
+}
+
+async function runSnippet(figure, plan, target, area, parts, engine) {
+  const snippet = plan.runs[target];
+  parts.verdictLine.textContent = '';
+  parts.verdictLine.removeAttribute('data-kensho-verdict');
+  parts.output.textContent = '';
+  parts.status.textContent = words(plan, 'loading');
+  try {
+    engine.textContent = await engineLine(plan);
+    parts.status.textContent = target > 0 ? words(plan, 'replaying') : words(plan, 'running');
+    const outcome = await ask({ type: 'run', plan, target, text: area.value });
+    parts.status.textContent = '';
+    if (outcome.diverged) {
+      parts.verdictLine.textContent = words(plan, 'diverged', outcome.diverged.line, outcome.diverged.message);
+      parts.verdictLine.dataset.kenshoVerdict = 'diverged';
+      return;
+    }
+    parts.output.textContent = printOutcome(outcome) || words(plan, 'noRows');
+    const edited = area.value !== snippet.sql;
+    const judged = verdict(plan, snippet, outcome);
+    parts.verdictLine.textContent = (edited ? words(plan, 'editedNote') + ' ' : '') + judged.text;
+    parts.verdictLine.dataset.kenshoVerdict = judged.kind;
+  } catch (error) {
+    parts.status.textContent = words(plan, 'failed', error.message);
+  }
+}
+
+async function openSnippet(button) {
+  const figure = button.closest('[data-kensho-snippet]');
+  if (figure.querySelector('.run-panel')) {
+    figure.querySelector('.run-editor').focus();
+    return;
+  }
+  const plan = await loadPlan(button.dataset.kenshoRun);
+  const index = Number(figure.dataset.kenshoSnippet);
+  const target = plan.runs.findIndex((r) => r.snippet === index);
+  const snippet = plan.runs[target];
+  const panel = element('div', { class: 'run-panel', role: 'group', 'aria-label': words(plan, 'panelLabel') });
+  const parts = panelParts(plan);
+  const { wrap, area } = editor(plan, snippet.sql, words(plan, 'editorLabel'));
+  const code = figure.querySelector(':scope > pre');
+  code.hidden = true;
+  const actions = element('div', { class: 'run-actions' });
+  const go = element('button', { type: 'button', class: 'run-go' }, words(plan, 'run'));
+  const reset = element('button', { type: 'button', class: 'run-reset' }, words(plan, 'reset'));
+  const engine = element('span', { class: 'run-engine' });
+  actions.append(go, reset, engine);
+  const results = element('div', { class: 'run-results' });
+  const verifiedCaption = element('p', { class: 'run-caption' }, words(plan, 'verifiedCaption'));
+  const verified = element('pre', { class: 'run-verified', 'data-kensho-verified-rows': '', tabindex: '0' });
+  verified.textContent = snippet.printed || words(plan, 'noRows');
+  results.append(verifiedCaption, verified, element('p', { class: 'run-caption' }, words(plan, 'outputCaption')), parts.output);
+  panel.append(wrap, actions, parts.status, results, parts.verdictLine);
+  code.after(panel);
+  button.closest('.run-bar').hidden = true;
+  go.addEventListener('click', (e) => { if (e.isTrusted) runSnippet(figure, plan, target, area, parts, engine); });
+  reset.addEventListener('click', () => {
+    area.value = snippet.sql;
+    parts.output.textContent = '';
+    parts.verdictLine.textContent = '';
+    parts.verdictLine.removeAttribute('data-kensho-verdict');
+    parts.status.textContent = words(plan, 'resetDone');
+  });
+  area.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && e.isTrusted) { e.preventDefault(); runSnippet(figure, plan, target, area, parts, engine); }
+  });
+  area.focus();
+  if (!fromFile(parts, plan)) runSnippet(figure, plan, target, area, parts, engine);
+}
+
+async function openExercise(button) {
+  const exercise = button.closest('[data-kensho-exercise]');
+  const answer = exercise.querySelector('[data-kensho-snippet]');
+  const answerButton = answer && answer.querySelector('[data-kensho-run]');
+  const place = exercise.querySelector('.exercise-try');
+  if (!answerButton) {
+    place.textContent = place.dataset.unavailable || '';
+    return;
+  }
+  const plan = await loadPlan(answerButton.dataset.kenshoRun);
+  const index = Number(answer.dataset.kenshoSnippet);
+  const target = plan.runs.findIndex((r) => r.snippet === index);
+  const model = plan.runs[target];
+  const parts = panelParts(plan);
+  const { wrap, area } = editor(plan, '', words(plan, 'exerciseEditor'));
+  area.placeholder = 'SELECT …';
+  const actions = element('div', { class: 'run-actions' });
+  const check = element('button', { type: 'button', class: 'run-go' }, words(plan, 'exerciseCheck'));
+  const engine = element('span', { class: 'run-engine' });
+  actions.append(check, engine);
+  const panel = element('div', { class: 'run-panel', role: 'group', 'aria-label': words(plan, 'exerciseLabel') });
+  panel.append(wrap, actions, parts.status, element('p', { class: 'run-caption' }, words(plan, 'outputCaption')), parts.output, parts.verdictLine);
+  place.replaceChildren(panel);
+  button.hidden = true;
+  const expect = model.expect || {};
+  const judge = async () => {
+    parts.output.textContent = '';
+    parts.verdictLine.textContent = '';
+    parts.verdictLine.removeAttribute('data-kensho-verdict');
+    if (fromFile(parts, plan)) return;
+    parts.status.textContent = words(plan, 'loading');
+    try {
+      engine.textContent = await engineLine(plan);
+      parts.status.textContent = words(plan, 'running');
+      const outcome = await ask({ type: 'run', plan, target, text: area.value, exercise: true });
+      parts.status.textContent = '';
+      if (outcome.diverged) {
+        parts.verdictLine.textContent = words(plan, 'diverged', outcome.diverged.line, outcome.diverged.message);
+        parts.verdictLine.dataset.kenshoVerdict = 'diverged';
+        return;
+      }
+      parts.output.textContent = printOutcome(outcome) || words(plan, 'noRows');
+      const expected = model.results[model.results.length - 1];
+      let difference;
+      if (outcome.error) difference = words(plan, 'errorInstead');
+      else if (!outcome.tables.length) difference = words(plan, 'exerciseNoRows');
+      else difference = tableDifference(plan, expected, outcome.tables[outcome.tables.length - 1], { ordered: expect.ordered, keys: expect.keys });
+      parts.verdictLine.textContent = difference ? words(plan, 'exerciseWrong') + ' ' + difference : words(plan, 'exerciseRight');
+      parts.verdictLine.dataset.kenshoVerdict = difference ? 'different' : 'same';
+    } catch (error) {
+      parts.status.textContent = words(plan, 'failed', error.message);
+    }
+  };
+  check.addEventListener('click', (e) => { if (e.isTrusted) judge(); });
+  area.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && e.isTrusted) { e.preventDefault(); judge(); }
+  });
+  area.focus();
+}
+
+/** Called by kensho.js with the run control the reader clicked. */
+export function open(button) {
+  if (button.hasAttribute('data-kensho-exercise-start')) return openExercise(button);
+  return openSnippet(button);
+}
