@@ -245,12 +245,6 @@ async function engineLine(plan) {
   return line;
 }
 
-function fromFile(panel, plan) {
-  if (location.protocol !== 'file:') return false;
-  panel.status.textContent = words(plan, 'fileProtocol');
-  return true;
-}
-
 function editor(plan, text, label) {
   const id = 'run-editor-' + (++requests);
   const wrap = element('div', { class: 'run-editor-wrap' });
@@ -335,7 +329,7 @@ async function openSnippet(button) {
     if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && e.isTrusted) { e.preventDefault(); runSnippet(figure, plan, target, area, parts, engine); }
   });
   area.focus();
-  if (!fromFile(parts, plan)) runSnippet(figure, plan, target, area, parts, engine);
+  runSnippet(figure, plan, target, area, parts, engine);
 }
 
 async function openExercise(button) {
@@ -343,10 +337,6 @@ async function openExercise(button) {
   const answer = exercise.querySelector('[data-kensho-snippet]');
   const answerButton = answer && answer.querySelector('[data-kensho-run]');
   const place = exercise.querySelector('.exercise-try');
-  if (!answerButton) {
-    place.textContent = place.dataset.unavailable || '';
-    return;
-  }
   const plan = await loadPlan(answerButton.dataset.kenshoRun);
   const index = Number(answer.dataset.kenshoSnippet);
   const target = plan.runs.findIndex((r) => r.snippet === index);
@@ -367,7 +357,6 @@ async function openExercise(button) {
     parts.output.textContent = '';
     parts.verdictLine.textContent = '';
     parts.verdictLine.removeAttribute('data-kensho-verdict');
-    if (fromFile(parts, plan)) return;
     parts.status.textContent = words(plan, 'loading');
     try {
       engine.textContent = await engineLine(plan);

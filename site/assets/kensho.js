@@ -250,6 +250,13 @@ if (runControls.length) {
     const control = event.target.closest && event.target.closest('[data-kensho-run]');
     if (!control || !event.isTrusted) return;
     event.preventDefault();
+    if (location.protocol === 'file:') {
+      // Browsers load neither module workers nor WebAssembly from file://: say what is needed instead.
+      if (!control.nextElementSibling || !control.nextElementSibling.matches('.run-status')) {
+        control.after(Object.assign(document.createElement('p'), { className: 'run-status', role: 'status', textContent: document.body.dataset.uiRunFile }));
+      }
+      return;
+    }
     playground ??= import(new URL(document.body.dataset.runModule, location.href).href);
     playground.then((module) => module.open(control)).catch((error) => {
       control.after(Object.assign(document.createElement('p'), { className: 'run-status', textContent: String(error) }));

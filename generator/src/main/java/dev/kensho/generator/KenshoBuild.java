@@ -239,7 +239,8 @@ public final class KenshoBuild {
         if (ShutdownSignal.received()) {
             throw new IOException("the build was interrupted; nothing was written");
         }
-        JsonReport.write(options.report(), KenshoVersion.VALUE, verification, diagnostics, sourcePages, elapsed.toMillis(), externalLinks, unverifiedSql, ignoredSql);
+        JsonReport.write(options.report(), new JsonReport.Build(KenshoVersion.VALUE, verification, diagnostics, sourcePages,
+                elapsed.toMillis(), externalLinks, unverifiedSql, ignoredSql, config.extensions()));
         if (options.junitXml() != null) {
             JUnitReport.write(options.junitXml(), verification, diagnostics);
         }

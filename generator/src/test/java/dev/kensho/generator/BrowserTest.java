@@ -58,6 +58,8 @@ class BrowserTest {
     private static Path site;
     private static HttpServer server;
     private static final List<String> notFound = Collections.synchronizedList(new ArrayList<>());
+    /** Every path the server was asked for, in order. */
+    private static final List<String> requested = Collections.synchronizedList(new ArrayList<>());
     private static ChromeDriver driver;
     private static String base;
 
@@ -190,6 +192,7 @@ class BrowserTest {
 
     /** A static host: a directory URL serves its index.html; a missing file is a 404 (with 404.html when asked). */
     private static void serve(com.sun.net.httpserver.HttpExchange exchange, Path root, String prefix, boolean notFoundPage) throws java.io.IOException {
+        requested.add(exchange.getRequestURI().getPath());
         String path = java.net.URLDecoder.decode(exchange.getRequestURI().getPath().substring(prefix.length()), "UTF-8");
         Path file = root.resolve(path.isEmpty() || path.endsWith("/") ? path + "index.html" : path).normalize();
         int code = 200;
@@ -205,7 +208,8 @@ class BrowserTest {
         }
         String name = file.toString();
         String type = name.endsWith(".html") ? "text/html; charset=utf-8" : name.endsWith(".css") ? "text/css"
-                : name.endsWith(".js") ? "text/javascript" : name.endsWith(".svg") ? "image/svg+xml" : "application/octet-stream";
+                : name.endsWith(".js") ? "text/javascript" : name.endsWith(".svg") ? "image/svg+xml" : name.endsWith(".wasm") ? "application/wasm"
+                : name.endsWith(".json") ? "application/json" : "application/octet-stream";
         byte[] body = Files.readAllBytes(file);
         exchange.getResponseHeaders().add("Content-Type", type);
         exchange.sendResponseHeaders(code, body.length);
@@ -777,4 +781,174 @@ class BrowserTest {
             Thread.currentThread().interrupt();
         }
     }
+
+    // ---- Run it yourself: verified snippets and exercises on PGlite in the reader's browser ----
+
+    /** The lesson pages with verified SQL, as the build publishes them. */
+    private static List<String> lessonPages() throws IOException {
+        Path root = site.resolve("site");
+        try (var files = Files.walk(root)) {
+            return files.filter(f -> f.getFileName().toString().endsWith(".run.json"))
+                    .map(f -> root.relativize(f.getParent()).toString().replace('\\', '/') + "/").sorted().toList();
+        }
+    }
+
+    /** Opens a snippet's run control (its folded details first) and waits for the verdict line. */
+    private static WebElement runAndWait(WebElement figure) {
+        js("const d = arguments[0].closest('details'); if (d) d.open = true; arguments[0].scrollIntoView({block: 'center'})", figure);
+        figure.findElement(By.cssSelector("[data-kensho-run]")).click();
+        return waitUpTo(120).withMessage("a verdict for snippet " + figure.getAttribute("data-kensho-snippet") + " on " + driver.getCurrentUrl())
+                .until(d -> figure.findElements(By.cssSelector(".run-verdict[data-kensho-verdict]")).stream().findFirst().orElse(null));
+    }
+
+    @Test
+    void noPageLoadsThePlaygroundOrPgliteBeforeTheReaderClicks() throws IOException {
+        List<String> pages = new ArrayList<>(lessonPages());
+        pages.add("");
+        for (String page : pages) {
+            requested.clear();
+            driver.get(base + page);
+            waitUpTo(10).until(d -> "complete".equals(js("return document.readyState")));
+            sleep(300);
+            List<String> early = requested.stream().filter(p -> p.contains("pglite") || p.contains("kensho-run") || p.endsWith(".run.json")).toList();
+            assertEquals(List.of(), early, "files of the playground loaded before any click on " + page);
+            if (!page.isEmpty()) {
+                List<WebElement> controls = driver.findElements(By.cssSelector("[data-kensho-snippet] [data-kensho-run]"));
+                assertTrue(!controls.isEmpty() && controls.stream().allMatch(c -> c.getAttribute("hidden") == null),
+                        "run controls are shown (where script runs) on " + page);
+            }
+            assertClean();
+        }
+    }
+
+    @Test
+    void theFirstSnippetWithComparedRowsOnTheKeysetPageReproducesThemInTheBrowser() {
+        driver.get(base + "idempotency/keyset/");
+        // The first snippet whose rows the build compared (its run plan entry says so).
+        Number first = (Number) driver.executeAsyncScript("const done = arguments[0]; fetch('index.run.json').then(r => r.json())"
+                + ".then(p => done(p.runs.find(r => r.expect && r.expect.rows).snippet))");
+        WebElement figure = driver.findElement(By.cssSelector("[data-kensho-snippet='" + first.intValue() + "']"));
+        requested.clear();
+        WebElement verdict = runAndWait(figure);
+        assertEquals("same", verdict.getAttribute("data-kensho-verdict"), verdict.getText());
+        assertEquals("検証済みの結果と同じです。", verdict.getText());
+        String verified = figure.findElement(By.cssSelector("[data-kensho-verified-rows]")).getAttribute("textContent");
+        String output = figure.findElement(By.cssSelector("[data-kensho-run-output]")).getAttribute("textContent");
+        assertTrue(verified.contains("rows)") || verified.contains("row)"), verified);
+        assertEquals(List.of(verified.split("\n")), List.of(output.split("\n")), "the run prints the verified rows line for line");
+        // What the author wrote under the snippet as psql prints it is what the reader's run printed.
+        String expectedFence = (String) js("let n = arguments[0].nextElementSibling; while (n && !n.matches('.expected-rows')) n = n.nextElementSibling;"
+                + " return n ? n.querySelector('pre').textContent : null", figure);
+        assertEquals(expectedFence.strip(), output.strip());
+        assertTrue(figure.findElement(By.cssSelector(".run-engine")).getText().contains("PostgreSQL 18.6 (PGlite 0.5.16)"),
+                figure.findElement(By.cssSelector(".run-engine")).getText());
+        assertTrue(requested.stream().anyMatch(p -> p.endsWith("/pglite.wasm")), "PGlite loads on the click: " + requested);
+        assertClean();
+    }
+
+    @Test
+    void everyRunnableLessonSnippetEndsInTheBrowserAsItDidOnTheServer() throws Exception {
+        List<String> differ = new ArrayList<>();
+        int runs = 0;
+        for (String page : lessonPages()) {
+            driver.get(base + page);
+            List<WebElement> figures = driver.findElements(By.cssSelector("figure[data-kensho-snippet]"));
+            for (WebElement figure : figures) {
+                WebElement verdict = runAndWait(figure);
+                runs++;
+                String kind = verdict.getAttribute("data-kensho-verdict");
+                if (!kind.equals("same") && !kind.equals("plan")) {
+                    differ.add(page + " snippet " + figure.getAttribute("data-kensho-snippet") + ": " + kind + " " + verdict.getText());
+                }
+            }
+            assertClean();
+        }
+        // Every snippet its page's run plan calls runnable has a run control (untranslated pages served in English share a plan's snippets).
+        int planned = 0;
+        for (String page : lessonPages()) {
+            Path plan = site.resolve("site").resolve(page).resolve("index.run.json");
+            for (Object run : (List<?>) new com.fasterxml.jackson.databind.ObjectMapper().readValue(plan.toFile(), Map.class).get("runs")) {
+                planned += ((Map<?, ?>) run).containsKey("reason") ? 0 : 1;
+            }
+        }
+        System.out.println("browser runs: " + runs + " snippet runs in PGlite on " + lessonPages().size() + " pages, " + differ.size()
+                + " ended otherwise than on the server");
+        assertEquals(planned, runs, "every runnable snippet has a run control");
+        assertTrue(runs >= 100, "runs: " + runs);
+        assertEquals(List.of(), differ);
+    }
+
+    @Test
+    void anExerciseAcceptsItsModelAnswerAndRefusesAWrongQuery() throws IOException {
+        int checked = 0;
+        for (String page : lessonPages()) {
+            driver.get(base + page);
+            for (WebElement exercise : driver.findElements(By.cssSelector("[data-kensho-exercise]:has([data-kensho-exercise-start])"))) {
+                String answer = (String) js("return arguments[0].querySelector('.exercise-answer figure[data-kensho-snippet] pre').textContent", exercise);
+                js("arguments[0].scrollIntoView({block: 'center'})", exercise);
+                exercise.findElement(By.cssSelector("[data-kensho-exercise-start]")).click();
+                WebElement editor = waitUpTo(10).until(d -> exercise.findElement(By.cssSelector("textarea.run-editor")));
+                assertEquals("", editor.getAttribute("value"), "the reader starts from an empty editor, not the answer");
+                js("arguments[0].value = arguments[1]", editor, answer);
+                exercise.findElement(By.cssSelector(".run-go")).click();
+                WebElement verdict = waitUpTo(120).until(d -> exercise.findElements(By.cssSelector(".run-verdict[data-kensho-verdict]")).stream().findFirst().orElse(null));
+                assertEquals("same", verdict.getAttribute("data-kensho-verdict"), page + ": " + verdict.getText());
+                boolean english = "en".equals(driver.findElement(By.tagName("html")).getAttribute("lang"));
+                assertEquals(english ? "Correct. Your query returns the model answer's result." : "正解です。模範解答と同じ結果になりました。", verdict.getText());
+                // A wrong query: the model answer's rows, one short.
+                js("arguments[0].value = 'SELECT * FROM (' + arguments[1].replace(/;\\s*$/, '') + ') AS answer OFFSET 1'", editor, answer);
+                exercise.findElement(By.cssSelector(".run-go")).click();
+                waitUpTo(120).until(d -> "different".equals(exercise.findElement(By.cssSelector(".run-verdict")).getAttribute("data-kensho-verdict")));
+                assertTrue(exercise.findElement(By.cssSelector(".run-verdict")).getText().startsWith(english ? "Not yet." : "まだ違います。"),
+                        exercise.findElement(By.cssSelector(".run-verdict")).getText());
+                checked++;
+            }
+            assertClean();
+        }
+        assertTrue(checked >= 1, "exercises checked: " + checked);
+    }
+
+    @Test
+    void aRunControlOpenedFromAFileSaysAWebServerIsNeeded() {
+        driver.get(site.resolve("site/idempotency/keyset/index.html").toUri().toString());
+        WebElement control = driver.findElement(By.cssSelector("[data-kensho-snippet] [data-kensho-run]"));
+        js("const d = arguments[0].closest('details'); if (d) d.open = true", control);
+        control.click();
+        WebElement status = waitUpTo(5).until(d -> control.findElement(By.xpath("following-sibling::p[@class='run-status']")));
+        assertTrue(status.getText().startsWith("ブラウザーで実行するには、サイトを Web サーバーから開いてください。"), status.getText());
+    }
+
+    @Test
+    void axeFindsNoViolationWithThePlaygroundOpenAtEitherWidthInEitherTheme() throws Exception {
+        assumeTrue(Files.isReadable(AXE), "axe-core is not installed at " + AXE);
+        String axe = Files.readString(AXE);
+        List<String> violations = new ArrayList<>();
+        Path shots = Path.of("target/screenshots");
+        Files.createDirectories(shots);
+        try {
+            for (int width : WIDTHS) {
+                for (String theme : SCHEMES) {
+                    open("idempotency/keyset/", width, theme);
+                    WebElement figure = driver.findElements(By.cssSelector("figure[data-kensho-snippet]")).get(2);
+                    runAndWait(figure);
+                    List<WebElement> exercises = driver.findElements(By.cssSelector("[data-kensho-exercise]"));
+                    if (!exercises.isEmpty()) {
+                        exercises.get(0).findElement(By.cssSelector("[data-kensho-exercise-start]")).click();
+                        js("arguments[0].querySelectorAll('details').forEach(d => d.open = true)", exercises.get(0));
+                    }
+                    js("arguments[0].scrollIntoView({block: 'start'})", figure);
+                    shoot(shots.resolve("playground-" + width + "-" + theme + ".png"));
+                    driver.executeScript(axe);
+                    for (Object violation : (List<?>) driver.executeAsyncScript(RUN_AXE)) {
+                        violations.add(width + " px, " + theme + ": " + violation);
+                    }
+                }
+            }
+        } finally {
+            driver.executeScript("localStorage.removeItem('kensho-theme')");
+            resetViewport();
+        }
+        assertEquals(List.of(), violations);
+    }
+
 }

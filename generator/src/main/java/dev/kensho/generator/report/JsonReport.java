@@ -5,9 +5,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.kensho.generator.Diagnostic;
 import dev.kensho.generator.links.LinkChecker;
 import dev.kensho.generator.verify.VerificationRun;
-import dev.kensho.sqlchecks.model.Failure;
-import dev.kensho.sqlchecks.model.Outcome;
-import dev.kensho.sqlchecks.model.PageResult;
+import dev.kensho.generator.render.BrowserRuns;
 import dev.kensho.sqlchecks.model.Failure;
 import dev.kensho.sqlchecks.model.Outcome;
 import dev.kensho.sqlchecks.model.PageResult;
@@ -27,9 +25,26 @@ public final class JsonReport {
     private JsonReport() {
     }
 
-    public static void write(Path file, String kenshoVersion, VerificationRun run, List<Diagnostic> diagnostics,
-                             int pages, long elapsedMs, List<LinkChecker.ExternalLink> externalLinks,
-                             List<String> unverifiedSql, List<String> ignoredSql) throws IOException {
+    /**
+     * What the report is made of.
+     *
+     * @param pages          pages the build read
+     * @param siteExtensions extensions site.yml creates in every page database (they decide what runs in the browser)
+     */
+    public record Build(String kenshoVersion, VerificationRun run, List<Diagnostic> diagnostics, int pages, long elapsedMs,
+                        List<LinkChecker.ExternalLink> externalLinks, List<String> unverifiedSql, List<String> ignoredSql,
+                        List<String> siteExtensions) {
+    }
+
+    public static void write(Path file, Build build) throws IOException {
+        String kenshoVersion = build.kenshoVersion();
+        VerificationRun run = build.run();
+        List<Diagnostic> diagnostics = build.diagnostics();
+        int pages = build.pages();
+        long elapsedMs = build.elapsedMs();
+        List<LinkChecker.ExternalLink> externalLinks = build.externalLinks();
+        List<String> unverifiedSql = build.unverifiedSql();
+        List<String> ignoredSql = build.ignoredSql();
         Map<String, Object> report = new LinkedHashMap<>();
         report.put("kensho", kenshoVersion);
         report.put("provider", run.provider());
@@ -40,10 +55,15 @@ public final class JsonReport {
         report.put("serverStartMs", run.serverStart().toMillis());
         report.put("elapsedMs", elapsedMs);
         List<Map<String, Object>> snippets = new ArrayList<>();
+        long runnable = 0;
         for (Map.Entry<String, PageResult> page : run.pages().entrySet()) {
-            for (Outcome outcome : page.getValue().outcomes()) {
-                Map<String, Object> entry = snippet(outcome);
+            List<BrowserRuns.Entry> browser = BrowserRuns.of(page.getValue(), build.siteExtensions()).entries();
+            for (int i = 0; i < page.getValue().outcomes().size(); i++) {
+                Map<String, Object> entry = snippet(page.getValue().outcomes().get(i));
                 entry.put("cached", run.fromCache().contains(page.getKey()));
+                // In the reader's browser (PGlite): "runnable", or why the page shows no run control.
+                entry.put("browser", browser.get(i).runnable() ? "runnable" : browser.get(i).reason());
+                runnable += browser.get(i).runnable() ? 1 : 0;
                 snippets.add(entry);
             }
         }
@@ -77,6 +97,7 @@ public final class JsonReport {
         totals.put("passed", run.count(Outcome.Status.PASSED));
         totals.put("failed", run.count(Outcome.Status.FAILED));
         totals.put("skipped", run.count(Outcome.Status.SKIPPED));
+        totals.put("runnableInBrowser", runnable);
         totals.put("assertions", run.outcomes().stream().mapToLong(o -> o.assertions().size()).sum());
         totals.put("problems", diagnostics.size());
         totals.put("pagesFromCache", run.fromCache().size());
