@@ -250,7 +250,7 @@ function editor(plan, text, label) {
   const wrap = element('div', { class: 'run-editor-wrap' });
   wrap.append(element('label', { for: id, class: 'run-label' }, label));
   const area = element('textarea', { id, class: 'run-editor', spellcheck: 'false', autocapitalize: 'off',
-    autocomplete: 'off', rows: String(Math.min(24, Math.max(3, text.split('\n').length + 1))) });
+    autocomplete: 'off', wrap: 'off', rows: String(Math.min(24, Math.max(3, text.split('\n').length + 1))) });
   area.value = text;
   wrap.append(area);
   return { wrap, area };
@@ -263,30 +263,38 @@ function panelParts(plan) {
   return { status, output, verdictLine };
 }
 
-async function runSnippet(figure, plan, target, area, parts, engine) {
-  const snippet = plan.runs[target];
+/**
+ * Runs a request in the worker and shows it: status while it loads and replays, the output as psql prints it,
+ * and the verdict `judge(outcome)` gives ({kind, text}); a replay that ended otherwise than the build's is said instead.
+ */
+async function runAndShow(plan, parts, engine, request, judge) {
   parts.verdictLine.textContent = '';
   parts.verdictLine.removeAttribute('data-kensho-verdict');
   parts.output.textContent = '';
   parts.status.textContent = words(plan, 'loading');
   try {
     engine.textContent = await engineLine(plan);
-    parts.status.textContent = target > 0 ? words(plan, 'replaying') : words(plan, 'running');
-    const outcome = await ask({ type: 'run', plan, target, text: area.value });
+    parts.status.textContent = request.target > 0 ? words(plan, 'replaying') : words(plan, 'running');
+    const outcome = await ask({ type: 'run', plan, ...request });
     parts.status.textContent = '';
-    if (outcome.diverged) {
-      parts.verdictLine.textContent = words(plan, 'diverged', outcome.diverged.line, outcome.diverged.message);
-      parts.verdictLine.dataset.kenshoVerdict = 'diverged';
-      return;
-    }
-    parts.output.textContent = printOutcome(outcome) || words(plan, 'noRows');
-    const edited = area.value !== snippet.sql;
-    const judged = verdict(plan, snippet, outcome);
-    parts.verdictLine.textContent = (edited ? words(plan, 'editedNote') + ' ' : '') + judged.text;
+    const judged = outcome.diverged
+      ? { kind: 'diverged', text: words(plan, 'diverged', outcome.diverged.line, outcome.diverged.message) }
+      : judge(outcome);
+    if (!outcome.diverged) parts.output.textContent = printOutcome(outcome) || words(plan, 'noRows');
+    parts.verdictLine.textContent = judged.text;
     parts.verdictLine.dataset.kenshoVerdict = judged.kind;
   } catch (error) {
     parts.status.textContent = words(plan, 'failed', error.message);
   }
+}
+
+function runSnippet(figure, plan, target, area, parts, engine) {
+  const snippet = plan.runs[target];
+  const text = area.value;
+  return runAndShow(plan, parts, engine, { target, text }, (outcome) => {
+    const judged = verdict(plan, snippet, outcome);
+    return { kind: judged.kind, text: (text !== snippet.sql ? words(plan, 'editedNote') + ' ' : '') + judged.text };
+  });
 }
 
 async function openSnippet(button) {
@@ -353,33 +361,14 @@ async function openExercise(button) {
   place.replaceChildren(panel);
   button.hidden = true;
   const expect = model.expect || {};
-  const judge = async () => {
-    parts.output.textContent = '';
-    parts.verdictLine.textContent = '';
-    parts.verdictLine.removeAttribute('data-kensho-verdict');
-    parts.status.textContent = words(plan, 'loading');
-    try {
-      engine.textContent = await engineLine(plan);
-      parts.status.textContent = words(plan, 'running');
-      const outcome = await ask({ type: 'run', plan, target, text: area.value, exercise: true });
-      parts.status.textContent = '';
-      if (outcome.diverged) {
-        parts.verdictLine.textContent = words(plan, 'diverged', outcome.diverged.line, outcome.diverged.message);
-        parts.verdictLine.dataset.kenshoVerdict = 'diverged';
-        return;
-      }
-      parts.output.textContent = printOutcome(outcome) || words(plan, 'noRows');
-      const expected = model.results[model.results.length - 1];
-      let difference;
-      if (outcome.error) difference = words(plan, 'errorInstead');
-      else if (!outcome.tables.length) difference = words(plan, 'exerciseNoRows');
-      else difference = tableDifference(plan, expected, outcome.tables[outcome.tables.length - 1], { ordered: expect.ordered, keys: expect.keys });
-      parts.verdictLine.textContent = difference ? words(plan, 'exerciseWrong') + ' ' + difference : words(plan, 'exerciseRight');
-      parts.verdictLine.dataset.kenshoVerdict = difference ? 'different' : 'same';
-    } catch (error) {
-      parts.status.textContent = words(plan, 'failed', error.message);
-    }
-  };
+  const judge = () => runAndShow(plan, parts, engine, { target, text: area.value, exercise: true }, (outcome) => {
+    const expected = model.results[model.results.length - 1];
+    const difference = outcome.error ? words(plan, 'errorInstead')
+      : !outcome.tables.length ? words(plan, 'exerciseNoRows')
+      : tableDifference(plan, expected, outcome.tables[outcome.tables.length - 1], { ordered: expect.ordered, keys: expect.keys });
+    return difference ? { kind: 'different', text: words(plan, 'exerciseWrong') + ' ' + difference }
+      : { kind: 'same', text: words(plan, 'exerciseRight') };
+  });
   check.addEventListener('click', (e) => { if (e.isTrusted) judge(); });
   area.addEventListener('keydown', (e) => {
     if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && e.isTrusted) { e.preventDefault(); judge(); }

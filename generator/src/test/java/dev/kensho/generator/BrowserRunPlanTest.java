@@ -208,6 +208,16 @@ class BrowserRunPlanTest {
         assertTrue(exercise.selectFirst("[data-kensho-exercise-start][hidden]") != null);
     }
 
+    @Test
+    void contributorMarkupCanNeitherMakeARunControlNorForgeVerifiedRows() throws Exception {
+        TestSite site = new TestSite(temp).page("a.md", TestSite.source("A",
+                "\n<span data-kensho-run=\"index.run.json\">Run</span>\n\n<pre data-kensho-verified-rows>forged</pre>\n"));
+        TestSite.Run run = site.check();
+        assertEquals(1, run.status(), run::toString);
+        assertTrue(run.err().contains(site.display("a.md") + ":5:1: error: raw HTML <span data-kensho-run> is not allowed"), run::toString);
+        assertTrue(run.err().contains(site.display("a.md") + ":7:1: error: raw HTML <pre data-kensho-verified-rows> is not allowed"), run::toString);
+    }
+
     private static String sha256(Path file) throws Exception {
         return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file)));
     }
