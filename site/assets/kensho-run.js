@@ -185,22 +185,26 @@ function sameInOrder(expected, actual, keys) {
     && multisetDifference(group.rows, b[i].rows).missing.length === 0);
 }
 
-/** Compares one table with the build's; returns null when the same, else the words that say how they differ. */
-function tableDifference(plan, verified, got, order) {
+/**
+ * Compares one table with the build's; returns null when the same, else the words that say how they differ
+ * (`against` names what it was compared with: '' for the verified result, 'answer' for an exercise's model answer).
+ */
+function tableDifference(plan, verified, got, order, against = '') {
+  const say = (key, ...values) => words(plan, against ? against + key[0].toUpperCase() + key.slice(1) : key, ...values);
   if (JSON.stringify(verified.columns) !== JSON.stringify(got.columns)) {
-    return words(plan, 'columnsDiffer', verified.columns.join(', '), got.columns.join(', '));
+    return say('columnsDiffer', verified.columns.join(', '), got.columns.join(', '));
   }
   const { missing, extra } = multisetDifference(verified.rows, got.rows);
   if (missing.length || extra.length) {
     const shown = (rows) => rows.slice(0, 3).map((r) => '(' + r.map((v) => (v === null ? '(null)' : v)).join(', ') + ')').join(' ')
       + (rows.length > 3 ? ' …' : '');
     const parts = [];
-    if (missing.length) parts.push(words(plan, 'missingRows', missing.length, shown(missing)));
-    if (extra.length) parts.push(words(plan, 'extraRows', extra.length, shown(extra)));
+    if (missing.length) parts.push(say('missingRows', missing.length, shown(missing)));
+    if (extra.length) parts.push(say('extraRows', extra.length, shown(extra)));
     return parts.join(' ');
   }
   if (order && order.ordered && !sameInOrder(verified.rows, got.rows, order.keys)) {
-    return words(plan, 'orderDiffers');
+    return say('orderDiffers');
   }
   return null;
 }
@@ -365,7 +369,7 @@ async function openExercise(button) {
     const expected = model.results[model.results.length - 1];
     const difference = outcome.error ? words(plan, 'errorInstead')
       : !outcome.tables.length ? words(plan, 'exerciseNoRows')
-      : tableDifference(plan, expected, outcome.tables[outcome.tables.length - 1], { ordered: expect.ordered, keys: expect.keys });
+      : tableDifference(plan, expected, outcome.tables[outcome.tables.length - 1], { ordered: expect.ordered, keys: expect.keys }, 'answer');
     return difference ? { kind: 'different', text: words(plan, 'exerciseWrong') + ' ' + difference }
       : { kind: 'same', text: words(plan, 'exerciseRight') };
   });
