@@ -9,6 +9,8 @@ let position = -1;
 /** False once the reader ran SQL of their own: the database no longer is the build's, so the next run starts anew. */
 let clean = true;
 const typeNames = new Map();
+/** Rows of one result sent back to the page, as the build keeps at most 1,000 of a result (SqlExecution.ROWS_KEPT). */
+const ROWS_SHOWN = 1000;
 
 self.onmessage = async (event) => {
   const { id, request } = event.data;
@@ -58,7 +60,8 @@ async function execute(sql) {
       if (r.fields.length > 0) {
         const types = [];
         for (const f of r.fields) types.push(await typeName(f.dataTypeID));
-        tables.push({ columns: r.fields.map((f) => f.name), types, rows: r.rows });
+        // What a page shows is bounded: the first rows, and how many there were in all.
+        tables.push({ columns: r.fields.map((f) => f.name), types, rows: r.rows.slice(0, ROWS_SHOWN), total: r.rows.length });
       }
     }
     return { tables };

@@ -240,7 +240,7 @@ public final class KenshoBuild {
             throw new IOException("the build was interrupted; nothing was written");
         }
         JsonReport.write(options.report(), new JsonReport.Build(KenshoVersion.VALUE, verification, diagnostics, sourcePages,
-                elapsed.toMillis(), externalLinks, unverifiedSql, ignoredSql, config.extensions()));
+                elapsed.toMillis(), externalLinks, unverifiedSql, ignoredSql, config));
         if (options.junitXml() != null) {
             JUnitReport.write(options.junitXml(), verification, diagnostics);
         }
@@ -258,7 +258,7 @@ public final class KenshoBuild {
 
     /** Whether any page has a snippet the reader's browser can run (see BrowserRuns). */
     private static boolean browserRunnable(VerificationRun verification, SiteConfig config) {
-        return verification.pages().values().stream().anyMatch(page -> BrowserRuns.of(page, config.extensions()).anyRunnable());
+        return verification.pages().values().stream().anyMatch(page -> BrowserRuns.of(page, config).anyRunnable());
     }
 
     /** Now, or SOURCE_DATE_EPOCH when set, so that a build can be reproduced byte for byte. */

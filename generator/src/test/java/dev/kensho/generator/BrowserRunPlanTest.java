@@ -208,6 +208,27 @@ class BrowserRunPlanTest {
         assertTrue(exercise.selectFirst("[data-kensho-exercise-start][hidden]") != null);
     }
 
+    @SuppressWarnings("unchecked")
+    @Test
+    void playgroundFalseInSiteYmlLeavesNoRunControlAndNoEngineAndSaysWhy() throws Exception {
+        TestSite site = new TestSite(temp).page("site.yml", "title: T\nplayground: false\n")
+                .page("a.md", TestSite.source("A", "\n```sql\nSELECT 1 AS one;\n```\n"));
+        TestSite.Run run = site.build();
+        assertEquals(0, run.status(), run::toString);
+        assertFalse(Files.exists(site.out.resolve("assets/pglite")));
+        assertFalse(Files.exists(site.out.resolve("a/index.run.json")));
+        assertTrue(Jsoup.parse(site.out.resolve("a/index.html").toFile()).select("[data-kensho-run], [data-kensho-snippet]").isEmpty());
+        Map<String, Object> report = new ObjectMapper().readValue(site.report.toFile(), Map.class);
+        assertEquals("site.yml turns the browser's run controls off (playground: false)",
+                ((List<Map<String, Object>>) report.get("snippets")).get(0).get("browser"));
+        TestSite wrong = new TestSite(temp.resolve("wrong")).page("site.yml", "title: T\nplayground: sometimes\n")
+                .page("a.md", TestSite.source("A", "\nText.\n"));
+        TestSite.Run refused = wrong.check();
+        assertEquals(1, refused.status(), refused::toString);
+        assertTrue(refused.err().contains(wrong.display("site.yml") + ":2:1: error: site settings: playground is true or false "
+                + "(false: no run control in the reader's browser)"), refused::toString);
+    }
+
     @Test
     void contributorMarkupCanNeitherMakeARunControlNorForgeVerifiedRows() throws Exception {
         TestSite site = new TestSite(temp).page("a.md", TestSite.source("A",

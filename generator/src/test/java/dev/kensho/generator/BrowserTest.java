@@ -909,6 +909,17 @@ class BrowserTest {
     }
 
     @Test
+    void aSnippetRunsUnderABasePathWithEveryFileFromTheSiteItself() {
+        requested.clear();
+        driver.get(base + "kensho/idempotency/payments/");
+        WebElement verdict = runAndWait(driver.findElements(By.cssSelector("figure[data-kensho-snippet]")).get(1));
+        assertEquals("same", verdict.getAttribute("data-kensho-verdict"), verdict.getText());
+        assertTrue(requested.stream().anyMatch(p -> p.equals("/kensho/assets/pglite/0.5.16/pglite.wasm")), requested.toString());
+        assertTrue(requested.stream().filter(p -> p.contains("pglite")).allMatch(p -> p.startsWith("/kensho/assets/pglite/0.5.16/")), requested.toString());
+        assertClean();
+    }
+
+    @Test
     void aRunControlOpenedFromAFileSaysAWebServerIsNeeded() {
         driver.get(site.resolve("site/idempotency/keyset/index.html").toUri().toString());
         WebElement control = driver.findElement(By.cssSelector("[data-kensho-snippet] [data-kensho-run]"));

@@ -39,7 +39,7 @@ class ScriptPolicyBrowserTest {
     private static final String FLAG = "window.__pwned";
 
     /** The policy, written out here so that a change to it is a change to this test too. */
-    private static final String POLICY = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    private static final String POLICY = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; "
             + "img-src 'self' https: http: data:; object-src 'none'; base-uri 'none'; form-action 'none'; frame-src 'none'";
 
     private static Path folder;

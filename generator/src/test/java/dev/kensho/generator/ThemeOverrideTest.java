@@ -7,6 +7,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -57,11 +58,14 @@ class ThemeOverrideTest {
         assertEquals(Files.readString(TestSite.THEME.resolve("assets/kensho.css")), Files.readString(site.out.resolve(css)));
         String headers = Files.readString(site.out.resolve("_headers"));
         assertTrue(headers.contains("\n/assets/kensho." + hash + ".css\n  Cache-Control: public, max-age=31536000, immutable\n"), headers);
-        // The security policy for every path comes first; then long caching for the five hashed theme assets only.
-        assertTrue(headers.startsWith("/*\n  Content-Security-Policy: default-src 'self'; script-src 'self';"), headers);
-        assertEquals(5, headers.lines().filter(line -> line.startsWith("/assets/")).count(), headers);
+        // The security policy for every path comes first; then long caching for the seven hashed theme assets and
+        // for the browser's PostgreSQL, in a folder named by its version, only.
+        assertTrue(headers.startsWith("/*\n  Content-Security-Policy: default-src 'self'; script-src 'self' 'wasm-unsafe-eval';"), headers);
+        List<String> themeAssets = headers.lines().filter(line -> line.startsWith("/assets/") && !line.startsWith("/assets/pglite/")).toList();
+        assertEquals(7, themeAssets.size(), headers);
         assertEquals(1, headers.lines().filter(line -> line.startsWith("/") && !line.startsWith("/assets/")).count(), headers);
-        assertTrue(headers.lines().filter(line -> line.startsWith("/assets/")).allMatch(line -> line.matches("/assets/[a-z-]+\\.[0-9a-f]{10}\\.[a-z]+")), headers);
+        assertTrue(themeAssets.stream().allMatch(line -> line.matches("/assets/[a-z-]+\\.[0-9a-f]{10}\\.[a-z]+")), headers);
+        assertTrue(headers.lines().filter(line -> line.startsWith("/assets/pglite/")).allMatch(line -> line.matches("/assets/pglite/0\\.5\\.16/[A-Za-z0-9_-]+(\\.[a-z]+)?")), headers);
 
         // A changed asset gets a new name.
         Files.createDirectories(site.root.resolve("theme/assets"));

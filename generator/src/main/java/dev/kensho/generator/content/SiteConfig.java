@@ -40,16 +40,19 @@ import java.util.Collections;
  * @param editBaseUrl where a page's source can be edited, joined with its path below content/
  *                    ({@code editLink: {baseUrl: …}}), or ""
  * @param branding    logo, favicon, custom CSS and social links, with Starlight's names
+ * @param extensions  extensions created in every page's database
+ * @param playground  whether verified snippets get a run control in the reader's browser ({@code playground: false}
+ *                    turns it off, and the site then carries no copy of the browser's PostgreSQL)
  */
 public record SiteConfig(String title, String description, String lang, Map<String, String> groups, String url,
                          UrlFormat urlFormat, Map<String, SiteLocale> locales, String defaultLocale, List<SidebarItem> sidebar,
-                         String editBaseUrl, Branding branding, List<String> extensions) {
+                         String editBaseUrl, Branding branding, List<String> extensions, boolean playground) {
 
     public static final String FILE_NAME = "site.yml";
 
     /** Every key site.yml may hold; any other is a mistake (a misspelt key would otherwise be ignored in silence). */
     static final List<String> KEYS = List.of("title", "description", "lang", "url", "groups", "build", "locales",
-            "defaultLocale", "sidebar", "editLink", "logo", "favicon", "customCss", "social", "extensions");
+            "defaultLocale", "sidebar", "editLink", "logo", "favicon", "customCss", "social", "extensions", "playground");
 
 
     public SiteConfig {
@@ -76,7 +79,7 @@ public record SiteConfig(String title, String description, String lang, Map<Stri
     public static SiteConfig load(ContentFiles files, String displayPath, List<Diagnostic> diagnostics) throws IOException {
         Path file = files.root().resolve(FILE_NAME);
         SiteConfig defaults = new SiteConfig("Kensho", "", "ja", Map.of(), "", UrlFormat.DIRECTORY,
-                Map.of(SiteLocale.ROOT, new SiteLocale(SiteLocale.ROOT, "日本語", "ja", "ltr")), SiteLocale.ROOT, null, "", Branding.NONE, List.of());
+                Map.of(SiteLocale.ROOT, new SiteLocale(SiteLocale.ROOT, "日本語", "ja", "ltr")), SiteLocale.ROOT, null, "", Branding.NONE, List.of(), true);
         if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
             return defaults;
         }
@@ -210,7 +213,8 @@ public record SiteConfig(String title, String description, String lang, Map<Stri
                 lang,
                 groups,
                 url, format, locales, defaultLocale, sidebar, editBaseUrl,
-                Branding.read(map, files, text, displayPath, diagnostics), extensions(map, text, displayPath, diagnostics));
+                Branding.read(map, files, text, displayPath, diagnostics), extensions(map, text, displayPath, diagnostics),
+                playground(map, text, displayPath, diagnostics));
     }
 
     /**
@@ -238,6 +242,19 @@ public record SiteConfig(String title, String description, String lang, Map<Stri
             }
         }
         return names;
+    }
+
+    /** {@code playground: true|false} (default true). */
+    private static boolean playground(Map<?, ?> map, String text, String displayPath, List<Diagnostic> diagnostics) {
+        Object value = map.get("playground");
+        if (value == null || Boolean.TRUE.equals(value)) {
+            return true;
+        }
+        if (!Boolean.FALSE.equals(value)) {
+            diagnostics.add(Diagnostic.at(displayPath, lineOf(text, "playground:"), 1,
+                    "site settings: playground is true or false (false: no run control in the reader's browser)", null));
+        }
+        return false;
     }
 
     /** The lang of the default locale, for pages outside any locale (the 404 page, the theme's home page). */

@@ -2,6 +2,7 @@ package dev.kensho.generator.render;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.kensho.generator.content.SiteConfig;
 import dev.kensho.sqlchecks.model.Assertion;
 import dev.kensho.sqlchecks.model.Binding;
 import dev.kensho.sqlchecks.model.Outcome;
@@ -52,7 +53,8 @@ public final class BrowserRuns {
     private final List<Integer> order;
     private final Entry[] entries;
 
-    private BrowserRuns(PageResult result, List<String> siteExtensions) {
+    private BrowserRuns(PageResult result, SiteConfig site) {
+        List<String> siteExtensions = site.extensions();
         this.result = result;
         List<Snippet> snippets = result.outcomes().stream().map(Outcome::snippet).toList();
         this.order = RunOrder.of(snippets);
@@ -61,7 +63,8 @@ public final class BrowserRuns {
         for (int index : order) {
             Outcome outcome = result.outcomes().get(index);
             Snippet snippet = outcome.snippet();
-            String own = !outcome.passed() ? "the build did not verify it (" + outcome.status().label() + ")"
+            String own = !site.playground() ? "site.yml turns the browser's run controls off (playground: false)"
+                    : !outcome.passed() ? "the build did not verify it (" + outcome.status().label() + ")"
                     : !siteExtensions.isEmpty() ? "the site's databases hold extensions (" + String.join(", ", siteExtensions)
                             + ", site.yml) that the browser's PostgreSQL does not load"
                     : replayProblem(snippet);
@@ -72,9 +75,9 @@ public final class BrowserRuns {
         }
     }
 
-    /** The page's snippets in the browser; {@code siteExtensions} are those site.yml creates in every page database. */
-    public static BrowserRuns of(PageResult result, List<String> siteExtensions) {
-        return new BrowserRuns(result, siteExtensions);
+    /** The page's snippets in the browser, under the site's settings (its extensions, whether the playground is on). */
+    public static BrowserRuns of(PageResult result, SiteConfig site) {
+        return new BrowserRuns(result, site);
     }
 
     /** One entry per snippet, in document order (as {@link PageResult#outcomes()}). */

@@ -337,7 +337,7 @@ public final class SiteRenderer {
         String planPath = stem(page.outputPath()) + BrowserRuns.PLAN_SUFFIX;
         if (result != null) {
             List<MarkdownDocument.SqlFence> fences = document.sqlFences();
-            BrowserRuns browser = BrowserRuns.of(result, config.extensions());
+            BrowserRuns browser = BrowserRuns.of(result, config);
             for (int i = 0; i < fences.size(); i++) {
                 outcomes.put(fences.get(i).node(), result.outcomes().get(i));
                 if (fences.get(i).rowsNode() != null) {
