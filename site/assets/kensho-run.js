@@ -403,6 +403,9 @@ async function openExercise(button) {
   area.focus();
 }
 
+// For the browser tests: the printing and the comparison, which must agree with sql-checks' PsqlFormat and RowComparison.
+export { formatTable, tableDifference };
+
 /** Called by kensho.js with the run control the reader clicked. */
 export function open(button) {
   if (button.hasAttribute('data-kensho-exercise-start')) return openExercise(button);

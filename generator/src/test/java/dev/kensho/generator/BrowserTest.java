@@ -83,6 +83,8 @@ class BrowserTest {
         server.createContext("/sample/", exchange -> serve(exchange, sample, "/sample/", false));
         // The same site as GitHub Pages serves it under a base path: a missing path at any depth gets 404.html.
         server.createContext("/kensho/", exchange -> serve(exchange, root, "/kensho/", true));
+        // Several connections at once, as a real host: the playground's worker fetches PGlite while the page loads.
+        server.setExecutor(java.util.concurrent.Executors.newFixedThreadPool(4));
         server.start();
         base = "http://127.0.0.1:" + server.getAddress().getPort() + "/";
 
@@ -793,6 +795,17 @@ class BrowserTest {
         }
     }
 
+    /** Loads a page with run controls and waits until its snippets are there (a worker of the last page may still be fetching). */
+    private static List<WebElement> openWithRunControls(String url) {
+        driver.get(url);
+        return waitUpTo(30).withMessage(() -> "run controls on " + url + " (now at " + driver.getCurrentUrl() + ", title "
+                        + driver.getTitle() + ", " + js("return document.documentElement.outerHTML.length") + " characters)")
+                .until(d -> {
+                    List<WebElement> figures = d.findElements(By.cssSelector("figure[data-kensho-snippet]"));
+                    return figures.isEmpty() ? null : figures;
+                });
+    }
+
     /** Opens a snippet's run control (its folded details first) and waits for the verdict line. */
     private static WebElement runAndWait(WebElement figure) {
         js("const d = arguments[0].closest('details'); if (d) d.open = true; arguments[0].scrollIntoView({block: 'center'})", figure);
@@ -849,10 +862,22 @@ class BrowserTest {
     @Test
     void everyRunnableLessonSnippetEndsInTheBrowserAsItDidOnTheServer() throws Exception {
         List<String> differ = new ArrayList<>();
+        List<String> uncontrolled = new ArrayList<>();
         int runs = 0;
         for (String page : lessonPages()) {
-            driver.get(base + page);
-            List<WebElement> figures = driver.findElements(By.cssSelector("figure[data-kensho-snippet]"));
+            // Every snippet its page's run plan calls runnable has a run control, and each ends as on the server.
+            Path plan = site.resolve("site").resolve(page).resolve("index.run.json");
+            List<Integer> planned = new ArrayList<>();
+            for (Object run : (List<?>) new com.fasterxml.jackson.databind.ObjectMapper().readValue(plan.toFile(), Map.class).get("runs")) {
+                if (!((Map<?, ?>) run).containsKey("reason")) {
+                    planned.add(((Number) ((Map<?, ?>) run).get("snippet")).intValue());
+                }
+            }
+            List<WebElement> figures = openWithRunControls(base + page);
+            List<Integer> controlled = figures.stream().map(f -> Integer.valueOf(f.getAttribute("data-kensho-snippet"))).sorted().toList();
+            if (!controlled.equals(planned.stream().sorted().toList())) {
+                uncontrolled.add(page + ": planned " + planned + ", controls " + controlled);
+            }
             for (WebElement figure : figures) {
                 WebElement verdict = runAndWait(figure);
                 runs++;
@@ -863,17 +888,9 @@ class BrowserTest {
             }
             assertClean();
         }
-        // Every snippet its page's run plan calls runnable has a run control (untranslated pages served in English share a plan's snippets).
-        int planned = 0;
-        for (String page : lessonPages()) {
-            Path plan = site.resolve("site").resolve(page).resolve("index.run.json");
-            for (Object run : (List<?>) new com.fasterxml.jackson.databind.ObjectMapper().readValue(plan.toFile(), Map.class).get("runs")) {
-                planned += ((Map<?, ?>) run).containsKey("reason") ? 0 : 1;
-            }
-        }
         System.out.println("browser runs: " + runs + " snippet runs in PGlite on " + lessonPages().size() + " pages, " + differ.size()
                 + " ended otherwise than on the server");
-        assertEquals(planned, runs, "every runnable snippet has a run control");
+        assertEquals(List.of(), uncontrolled, "every runnable snippet has a run control");
         assertTrue(runs >= 100, "runs: " + runs);
         assertEquals(List.of(), differ);
     }
@@ -911,12 +928,37 @@ class BrowserTest {
     @Test
     void aSnippetRunsUnderABasePathWithEveryFileFromTheSiteItself() {
         requested.clear();
-        driver.get(base + "kensho/idempotency/payments/");
-        WebElement verdict = runAndWait(driver.findElements(By.cssSelector("figure[data-kensho-snippet]")).get(1));
+        WebElement verdict = runAndWait(openWithRunControls(base + "kensho/idempotency/payments/").get(1));
         assertEquals("same", verdict.getAttribute("data-kensho-verdict"), verdict.getText());
         assertTrue(requested.stream().anyMatch(p -> p.equals("/kensho/assets/pglite/0.5.16/pglite.wasm")), requested.toString());
         assertTrue(requested.stream().filter(p -> p.contains("pglite")).allMatch(p -> p.startsWith("/kensho/assets/pglite/0.5.16/")), requested.toString());
         assertClean();
+    }
+
+    @Test
+    void theBrowserPrintsAndComparesAsTheBuildDoes() {
+        driver.get(base + "idempotency/keyset/");
+        List<String> columns = List.of("id", "名前", "note");
+        List<String> types = List.of("int4", "text", "text");
+        List<List<String>> rows = new ArrayList<>();
+        rows.add(java.util.Arrays.asList("1", "冪等キー", "two\nlines"));
+        rows.add(java.util.Arrays.asList("20", null, "tab\there"));
+        rows.add(java.util.Arrays.asList("300", "é\u0301", "\u0007bell"));
+        String printedByTheBuild = dev.kensho.sqlchecks.script.PsqlFormat.format(columns, types, rows, null);
+        String script = "const done = arguments[arguments.length - 1]; import(new URL(document.body.dataset.runModule, location.href).href)"
+                + ".then(m => done(m.formatTable({columns: arguments[0], types: arguments[1], rows: arguments[2]})))";
+        assertEquals(printedByTheBuild, driver.executeAsyncScript(script, columns, types, rows), "the browser prints psql's aligned format as the build does");
+
+        // The comparison: a multiset without ORDER BY; in order with it; rows that tie on every sort key in any order.
+        String compare = "const done = arguments[arguments.length - 1]; import(new URL(document.body.dataset.runModule, location.href).href)"
+                + ".then(m => { const plan = {ui: {}}; const t = (rows) => ({columns: ['k', 'v'], types: ['int4', 'text'], rows, total: rows.length});"
+                + " const a = [['1', 'x'], ['1', 'y'], ['2', 'z']], b = [['1', 'y'], ['1', 'x'], ['2', 'z']], c = [['2', 'z'], ['1', 'x'], ['1', 'y']];"
+                + " done([m.tableDifference(plan, t(a), t(c), null), m.tableDifference(plan, t(a), t(b), {ordered: true, keys: [0]}),"
+                + " m.tableDifference(plan, t(a), t(b), {ordered: true, keys: null}), m.tableDifference(plan, t(a), t(c), {ordered: true, keys: [0]}),"
+                + " m.tableDifference(plan, t(a), t([['1', 'x'], ['1', 'x'], ['2', 'z']]), null)]); })";
+        assertEquals(java.util.Arrays.asList(null, null, "orderDiffers", "orderDiffers", "missingRows extraRows"),
+                ((List<?>) driver.executeAsyncScript(compare)).stream().map(v -> v == null ? null : String.valueOf(v)
+                        .replaceAll("missingRows.*extraRows.*", "missingRows extraRows")).toList());
     }
 
     @Test

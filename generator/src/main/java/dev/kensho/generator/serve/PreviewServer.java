@@ -310,7 +310,7 @@ public final class PreviewServer implements AutoCloseable {
         if (html != null) {
             String type = relative.endsWith(".html") ? "text/html; charset=utf-8" : relative.endsWith(".js") ? "text/javascript"
                     : relative.endsWith(".xml") ? "application/xml" : relative.endsWith(".svg") ? "image/svg+xml"
-                    : "text/plain; charset=utf-8";
+                    : relative.endsWith(".json") ? "application/json" : "text/plain; charset=utf-8";
             String body = relative.endsWith(".html") ? html.replace("</body>", RELOAD_SCRIPT + "</body>") : html;
             send(exchange, 200, type, body.getBytes(StandardCharsets.UTF_8));
             return;
@@ -319,7 +319,8 @@ public final class PreviewServer implements AutoCloseable {
         byte[] copy = files.copies().get(relative);
         if (copy != null) {
             String type = relative.endsWith(".css") ? "text/css" : relative.endsWith(".js") ? "text/javascript"
-                    : relative.endsWith(".png") ? "image/png" : "application/octet-stream";
+                    : relative.endsWith(".png") ? "image/png" : relative.endsWith(".wasm") ? "application/wasm" // compiled as it streams in
+                    : "application/octet-stream";
             send(exchange, 200, type, copy);
             return;
         }
