@@ -12,21 +12,25 @@ const typeNames = new Map();
 /** Rows of one result sent back to the page, as the build keeps at most 1,000 of a result (SqlExecution.ROWS_KEPT). */
 const ROWS_SHOWN = 1000;
 
-self.onmessage = async (event) => {
+// One request at a time, in the order they came: a run must never find the database closed or half replayed.
+let queue = Promise.resolve();
+self.onmessage = (event) => {
   const { id, request } = event.data;
-  try {
-    self.postMessage({ id, ok: true, result: await handle(request) });
-  } catch (error) {
-    self.postMessage({ id, ok: false, error: String((error && error.message) || error) });
-  }
+  queue = queue.then(async () => {
+    try {
+      self.postMessage({ id, ok: true, result: await handle(request, (progress) => self.postMessage({ id, progress })) });
+    } catch (error) {
+      self.postMessage({ id, ok: false, error: String((error && error.message) || error) });
+    }
+  });
 };
 
-async function handle(request) {
+async function handle(request, progress) {
   if (request.type === 'version') {
-    await start(request.engine);
+    if (!db) await start(request.engine);
     return (await db.query('SELECT version()', [], { rowMode: 'array' })).rows[0][0];
   }
-  return run(request);
+  return run(request, progress);
 }
 
 async function start(engine) {
@@ -54,21 +58,42 @@ async function typeName(oid) {
 /** Runs one statement (or, for text the reader changed, the whole text as one request) and says what it gave. */
 async function execute(sql) {
   try {
-    const results = await db.exec(sql, { rowMode: 'array' });
-    const tables = [];
-    for (const r of results) {
-      if (r.fields.length > 0) {
-        const types = [];
-        for (const f of r.fields) types.push(await typeName(f.dataTypeID));
-        // What a page shows is bounded: the first rows, and how many there were in all.
-        tables.push({ columns: r.fields.map((f) => f.name), types, rows: r.rows.slice(0, ROWS_SHOWN), total: r.rows.length });
-      }
-    }
-    return { tables };
+    return { tables: await tablesOf(await db.exec(sql, { rowMode: 'array' })) };
   } catch (error) {
     if (error && error.code) {
       return { tables: [], error: { sqlstate: error.code, message: error.message, detail: error.detail || null } };
     }
+    throw error;
+  }
+}
+
+/** Tables as the page shows them: at most ROWS_SHOWN rows each, with the count. */
+async function tablesOf(results) {
+  const tables = [];
+  for (const r of results) {
+    if (r.fields.length > 0) {
+      const types = [];
+      for (const f of r.fields) types.push(await typeName(f.dataTypeID));
+      tables.push({ columns: r.fields.map((f) => f.name), types, rows: r.rows.slice(0, ROWS_SHOWN), total: r.rows.length });
+    }
+  }
+  return tables;
+}
+
+/**
+ * The reader's own text for a snippet with parameters: one statement, bound to the same values as the build's
+ * (the extended protocol refuses a second statement before anything runs).
+ */
+async function executeBound(binding, text) {
+  try {
+    const types = [];
+    for (const p of binding.parameters) {
+      types.push(Number((await db.query('SELECT pg_catalog.to_regtype($1)::oid', [p.type], { rowMode: 'array' })).rows[0][0]));
+    }
+    const result = await db.query(text, binding.parameters.map((p) => p.value), { rowMode: 'array', paramTypes: types });
+    return { tables: await tablesOf([result]) };
+  } catch (error) {
+    if (error && error.code) return { tables: [], error: { sqlstate: error.code, message: error.message } };
     throw error;
   }
 }
@@ -78,8 +103,8 @@ async function runAsBuilt(snippet, text) {
   const statements = text === snippet.sql ? snippet.statements : null;
   const tables = [];
   if (snippet.binding) {
-    const source = statements ? statements[0] : text;
-    let outcome = await execute(snippet.binding.prefix + source);
+    if (!statements) return executeBound(snippet.binding, text);
+    let outcome = await execute(snippet.binding.prefix + statements[0]);
     if (outcome.error) return { tables, error: outcome.error };
     outcome = await execute(snippet.binding.execute);
     await execute(snippet.binding.deallocate);
@@ -101,29 +126,70 @@ async function runAsBuilt(snippet, text) {
  * the snippet's own text (verified) or the reader's. A replayed snippet that does not end as the build's did
  * is reported, so that the page never compares a run made from another state.
  */
-async function run({ engine, plan, target, text, exercise }) {
+async function run({ engine, plan, target, text, exercise }, progress) {
   if (!db || !clean || position >= target) {
     await start(engine);
   }
+  if (position + 1 < target) progress('replaying');
   for (let i = position + 1; i < target; i++) {
     const earlier = plan.runs[i];
     const outcome = await runAsBuilt(earlier, earlier.sql);
     position = i;
-    const expectedError = earlier.expect && earlier.expect.error;
+    const expectedError = (earlier.expect && earlier.expect.error) || null;
     const got = outcome.error ? outcome.error.sqlstate : null;
-    if ((expectedError || null) !== got) {
+    if (expectedError !== got) {
       clean = false;
-      return { diverged: { line: earlier.line, message: outcome.error ? outcome.error.message + ' (SQLSTATE ' + got + ')'
-        : 'no error, where the build saw SQLSTATE ' + expectedError } };
+      return { diverged: { line: earlier.line, expected: expectedError, error: outcome.error || null } };
     }
   }
+  progress('running');
   const snippet = plan.runs[target];
   const own = exercise || text !== snippet.sql;
+  // Whether the reader's own query sorts its rows, as the server parses it (asked before it runs, and rolled back).
+  const sorted = own ? await sorts(text) : null;
   const outcome = exercise ? await execute(text) : await runAsBuilt(snippet, text);
   if (own) {
     clean = false;
   } else {
     position = target;
   }
-  return outcome;
+  return { ...outcome, sorted };
+}
+
+/**
+ * Whether a query's result is sorted: the server's parse of it as a view, whose rule keeps the query tree; the
+ * top query's sortClause (at brace depth 1 of the tree's text; nested queries lie deeper) says so. The view is
+ * made in a transaction that is rolled back, through the extended protocol, which takes one statement only, so
+ * nothing of the reader's text runs here. Null when the server cannot make a view of it (not a query).
+ */
+async function sorts(text) {
+  const query = text.trim().replace(/;+$/, '');
+  let tree = null;
+  // Inside a transaction the page left open, a savepoint keeps it as it was; outside one, a transaction of its own.
+  let inBlock = true;
+  try {
+    await db.exec('SAVEPOINT kensho_order_probe');
+  } catch (error) {
+    inBlock = false;
+    await db.exec('BEGIN');
+  }
+  try {
+    await db.query('CREATE TEMP VIEW kensho_order_probe AS ' + query);
+    tree = (await db.query("SELECT ev_action::text FROM pg_catalog.pg_rewrite WHERE ev_class = 'kensho_order_probe'::regclass",
+      [], { rowMode: 'array' })).rows[0][0];
+  } catch (error) {
+    tree = null;
+  } finally {
+    await db.exec(inBlock ? 'ROLLBACK TO SAVEPOINT kensho_order_probe; RELEASE SAVEPOINT kensho_order_probe' : 'ROLLBACK');
+  }
+  if (tree === null) return null;
+  let depth = 0;
+  for (let i = 0; i < tree.length; i++) {
+    const c = tree[i];
+    if (c === '\\') i++;
+    else if (c === '{') depth++;
+    else if (c === '}') depth--;
+    else if (depth === 1 && tree.startsWith(':sortClause ', i)) return tree[i + 12] === '(';
+  }
+  return null;
 }

@@ -11,12 +11,16 @@ const pending = new Map();
 const plans = new Map();
 let engineVersion = null;
 
-function ask(request) {
+function ask(request, onProgress) {
   if (!worker) {
     worker = new Worker(new URL(body.dataset.runWorker, location.href), { type: 'module' });
     worker.onmessage = (event) => {
-      const { id, ok, result, error } = event.data;
+      const { id, ok, result, error, progress } = event.data;
       const waiting = pending.get(id);
+      if (progress) {
+        if (waiting && waiting.onProgress) waiting.onProgress(progress);
+        return;
+      }
       pending.delete(id);
       if (ok) waiting.resolve(result); else waiting.reject(new Error(error));
     };
@@ -28,7 +32,7 @@ function ask(request) {
   }
   const id = ++requests;
   return new Promise((resolve, reject) => {
-    pending.set(id, { resolve, reject });
+    pending.set(id, { resolve, reject, onProgress });
     worker.postMessage({ id, request: { ...request, engine: new URL(body.dataset.engine, location.href).href } });
   });
 }
@@ -48,6 +52,12 @@ function words(plan, key, ...values) {
   let text = (plan.ui && plan.ui[key]) || key;
   values.forEach((value, i) => { text = text.split('{' + i + '}').join(String(value)); });
   return text;
+}
+
+/** Sentences joined as the page's language writes them (no space after 。). */
+function sentences(plan, ...parts) {
+  const separator = plan.ui && typeof plan.ui.sentenceSeparator === 'string' ? plan.ui.sentenceSeparator : ' ';
+  return parts.filter(Boolean).join(separator);
 }
 
 function element(tag, attributes = {}, text) {
@@ -199,6 +209,11 @@ function tableDifference(plan, verified, got, order, against = '') {
   if (JSON.stringify(verified.columns) !== JSON.stringify(got.columns)) {
     return say('columnsDiffer', verified.columns.join(', '), got.columns.join(', '));
   }
+  if (verified.types && got.types && JSON.stringify(verified.types) !== JSON.stringify(got.types)) {
+    // The same text of another type ('4000' as text, 4000 as integer) is not the same result.
+    const named = (table) => table.columns.map((c, i) => c + ' ' + table.types[i]).join(', ');
+    return say('typesDiffer', named(verified), named(got));
+  }
   const { missing, extra } = multisetDifference(verified.rows, got.rows);
   if (missing.length || extra.length) {
     const shown = (rows) => rows.slice(0, 3).map((r) => '(' + r.map((v) => (v === null ? '(null)' : v)).join(', ') + ')').join(' ')
@@ -229,20 +244,25 @@ function verdict(plan, snippet, outcome) {
   if (verified.length !== outcome.tables.length) {
     return { kind: 'different', text: words(plan, 'tablesDiffer', verified.length, outcome.tables.length) };
   }
-  const notes = [];
+  let planDiffers = false;
   for (let i = 0; i < verified.length; i++) {
-    if (verified[i].explain) { notes.push(words(plan, 'planNotCompared')); continue; }
     if (!verified[i].complete) return { kind: 'not-compared', text: words(plan, 'notCompared') };
     const last = i === verified.length - 1;
-    const order = last && expect.rows ? { ordered: expect.ordered, keys: expect.keys } : null;
+    // An EXPLAIN prints its lines in order; another plan (other statistics, other costs) is told apart from other rows.
+    const order = verified[i].explain ? { ordered: true, keys: null } : last && expect.rows ? { ordered: expect.ordered, keys: expect.keys } : null;
     const difference = tableDifference(plan, verified[i], outcome.tables[i], order);
-    if (difference) return { kind: 'different', text: words(plan, 'different') + ' ' + difference };
+    if (difference && verified[i].explain && JSON.stringify(verified[i].columns) === JSON.stringify(outcome.tables[i].columns)) {
+      planDiffers = true;
+    } else if (difference) {
+      return { kind: 'different', text: sentences(plan, words(plan, 'different'), difference) };
+    }
   }
-  if (snippet.planClaims) notes.push(words(plan, 'planClaimsNotChecked'));
+  const claims = snippet.planClaims ? words(plan, 'planClaimsNotChecked') : '';
+  if (planDiffers) return { kind: 'plan', text: sentences(plan, words(plan, 'planDiffers'), claims) };
   const lastOrdered = expect.rows && expect.ordered;
   const head = verified.length === 0 ? words(plan, 'ranClean')
     : words(plan, lastOrdered || !expect.rows ? 'same' : 'sameUnordered');
-  return { kind: notes.length && verified.every((t) => t.explain) ? 'plan' : 'same', text: [head, ...notes].join(' ') };
+  return { kind: 'same', text: sentences(plan, head, claims) };
 }
 
 async function engineLine(plan) {
@@ -254,15 +274,26 @@ async function engineLine(plan) {
   return line;
 }
 
-function editor(plan, text, label) {
+function editor(plan, text, label, minimumRows = 3) {
   const id = 'run-editor-' + (++requests);
   const wrap = element('div', { class: 'run-editor-wrap' });
-  wrap.append(element('label', { for: id, class: 'run-label' }, label));
+  const caption = element('label', { for: id, class: 'run-label' }, label);
+  // The keyboard shortcut is worth saying only where there is a keyboard (CSS hides it on touch screens).
+  caption.append(element('span', { class: 'run-key-hint' }, words(plan, 'keyHint')));
+  wrap.append(caption);
   const area = element('textarea', { id, class: 'run-editor', spellcheck: 'false', autocapitalize: 'off',
-    autocomplete: 'off', wrap: 'off', rows: String(Math.min(24, Math.max(3, text.split('\n').length + 1))) });
+    autocomplete: 'off', wrap: 'off', rows: String(Math.min(24, Math.max(minimumRows, text.split('\n').length + 1))) });
   area.value = text;
   wrap.append(area);
   return { wrap, area };
+}
+
+/** Puts the caret at the start of the SQL, with a keyboard only: on a touch screen focus would raise the on-screen keyboard. */
+function focusEditor(area) {
+  if (!matchMedia('(pointer: fine)').matches) return;
+  area.focus({ preventScroll: true });
+  area.setSelectionRange(0, 0);
+  area.scrollLeft = 0;
 }
 
 function panelParts(plan) {
@@ -272,7 +303,13 @@ function panelParts(plan) {
   // A query that runs too long is stopped by ending the worker: PGlite has no other way to cancel a statement.
   const stop = element('button', { type: 'button', class: 'run-reset run-stop', hidden: '' }, words(plan, 'stop'));
   stop.addEventListener('click', () => stopWorker(words(plan, 'stopped')));
-  return { status, output, verdictLine, stop };
+  const parts = { status, output, verdictLine, stop, generation: 0, controls: [] };
+  // While a run goes on, its controls wait (a second click would only queue behind it) and Stop is offered.
+  parts.busy = (on) => {
+    stop.hidden = !on;
+    parts.controls.forEach((control) => { control.disabled = on; });
+  };
+  return parts;
 }
 
 /** Ends the worker (and the database in it); what was waiting for it fails with `reason`. The next run starts anew. */
@@ -289,29 +326,38 @@ function stopWorker(reason) {
  * and the verdict `judge(outcome)` gives ({kind, text}); a replay that ended otherwise than the build's is said instead.
  */
 async function runAndShow(plan, parts, engine, request, judge) {
+  const generation = ++parts.generation;
+  const current = () => generation === parts.generation;
   parts.verdictLine.textContent = '';
   parts.verdictLine.removeAttribute('data-kensho-verdict');
   parts.output.textContent = '';
   parts.status.textContent = words(plan, 'loading');
+  parts.busy(true);
   try {
     engine.textContent = await engineLine(plan);
-    parts.status.textContent = request.target > 0 ? words(plan, 'replaying') : words(plan, 'running');
-    parts.stop.hidden = false;
     let outcome;
     try {
-      outcome = await ask({ type: 'run', plan, ...request });
+      outcome = await ask({ type: 'run', plan, ...request }, (progress) => {
+        if (current()) parts.status.textContent = words(plan, progress);
+      });
     } finally {
-      parts.stop.hidden = true;
+      parts.busy(false);
     }
+    if (!current()) return; // reset, or run again, while this one ran: its result belongs to nothing on the page now
     parts.status.textContent = '';
-    const judged = outcome.diverged
-      ? { kind: 'diverged', text: words(plan, 'diverged', outcome.diverged.line, outcome.diverged.message) }
-      : judge(outcome);
-    if (!outcome.diverged) parts.output.textContent = printOutcome(plan, outcome) || words(plan, 'noRows');
+    let judged;
+    if (outcome.diverged) {
+      const d = outcome.diverged;
+      const what = d.error ? words(plan, 'divergedError', d.error.sqlstate, d.error.message) : words(plan, 'divergedNoError', d.expected);
+      judged = { kind: 'diverged', text: words(plan, 'diverged', d.line, what) };
+    } else {
+      parts.output.textContent = printOutcome(plan, outcome) || words(plan, 'noRows');
+      judged = judge(outcome);
+    }
     parts.verdictLine.textContent = judged.text;
     parts.verdictLine.dataset.kenshoVerdict = judged.kind;
   } catch (error) {
-    parts.status.textContent = error.message === words(plan, 'stopped') ? error.message : words(plan, 'failed', error.message);
+    if (current()) parts.status.textContent = error.message === words(plan, 'stopped') ? error.message : words(plan, 'failed', error.message);
   }
 }
 
@@ -320,14 +366,18 @@ function runSnippet(figure, plan, target, area, parts, engine) {
   const text = area.value;
   return runAndShow(plan, parts, engine, { target, text }, (outcome) => {
     const judged = verdict(plan, snippet, outcome);
-    return { kind: judged.kind, text: (text !== snippet.sql ? words(plan, 'editedNote') + ' ' : '') + judged.text };
+    if (text === snippet.sql) return judged;
+    // The reader's own SQL: how it was sent, and an order the verified query had and this one no longer has.
+    const unsorted = judged.kind === 'same' && outcome.sorted === false && snippet.expect && snippet.expect.ordered
+      ? words(plan, 'orderNotGuaranteed') : '';
+    return { kind: judged.kind, text: sentences(plan, judged.text, unsorted, words(plan, 'editedNote')) };
   });
 }
 
 async function openSnippet(button) {
   const figure = button.closest('[data-kensho-snippet]');
   if (figure.querySelector('.run-panel')) {
-    figure.querySelector('.run-editor').focus();
+    focusEditor(figure.querySelector('.run-editor'));
     return;
   }
   const plan = await loadPlan(button.dataset.kenshoRun);
@@ -344,16 +394,24 @@ async function openSnippet(button) {
   const reset = element('button', { type: 'button', class: 'run-reset' }, words(plan, 'reset'));
   const engine = element('span', { class: 'run-engine' });
   actions.append(go, parts.stop, reset, engine);
+  parts.controls.push(go);
   const results = element('div', { class: 'run-results' });
   const verifiedCaption = element('p', { class: 'run-caption' }, words(plan, 'verifiedCaption'));
   const verified = element('pre', { class: 'run-verified', 'data-kensho-verified-rows': '', tabindex: '0' });
   verified.textContent = snippet.printed || words(plan, 'noRows');
   results.append(verifiedCaption, verified, element('p', { class: 'run-caption' }, words(plan, 'outputCaption')), parts.output);
-  panel.append(wrap, actions, parts.status, results, parts.verdictLine);
+  panel.append(wrap);
+  if (snippet.binding) {
+    // The values the build bound to $1 … $n, which the reader's run binds too.
+    const bound = snippet.binding.parameters.map((p) => '$' + p.position + ' = ' + p.value + ' (' + p.type + ')').join(', ');
+    panel.append(element('p', { class: 'run-parameters' }, words(plan, 'parameters', bound)));
+  }
+  panel.append(actions, parts.status, results, parts.verdictLine);
   code.after(panel);
   button.closest('.run-bar').hidden = true;
   go.addEventListener('click', (e) => { if (e.isTrusted) runSnippet(figure, plan, target, area, parts, engine); });
   reset.addEventListener('click', () => {
+    parts.generation++; // a run still going on shows nothing when it ends
     area.value = snippet.sql;
     parts.output.textContent = '';
     parts.verdictLine.textContent = '';
@@ -361,9 +419,9 @@ async function openSnippet(button) {
     parts.status.textContent = words(plan, 'resetDone');
   });
   area.addEventListener('keydown', (e) => {
-    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && e.isTrusted) { e.preventDefault(); runSnippet(figure, plan, target, area, parts, engine); }
+    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && e.isTrusted && !go.disabled) { e.preventDefault(); runSnippet(figure, plan, target, area, parts, engine); }
   });
-  area.focus();
+  focusEditor(area);
   runSnippet(figure, plan, target, area, parts, engine);
 }
 
@@ -377,12 +435,13 @@ async function openExercise(button) {
   const target = plan.runs.findIndex((r) => r.snippet === index);
   const model = plan.runs[target];
   const parts = panelParts(plan);
-  const { wrap, area } = editor(plan, '', words(plan, 'exerciseEditor'));
+  const { wrap, area } = editor(plan, '', words(plan, 'exerciseEditor'), 6);
   area.placeholder = 'SELECT …';
   const actions = element('div', { class: 'run-actions' });
   const check = element('button', { type: 'button', class: 'run-go' }, words(plan, 'exerciseCheck'));
   const engine = element('span', { class: 'run-engine' });
   actions.append(check, parts.stop, engine);
+  parts.controls.push(check);
   const panel = element('div', { class: 'run-panel', role: 'group', 'aria-label': words(plan, 'exerciseLabel') });
   panel.append(wrap, actions, parts.status, element('p', { class: 'run-caption' }, words(plan, 'outputCaption')), parts.output, parts.verdictLine);
   place.replaceChildren(panel);
@@ -390,17 +449,19 @@ async function openExercise(button) {
   const expect = model.expect || {};
   const judge = () => runAndShow(plan, parts, engine, { target, text: area.value, exercise: true }, (outcome) => {
     const expected = model.results[model.results.length - 1];
-    const difference = outcome.error ? words(plan, 'errorInstead')
+    let difference = outcome.error ? words(plan, 'answerErrorInstead')
       : !outcome.tables.length ? words(plan, 'exerciseNoRows')
       : tableDifference(plan, expected, outcome.tables[outcome.tables.length - 1], { ordered: expect.ordered, keys: expect.keys }, 'answer');
-    return difference ? { kind: 'different', text: words(plan, 'exerciseWrong') + ' ' + difference }
+    // Rows in the model answer's order by chance are not sorted rows: the task asks for the order.
+    if (!difference && expect.ordered && outcome.sorted !== true) difference = words(plan, 'answerNotSorted');
+    return difference ? { kind: 'different', text: sentences(plan, words(plan, 'exerciseWrong'), difference) }
       : { kind: 'same', text: words(plan, 'exerciseRight') };
   });
   check.addEventListener('click', (e) => { if (e.isTrusted) judge(); });
   area.addEventListener('keydown', (e) => {
-    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && e.isTrusted) { e.preventDefault(); judge(); }
+    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && e.isTrusted && !check.disabled) { e.preventDefault(); judge(); }
   });
-  area.focus();
+  focusEditor(area);
 }
 
 // For the browser tests: the printing and the comparison, which must agree with sql-checks' PsqlFormat and RowComparison.

@@ -67,6 +67,9 @@ for (const block of document.querySelectorAll('.code-block pre')) {
   button.textContent = document.body.dataset.uiCopy || 'Copy';
   // The code as written: folded lines included, the summaries that fold them left out.
   const code = () => {
+    // While the reader edits the snippet in the playground, what is copied is what they wrote.
+    const editor = block.hidden && block.parentElement.querySelector(':scope > .run-panel textarea');
+    if (editor) return editor.value;
     const copy = block.cloneNode(true);
     copy.querySelectorAll('summary').forEach((summary) => summary.remove());
     return copy.textContent;

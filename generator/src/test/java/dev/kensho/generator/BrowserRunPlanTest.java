@@ -81,7 +81,8 @@ class BrowserRunPlanTest {
         assertEquals(List.of("CREATE TABLE t (id int PRIMARY KEY, name text)", "INSERT INTO t VALUES (1, 'a'), (2, NULL)"),
                 runs.get(1).get("statements"));
         assertEquals(Map.of("prefix", "PREPARE kensho_p2 (integer) AS ", "execute", "EXECUTE kensho_p2 ('2')",
-                "deallocate", "DEALLOCATE kensho_p2"), runs.get(2).get("binding"));
+                "deallocate", "DEALLOCATE kensho_p2", "parameters", List.of(Map.of("position", 1, "type", "integer", "value", "2"))),
+                runs.get(2).get("binding"));
         Map<String, Object> expect = (Map<String, Object>) runs.get(2).get("expect");
         assertEquals(true, expect.get("rows"));
         assertEquals(true, expect.get("ordered"));
@@ -102,6 +103,10 @@ class BrowserRunPlanTest {
         assertEquals(List.of("0", "1", "2", "3"), html.select("figure[data-kensho-snippet]").eachAttr("data-kensho-snippet"));
         assertEquals(List.of("index.run.json", "index.run.json", "index.run.json", "index.run.json"), html.select("[data-kensho-run]").eachAttr("data-kensho-run"));
         assertTrue(html.select("[data-kensho-run]").stream().allMatch(e -> e.hasAttr("hidden")), "shown by script only");
+        // A verified snippet the browser cannot run says why, in the page's language.
+        assertEquals(List.of("ブラウザーでは実行できません（複数のセッションを同時に使う例で、ブラウザーの PostgreSQL（PGlite）の接続は一つだけのため）",
+                        "ブラウザーでは実行できません（31 行目の、ブラウザーでは再現できない例の後に実行されるため）"),
+                html.select(".run-unavailable").eachText());
         assertEquals("../assets/pglite/0.5.16/", html.body().attr("data-engine"));
 
         // The JSON report says, per snippet, runnable or why not.

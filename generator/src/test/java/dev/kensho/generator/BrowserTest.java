@@ -911,7 +911,8 @@ class BrowserTest {
                 WebElement verdict = waitUpTo(120).until(d -> exercise.findElements(By.cssSelector(".run-verdict[data-kensho-verdict]")).stream().findFirst().orElse(null));
                 assertEquals("same", verdict.getAttribute("data-kensho-verdict"), page + ": " + verdict.getText());
                 boolean english = "en".equals(driver.findElement(By.tagName("html")).getAttribute("lang"));
-                assertEquals(english ? "Correct. Your query returns the model answer's result." : "正解です。模範解答と同じ結果になりました。", verdict.getText());
+                assertEquals(english ? "Correct. Your query returns the model answer's result (the result is compared, not how the query is written)."
+                        : "正解です。模範解答と同じ結果になりました（比べたのは結果で、書き方までは確かめていません）。", verdict.getText());
                 // A wrong query: the model answer's rows, one short.
                 js("arguments[0].value = 'SELECT * FROM (' + arguments[1].replace(/;\\s*$/, '') + ') AS answer OFFSET 1'", editor, answer);
                 exercise.findElement(By.cssSelector(".run-go")).click();
@@ -959,6 +960,49 @@ class BrowserTest {
         assertEquals(java.util.Arrays.asList(null, null, "orderDiffers", "orderDiffers", "missingRows extraRows"),
                 ((List<?>) driver.executeAsyncScript(compare)).stream().map(v -> v == null ? null : String.valueOf(v)
                         .replaceAll("missingRows.*extraRows.*", "missingRows extraRows")).toList());
+    }
+
+    @Test
+    void whatTheReaderChangesIsJudgedForWhatItIs() {
+        List<WebElement> figures = openWithRunControls(base + "idempotency/keyset/");
+        // A snippet with parameters: the reader's text is one statement bound to the build's values, or an error.
+        WebElement bound = figures.get(2);
+        runAndWait(bound);
+        assertEquals("この例のパラメーター（ビルドと同じ値を結び付けます）: $1 = 6f1c2a4e-0000-4000-8000-000000000001 (uuid), $2 = 2 (integer)",
+                bound.findElement(By.cssSelector(".run-parameters")).getText());
+        WebElement editor = bound.findElement(By.cssSelector("textarea"));
+        js("arguments[0].value = arguments[0].value + '\\nSELECT 1 AS extra;'", editor);
+        WebElement verdict = rerun(bound);
+        assertEquals("different", verdict.getAttribute("data-kensho-verdict"), verdict.getText());
+        assertTrue(bound.findElement(By.cssSelector("[data-kensho-run-output]")).getAttribute("textContent")
+                .endsWith("ERROR:  cannot insert multiple commands into a prepared statement\nSQLSTATE: 42601"));
+        // An EXPLAIN replaced by another query is not "the same".
+        WebElement explain = figures.get(figures.size() - 1);
+        runAndWait(explain);
+        js("arguments[0].value = 'SELECT 42 AS answer;'", explain.findElement(By.cssSelector("textarea")));
+        verdict = rerun(explain);
+        assertEquals("different", verdict.getAttribute("data-kensho-verdict"), verdict.getText());
+        assertTrue(verdict.getText().startsWith("検証済みの結果と違います。列が違います（検証済み: QUERY PLAN／この実行: answer）。"), verdict.getText());
+        // An exercise: rows in order by chance are not sorted rows; the same digits as text are not the same result.
+        WebElement exercise = driver.findElement(By.cssSelector("[data-kensho-exercise]:has([data-kensho-exercise-start])"));
+        js("arguments[0].scrollIntoView({block: 'center'})", exercise);
+        exercise.findElement(By.cssSelector("[data-kensho-exercise-start]")).click();
+        WebElement answer = waitUpTo(10).until(d -> exercise.findElement(By.cssSelector("textarea.run-editor")));
+        js("arguments[0].value = \"SELECT order_id, amount_minor FROM orders WHERE order_id = '00000000-0000-4000-8000-00000000000d'\"", answer);
+        verdict = rerun(exercise);
+        assertEquals("まだ違います。行はそろっていますが、並び順を決める ORDER BY がありません（課題は並び順も求めています）。", verdict.getText());
+        js("arguments[0].value = \"SELECT order_id, amount_minor::text AS amount_minor FROM orders WHERE order_id = '00000000-0000-4000-8000-00000000000d' ORDER BY 1\"", answer);
+        verdict = rerun(exercise);
+        assertTrue(verdict.getText().startsWith("まだ違います。列の型が違います（模範解答: order_id uuid, amount_minor int8／あなたのクエリ: order_id uuid, amount_minor text）"),
+                verdict.getText());
+        assertClean();
+    }
+
+    /** Presses the panel's Run (or Check) and waits for a new verdict. */
+    private static WebElement rerun(WebElement container) {
+        js("arguments[0].querySelector('.run-verdict').removeAttribute('data-kensho-verdict')", container);
+        container.findElement(By.cssSelector(".run-go")).click();
+        return waitUpTo(120).until(d -> container.findElements(By.cssSelector(".run-verdict[data-kensho-verdict]")).stream().findFirst().orElse(null));
     }
 
     @Test

@@ -42,11 +42,22 @@ public final class BrowserRuns {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** One snippet's place in the browser: runnable, or why not. */
-    public record Entry(int snippet, int line, String reason) {
+    /**
+     * One snippet's place in the browser: runnable, or why not.
+     *
+     * @param reason    why not, in English (the JSON report), or null when runnable
+     * @param reasonKey the same as a key the theme words in the page's language ({@code run.unavailable.KEY}): off,
+     *                  unverified, siteExtensions, scenario, extension, load, conformingStrings; or after (see blockedAt)
+     * @param blockedAt for "after": the line of the snippet before it that the browser cannot replay
+     */
+    public record Entry(int snippet, int line, String reason, String reasonKey, int blockedAt) {
         public boolean runnable() {
             return reason == null;
         }
+    }
+
+    /** Why the browser cannot run a snippet as the build ran it: the report's words and the theme's key. */
+    private record Problem(String reason, String key) {
     }
 
     private final PageResult result;
@@ -59,18 +70,24 @@ public final class BrowserRuns {
         List<Snippet> snippets = result.outcomes().stream().map(Outcome::snippet).toList();
         this.order = RunOrder.of(snippets);
         this.entries = new Entry[snippets.size()];
-        String blockedBy = null;
+        Entry blocker = null;
         for (int index : order) {
             Outcome outcome = result.outcomes().get(index);
             Snippet snippet = outcome.snippet();
-            String own = !site.playground() ? "site.yml turns the browser's run controls off (playground: false)"
-                    : !outcome.passed() ? "the build did not verify it (" + outcome.status().label() + ")"
-                    : !siteExtensions.isEmpty() ? "the site's databases hold extensions (" + String.join(", ", siteExtensions)
-                            + ", site.yml) that the browser's PostgreSQL does not load"
+            Problem own = !site.playground() ? new Problem("site.yml turns the browser's run controls off (playground: false)", "off")
+                    : !outcome.passed() ? new Problem("the build did not verify it (" + outcome.status().label() + ")", "unverified")
+                    : !siteExtensions.isEmpty() ? new Problem("the site's databases hold extensions (" + String.join(", ", siteExtensions)
+                            + ", site.yml) that the browser's PostgreSQL does not load", "siteExtensions")
                     : replayProblem(snippet);
-            entries[index] = new Entry(index, snippet.location().line(), blockedBy != null ? blockedBy : own);
-            if (own != null && blockedBy == null) {
-                blockedBy = "it runs after the snippet at line " + snippet.location().line() + ", which the browser cannot replay: " + own;
+            int line = snippet.location().line();
+            if (blocker != null) {
+                entries[index] = new Entry(index, line, "it runs after the snippet at line " + blocker.line() + ", which the browser cannot replay: "
+                        + blocker.reason(), "after", blocker.line());
+            } else {
+                entries[index] = own == null ? new Entry(index, line, null, null, 0) : new Entry(index, line, own.reason(), own.key(), 0);
+                if (own != null) {
+                    blocker = entries[index];
+                }
             }
         }
     }
@@ -90,23 +107,25 @@ public final class BrowserRuns {
     }
 
     /** Why the browser cannot run this snippet as the build ran it, or null. */
-    private static String replayProblem(Snippet snippet) {
+    private static Problem replayProblem(Snippet snippet) {
         if (snippet.scenario() != null) {
-            return "a concurrency scenario needs several sessions at once, and the browser's PostgreSQL (PGlite) has one connection";
+            return new Problem("a concurrency scenario needs several sessions at once, and the browser's PostgreSQL (PGlite) has one connection",
+                    "scenario");
         }
         for (SqlStatement statement : SqlSplitter.split(snippet.sql())) {
             List<String> words = SqlLexer.tokens(statement.text()).stream().filter(SqlLexer.Token::significant)
                     .limit(3).map(SqlLexer.Token::word).toList();
             if (words.size() >= 2 && words.get(0).equals("create") && words.get(1).equals("extension")) {
-                return "it creates an extension, which the browser's PostgreSQL does not load";
+                return new Problem("it creates an extension, which the browser's PostgreSQL does not load", "extension");
             }
             if (words.size() >= 1 && words.get(0).equals("load")) {
-                return "it loads a server library, which the browser's PostgreSQL does not have";
+                return new Problem("it loads a server library, which the browser's PostgreSQL does not have", "load");
             }
         }
         if (snippet.sql().toLowerCase(Locale.ROOT).contains("standard_conforming_strings")) {
             // The build splits the rest of a snippet again when the setting changes; the plan holds one split.
-            return "it changes standard_conforming_strings, which changes how the rest of the page is split into statements";
+            return new Problem("it changes standard_conforming_strings, which changes how the rest of the page is split into statements",
+                    "conformingStrings");
         }
         return null;
     }
@@ -142,7 +161,9 @@ public final class BrowserRuns {
             if (!snippet.directives().parameters().isEmpty()) {
                 Binding binding = Binding.of("kensho_p" + index, snippet.directives().parameters(), statements.get(0));
                 run.put("binding", Map.of("prefix", binding.prepare().substring(0, binding.shift()),
-                        "execute", binding.execute(), "deallocate", binding.deallocate()));
+                        "execute", binding.execute(), "deallocate", binding.deallocate(),
+                        "parameters", snippet.directives().parameters().stream()
+                                .map(p -> Map.of("position", p.position(), "type", p.type(), "value", p.value())).toList()));
             }
             List<Map<String, Object>> tables = new ArrayList<>();
             List<String> printed = new ArrayList<>();

@@ -332,7 +332,7 @@ public final class SiteRenderer {
         PageResult result = verification.pages().get(page.relativePath());
         Map<FencedCodeBlock, Outcome> outcomes = new IdentityHashMap<>();
         Map<FencedCodeBlock, Outcome> expectedRows = new IdentityHashMap<>();
-        Map<FencedCodeBlock, Integer> runnable = new IdentityHashMap<>();
+        Map<FencedCodeBlock, BrowserRuns.Entry> runnable = new IdentityHashMap<>();
         String runPlan = null;
         String planPath = stem(page.outputPath()) + BrowserRuns.PLAN_SUFFIX;
         if (result != null) {
@@ -343,9 +343,7 @@ public final class SiteRenderer {
                 if (fences.get(i).rowsNode() != null) {
                     expectedRows.put(fences.get(i).rowsNode(), result.outcomes().get(i));
                 }
-                if (browser.entries().get(i).runnable()) {
-                    runnable.put(fences.get(i).node(), i);
-                }
+                runnable.put(fences.get(i).node(), browser.entries().get(i));
             }
             if (browser.anyRunnable()) {
                 runPlan = browser.planJson(verification.serverVersion(), ui.strings());

@@ -36,8 +36,8 @@ final class SnippetNodeRenderer implements NodeRenderer {
     private final UiStrings ui;
     /** Text markers found when the page was parsed, by fence. */
     private final Map<FencedCodeBlock, String[]> textMarks;
-    /** Fences the reader's browser can run, with their index in the page's run plan. */
-    private final Map<FencedCodeBlock, Integer> runnable;
+    /** Every verified fence's place in the reader's browser: runnable (with its index), or why not. */
+    private final Map<FencedCodeBlock, BrowserRuns.Entry> runnable;
     /** The run plan's URL relative to the page. */
     private final String planUrl;
 
@@ -47,7 +47,7 @@ final class SnippetNodeRenderer implements NodeRenderer {
      */
     SnippetNodeRenderer(Theme theme, Map<FencedCodeBlock, Outcome> outcomes, Map<FencedCodeBlock, Outcome> expectedRows,
                         String serverVersion, UiStrings ui,
-                        Map<FencedCodeBlock, String[]> textMarks, Map<FencedCodeBlock, Integer> runnable, String planUrl) {
+                        Map<FencedCodeBlock, String[]> textMarks, Map<FencedCodeBlock, BrowserRuns.Entry> runnable, String planUrl) {
         this.runnable = runnable;
         this.planUrl = planUrl;
         this.ui = ui;
@@ -97,10 +97,13 @@ final class SnippetNodeRenderer implements NodeRenderer {
                 && compared.assertions().stream().anyMatch(a -> a.kind().equals("rows") && a.passed()));
         model.put("serverVersion", serverVersion == null ? "" : serverVersion);
         model.put("ui", ui.strings());
-        Integer runIndex = runnable.get(node);
-        if (runIndex != null) {
+        BrowserRuns.Entry browser = runnable.get(node);
+        if (browser != null && browser.runnable()) {
             // The browser's run control: contributor HTML can carry no data- attribute, so only the build makes one.
-            model.put("run", Map.of("snippet", runIndex.toString(), "plan", planUrl));
+            model.put("run", Map.of("snippet", Integer.toString(browser.snippet()), "plan", planUrl));
+        } else if (browser != null && outcome != null && outcome.passed() && !browser.reasonKey().equals("off")) {
+            // A verified snippet without one says why, so that a reader does not take it for an oversight.
+            model.put("runUnavailable", Map.of("key", browser.reasonKey(), "line", Integer.toString(browser.blockedAt())));
         }
         if (outcome != null) {
             model.put("evidence", evidence(outcome, info));
