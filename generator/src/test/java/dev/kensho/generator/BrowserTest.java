@@ -968,7 +968,7 @@ class BrowserTest {
         // A snippet with parameters: the reader's text is one statement bound to the build's values, or an error.
         WebElement bound = figures.get(2);
         runAndWait(bound);
-        assertEquals("この例のパラメーター（ビルドと同じ値を結び付けます）: $1 = 6f1c2a4e-0000-4000-8000-000000000001 (uuid), $2 = 2 (integer)",
+        assertEquals("この例のパラメーター（ビルドと同じ値を結び付けます）：$1 = 6f1c2a4e-0000-4000-8000-000000000001 (uuid), $2 = 2 (integer)",
                 bound.findElement(By.cssSelector(".run-parameters")).getText());
         WebElement editor = bound.findElement(By.cssSelector("textarea"));
         js("arguments[0].value = arguments[0].value + '\\nSELECT 1 AS extra;'", editor);
@@ -982,7 +982,7 @@ class BrowserTest {
         js("arguments[0].value = 'SELECT 42 AS answer;'", explain.findElement(By.cssSelector("textarea")));
         verdict = rerun(explain);
         assertEquals("different", verdict.getAttribute("data-kensho-verdict"), verdict.getText());
-        assertTrue(verdict.getText().startsWith("検証済みの結果と違います。列が違います（検証済み: QUERY PLAN／この実行: answer）。"), verdict.getText());
+        assertTrue(verdict.getText().startsWith("検証済みの結果と違います。列が違います（検証済み：QUERY PLAN／この実行：answer）。"), verdict.getText());
         // An exercise: rows in order by chance are not sorted rows; the same digits as text are not the same result.
         WebElement exercise = driver.findElement(By.cssSelector("[data-kensho-exercise]:has([data-kensho-exercise-start])"));
         js("arguments[0].scrollIntoView({block: 'center'})", exercise);
@@ -993,7 +993,7 @@ class BrowserTest {
         assertEquals("まだ違います。行はそろっていますが、並び順を決める ORDER BY がありません（課題は並び順も求めています）。", verdict.getText());
         js("arguments[0].value = \"SELECT order_id, amount_minor::text AS amount_minor FROM orders WHERE order_id = '00000000-0000-4000-8000-00000000000d' ORDER BY 1\"", answer);
         verdict = rerun(exercise);
-        assertTrue(verdict.getText().startsWith("まだ違います。列の型が違います（模範解答: order_id uuid, amount_minor int8／あなたのクエリ: order_id uuid, amount_minor text）"),
+        assertTrue(verdict.getText().startsWith("まだ違います。列の型が違います（模範解答：order_id uuid, amount_minor int8／あなたのクエリ：order_id uuid, amount_minor text）"),
                 verdict.getText());
         assertClean();
     }
