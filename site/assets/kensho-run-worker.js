@@ -43,6 +43,11 @@ async function start(engine) {
   db = await PGlite.create();
   // Values as the server sent them, as psql prints them: no conversion to JavaScript numbers or dates.
   db.parsers = new Proxy({}, { get: () => (text) => text });
+  // The build runs a page as a role that owns its database and is no superuser and bypasses no row security;
+  // so does the browser, or row security, privileges and current_user would answer otherwise than they did.
+  await db.exec("CREATE ROLE kensho_reader NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS;"
+    + " DO $$ BEGIN EXECUTE format('ALTER DATABASE %I OWNER TO kensho_reader', current_database()); END $$;"
+    + " SET SESSION AUTHORIZATION kensho_reader;");
   position = -1;
   clean = true;
 }
@@ -147,13 +152,17 @@ async function run({ engine, plan, target, text, exercise }, progress) {
   const own = exercise || text !== snippet.sql;
   // Whether the reader's own query sorts its rows, as the server parses it (asked before it runs, and rolled back).
   const sorted = own ? await sorts(text) : null;
+  // And whether each of the verified statements does, for the results the build showed but did not compare:
+  // sorted rows are compared in order there too.
+  const verifiedSorts = [];
+  for (const statement of snippet.statements || []) verifiedSorts.push(await sorts(statement));
   const outcome = exercise ? await execute(text) : await runAsBuilt(snippet, text);
   if (own) {
     clean = false;
   } else {
     position = target;
   }
-  return { ...outcome, sorted };
+  return { ...outcome, sorted, verifiedSorts };
 }
 
 /**
@@ -170,8 +179,13 @@ async function sorts(text) {
   try {
     await db.exec('SAVEPOINT kensho_order_probe');
   } catch (error) {
+    if (error && error.code === '25P02') return null; // an aborted transaction answers nothing until it ends
     inBlock = false;
-    await db.exec('BEGIN');
+    try {
+      await db.exec('BEGIN');
+    } catch (again) {
+      return null;
+    }
   }
   try {
     await db.query('CREATE TEMP VIEW kensho_order_probe AS ' + query);

@@ -249,7 +249,12 @@ function verdict(plan, snippet, outcome) {
     if (!verified[i].complete) return { kind: 'not-compared', text: words(plan, 'notCompared') };
     const last = i === verified.length - 1;
     // An EXPLAIN prints its lines in order; another plan (other statistics, other costs) is told apart from other rows.
-    const order = verified[i].explain ? { ordered: true, keys: null } : last && expect.rows ? { ordered: expect.ordered, keys: expect.keys } : null;
+    // The build's decision where it compared the rows; elsewhere the server's parse of the verified statement
+    // (sorted rows in order, ties unknown: the whole order counts); a multiset only where it does not sort.
+    const sortedThere = outcome.verifiedSorts && verified[i].statement >= 0 && outcome.verifiedSorts[verified[i].statement] === true;
+    const order = verified[i].explain ? { ordered: true, keys: null }
+      : last && expect.rows ? { ordered: expect.ordered, keys: expect.keys }
+      : sortedThere ? { ordered: true, keys: null } : null;
     const difference = tableDifference(plan, verified[i], outcome.tables[i], order);
     if (difference && verified[i].explain && JSON.stringify(verified[i].columns) === JSON.stringify(outcome.tables[i].columns)) {
       planDiffers = true;
@@ -427,7 +432,9 @@ async function openSnippet(button) {
 
 async function openExercise(button) {
   const exercise = button.closest('[data-kensho-exercise]');
-  const answer = exercise.querySelector('[data-kensho-snippet]');
+  // The model answer is the snippet in the answer's own folder; the task or a hint may show other snippets.
+  const answer = [...exercise.querySelectorAll('.exercise-answer figure[data-kensho-snippet]')]
+    .find((figure) => figure.closest('[data-kensho-exercise]') === exercise);
   const answerButton = answer && answer.querySelector('[data-kensho-run]');
   const place = exercise.querySelector('.exercise-try');
   const plan = await loadPlan(answerButton.dataset.kenshoRun);
@@ -449,6 +456,7 @@ async function openExercise(button) {
   const expect = model.expect || {};
   const judge = () => runAndShow(plan, parts, engine, { target, text: area.value, exercise: true }, (outcome) => {
     const expected = model.results[model.results.length - 1];
+    if (!expected.complete) return { kind: 'not-compared', text: words(plan, 'answerNotCompared') };
     let difference = outcome.error ? words(plan, 'answerErrorInstead')
       : !outcome.tables.length ? words(plan, 'exerciseNoRows')
       : tableDifference(plan, expected, outcome.tables[outcome.tables.length - 1], { ordered: expect.ordered, keys: expect.keys }, 'answer');

@@ -242,6 +242,14 @@ class BrowserRunPlanTest {
         assertEquals(1, run.status(), run::toString);
         assertTrue(run.err().contains(site.display("a.md") + ":5:1: error: raw HTML <span data-kensho-run> is not allowed"), run::toString);
         assertTrue(run.err().contains(site.display("a.md") + ":7:1: error: raw HTML <pre data-kensho-verified-rows> is not allowed"), run::toString);
+        // Nor look like evidence: the theme's classes for what the build checked are the theme's alone.
+        TestSite forged = new TestSite(temp.resolve("forged")).page("a.md", TestSite.source("A",
+                "\n<figure class=\"code-block expected-rows verified\"><pre>FORGED</pre></figure>\n\n<p class=\"run-verdict\">同じです</p>\n"));
+        TestSite.Run refused = forged.check();
+        assertEquals(1, refused.status(), refused::toString);
+        assertTrue(refused.err().contains(forged.display("a.md") + ":5:1: error: <figure class=\"code-block\">: the class is the theme's, "
+                + "for what the build checked (evidence, verified rows, run results); contributor markup may not look like it"), refused::toString);
+        assertTrue(refused.err().contains(forged.display("a.md") + ":7:1: error: <p class=\"run-verdict\">: the class is the theme's"), refused::toString);
     }
 
     private static String sha256(Path file) throws Exception {

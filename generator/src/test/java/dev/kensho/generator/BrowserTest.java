@@ -182,6 +182,50 @@ class BrowserTest {
 
                 順位と順位。
                 """);
+        // The playground where the lesson site has no case of its own: a sorted result the build showed without
+        // comparing it, and an exercise whose task shows a runnable snippet of its own.
+        Files.writeString(content.resolve("guides/run.md"), """
+                ---
+                title: 実行
+                ---
+
+                ```sql
+                CREATE TABLE t (id int PRIMARY KEY, grp int, name text);
+                INSERT INTO t VALUES (1, 2, 'a'), (2, 1, 'b'), (3, 2, 'c'), (4, 1, 'd');
+                ```
+
+                ```sql
+                SELECT id, name FROM t ORDER BY id DESC;
+                ```
+
+                <Exercise title="名前を並べる">
+                表の中身です。
+
+                ```sql
+                SELECT * FROM t;
+                ```
+
+                `name` を `grp`、`id` の順に並べて返してください。
+
+                <Fragment slot="answer">
+
+                ```sql
+                SELECT name FROM t ORDER BY grp, id;
+                ```
+
+                ```rows
+                 name
+                ------
+                 b
+                 d
+                 a
+                 c
+                (4 rows)
+                ```
+
+                </Fragment>
+                </Exercise>
+                """);
         Files.writeString(content.resolve("guides/advanced/deep.md"), "---\ntitle: 深い\n---\n\n深い本文。\n");
         Files.writeString(content.resolve("en/guides/a.md"), "---\ntitle: Page A\n---\n\n## Section\n\nEnglish text.\n");
         StringWriter out = new StringWriter();
@@ -995,6 +1039,29 @@ class BrowserTest {
         verdict = rerun(exercise);
         assertTrue(verdict.getText().startsWith("まだ違います。列の型が違います（模範解答：order_id uuid, amount_minor int8／あなたのクエリ：order_id uuid, amount_minor text）"),
                 verdict.getText());
+        assertClean();
+    }
+
+    @Test
+    void sortedRowsCompareInOrderAndAnExerciseIsCheckedAgainstItsOwnAnswer() {
+        List<WebElement> figures = openWithRunControls(base + "sample/guides/run/");
+        WebElement sorted = figures.get(1);
+        assertEquals("same", runAndWait(sorted).getAttribute("data-kensho-verdict"));
+        js("arguments[0].value = 'SELECT id, name FROM t ORDER BY id;'", sorted.findElement(By.cssSelector("textarea")));
+        WebElement verdict = rerun(sorted);
+        assertEquals("different", verdict.getAttribute("data-kensho-verdict"), verdict.getText());
+        assertTrue(verdict.getText().startsWith("検証済みの結果と違います。行はそろっていますが、順序が違います"), verdict.getText());
+
+        WebElement exercise = driver.findElement(By.cssSelector("[data-kensho-exercise]"));
+        js("arguments[0].scrollIntoView({block: 'center'})", exercise);
+        exercise.findElement(By.cssSelector("[data-kensho-exercise-start]")).click();
+        WebElement answer = waitUpTo(10).until(d -> exercise.findElement(By.cssSelector(".exercise-try textarea.run-editor")));
+        js("arguments[0].value = 'SELECT * FROM t;'", answer); // the task's own snippet, not the model answer
+        verdict = rerun(exercise.findElement(By.cssSelector(".exercise-try")));
+        assertEquals("different", verdict.getAttribute("data-kensho-verdict"), verdict.getText());
+        js("arguments[0].value = 'SELECT name FROM t ORDER BY grp, id;'", answer);
+        verdict = rerun(exercise.findElement(By.cssSelector(".exercise-try")));
+        assertEquals("same", verdict.getAttribute("data-kensho-verdict"), verdict.getText());
         assertClean();
     }
 

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.kensho.generator.content.SiteConfig;
 import dev.kensho.sqlchecks.model.Assertion;
 import dev.kensho.sqlchecks.model.Binding;
+import dev.kensho.sqlchecks.model.Failure;
 import dev.kensho.sqlchecks.model.Outcome;
 import dev.kensho.sqlchecks.model.PageResult;
 import dev.kensho.sqlchecks.model.ResultTable;
@@ -173,7 +174,11 @@ public final class BrowserRuns {
                 shown.put("types", table.types());
                 shown.put("rows", table.rows());
                 shown.put("total", table.totalRows());
-                shown.put("complete", table.complete());
+                // Whole: every row kept, and no value cut (a cut value is longer than Failure.MAX_TEXT, a kept one never is).
+                shown.put("complete", table.complete() && table.rows().stream()
+                        .allMatch(row -> row.stream().allMatch(v -> v == null || v.length() <= Failure.MAX_TEXT)));
+                // Which of the snippet's statements returned it (its text as sent, or as written for the last one).
+                shown.put("statement", statementIndex(statements, table.statement()));
                 shown.put("explain", firstWord(table.statement()).equals("explain"));
                 tables.add(shown);
                 printed.add(PsqlFormat.format(table.columns(), table.types(), table.rows(), null));
@@ -195,6 +200,11 @@ public final class BrowserRuns {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("the run plan cannot be written as JSON: " + e.getMessage(), e);
         }
+    }
+
+    private static int statementIndex(List<String> statements, String text) {
+        int at = statements.indexOf(text);
+        return at >= 0 ? at : statements.size() == 1 ? 0 : -1;
     }
 
     /** What the build's run showed, as the browser compares it: an error's SQLSTATE, compared rows, or a clean run. */

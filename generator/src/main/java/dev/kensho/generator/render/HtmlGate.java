@@ -42,6 +42,16 @@ public final class HtmlGate {
     /** GFM task lists render a disabled checkbox; that, and nothing else, is an input a page may show. */
     private static final Map<String, Set<String>> ONLY_WITH = Map.of("input", Set.of("type", "class", "checked", "disabled", "readonly"));
     private static final Set<String> URL_ATTRIBUTES = Set.of("href", "src", "srcset", "cite");
+    /**
+     * Class names of the theme's evidence and playground (code.ftlh, claims-*.ftlh, the components, kensho-run.js):
+     * contributor markup may not wear them, so that nothing a page writes looks like what the build checked (a ✓
+     * mark, matched rows, a verdict) or is taken for it (an exercise's compared rows).
+     */
+    private static final Set<String> THEME_CLASSES = Set.of("verified", "not-verified", "not-verified-label", "mark", "code-block",
+            "code-title", "expected-rows", "assertions", "result", "plan", "setup-note", "hidden-snippet", "scenario", "null");
+    private static final List<String> THEME_CLASS_PREFIXES = List.of("evidence", "result-", "run-", "exercise", "predict", "sequence",
+            "seq-", "scenario-", "frame-", "terminal-");
+
     /** Elements the parser supplies around any fragment; they may carry no attribute a fragment gave them. */
     private static final Set<String> FRAME = Set.of("html", "head", "body");
 
@@ -117,6 +127,15 @@ public final class HtmlGate {
             if (!(only != null ? only.contains(key) : ATTRIBUTES.contains(key)) || key.equals("name") && !tag.equals("a")) {
                 return "raw HTML <" + element.tagName() + " " + attribute.getKey() + "> is not allowed"
                         + (key.startsWith("on") ? ": an event handler would run script" : "");
+            }
+            if (key.equals("class")) {
+                for (String name : attribute.getValue().trim().split("\\s+")) {
+                    String lower = name.toLowerCase(Locale.ROOT);
+                    if (THEME_CLASSES.contains(lower) || THEME_CLASS_PREFIXES.stream().anyMatch(lower::startsWith)) {
+                        return "<" + element.tagName() + " class=\"" + name + "\">: the class is the theme's, for what the build "
+                                + "checked (evidence, verified rows, run results); contributor markup may not look like it";
+                    }
+                }
             }
             if (attribute.getValue().contains("<!--")) {
                 // A component tag written inside an attribute becomes a marker comment there, and the theme's markup
