@@ -946,9 +946,7 @@ class BrowserTest {
             driver.get(base + page);
             for (WebElement exercise : driver.findElements(By.cssSelector("[data-kensho-exercise]:has([data-kensho-exercise-start])"))) {
                 String answer = (String) js("return arguments[0].querySelector('.exercise-answer figure[data-kensho-snippet] pre').textContent", exercise);
-                js("arguments[0].scrollIntoView({block: 'center'})", exercise);
-                exercise.findElement(By.cssSelector("[data-kensho-exercise-start]")).click();
-                WebElement editor = waitUpTo(10).until(d -> exercise.findElement(By.cssSelector("textarea.run-editor")));
+                WebElement editor = startExercise(exercise);
                 assertEquals("", editor.getAttribute("value"), "the reader starts from an empty editor, not the answer");
                 js("arguments[0].value = arguments[1]", editor, answer);
                 exercise.findElement(By.cssSelector(".run-go")).click();
@@ -1029,14 +1027,12 @@ class BrowserTest {
         assertTrue(verdict.getText().startsWith("検証済みの結果と違います。列が違います（検証済み：QUERY PLAN／この実行：answer）。"), verdict.getText());
         // An exercise: rows in order by chance are not sorted rows; the same digits as text are not the same result.
         WebElement exercise = driver.findElement(By.cssSelector("[data-kensho-exercise]:has([data-kensho-exercise-start])"));
-        js("arguments[0].scrollIntoView({block: 'center'})", exercise);
-        exercise.findElement(By.cssSelector("[data-kensho-exercise-start]")).click();
-        WebElement answer = waitUpTo(10).until(d -> exercise.findElement(By.cssSelector("textarea.run-editor")));
+        WebElement answer = startExercise(exercise);
         js("arguments[0].value = \"SELECT order_id, amount_minor FROM orders WHERE order_id = '00000000-0000-4000-8000-00000000000d'\"", answer);
-        verdict = rerun(exercise);
+        verdict = rerun(exercise.findElement(By.cssSelector(".exercise-try")));
         assertEquals("まだ違います。行はそろっていますが、並び順を決める ORDER BY がありません（課題は並び順も求めています）。", verdict.getText());
         js("arguments[0].value = \"SELECT order_id, amount_minor::text AS amount_minor FROM orders WHERE order_id = '00000000-0000-4000-8000-00000000000d' ORDER BY 1\"", answer);
-        verdict = rerun(exercise);
+        verdict = rerun(exercise.findElement(By.cssSelector(".exercise-try")));
         assertTrue(verdict.getText().startsWith("まだ違います。列の型が違います（模範解答：order_id uuid, amount_minor int8／あなたのクエリ：order_id uuid, amount_minor text）"),
                 verdict.getText());
         assertClean();
@@ -1053,9 +1049,7 @@ class BrowserTest {
         assertTrue(verdict.getText().startsWith("検証済みの結果と違います。行はそろっていますが、順序が違います"), verdict.getText());
 
         WebElement exercise = driver.findElement(By.cssSelector("[data-kensho-exercise]"));
-        js("arguments[0].scrollIntoView({block: 'center'})", exercise);
-        exercise.findElement(By.cssSelector("[data-kensho-exercise-start]")).click();
-        WebElement answer = waitUpTo(10).until(d -> exercise.findElement(By.cssSelector(".exercise-try textarea.run-editor")));
+        WebElement answer = startExercise(exercise);
         js("arguments[0].value = 'SELECT * FROM t;'", answer); // the task's own snippet, not the model answer
         verdict = rerun(exercise.findElement(By.cssSelector(".exercise-try")));
         assertEquals("different", verdict.getAttribute("data-kensho-verdict"), verdict.getText());
@@ -1063,6 +1057,13 @@ class BrowserTest {
         verdict = rerun(exercise.findElement(By.cssSelector(".exercise-try")));
         assertEquals("same", verdict.getAttribute("data-kensho-verdict"), verdict.getText());
         assertClean();
+    }
+
+    /** Opens an exercise's editor and returns it. */
+    private static WebElement startExercise(WebElement exercise) {
+        js("arguments[0].scrollIntoView({block: 'center'})", exercise);
+        exercise.findElement(By.cssSelector("[data-kensho-exercise-start]")).click();
+        return waitUpTo(10).until(d -> exercise.findElement(By.cssSelector(".exercise-try textarea.run-editor")));
     }
 
     /** Presses the panel's Run (or Check) and waits for a new verdict. */
