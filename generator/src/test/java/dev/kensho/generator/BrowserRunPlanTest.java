@@ -66,6 +66,14 @@ class BrowserRunPlanTest {
             ```sql
             SELECT count(*) AS n FROM t;
             ```
+
+            ```scenario
+            session a
+            step a2 { SELECT 3; }
+            session b
+            step b2 { SELECT 4; }
+            permutation a2 b2
+            ```
             """;
 
     @SuppressWarnings("unchecked")
@@ -77,7 +85,7 @@ class BrowserRunPlanTest {
         Map<String, Object> plan = new ObjectMapper().readValue(site.out.resolve("a/index.run.json").toFile(), Map.class);
         List<Map<String, Object>> runs = (List<Map<String, Object>>) plan.get("runs");
         // The setup snippet (second on the page) runs first, as the build ran it.
-        assertEquals(List.of(1, 0, 2, 3, 4, 5), runs.stream().map(r -> ((Number) r.get("snippet")).intValue()).toList());
+        assertEquals(List.of(1, 0, 2, 3, 4, 5, 6), runs.stream().map(r -> ((Number) r.get("snippet")).intValue()).toList());
         assertEquals(List.of("CREATE TABLE t (id int PRIMARY KEY, name text)", "INSERT INTO t VALUES (1, 'a'), (2, NULL)"),
                 runs.get(1).get("statements"));
         assertEquals(Map.of("prefix", "PREPARE kensho_p2 (integer) AS ", "execute", "EXECUTE kensho_p2 ('2')",
@@ -96,6 +104,8 @@ class BrowserRunPlanTest {
         assertEquals("it runs after the snippet at line 31, which the browser cannot replay: a concurrency scenario needs several "
                 + "sessions at once, and the browser's PostgreSQL (PGlite) has one connection", runs.get(5).get("reason"));
         assertNull(runs.get(5).get("sql"), "nothing past a snippet the browser cannot replay is sent to it");
+        // A second scenario is a scenario first: its own reason, not the first one's.
+        assertEquals(runs.get(4).get("reason"), runs.get(6).get("reason"));
         assertEquals("▶ ブラウザーで実行する", ((Map<String, Object>) plan.get("ui")).get("open"), "the run controls' words in the page's language");
 
         // Run controls only on the snippets the browser can run; the markup the browser finds them by.
@@ -105,14 +115,16 @@ class BrowserRunPlanTest {
         assertTrue(html.select("[data-kensho-run]").stream().allMatch(e -> e.hasAttr("hidden")), "shown by script only");
         // A verified snippet the browser cannot run says why, in the page's language.
         assertEquals(List.of("ブラウザーでは実行できません（複数のセッションを同時に使う例で、ブラウザーの PostgreSQL（PGlite）の接続は一つだけのため）",
-                        "ブラウザーでは実行できません（31 行目の、ブラウザーでは再現できない例の後に実行されるため）"),
+                        "ブラウザーでは実行できません（31 行目の、ブラウザーでは再現できない例の後に実行されるため）",
+                        "ブラウザーでは実行できません（複数のセッションを同時に使う例で、ブラウザーの PostgreSQL（PGlite）の接続は一つだけのため）"),
                 html.select(".run-unavailable").eachText());
         assertEquals("../assets/pglite/0.5.16/", html.body().attr("data-engine"));
 
         // The JSON report says, per snippet, runnable or why not.
         Map<String, Object> report = new ObjectMapper().readValue(site.report.toFile(), Map.class);
         List<Object> browser = ((List<Map<String, Object>>) report.get("snippets")).stream().map(s -> s.get("browser")).toList();
-        assertEquals(List.of("runnable", "runnable", "runnable", "runnable", runs.get(4).get("reason"), runs.get(5).get("reason")), browser);
+        assertEquals(List.of("runnable", "runnable", "runnable", "runnable", runs.get(4).get("reason"), runs.get(5).get("reason"),
+                runs.get(4).get("reason")), browser);
         assertEquals(4, ((Number) ((Map<String, Object>) report.get("totals")).get("runnableInBrowser")).intValue());
     }
 

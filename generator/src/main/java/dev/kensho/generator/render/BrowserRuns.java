@@ -81,12 +81,13 @@ public final class BrowserRuns {
                             + ", site.yml) that the browser's PostgreSQL does not load", "siteExtensions")
                     : replayProblem(snippet);
             int line = snippet.location().line();
-            if (blocker != null) {
+            // A snippet's own reason comes first (a second scenario is a scenario); else what an earlier one blocks.
+            if (blocker != null && own == null) {
                 entries[index] = new Entry(index, line, "it runs after the snippet at line " + blocker.line() + ", which the browser cannot replay: "
                         + blocker.reason(), "after", blocker.line());
             } else {
                 entries[index] = own == null ? new Entry(index, line, null, null, 0) : new Entry(index, line, own.reason(), own.key(), 0);
-                if (own != null) {
+                if (own != null && blocker == null) {
                     blocker = entries[index];
                 }
             }
