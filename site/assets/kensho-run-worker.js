@@ -3,6 +3,9 @@
 // run order, statements as the build split them, parameters bound as the build bound them) and returns what
 // each statement gave: rows as the text the server sent, or the error with its SQLSTATE.
 let PGlite = null;
+/** PGlite's protocol messages and result parser: a request's results before an error are kept, as psql shows them. */
+let protocol = null;
+let parse = null;
 let db = null;
 /** Index in the plan's runs of the last snippet replayed as the build ran it; -1 before any. */
 let position = -1;
@@ -35,7 +38,7 @@ async function handle(request, progress) {
 
 async function start(engine) {
   if (!PGlite) {
-    ({ PGlite } = await import(engine + 'index.js'));
+    ({ PGlite, protocol, parse } = await import(engine + 'index.js'));
   }
   if (db) {
     await db.close();
@@ -60,16 +63,15 @@ async function typeName(oid) {
   return typeNames.get(oid) || String(oid);
 }
 
-/** Runs one statement (or, for text the reader changed, the whole text as one request) and says what it gave. */
+/**
+ * Runs one statement (or, for text the reader changed, the whole text as one request) and says what it gave:
+ * every result up to an error, and the error (the simple query protocol, as psql sends it).
+ */
 async function execute(sql) {
-  try {
-    return { tables: await tablesOf(await db.exec(sql, { rowMode: 'array' })) };
-  } catch (error) {
-    if (error && error.code) {
-      return { tables: [], error: { sqlstate: error.code, message: error.message, detail: error.detail || null } };
-    }
-    throw error;
-  }
+  const { messages } = await db.execProtocol(protocol.serialize.query(sql), { throwOnError: false });
+  const failed = messages.find((m) => m.name === 'error');
+  const tables = await tablesOf(parse.parseResults(messages.filter((m) => m.name !== 'error'), db.parsers, { rowMode: 'array' }));
+  return failed ? { tables, error: { sqlstate: failed.code, message: failed.message, detail: failed.detail || null } } : { tables };
 }
 
 /** Tables as the page shows them: at most ROWS_SHOWN rows each, with the count. */

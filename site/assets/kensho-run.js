@@ -237,9 +237,18 @@ function verdict(plan, snippet, outcome) {
     if (outcome.error.sqlstate !== expect.error) {
       return { kind: 'different', text: words(plan, 'otherError', expect.error, outcome.error.sqlstate) };
     }
+    // The results before the error count too (the build recorded them).
+    const before = compareTables(plan, snippet, outcome);
+    if (before.kind === 'different' || before.kind === 'not-compared') return before;
     return { kind: 'same', text: words(plan, 'sameError', expect.error) };
   }
   if (outcome.error) return { kind: 'different', text: words(plan, 'errorInstead') };
+  return compareTables(plan, snippet, outcome);
+}
+
+/** The result tables of a run against the build's, each under the build's rules for it. */
+function compareTables(plan, snippet, outcome) {
+  const expect = snippet.expect || {};
   const verified = snippet.results || [];
   if (verified.length !== outcome.tables.length) {
     return { kind: 'different', text: words(plan, 'tablesDiffer', verified.length, outcome.tables.length) };

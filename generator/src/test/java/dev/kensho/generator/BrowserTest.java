@@ -1047,6 +1047,11 @@ class BrowserTest {
         WebElement verdict = rerun(sorted);
         assertEquals("different", verdict.getAttribute("data-kensho-verdict"), verdict.getText());
         assertTrue(verdict.getText().startsWith("検証済みの結果と違います。行はそろっていますが、順序が違います"), verdict.getText());
+        // Results before an error are shown with it, as psql shows them.
+        js("arguments[0].value = 'SELECT 1 AS one; SELECT * FROM no_such_table;'", sorted.findElement(By.cssSelector("textarea")));
+        rerun(sorted);
+        assertEquals(" one\n-----\n   1\n(1 row)\n\nERROR:  relation \"no_such_table\" does not exist\nSQLSTATE: 42P01",
+                sorted.findElement(By.cssSelector("[data-kensho-run-output]")).getAttribute("textContent"));
 
         WebElement exercise = driver.findElement(By.cssSelector("[data-kensho-exercise]"));
         WebElement answer = startExercise(exercise);
