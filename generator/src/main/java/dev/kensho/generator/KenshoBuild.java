@@ -149,7 +149,8 @@ public final class KenshoBuild {
         Map<String, String> svgs = new LinkedHashMap<>();
         Map<String, Path> copies = copies(loader, theme, workingDir, svgs, diagnostics);
         // The browser's PostgreSQL, for the run controls of verified snippets: published only when a page may use it.
-        Map<String, Path> engine = browserRunnable(verification, config) ? BrowserEngine.files() : Map.of();
+        Map<String, BrowserRuns> browserRuns = BrowserRuns.ofPages(verification.pages(), config);
+        Map<String, Path> engine = browserRuns.values().stream().anyMatch(BrowserRuns::anyRunnable) ? BrowserEngine.files() : Map.of();
         engine.forEach((path, file) -> {
             if (copies.containsKey(path)) {
                 diagnostics.add(Diagnostic.at(display(workingDir, loader.root().resolve(path)), 1, 1, "not published: " + path
@@ -170,7 +171,7 @@ public final class KenshoBuild {
         }
         if (linksChecked && environmentError == null && diagnostics.isEmpty()) {
             String builtAt = buildTime().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'"));
-            SiteRenderer renderer = new SiteRenderer(theme, config, verification, builtAt, GitDates.of(loader.root()), options.jobs());
+            SiteRenderer renderer = new SiteRenderer(theme, config, verification, browserRuns, builtAt, GitDates.of(loader.root()), options.jobs());
             phase("verify", t0);
             // A build writes each file to the staging folder as it is made; the preview keeps the site in memory.
             Map<String, String> kept = sink == null ? null : new ConcurrentHashMap<>();
@@ -240,7 +241,7 @@ public final class KenshoBuild {
             throw new IOException("the build was interrupted; nothing was written");
         }
         JsonReport.write(options.report(), new JsonReport.Build(KenshoVersion.VALUE, verification, diagnostics, sourcePages,
-                elapsed.toMillis(), externalLinks, unverifiedSql, ignoredSql, config));
+                elapsed.toMillis(), externalLinks, unverifiedSql, ignoredSql, browserRuns));
         if (options.junitXml() != null) {
             JUnitReport.write(options.junitXml(), verification, diagnostics);
         }
@@ -254,11 +255,6 @@ public final class KenshoBuild {
             System.err.printf("timing: %-7s %6d ms (process CPU %6d ms, JVM up %6d ms)%n", stage, (System.nanoTime() - t0) / 1_000_000,
                     cpu / 1_000_000, ManagementFactory.getRuntimeMXBean().getUptime());
         }
-    }
-
-    /** Whether any page has a snippet the reader's browser can run (see BrowserRuns). */
-    private static boolean browserRunnable(VerificationRun verification, SiteConfig config) {
-        return verification.pages().values().stream().anyMatch(page -> BrowserRuns.of(page, config).anyRunnable());
     }
 
     /** Now, or SOURCE_DATE_EPOCH when set, so that a build can be reproduced byte for byte. */

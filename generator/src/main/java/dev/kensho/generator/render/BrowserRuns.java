@@ -99,6 +99,13 @@ public final class BrowserRuns {
         return new BrowserRuns(result, site);
     }
 
+    /** Every verified page's, by the same keys: decided once a build, for the pages, the engine and the report. */
+    public static Map<String, BrowserRuns> ofPages(Map<String, PageResult> pages, SiteConfig site) {
+        Map<String, BrowserRuns> runs = new LinkedHashMap<>();
+        pages.forEach((page, result) -> runs.put(page, of(result, site)));
+        return runs;
+    }
+
     /** One entry per snippet, in document order (as {@link PageResult#outcomes()}). */
     public List<Entry> entries() {
         return Arrays.asList(entries);
@@ -116,7 +123,7 @@ public final class BrowserRuns {
         }
         for (SqlStatement statement : SqlSplitter.split(snippet.sql())) {
             List<String> words = SqlLexer.tokens(statement.text()).stream().filter(SqlLexer.Token::significant)
-                    .limit(3).map(SqlLexer.Token::word).toList();
+                    .limit(2).map(SqlLexer.Token::word).toList();
             if (words.size() >= 2 && words.get(0).equals("create") && words.get(1).equals("extension")) {
                 return new Problem("it creates an extension, which the browser's PostgreSQL does not load", "extension");
             }
@@ -180,7 +187,7 @@ public final class BrowserRuns {
                         .allMatch(row -> row.stream().allMatch(v -> v == null || v.length() <= Failure.MAX_TEXT)));
                 // Which of the snippet's statements returned it (its text as sent, or as written for the last one).
                 shown.put("statement", statementIndex(statements, table.statement()));
-                shown.put("explain", firstWord(table.statement()).equals("explain"));
+                shown.put("explain", SqlLexer.firstWord(table.statement(), true).equals("explain"));
                 tables.add(shown);
                 printed.add(PsqlFormat.format(table.columns(), table.types(), table.rows(), null));
             }
@@ -226,9 +233,5 @@ public final class BrowserRuns {
             }
         }
         return expect;
-    }
-
-    private static String firstWord(String statement) {
-        return SqlLexer.tokens(statement).stream().filter(SqlLexer.Token::significant).findFirst().map(SqlLexer.Token::word).orElse("");
     }
 }

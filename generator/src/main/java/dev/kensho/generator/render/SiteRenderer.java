@@ -53,6 +53,8 @@ public final class SiteRenderer {
     private SiteLinks links;
     private int searchIndexFiles;
     private final int jobs;
+    /** What each verified page's snippets can do in the reader's browser, by page. */
+    private final Map<String, BrowserRuns> browserRuns;
     /** Where the browser's PostgreSQL is published, relative to the site's root. */
     private final String enginePath;
     private Progress progress = Progress.silent();
@@ -132,8 +134,9 @@ public final class SiteRenderer {
     /**
      * @param lastUpdated date of the last commit that touched each page (path below content/ → yyyy-mm-dd)
      */
-    public SiteRenderer(Theme theme, SiteConfig config, VerificationRun verification, String builtAt,
-                        Map<String, String> lastUpdated, int jobs) throws IOException {
+    public SiteRenderer(Theme theme, SiteConfig config, VerificationRun verification, Map<String, BrowserRuns> browserRuns,
+                        String builtAt, Map<String, String> lastUpdated, int jobs) throws IOException {
+        this.browserRuns = browserRuns;
         this.enginePath = BrowserEngine.sitePath();
         this.jobs = Math.max(1, jobs);
         this.theme = theme;
@@ -337,7 +340,7 @@ public final class SiteRenderer {
         String planPath = stem(page.outputPath()) + BrowserRuns.PLAN_SUFFIX;
         if (result != null) {
             List<MarkdownDocument.SqlFence> fences = document.sqlFences();
-            BrowserRuns browser = BrowserRuns.of(result, config);
+            BrowserRuns browser = browserRuns.get(page.relativePath());
             for (int i = 0; i < fences.size(); i++) {
                 outcomes.put(fences.get(i).node(), result.outcomes().get(i));
                 if (fences.get(i).rowsNode() != null) {

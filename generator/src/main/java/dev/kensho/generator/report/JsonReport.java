@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.kensho.generator.Diagnostic;
 import dev.kensho.generator.links.LinkChecker;
 import dev.kensho.generator.verify.VerificationRun;
-import dev.kensho.generator.content.SiteConfig;
 import dev.kensho.generator.render.BrowserRuns;
 import dev.kensho.sqlchecks.model.Failure;
 import dev.kensho.sqlchecks.model.Outcome;
@@ -30,11 +29,11 @@ public final class JsonReport {
      * What the report is made of.
      *
      * @param pages          pages the build read
-     * @param site           the site's settings (its extensions and playground decide what runs in the browser)
+     * @param browserRuns    what each verified page's snippets can do in the reader's browser, by page
      */
     public record Build(String kenshoVersion, VerificationRun run, List<Diagnostic> diagnostics, int pages, long elapsedMs,
                         List<LinkChecker.ExternalLink> externalLinks, List<String> unverifiedSql, List<String> ignoredSql,
-                        SiteConfig site) {
+                        Map<String, BrowserRuns> browserRuns) {
     }
 
     public static void write(Path file, Build build) throws IOException {
@@ -58,7 +57,7 @@ public final class JsonReport {
         List<Map<String, Object>> snippets = new ArrayList<>();
         long runnable = 0;
         for (Map.Entry<String, PageResult> page : run.pages().entrySet()) {
-            List<BrowserRuns.Entry> browser = BrowserRuns.of(page.getValue(), build.site()).entries();
+            List<BrowserRuns.Entry> browser = build.browserRuns().get(page.getKey()).entries();
             for (int i = 0; i < page.getValue().outcomes().size(); i++) {
                 Map<String, Object> entry = snippet(page.getValue().outcomes().get(i));
                 entry.put("cached", run.fromCache().contains(page.getKey()));

@@ -268,8 +268,7 @@ final class ScriptRunner {
          * planner input was changed where the reader cannot see it.
          */
         private Outcome checkExplainedPlan(SqlStatement last) {
-            boolean explain = SqlLexer.tokens(last.text(), standardConformingStrings()).stream()
-                    .filter(SqlLexer.Token::significant).findFirst().map(t -> t.word().equals("explain")).orElse(false);
+            boolean explain = SqlLexer.firstWord(last.text(), standardConformingStrings()).equals("explain");
             if (!explain) {
                 return null;
             }

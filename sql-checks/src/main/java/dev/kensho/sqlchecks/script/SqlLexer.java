@@ -65,6 +65,11 @@ public final class SqlLexer {
         return tokens(sql, true);
     }
 
+    /** The first word of the text (lower case), past whitespace and comments; "" when there is none. */
+    public static String firstWord(String sql, boolean standardConformingStrings) {
+        return tokens(sql, standardConformingStrings).stream().filter(Token::significant).findFirst().map(Token::word).orElse("");
+    }
+
     /**
      * Every token of the text, whitespace and comments included, in order; an unclosed quote runs to
      * the end. With {@code standardConformingStrings} off, as psql reads a session where the server
