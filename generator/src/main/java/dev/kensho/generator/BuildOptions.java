@@ -1,5 +1,6 @@
 package dev.kensho.generator;
 
+import dev.kensho.generator.verify.CacheSecret;
 import dev.kensho.generator.verify.Shard;
 import dev.kensho.sqlchecks.execution.VerifierSettings;
 
@@ -20,7 +21,15 @@ import java.nio.file.Path;
  * @param junitXml folder for a JUnit XML report, or null for none
  * @param cache    folder of the verification cache, or null to run every page
  * @param jobs     pages verified and rendered at once
+ * @param cacheSecret the key that signs the cache's entries ({@link CacheSecret})
  */
 public record BuildOptions(Path content, Path theme, Path out, String postgres, String image, Path report,
-                           boolean render, VerifierSettings limits, Shard shard, Path junitXml, Path cache, int jobs) {
+                           boolean render, VerifierSettings limits, Shard shard, Path junitXml, Path cache, int jobs,
+                           CacheSecret cacheSecret) {
+
+    /** Options whose cache entries are signed with the secret this process's environment names. */
+    public BuildOptions(Path content, Path theme, Path out, String postgres, String image, Path report,
+                        boolean render, VerifierSettings limits, Shard shard, Path junitXml, Path cache, int jobs) {
+        this(content, theme, out, postgres, image, report, render, limits, shard, junitXml, cache, jobs, CacheSecret.of(System.getenv()));
+    }
 }

@@ -128,7 +128,7 @@ public final class KenshoBuild {
             }
             verification = SqlVerification.run(share, () -> ProviderChoice.choose(options.postgres(), options.image()),
                     ProviderChoice.identityOf(options.postgres(), options.image()), options.limits().withExtensions(config.extensions()),
-                    options.cache() == null ? null : new VerificationCache(options.cache()), options.jobs(), session, progress, log);
+                    options.cache() == null ? null : VerificationCache.open(options.cache(), options.content(), options.cacheSecret(), log), options.jobs(), session, progress, log);
             if (!verification.pages().isEmpty()) {
                 progress.stageDone("verified " + verification.pages().size() + " page(s), " + verification.outcomes().size() + " snippet(s)");
             }

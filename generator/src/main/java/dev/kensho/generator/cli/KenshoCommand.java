@@ -11,6 +11,8 @@ import dev.kensho.generator.Diagnostic;
 import dev.kensho.generator.KenshoBuild;
 import dev.kensho.generator.report.GitHubAnnotations;
 import dev.kensho.generator.report.JUnitReport;
+import dev.kensho.generator.verify.CacheFolder;
+import dev.kensho.generator.verify.CacheSecret;
 import dev.kensho.generator.verify.Shard;
 import dev.kensho.sqlchecks.model.Outcome;
 import dev.kensho.sqlchecks.execution.VerifierSettings;
@@ -111,8 +113,9 @@ public final class KenshoCommand implements Runnable {
                 + "together; a page stopped by it fails (default: ${DEFAULT-VALUE}).")
         String pageTimeout;
 
-        @Option(names = "--cache", defaultValue = "target/kensho-cache", paramLabel = "DIR",
-                description = "Verification cache: pages whose SQL did not change reuse their outcomes (default: ${DEFAULT-VALUE}).")
+        @Option(names = "--cache", paramLabel = "DIR",
+                description = "Verification cache: pages whose SQL did not change reuse their outcomes, signed by this machine "
+                        + "(default: a folder per project in $XDG_CACHE_HOME/kensho or ~/.cache/kensho, outside the checkout).")
         Path cache;
 
         @Option(names = "--no-cache", description = "Run every page's SQL, whatever the cache holds.")
@@ -136,12 +139,17 @@ public final class KenshoCommand implements Runnable {
         }
 
         /** The options as the build takes them; a value that cannot be used is a usage error (exit 2). */
-        BuildOptions buildOptions(CommandLine.Model.CommandSpec spec, boolean render, Shard shard, Path junit) {
-            return buildOptions(spec, render, shard, junit, render);
+        BuildOptions buildOptions(CommandLine.Model.CommandSpec spec, boolean render, Shard shard, Path junit,
+                                  java.util.Map<String, String> environment) {
+            return buildOptions(spec, render, shard, junit, render, environment);
         }
 
-        /** @param writesOut whether the command writes --out (build does; check and serve do not) */
-        BuildOptions buildOptions(CommandLine.Model.CommandSpec spec, boolean render, Shard shard, Path junit, boolean writesOut) {
+        /**
+         * @param writesOut   whether the command writes --out (build does; check and serve do not)
+         * @param environment where the user's cache folder and the cache's secret are found
+         */
+        BuildOptions buildOptions(CommandLine.Model.CommandSpec spec, boolean render, Shard shard, Path junit, boolean writesOut,
+                                  java.util.Map<String, String> environment) {
             try {
                 VerifierSettings limits = new VerifierSettings(duration("--statement-timeout", statementTimeout))
                         .withPageTimeout(duration("--page-timeout", pageTimeout));
@@ -158,8 +166,9 @@ public final class KenshoCommand implements Runnable {
                                 + "another; write the site outside the content folder");
                     }
                 }
+                Path verificationCache = noCache ? null : cache != null ? cache : CacheFolder.forProject(content, environment);
                 return new BuildOptions(content, themeFolder(), out, postgres, image, report, render, limits, shard, junit,
-                        noCache ? null : cache, Math.max(1, jobs));
+                        verificationCache, Math.max(1, jobs), CacheSecret.of(environment));
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
             }
@@ -182,6 +191,11 @@ public final class KenshoCommand implements Runnable {
 
         abstract boolean render();
 
+        /** The environment the command reads (GITHUB_ACTIONS, the cache's folder and secret). */
+        java.util.Map<String, String> environment() {
+            return parent == null ? System.getenv() : parent.environment;
+        }
+
         /** The share of pages to verify; every page unless the command takes --shard. */
         Shard shard() {
             return Shard.ALL;
@@ -197,7 +211,7 @@ public final class KenshoCommand implements Runnable {
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
             }
-            BuildOptions buildOptions = options.buildOptions(spec, render(), shard, options.junitXml);
+            BuildOptions buildOptions = options.buildOptions(spec, render(), shard, options.junitXml, environment());
             BuildResult result;
             try (Progress progress = spec.commandLine().getOut() == DEFAULT_OUT
                     ? Progress.onStandardError() : Progress.silent()) {
@@ -289,6 +303,9 @@ public final class KenshoCommand implements Runnable {
         @Mixin
         CommonOptions options = new CommonOptions();
 
+        @CommandLine.ParentCommand
+        KenshoCommand parent;
+
         @Option(names = "--port", defaultValue = "4321", description = "Port on 127.0.0.1 (default: ${DEFAULT-VALUE}; 0 picks a free one).")
         int port;
 
@@ -298,7 +315,8 @@ public final class KenshoCommand implements Runnable {
         @Override
         public Integer call() throws Exception {
             PrintWriter out = spec.commandLine().getOut();
-            BuildOptions buildOptions = options.buildOptions(spec, true, Shard.ALL, null, false);
+            BuildOptions buildOptions = options.buildOptions(spec, true, Shard.ALL, null, false,
+                    parent == null ? System.getenv() : parent.environment);
             PreviewServer preview = new PreviewServer(buildOptions, line -> {
                 out.println(line);
                 out.flush();

@@ -71,6 +71,10 @@ public final class SqlVerification {
                 toRun.add(document);
             }
         }
+        String ignored = cache == null ? null : cache.ignoredEntries();
+        if (ignored != null) {
+            log.accept(ignored);
+        }
         if (toRun.isEmpty()) {
             log.accept("Kensho: all " + withSql.size() + " page(s) with SQL unchanged since PostgreSQL " + cachedVersion
                     + " verified them; outcomes from the cache, no PostgreSQL server started");
@@ -103,7 +107,7 @@ public final class SqlVerification {
                     PageResult result = entry.getValue().get();
                     results.put(entry.getKey(), result);
                     if (cache != null) {
-                        cache.store(keys.get(entry.getKey()), result, verifier.serverVersion(), verifier.serverDescription());
+                        cache.store(keys.get(entry.getKey()), result, verifier.serverVersion(), verifier.serverDescription(), log);
                     }
                 }
             } catch (InterruptedException e) {

@@ -3,28 +3,21 @@ package dev.kensho.generator.verify;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.kensho.generator.markdown.MarkdownDocument;
+import dev.kensho.sqlchecks.assertion.RecordedOutcome;
+import dev.kensho.sqlchecks.execution.SessionSettings;
+import dev.kensho.sqlchecks.execution.Verifier;
+import dev.kensho.sqlchecks.execution.VerifierSettings;
 import dev.kensho.sqlchecks.model.Assertion;
 import dev.kensho.sqlchecks.model.Failure;
 import dev.kensho.sqlchecks.model.Outcome;
 import dev.kensho.sqlchecks.model.PageResult;
 import dev.kensho.sqlchecks.model.ResultTable;
-import dev.kensho.sqlchecks.execution.SessionSettings;
-import dev.kensho.sqlchecks.model.Snippet;
-import dev.kensho.sqlchecks.execution.Verifier;
-import dev.kensho.sqlchecks.execution.VerifierSettings;
 import dev.kensho.sqlchecks.model.ScenarioTranscript;
-import dev.kensho.sqlchecks.model.Assertion;
-import dev.kensho.sqlchecks.model.Failure;
-import dev.kensho.sqlchecks.model.Outcome;
-import dev.kensho.sqlchecks.model.PageResult;
-import dev.kensho.sqlchecks.model.ResultTable;
-import dev.kensho.sqlchecks.execution.SessionSettings;
 import dev.kensho.sqlchecks.model.Snippet;
-import dev.kensho.sqlchecks.execution.Verifier;
-import dev.kensho.sqlchecks.execution.VerifierSettings;
 import dev.kensho.sqlchecks.postgres.DatabaseLocale;
-import dev.kensho.sqlchecks.model.ScenarioTranscript;
 
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URISyntaxException;
@@ -45,6 +38,11 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.Comparator;
+import java.util.Arrays;
+import java.util.function.Consumer;
+import java.nio.file.LinkOption;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.security.GeneralSecurityException;
 
 /**
  * Outcomes of pages whose SQL has not changed, kept on disk. A page's key covers everything that
@@ -54,15 +52,65 @@ import java.util.Comparator;
  * so a failure is always run again, and never a page whose SQL reads the clock or the random
  * generator ({@link TimeDependentSql}): its ✓ was about the day it ran, so such a page runs on
  * every build.
+ *
+ * <p>Anyone can compute a key from the public jar, so a key proves nothing: each entry is signed
+ * with HMAC-SHA256 under this machine's secret ({@link CacheSecret}) over its key, its page and its
+ * content. An entry that does not carry that signature (written by hand, committed, copied from
+ * another page or machine, or altered) is never read, and the build says how many it ignored. A
+ * signed entry's outcomes are still not taken on their word: each snippet's claims, as the page
+ * writes them now, are judged again on the recorded outcome ({@link RecordedOutcome}).
  */
 public final class VerificationCache {
 
     private static final ObjectMapper JSON = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+    /** Names the signing scheme, so that an entry of another format or purpose never verifies. */
+    private static final String SCHEME = "kensho verification cache entry v2";
 
     private final Path folder;
+    private final byte[] secret;
+    private final AtomicInteger unsigned = new AtomicInteger();
+    private final AtomicInteger unjudged = new AtomicInteger();
 
-    public VerificationCache(Path folder) {
+    private VerificationCache(Path folder, byte[] secret) {
         this.folder = folder;
+        this.secret = secret.clone();
+    }
+
+    /**
+     * The cache in {@code folder} for the pages in {@code content}, or null when the folder
+     * ({@link CacheFolder#refusal}) or the secret cannot be used: then every page runs, and one line
+     * on {@code log} says why.
+     */
+    public static VerificationCache open(Path folder, Path content, CacheSecret secret, Consumer<String> log) {
+        String refusal = CacheFolder.refusal(folder, content);
+        if (refusal != null) {
+            log.accept("Kensho: verification cache " + folder + " ignored: " + refusal + "; every page runs on PostgreSQL");
+            return null;
+        }
+        try {
+            return new VerificationCache(folder, secret.key());
+        } catch (CacheSecret.Unusable e) {
+            log.accept("Kensho: verification cache " + folder + " ignored: " + e.getMessage() + "; every page runs on PostgreSQL");
+            return null;
+        }
+    }
+
+    /** One line on the entries this build found and would not use, or null when there were none. */
+    public String ignoredEntries() {
+        int forged = unsigned.get();
+        int stale = unjudged.get();
+        if (forged == 0 && stale == 0) {
+            return null;
+        }
+        List<String> parts = new ArrayList<>();
+        if (forged > 0) {
+            parts.add(forged + " not signed by this machine for their page");
+        }
+        if (stale > 0) {
+            parts.add(stale + " whose page's claims do not hold on the recorded outcome");
+        }
+        return "Kensho: " + (forged + stale) + " verification cache entr" + (forged + stale == 1 ? "y" : "ies") + " in " + folder
+                + " ignored (" + String.join("; ", parts) + "); their pages run on PostgreSQL";
     }
 
     /** What is stored for a page. */
@@ -148,41 +196,112 @@ public final class VerificationCache {
         digest.update(bytes);
     }
 
+    /**
+     * The page's outcomes when a signed entry for exactly this key and page is stored and every claim
+     * of {@code snippets} holds on it; else empty, and the page runs.
+     */
     public Optional<Hit> load(String key, String page, List<Snippet> snippets) {
         Path file = folder.resolve(key + ".json");
-        if (!Files.isRegularFile(file) || TimeDependentSql.find(snippets.stream().map(Snippet::sql).toList()) != null) {
+        if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)
+                || TimeDependentSql.find(snippets.stream().map(Snippet::sql).toList()) != null) {
+            return Optional.empty();
+        }
+        byte[] stored;
+        try {
+            stored = Files.readAllBytes(file);
+        } catch (IOException e) {
+            return Optional.empty(); // An unreadable entry is a miss; it is overwritten after the page runs.
+        }
+        int newline = indexOf(stored, (byte) '\n');
+        byte[] payload = newline < 0 ? new byte[0] : Arrays.copyOfRange(stored, newline + 1, stored.length);
+        byte[] signature = newline < 0 ? null : parseHex(new String(stored, 0, newline, StandardCharsets.US_ASCII));
+        if (signature == null || !MessageDigest.isEqual(signature, sign(key, page, payload))) {
+            unsigned.incrementAndGet();
             return Optional.empty();
         }
         try {
-            Entry entry = JSON.readValue(file.toFile(), Entry.class);
+            Entry entry = JSON.readValue(payload, Entry.class);
             if (entry.outcomes().size() != snippets.size()) {
+                unjudged.incrementAndGet();
                 return Optional.empty();
             }
             List<Outcome> outcomes = new ArrayList<>();
             for (int i = 0; i < snippets.size(); i++) {
                 CachedOutcome cached = entry.outcomes().get(i);
-                outcomes.add(new Outcome(snippets.get(i), cached.status(), cached.failure(), cached.results(),
-                        cached.assertions(), cached.plan(), cached.transcript(), Duration.ofNanos(cached.durationNanos())));
+                Outcome outcome = new Outcome(snippets.get(i), cached.status(), cached.failure(), cached.results(),
+                        cached.assertions(), cached.plan(), cached.transcript(), Duration.ofNanos(cached.durationNanos()));
+                if (RecordedOutcome.problem(snippets.get(i), outcome) != null) {
+                    unjudged.incrementAndGet();
+                    return Optional.empty();
+                }
+                outcomes.add(outcome);
             }
             return Optional.of(new Hit(new PageResult(page, outcomes, Duration.ZERO), entry.serverVersion(), entry.serverDescription()));
         } catch (IOException | RuntimeException e) {
-            return Optional.empty(); // An unreadable entry is a miss; it is overwritten after the page runs.
+            unjudged.incrementAndGet();
+            return Optional.empty();
         }
     }
 
-    public void store(String key, PageResult result, String serverVersion, String serverDescription) {
+    /** Stores a page that passed, signed for its key and page; a write that fails is said on {@code log} and skipped. */
+    public void store(String key, PageResult result, String serverVersion, String serverDescription, Consumer<String> log) {
         if (!result.passed() || TimeDependentSql.find(result.outcomes().stream().map(o -> o.snippet().sql()).toList()) != null) {
             return;
         }
         List<CachedOutcome> outcomes = result.outcomes().stream().map(o -> new CachedOutcome(o.status(), o.failure(),
                 o.results(), o.assertions(), o.plan(), o.transcript(), o.duration().toNanos())).toList();
         try {
+            byte[] payload = JSON.writeValueAsBytes(new Entry(serverVersion, serverDescription, outcomes));
+            byte[] signature = HexFormat.of().formatHex(sign(key, result.page(), payload)).concat("\n").getBytes(StandardCharsets.US_ASCII);
             Files.createDirectories(folder);
             Path temp = Files.createTempFile(folder, key, ".tmp");
-            JSON.writeValue(temp.toFile(), new Entry(serverVersion, serverDescription, outcomes));
-            Files.move(temp, folder.resolve(key + ".json"), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            try {
+                Files.write(temp, concat(signature, payload));
+                Files.move(temp, folder.resolve(key + ".json"), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            } finally {
+                Files.deleteIfExists(temp);
+            }
         } catch (IOException e) {
-            System.err.println("warning: could not write the verification cache: " + e.getMessage());
+            log.accept("warning: could not write the verification cache: " + e.getMessage());
         }
+    }
+
+    /** HMAC-SHA256 under this machine's secret of the scheme, the key, the page and the entry, each length-prefixed. */
+    private byte[] sign(String key, String page, byte[] payload) {
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(secret, "HmacSHA256"));
+            for (String part : List.of(SCHEME, key, page)) {
+                byte[] bytes = part.getBytes(StandardCharsets.UTF_8);
+                mac.update((bytes.length + ":").getBytes(StandardCharsets.US_ASCII));
+                mac.update(bytes);
+            }
+            return mac.doFinal(payload);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static byte[] parseHex(String text) {
+        try {
+            return text.length() == 64 ? HexFormat.of().parseHex(text) : null;
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    private static int indexOf(byte[] bytes, byte wanted) {
+        for (int i = 0; i < bytes.length; i++) {
+            if (bytes[i] == wanted) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static byte[] concat(byte[] first, byte[] second) {
+        byte[] both = Arrays.copyOf(first, first.length + second.length);
+        System.arraycopy(second, 0, both, first.length, second.length);
+        return both;
     }
 }
