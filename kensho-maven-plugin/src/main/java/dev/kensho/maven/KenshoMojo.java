@@ -54,8 +54,11 @@ abstract class KenshoMojo extends AbstractMojo {
     @Parameter(property = "kensho.pageTimeout", defaultValue = "60s")
     String pageTimeout;
 
-    /** The verification cache: pages whose SQL did not change reuse their outcomes. */
-    @Parameter(property = "kensho.cache", defaultValue = "${project.build.directory}/kensho-cache")
+    /**
+     * The verification cache: pages whose SQL did not change reuse their outcomes. Default: Kensho's, a folder per
+     * project in the user's cache folder, outside the checkout (a folder a commit could fill is refused).
+     */
+    @Parameter(property = "kensho.cache")
     File cache;
 
     /** Run every page's SQL, whatever the cache holds. */
@@ -85,13 +88,16 @@ abstract class KenshoMojo extends AbstractMojo {
         }
         List<String> args = new ArrayList<>(List.of(command(), "--content", content.getPath(), "--out", out.getPath(),
                 "--postgres", postgres, "--report", report.getPath(), "--statement-timeout", statementTimeout,
-                "--page-timeout", pageTimeout, "--cache", cache.getPath(), "--jobs", Integer.toString(jobs),
+                "--page-timeout", pageTimeout, "--jobs", Integer.toString(jobs),
                 "--junit-xml", junitXml.getPath()));
         if (theme != null) {
             args.addAll(List.of("--theme", theme.getPath()));
         }
         if (pgImage != null && !pgImage.isBlank()) {
             args.addAll(List.of("--pg-image", pgImage));
+        }
+        if (cache != null) {
+            args.addAll(List.of("--cache", cache.getPath()));
         }
         if (noCache) {
             args.add("--no-cache");
