@@ -2,6 +2,7 @@ package dev.kensho.generator;
 
 import dev.kensho.sqlchecks.script.PsqlFormat;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -32,31 +33,43 @@ public record Diagnostic(String file, int line, int column, String message, Stri
     }
 
     /**
-     * The full multi-line rendering. Everything a contributor or the server wrote is shown with its
-     * control characters escaped (an ANSI escape in a file name or a message must not drive the
-     * terminal), and the caret sits under the column as a terminal shows it (CJK characters are two
-     * columns wide).
+     * The full multi-line rendering ({@link #lines}, each ended by a line feed).
      */
     public String format() {
         StringBuilder out = new StringBuilder();
-        out.append(printable(location())).append(": error: ").append(printable(message));
-        if (code != null) {
-            out.append(" [").append(printable(code)).append(']');
+        for (String line : lines()) {
+            out.append(line).append('\n');
         }
-        out.append('\n');
+        return out.toString();
+    }
+
+    /**
+     * The rendering, line by line. Everything a contributor or the server wrote is shown with its
+     * control characters and line breaks escaped (an ANSI escape in a file name must not drive the
+     * terminal, a newline in a RAISE message must not start a line of its own), and the caret sits
+     * under the column as a terminal shows it (CJK characters are two columns wide). A note keeps the
+     * lines Kensho laid out (a table of expected and actual rows), each indented under it.
+     */
+    public List<String> lines() {
+        List<String> lines = new ArrayList<>();
+        lines.add(printable(location()) + ": error: " + printable(message) + (code == null ? "" : " [" + printable(code) + "]"));
         if (sourceLine != null) {
             String number = Integer.toString(line);
             String gutter = " ".repeat(number.length());
             String shown = printable(sourceLine.replace('\t', ' '));
             String plain = sourceLine.replace('\t', ' ');
             String before = printable(plain.substring(0, Math.min(plain.length(), Math.max(0, column - 1))));
-            out.append(' ').append(number).append(" | ").append(shown).append('\n');
-            out.append(' ').append(gutter).append(" | ").append(" ".repeat(PsqlFormat.width(before))).append("^\n");
+            lines.add(" " + number + " | " + shown);
+            lines.add(" " + gutter + " | " + " ".repeat(PsqlFormat.width(before)) + "^");
         }
         for (String note : notes) {
-            out.append("  = ").append(printable(note).replace("\n", "\n    ")).append('\n');
+            String[] parts = note.split("\n", -1);
+            lines.add("  = " + printable(parts[0]));
+            for (int i = 1; i < parts.length; i++) {
+                lines.add("    " + printable(parts[i]));
+            }
         }
-        return out.toString();
+        return lines;
     }
 
     /**
@@ -67,13 +80,19 @@ public record Diagnostic(String file, int line, int column, String message, Stri
         return (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069) || c == 0x200E || c == 0x200F || c == 0x061C;
     }
 
-    /** Control characters (other than line breaks) as \\u escapes. */
+    /**
+     * The text as one line: control characters and every line break (LF as {@code \\n}; CR, VT, FF, NEL,
+     * U+2028 and U+2029 as {@code \\u} escapes) escaped, so that text a contributor or the server wrote
+     * never starts a line of its own on a console or in a CI log.
+     */
     public static String printable(String text) {
         // Bidirectional controls too: a terminal would reorder the line around them.
         StringBuilder out = new StringBuilder(text.length());
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
-            if ((c < 0x20 && c != '\n') || (c >= 0x7f && c < 0xa0) || isBidiControl(c)) {
+            if (c == '\n') {
+                out.append("\\n");
+            } else if (c < 0x20 || (c >= 0x7f && c < 0xa0) || c == 0x2028 || c == 0x2029 || isBidiControl(c)) {
                 out.append(String.format("\\u%04x", (int) c));
             } else {
                 out.append(c);

@@ -9,6 +9,7 @@ import dev.kensho.generator.BuildOptions;
 import dev.kensho.generator.BuildResult;
 import dev.kensho.generator.Diagnostic;
 import dev.kensho.generator.KenshoBuild;
+import dev.kensho.generator.report.ConsoleGate;
 import dev.kensho.generator.report.GitHubAnnotations;
 import dev.kensho.generator.report.JUnitReport;
 import dev.kensho.generator.verify.CacheFolder;
@@ -203,8 +204,6 @@ public final class KenshoCommand implements Runnable {
 
         @Override
         public Integer call() {
-            PrintWriter out = spec.commandLine().getOut();
-            PrintWriter err = spec.commandLine().getErr();
             Shard shard;
             try {
                 shard = shard();
@@ -212,46 +211,48 @@ public final class KenshoCommand implements Runnable {
                 throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
             }
             BuildOptions buildOptions = options.buildOptions(spec, render(), shard, options.junitXml, environment());
+            // Every line from here on passes the gate: no page, file name or server message becomes a CI command.
+            try (ConsoleGate console = ConsoleGate.open(spec.commandLine().getOut(), spec.commandLine().getErr(), environment())) {
+                return report(buildOptions, console);
+            }
+        }
+
+        private int report(BuildOptions buildOptions, ConsoleGate console) {
             BuildResult result;
             try (Progress progress = spec.commandLine().getOut() == DEFAULT_OUT
                     ? Progress.onStandardError() : Progress.silent()) {
-                result = KenshoBuild.run(buildOptions, ServerSession.perBuild(), null, progress, line -> {
-                    out.println(line);
-                    out.flush();
-                });
+                result = KenshoBuild.run(buildOptions, ServerSession.perBuild(), null, progress, console::out);
             } catch (IOException e) {
-                err.println("error: " + e.getMessage());
+                console.err("error: " + e.getMessage());
                 return 1;
             } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
                 // A bug of ours, not a problem in the sources: say so plainly, without a stack trace.
                 StackTraceElement where = e.getStackTrace().length > 0 ? e.getStackTrace()[0] : null;
-                err.println("error: internal error in Kensho (" + e + (where == null ? "" : " at " + where)
+                console.err("error: internal error in Kensho (" + e + (where == null ? "" : " at " + where)
                         + "); the previous site is left as it was. Please report this with the command you ran.");
                 return 1;
             }
-            for (Diagnostic diagnostic : result.diagnostics()) {
-                err.print(diagnostic.format());
-                err.println();
-            }
+            result.diagnostics().forEach(console::diagnostic);
             if (result.environmentError() != null) {
-                err.println("error: " + result.environmentError());
+                console.err("error: " + result.environmentError());
             }
-            err.flush();
-            if (parent != null && GitHubAnnotations.active(parent.environment)) {
+            if (console.github()) {
                 Path workingDir = Path.of("").toAbsolutePath();
-                result.diagnostics().forEach(diagnostic -> out.println(GitHubAnnotations.error(diagnostic, workingDir)));
+                List<String> annotations = new java.util.ArrayList<>(result.diagnostics().stream()
+                        .map(diagnostic -> GitHubAnnotations.error(diagnostic, workingDir)).toList());
                 if (result.environmentError() != null) {
-                    out.println(GitHubAnnotations.error(result.environmentError()));
+                    annotations.add(GitHubAnnotations.error(result.environmentError()));
                 }
+                console.commands(annotations);
             }
             long failedSnippets = result.verification().count(Outcome.Status.FAILED);
             long otherProblems = result.diagnostics().size() - failedSnippets;
-            out.println(summary(result, otherProblems));
+            console.out(summary(result, otherProblems));
             if (!result.ignoredSql().isEmpty()) {
-                out.println(result.ignoredSql().size() + " SQL fence(s) marked ignore shown as not verified: "
+                console.out(result.ignoredSql().size() + " SQL fence(s) marked ignore shown as not verified: "
                         + String.join(", ", result.ignoredSql()));
             }
-            out.println(result.verification().count(Outcome.Status.PASSED) + " passed, " + failedSnippets + " failed"
+            console.out(result.verification().count(Outcome.Status.PASSED) + " passed, " + failedSnippets + " failed"
                     + (result.verification().count(Outcome.Status.SKIPPED) > 0
                     ? ", " + result.verification().count(Outcome.Status.SKIPPED) + " skipped" : ""));
             return result.succeeded() ? 0 : 1;
@@ -314,17 +315,17 @@ public final class KenshoCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
-            PrintWriter out = spec.commandLine().getOut();
-            BuildOptions buildOptions = options.buildOptions(spec, true, Shard.ALL, null, false,
-                    parent == null ? System.getenv() : parent.environment);
-            PreviewServer preview = new PreviewServer(buildOptions, line -> {
-                out.println(line);
-                out.flush();
-            });
-            Runtime.getRuntime().addShutdownHook(new Thread(preview::close, "kensho-preview-shutdown"));
+            java.util.Map<String, String> environment = parent == null ? System.getenv() : parent.environment;
+            BuildOptions buildOptions = options.buildOptions(spec, true, Shard.ALL, null, false, environment);
+            // The preview's log passes the same gate as build's output (a diagnostic arrives as Kensho laid it out).
+            ConsoleGate console = ConsoleGate.open(spec.commandLine().getOut(), spec.commandLine().getErr(), environment);
+            PreviewServer preview = new PreviewServer(buildOptions, console::block);
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                preview.close();
+                console.close();
+            }, "kensho-preview-shutdown"));
             int bound = preview.start(port);
-            out.println("Kensho: previewing on http://127.0.0.1:" + bound + "/ (Ctrl-C to stop)");
-            out.flush();
+            console.out("Kensho: previewing on http://127.0.0.1:" + bound + "/ (Ctrl-C to stop)");
             Thread.currentThread().join();
             return 0;
         }
@@ -372,10 +373,10 @@ public final class KenshoCommand implements Runnable {
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
             } catch (StarterSite.AlreadyThere | IOException e) {
-                err.println("error: " + e.getMessage());
+                err.println(ConsoleGate.line("error: " + e.getMessage()));
                 return 1;
             }
-            written.forEach(file -> out.println("  created " + folder.resolve(file).normalize()));
+            written.forEach(file -> out.println(ConsoleGate.line("  created " + folder.resolve(file).normalize())));
             String cd = folder.normalize().toString().isEmpty() || folder.normalize().toString().equals(".") ? ""
                     : "cd " + folder.normalize() + " && ";
             out.println("Next: " + cd + "kensho serve   (preview on http://127.0.0.1:4321/, checked again on every save)");

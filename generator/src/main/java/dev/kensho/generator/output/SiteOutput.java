@@ -322,7 +322,7 @@ public final class SiteOutput implements AutoCloseable {
         try (Stream<Path> paths = Files.walk(root)) {
             paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
         } catch (IOException e) {
-            System.err.println("warning: could not remove " + root + ": " + e.getMessage());
+            System.err.println(dev.kensho.generator.report.ConsoleGate.line("warning: could not remove " + root + ": " + e.getMessage()));
         }
     }
 }

@@ -150,7 +150,8 @@ public final class SqlVerification {
             notes.add("detail: " + failure.detail());
         }
         if (failure.hint() != null) {
-            notes.add("hint: " + failure.hint());
+            // A hint is one line: a server's (a RAISE's) line breaks are shown escaped, never as lines of their own.
+            notes.add("hint: " + Diagnostic.printable(failure.hint()));
         }
         long skipped = page.outcomes().stream().filter(o -> o.status() == Outcome.Status.SKIPPED).count();
         if (skipped > 0) {
