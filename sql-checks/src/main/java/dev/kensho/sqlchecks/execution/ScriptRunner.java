@@ -530,7 +530,7 @@ final class ScriptRunner {
                     }
                 }
                 if (!problems.isEmpty()) {
-                    String advice = smallTableAdvice(shape);
+                    String advice = smallTableAdvice(shape, captured);
                     List<String> details = new ArrayList<>(problems.subList(1, problems.size()));
                     if (advice != null) {
                         details.add(advice);
@@ -578,19 +578,48 @@ final class ScriptRunner {
                     + "UPDATE, DELETE or MERGE";
         }
 
-        private String smallTableAdvice(PlanCheck check) throws SQLException {
+        /**
+         * Read from the plan's own Seq Scan nodes (rows returned plus rows its filter removed, every loop):
+         * counting the table with a query of Kensho's would run on the reader's session, inside its
+         * transaction, through the table's row-level security policies.
+         */
+        private String smallTableAdvice(PlanCheck check, CapturedPlans captured) {
             if (!check.hasSeqScan()) {
                 return null;
             }
-            List<String> small = new ArrayList<>();
-            for (String relation : check.relations()) {
-                long rows = catalog.rowCount(relation);
-                if (rows < SMALL_TABLE_ROWS) {
-                    small.add(relation + " has " + rows + " row(s)");
-                }
+            Map<String, Long> scanned = new LinkedHashMap<>();
+            for (CapturedPlans.ParsedPlan plan : captured.plans()) {
+                seqScans(plan.root(), scanned);
             }
+            List<String> small = new ArrayList<>();
+            scanned.forEach((relation, rows) -> {
+                if (rows < SMALL_TABLE_ROWS) {
+                    small.add("the Seq Scan on " + relation + " read " + rows + " row(s)");
+                }
+            });
             return small.isEmpty() ? null : "hint: " + String.join(", ", small) + "; on a table that small the planner rightly "
                     + "prefers a Seq Scan. Seed realistic data first (INSERT … SELECT … FROM generate_series(1, 10000)) and ANALYZE";
+        }
+
+        private static void seqScans(com.fasterxml.jackson.databind.JsonNode node, Map<String, Long> scanned) {
+            if (node == null) {
+                return;
+            }
+            if (node.isArray()) {
+                node.forEach(child -> seqScans(child, scanned));
+                return;
+            }
+            if (!node.isObject()) {
+                return;
+            }
+            if ("Seq Scan".equals(node.path("Node Type").asText()) && node.hasNonNull("Relation Name")) {
+                String schema = node.path("Schema").asText("");
+                String relation = (schema.isEmpty() ? "" : schema + ".") + node.path("Relation Name").asText();
+                long rows = Math.round((node.path("Actual Rows").asDouble(0) + node.path("Rows Removed by Filter").asDouble(0))
+                        * Math.max(1, node.path("Actual Loops").asDouble(1)));
+                scanned.merge(relation, rows, Math::max);
+            }
+            node.forEach(child -> seqScans(child, scanned));
         }
 
         private Outcome fail(String message, Failure cause, String sqlState) {
