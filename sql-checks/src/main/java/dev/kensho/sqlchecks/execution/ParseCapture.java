@@ -17,7 +17,8 @@ import java.util.List;
  *
  * <p>The statement's own tree comes first (it is parsed before anything it runs); a {@code PREPARE}
  * is followed by the tree of the statement it prepares. Later trees (statements of functions it
- * calls) are not needed and not kept.
+ * calls) are not needed and not kept. A capture serves one statement sent alone: with several
+ * statements in one query string its first tree would be the first statement's.
  */
 final class ParseCapture {
 

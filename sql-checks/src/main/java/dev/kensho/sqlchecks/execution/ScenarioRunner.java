@@ -506,6 +506,8 @@ public final class ScenarioRunner {
         RowOrder order = null;
         try {
             for (SqlStatement statement : SqlSplitter.split(sql)) {
+                // One capture per statement sent: the first tree reported is that statement's. Were a step's
+                // statements sent as one query string, the first tree would be the step's first statement's.
                 ParseCapture parsed = new ParseCapture();
                 last = execute(connection, statement.text(), parsed);
                 order = last == null ? null : orders(connection).of(parsed, last.columns().size());

@@ -2,6 +2,9 @@ package dev.kensho.sqlchecks.execution;
 
 import dev.kensho.sqlchecks.model.Outcome;
 import dev.kensho.sqlchecks.model.PageResult;
+import dev.kensho.sqlchecks.model.ScenarioParser;
+import dev.kensho.sqlchecks.model.Snippet;
+import dev.kensho.sqlchecks.model.SourceLocation;
 import dev.kensho.sqlchecks.postgres.EmbeddedPostgres;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -130,5 +133,43 @@ class InvisibleCheckTest {
                 .add("", "COMMIT;")
                 .add("", "SELECT * FROM bug6051_3;", " a\n----\n 11\n 12\n 13\n(3 rows)\n").last();
         assertEquals("rows differ (as a multiset, because the query has no ORDER BY)", wrong.failure().message());
+    }
+
+    private static final String SCENARIO_READ = """
+            setup { CREATE TABLE n (k int, s text); INSERT INTO n VALUES (1, 'a'), (1, 'b'), (2, 'c'); }
+            teardown { DROP TABLE n; }
+            session a
+            step a_begin { BEGIN ISOLATION LEVEL REPEATABLE READ; }
+            step a_read { SELECT k, s FROM n ORDER BY k DESC; }
+            rows {
+             k | s
+            ---+---
+             2 | c
+             1 | b
+             1 | a
+            }
+            step a_xid { SELECT pg_current_xact_id_if_assigned() IS NULL AS no_xid; }
+            rows {
+             no_xid
+            --------
+             %s
+            }
+            step a_commit { COMMIT; }
+            session b
+            step b_read { SELECT count(*) FROM n; }
+            permutation a_begin a_read b_read a_xid a_commit
+            """;
+
+    private static Outcome scenario(String text) throws Exception {
+        Snippet snippet = Snippet.of(new SourceLocation("page.md", 10, 1), text).withScenario(ScenarioParser.parse(text));
+        return verifier.verifyPage("page.md", List.of(snippet)).outcomes().get(0);
+    }
+
+    @Test
+    void aScenarioStepsOrderedClaimGivesItsTransactionNoId() throws Exception {
+        Outcome outcome = scenario(SCENARIO_READ.formatted("t"));
+        assertPassed(outcome);
+        Outcome wrong = scenario(SCENARIO_READ.formatted("f"));
+        assertEquals("step a_xid: rows differ (as a multiset, because the query has no ORDER BY)", wrong.failure().message());
     }
 }
