@@ -38,6 +38,12 @@ final class KeyEquality {
     private KeyEquality() {
     }
 
+    /** Whether identical printed values of {@code type} are always equal keys (its output is exact). */
+    static boolean exactOutput(String type) {
+        String base = type == null ? "" : type.startsWith("_") ? type.substring(1) : type;
+        return EXACT_OUTPUT.contains(base);
+    }
+
     /** @param a,b printed values, null for NULL (NULLs tie with each other, as the sort places them together) */
     static boolean equal(String type, long eqop, String a, String b) {
         if (a == null || b == null) {

@@ -66,6 +66,15 @@ public final class RowComparison {
         return out.toString();
     }
 
+    /**
+     * True when rows that print the same on every key column are sure to tie, so that a comparison by
+     * text alone (the browser's) may take them in any order; false when a key's printed value may be
+     * rounded (float), and such rows must keep their order.
+     */
+    public static boolean tiesByText(RowOrder order, List<String> types) {
+        return order.tiesKnown() && order.keyColumns().stream().allMatch(c -> KeyEquality.exactOutput(type(types, c)));
+    }
+
     private static List<String> actualCells(List<String> row, List<String> types) {
         List<String> cells = new ArrayList<>();
         for (int c = 0; c < row.size(); c++) {
