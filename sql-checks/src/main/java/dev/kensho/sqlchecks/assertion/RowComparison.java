@@ -41,9 +41,12 @@ public final class RowComparison {
         List<List<String>> missing = difference(expectedRows, actualRows);
         List<List<String>> extra = difference(actualRows, expectedRows);
         if (!missing.isEmpty() || !extra.isEmpty()) {
-            problems.add("rows differ (" + (ordered ? "in order, because the query has ORDER BY" : "as a multiset, because the query has no ORDER BY") + ")");
-        } else if (ordered && !sameOrder(expectedRows, actualRows, actual.rows(), order)) {
-            problems.add("the same rows came back in another order, and the query has ORDER BY");
+            problems.add("rows differ (" + (!order.known() ? "in the order the server returned them, because the order the statement "
+                    + "promises cannot be known: " + order.basis() : ordered ? "in order, because the query has ORDER BY"
+                    : "as a multiset, because the query has no ORDER BY") + ")");
+        } else if (ordered && !sameOrder(expectedRows, actualRows, actual.rows(), types, order)) {
+            problems.add(order.known() ? "the same rows came back in another order, and the query has ORDER BY"
+                    : "the same rows came back in another order, and the order the statement promises cannot be known: " + order.basis());
         }
         if (problems.isEmpty()) {
             return null;
@@ -61,6 +64,15 @@ public final class RowComparison {
             out.append("\nextra:   ").append(String.join(" | ", printable(row)));
         }
         return out.toString();
+    }
+
+    /**
+     * True when rows that print the same on every key column are sure to tie, so that a comparison by
+     * text alone (the browser's) may take them in any order; false when a key's printed value may be
+     * rounded (float), and such rows must keep their order.
+     */
+    public static boolean tiesByText(RowOrder order, List<String> types) {
+        return order.tiesKnown() && order.keyColumns().stream().allMatch(c -> KeyEquality.exactOutput(type(types, c)));
     }
 
     private static List<String> actualCells(List<String> row, List<String> types) {
@@ -105,18 +117,20 @@ public final class RowComparison {
 
     /**
      * True when the expected rows follow the actual order: exactly, or, when the sort keys are known
-     * result columns, with rows that tie on every key in any order within their run of ties.
+     * result columns, with rows that tie on every key in any order within their run of ties. Rows tie
+     * when each key's equality operator holds them equal ({@link KeyEquality}), as the sort decided.
+     *
+     * @param raw the actual rows as the server sent them: ties are decided on the values, not on what psql's padding shows
      */
-    /** @param raw the actual rows as the server sent them: ties are decided on exact values, not on what psql's padding shows */
-    private static boolean sameOrder(List<List<String>> expected, List<List<String>> actual, List<List<String>> raw, RowOrder order) {
+    private static boolean sameOrder(List<List<String>> expected, List<List<String>> actual, List<List<String>> raw,
+                                     List<String> types, RowOrder order) {
         if (!order.tiesKnown()) {
             return expected.equals(actual);
         }
         int start = 0;
         while (start < actual.size()) {
-            List<String> key = key(raw.get(start), order.keyColumns());
             int end = start + 1;
-            while (end < actual.size() && key(raw.get(end), order.keyColumns()).equals(key)) {
+            while (end < actual.size() && ties(raw.get(end - 1), raw.get(end), types, order)) {
                 end++;
             }
             List<List<String>> group = actual.subList(start, end);
@@ -129,12 +143,16 @@ public final class RowComparison {
         return true;
     }
 
-    private static List<String> key(List<String> row, List<Integer> columns) {
-        List<String> key = new ArrayList<>();
-        for (int column : columns) {
-            key.add(column < row.size() ? row.get(column) : null);
+    /** Adjacent rows tie when every key's equality holds them equal (sorted input: equality runs are contiguous). */
+    private static boolean ties(List<String> a, List<String> b, List<String> types, RowOrder order) {
+        for (int k = 0; k < order.keyColumns().size(); k++) {
+            int column = order.keyColumns().get(k);
+            if (column >= a.size() || column >= b.size()
+                    || !KeyEquality.equal(type(types, column), order.keyEquality().get(k), a.get(column), b.get(column))) {
+                return false;
+            }
         }
-        return key;
+        return true;
     }
 
     /** Rows of {@code left} not matched by a row of {@code right}, counting duplicates. */

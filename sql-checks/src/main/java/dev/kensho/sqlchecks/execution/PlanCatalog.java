@@ -84,16 +84,6 @@ final class PlanCatalog {
         return new TableClaim(written, family(written, new Relation(found[0], found[1])), null);
     }
 
-    long rowCount(String qualifiedRelation) throws SQLException {
-        String[] parts = qualifiedRelation.split("\\.", 2);
-        String quoted = parts.length == 2 ? quoteIdentifier(parts[0]) + "." + quoteIdentifier(parts[1]) : quoteIdentifier(parts[0]);
-        try (PreparedStatement statement = connection.prepareStatement("SELECT pg_catalog.count(*) FROM " + quoted);
-             ResultSet rs = statement.executeQuery()) {
-            rs.next();
-            return rs.getLong(1);
-        }
-    }
-
     /** {schema, name, relkind}, or null when the name resolves to nothing. */
     private String[] resolve(String written) throws SQLException {
         try (PreparedStatement statement = connection.prepareStatement(RESOLVE)) {
@@ -109,7 +99,4 @@ final class PlanCatalog {
         }
     }
 
-    private static String quoteIdentifier(String name) {
-        return "\"" + name.replace("\"", "\"\"") + "\"";
-    }
 }

@@ -23,12 +23,18 @@ import java.util.Set;
  * <p>The probe runs on the page's own connection (settings are per session) with every catalog,
  * function, operator and type named in full, so nothing the page defined can change its answers.
  * It runs at the page's start and after each hidden or setup snippet, and after every snippet while
- * any condition stands (so that a visible RESET is seen).
+ * any condition stands (so that a visible RESET is seen) — but only between the page's transactions:
+ * a read inside the reader's transaction would take its snapshot (a later {@code SET TRANSACTION}
+ * would then fail), and its catalog locks would last to the transaction's end. Outside a transaction
+ * it is a read-only query of its own: no transaction ID, no lock or snapshot left behind, no
+ * temporary schema ({@code pg_my_temp_schema()} only reads which one the session has). While a
+ * transaction is open, what the snippet changed stays unread and is stated so (plan claims then fail).
  */
 final class RunConditions {
 
     /** Settings that say nothing about results or plans. */
-    private static final Set<String> IGNORED = Set.of("application_name", "auto_explain.log_min_duration");
+    private static final Set<String> IGNORED = Set.of("application_name", "auto_explain.log_min_duration", "client_min_messages",
+            "debug_print_parse", "debug_pretty_print");
 
     /** Settings that shape plans but not what a statement returns; named by EXPLAIN (SETTINGS). */
     static final Set<String> PLAN_NEUTRAL = Set.of("jit", "jit_above_cost", "jit_inline_above_cost", "jit_optimize_above_cost",
@@ -191,9 +197,12 @@ final class RunConditions {
         unprobed = null;
         Map<String, String[]> now;
         try {
+            if (inTransaction()) {
+                throw new SQLException("the page's transaction is open");
+            }
             now = probe();
         } catch (SQLException e) {
-            // An aborted transaction: the state cannot be read until the page ends it. What changed is laid at this
+            // An open or aborted transaction: the state is not read until the page ends it. What changed is laid at this
             // snippet's door at the next probe, which runs after every snippet until one succeeds.
             if (unread == null) {
                 unread = snippet;
@@ -222,6 +231,15 @@ final class RunConditions {
     Snippet originOf(String setting) {
         Condition condition = standing.get("setting\u0000" + setting);
         return condition == null ? null : condition.origin();
+    }
+
+    private boolean inTransaction() {
+        try {
+            return connection.unwrap(org.postgresql.core.BaseConnection.class).getTransactionState()
+                    != org.postgresql.core.TransactionState.IDLE;
+        } catch (SQLException e) {
+            return true;
+        }
     }
 
     private Map<String, String[]> probe() throws SQLException {

@@ -91,9 +91,18 @@ public final class ScenarioRunner {
                 assertions, null, transcript, duration);
     }
 
-    /** What a step's statements produced: the last statement's rows, or the error that stopped it. */
-    private record StepResult(ResultTable rows, SQLException error) {
+    /**
+     * What a step's statements produced: the last statement's rows and the order the server's parse of
+     * it promises, or the error that stopped it.
+     */
+    private record StepResult(ResultTable rows, RowOrder order, SQLException error) {
+        StepResult(ResultTable rows, SQLException error) {
+            this(rows, null, error);
+        }
     }
+
+    /** Each session's cursors and prepared statements as the server's parse trees showed them. */
+    private final Map<Connection, SessionOrders> sessionOrders = new java.util.concurrent.ConcurrentHashMap<>();
 
     private final class PermutationRunner {
         private final Snippet snippet;
@@ -405,14 +414,7 @@ public final class ScenarioRunner {
                 if (result.rows() == null) {
                     return failAt(step.line(), "step " + step.name() + " states rows, but its last statement returned none");
                 }
-                RowOrder order;
-                try {
-                    order = ResultOrderProbe.decide(connections.get(step.session()), result.rows().statement(),
-                            result.rows().columns().size(), guard);
-                } catch (SQLException e) {
-                    return failAt(step.line(), "step " + step.name() + ": Kensho could not ask the server how its rows are ordered: "
-                            + serverMessage(e));
-                }
+                RowOrder order = result.order();
                 String difference = RowComparison.compare(step.expectedRows(), result.rows(), order);
                 if (difference != null) {
                     int newline = difference.indexOf('\n');
@@ -477,6 +479,7 @@ public final class ScenarioRunner {
                 } catch (SQLException ignored) {
                     // Already gone.
                 }
+                sessionOrders.remove(connection);
             }
             executors.values().forEach(ExecutorService::shutdownNow);
             try {
@@ -500,11 +503,16 @@ public final class ScenarioRunner {
 
     private StepResult execute(Connection connection, String sql) {
         ResultTable last = null;
+        RowOrder order = null;
         try {
             for (SqlStatement statement : SqlSplitter.split(sql)) {
-                last = SqlExecution.execute(connection, statement.text(), guard);
+                // One capture per statement sent: the first tree reported is that statement's. Were a step's
+                // statements sent as one query string, the first tree would be the step's first statement's.
+                ParseCapture parsed = new ParseCapture();
+                last = execute(connection, statement.text(), parsed);
+                order = last == null ? null : orders(connection).of(parsed, last.columns().size());
             }
-            return new StepResult(last, null);
+            return new StepResult(last, order, null);
         } catch (SQLException e) {
             return new StepResult(null, e);
         }
@@ -512,8 +520,24 @@ public final class ScenarioRunner {
 
     private void runOn(Connection connection, String sql) throws SQLException {
         for (SqlStatement statement : SqlSplitter.split(sql)) {
-            SqlExecution.execute(connection, statement.text(), guard);
+            execute(connection, statement.text(), new ParseCapture());
         }
+    }
+
+    /** Runs one statement, taking what the server's parse of it says about the session's cursors and prepared statements. */
+    private ResultTable execute(Connection connection, String sql, ParseCapture parsed) throws SQLException {
+        boolean succeeded = false;
+        try {
+            ResultTable table = SqlExecution.execute(connection, sql, guard, null, parsed);
+            succeeded = true;
+            return table;
+        } finally {
+            orders(connection).ran(parsed, succeeded);
+        }
+    }
+
+    private SessionOrders orders(Connection connection) {
+        return sessionOrders.computeIfAbsent(connection, c -> new SessionOrders());
     }
 
     private static boolean inTransaction(Connection connection) throws SQLException {
@@ -521,11 +545,9 @@ public final class ScenarioRunner {
                 != org.postgresql.core.TransactionState.IDLE;
     }
 
+    /** The driver has the backend's pid from the server's start-up message: nothing is sent on the session to ask. */
     private static int pidOf(Connection connection) throws SQLException {
-        try (Statement statement = connection.createStatement(); ResultSet rs = statement.executeQuery("SELECT pg_backend_pid()")) {
-            rs.next();
-            return rs.getInt(1);
-        }
+        return connection.unwrap(org.postgresql.PGConnection.class).getBackendPID();
     }
 
     private static String serverMessage(SQLException error) {

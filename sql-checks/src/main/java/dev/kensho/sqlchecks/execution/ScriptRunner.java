@@ -63,7 +63,25 @@ final class ScriptRunner {
 
     private final Semaphore scenarioSlots;
 
+    /** What the server's parse trees said about the session's cursors and prepared statements. */
+    private final SessionOrders orders = new SessionOrders();
+    /**
+     * The hidden or setup snippet that ran while a transaction was open, so that the plans it may have
+     * cached (prepared statements, functions) could not be discarded yet; null when none is waiting.
+     */
+    private Snippet cachedPlansOf;
+
     private final PlanCapture.Switch capture;
+
+    /**
+     * Statements that take no snapshot (PostgreSQL's {@code PlannedStmtRequiresSnapshot}): transaction
+     * control, LOCK, SET, SHOW, FETCH, LISTEN/NOTIFY, CHECKPOINT. They have no plan; the capture switch,
+     * a query, must not run before them (it would take the snapshot a later SET TRANSACTION must come
+     * before). The first keyword names the statement in PostgreSQL's grammar.
+     */
+    private static final java.util.Set<String> TAKE_NO_SNAPSHOT = java.util.Set.of("begin", "start", "commit", "end", "rollback",
+            "abort", "savepoint", "release", "lock", "set", "reset", "show", "fetch", "move", "listen", "notify", "unlisten",
+            "checkpoint");
 
     ScriptRunner(Connection connection, ScenarioRunner.SessionFactory sessions, StatementGuard guard, Duration pageTimeout,
                  Semaphore scenarioSlots, PlanCapture.Switch capture) {
@@ -122,6 +140,8 @@ final class ScriptRunner {
                     outcome = scenarios.run(snippet);
                 } finally {
                     scenarioSlots.release();
+                    // The scenario's setup and teardown ran on this session without this runner seeing their parse.
+                    orders.forget();
                 }
                 stoppedPage = !outcome.passed();
             } else {
@@ -133,11 +153,35 @@ final class ScriptRunner {
             boolean stillInTransaction = inTransaction();
             transactionOpenedBy = !stillInTransaction ? null : inTransaction ? transactionOpenedBy : snippet;
             conditions.ran(snippet);
+            discardHiddenPlans(snippet);
             if (stoppedPage) {
                 failed = outcome;
             }
         }
         return Arrays.asList(outcomes);
+    }
+
+    /**
+     * A hidden or setup snippet may leave plans cached under settings it then reset (a prepared
+     * statement, a function's queries); a reader who never ran it has none. Once no transaction is
+     * open they are discarded, in a statement of its own, between snippets: outside a transaction
+     * DISCARD PLANS takes no lock a later statement can see, assigns no transaction ID and leaves no
+     * snapshot behind, and the plans made anew are the ones a reader's session would make. While the
+     * page's transaction stays open nothing is sent, and plan claims fail (see {@link SnippetRun#checkPlan}).
+     */
+    private void discardHiddenPlans(Snippet snippet) {
+        if (snippet.directives().hidden() || snippet.directives().setup()) {
+            cachedPlansOf = snippet;
+        }
+        if (cachedPlansOf == null || inTransaction() || stoppedPage) {
+            return;
+        }
+        try {
+            executeOwn("DISCARD PLANS");
+            cachedPlansOf = null;
+        } catch (SQLException e) {
+            // Plan claims keep failing while the plans stay; a failed page is dropped anyway.
+        }
     }
 
     private boolean inTransaction() {
@@ -194,6 +238,7 @@ final class ScriptRunner {
             CapturedPlans captured = null;
             String captureProblem = null;
             SqlStatement last = null;
+            ParseCapture lastParse = null;
             try {
                 for (int i = 0; i < statements.size(); i++) {
                     SqlStatement statement = statements.get(i);
@@ -201,13 +246,17 @@ final class ScriptRunner {
                     String sent = isLast && target != null ? target.sql : statement.text();
                     PlanCapture plans = isLast && capture ? new PlanCapture() : null;
                     if (plans != null) {
-                        captureProblem = startCapture();
+                        captureProblem = startCapture(statement);
                         if (captureProblem != null) {
                             plans = null;
                         }
                     }
+                    ParseCapture parses = new ParseCapture();
+                    if (isLast) {
+                        lastParse = parses;
+                    }
                     try {
-                        ResultTable table = execute(sent, plans);
+                        ResultTable table = execute(sent, plans, parses);
                         if (table != null) {
                             results.add(isLast ? table.withStatement(statement.text()) : table);
                         }
@@ -247,7 +296,7 @@ final class ScriptRunner {
                 assertions.add(Assertion.held("runs", Map.of("statements", Integer.toString(statements.size())),
                         "runs without error"));
                 String sentLast = target != null ? target.sql : last.text();
-                Outcome rows = checkRows(last, sentLast);
+                Outcome rows = checkRows(last, lastParse);
                 if (rows != null) {
                     return rows;
                 }
@@ -294,8 +343,8 @@ final class ScriptRunner {
             List<String> items = new ArrayList<>(standing.stream().map(RunConditions.Condition::fact).toList());
             Snippet unread = conditions.unread();
             if (unread != null) {
-                stated.add("the session's state after the snippet at " + unread.location() + " could not be read (its transaction "
-                        + "had failed), so what it changed is not known");
+                stated.add("the session's state after the snippet at " + unread.location() + " could not be read (Kensho reads "
+                        + "nothing inside the page's open transaction), so what it changed is not known");
                 items.add("?\t" + unread.location().line() + "\t" + (unread.directives().hidden() || unread.directives().setup()
                         ? "hidden" : "visible") + "\tunknown");
             }
@@ -316,12 +365,21 @@ final class ScriptRunner {
             }
         }
 
-        /** Switches auto_explain on for the next statement; the reason when it cannot be. */
-        private String startCapture() {
+        /**
+         * Switches auto_explain on for the next statement; the reason when it cannot be. The switch is a
+         * query (a function call), sent only right before a statement that takes a snapshot itself, in the
+         * same transaction: it assigns no transaction ID, holds no lock, writes nothing, and the snapshot
+         * it takes is the one the statement would have taken a moment later.
+         */
+        private String startCapture(SqlStatement statement) {
+            String first = SqlLexer.firstWord(statement.text(), standardConformingStrings());
+            if (TAKE_NO_SNAPSHOT.contains(first) || (first.equals("prepare") && SqlLexer.tokens(statement.text()).stream()
+                    .filter(SqlLexer.Token::significant).skip(1).findFirst().map(t -> t.word().equals("transaction")).orElse(false))) {
+                return "the statement has no plan (" + first.toUpperCase(java.util.Locale.ROOT) + " is run without one); claim the "
+                        + "plan of a query or of INSERT, UPDATE, DELETE or MERGE";
+            }
             try {
-                // A plan a hidden snippet left cached (a prepared statement planned under other settings) is made anew.
-                execute("DISCARD PLANS", null);
-                execute(capture.on(), null);
+                executeOwn(capture.on());
                 return null;
             } catch (SQLException e) {
                 rollbackIfAborted(false);
@@ -332,11 +390,11 @@ final class ScriptRunner {
 
         private void stopCapture() {
             try {
-                execute(capture.off(), null);
+                executeOwn(capture.off());
                 // The switch's key leaves pg_stat_activity's last query of this session, which scenario sessions may read.
-                execute("SELECT NULL", null);
+                executeOwn("SELECT NULL");
             } catch (SQLException ignored) {
-                // In a failed transaction the SET fails too; the transaction's end restores the role's value.
+                // In a failed transaction the call fails too; the transaction's end restores the role's value.
             }
         }
 
@@ -391,7 +449,7 @@ final class ScriptRunner {
             return outcome(Outcome.Status.PASSED, null);
         }
 
-        private Outcome checkRows(SqlStatement last, String sent) {
+        private Outcome checkRows(SqlStatement last, ParseCapture parsed) {
             ExpectedRows expected = snippet.expectedRows();
             if (expected == null) {
                 return null;
@@ -405,20 +463,18 @@ final class ScriptRunner {
             if (explained != null) {
                 return explained;
             }
-            RowOrder order;
-            try {
-                order = ResultOrderProbe.decide(connection, sent, actual.columns().size(), guard);
-            } catch (SQLException e) {
-                rollbackIfAborted(true);
-                return fail("Kensho could not ask the server how the rows are ordered: " + e.getMessage(), null, e.getSQLState());
-            }
+            RowOrder order = orders.of(parsed, actual.columns().size());
             String difference = RowComparison.compare(expected, actual, order);
             String ties = !order.ordered() ? "" : order.tiesKnown() ? " (rows that tie on every ORDER BY key in any order)"
+                    : !order.known() ? " (as the server returned them: the order the statement promises cannot be known)"
+                    : order.keyColumns() == null && order.basis().startsWith("EXPLAIN") ? ""
                     : " (an ORDER BY key is not a result column, so rows that tie on the shown ones keep the server's order)";
             String description = "returns the " + expected.rows().size() + " expected row(s)" + (order.ordered() ? " in order" + ties : " (in any order)");
             Assertion claim = new Assertion("rows", Map.of("count", Integer.toString(expected.rows().size()),
                     "ordered", Boolean.toString(order.ordered()), "ties", order.ordered() ? Boolean.toString(order.tiesKnown()) : "",
-                    "keys", order.tiesKnown() ? order.keyColumns().stream().map(String::valueOf).collect(Collectors.joining(",")) : "",
+                    // The browser ties rows on identical text: given keys only where identical text is sure to be a tie.
+                    "keys", RowComparison.tiesByText(order, actual.types())
+                            ? order.keyColumns().stream().map(String::valueOf).collect(Collectors.joining(",")) : "",
                     "basis", order.basis()), description, difference == null);
             assertions.add(claim);
             if (difference != null) {
@@ -436,6 +492,13 @@ final class ScriptRunner {
             }
             if (captureProblem != null) {
                 return fail("plan claims cannot be checked: " + captureProblem, null, null);
+            }
+            if (cachedPlansOf != null) {
+                return fail("plan claims cannot be checked: the " + (cachedPlansOf.directives().setup() ? "setup" : "hidden")
+                        + " snippet at " + cachedPlansOf.location() + " ran while a transaction was open, and the plans it may have "
+                        + "cached (prepared statements, functions' queries) under settings a reader cannot see are discarded only "
+                        + "once the transaction ends; Kensho sends nothing inside the page's transaction. Claim the plan after "
+                        + "COMMIT or ROLLBACK, or make the snippet visible", null, null);
             }
             if (captured == null || captured.isEmpty()) {
                 return fail("plan claims cannot be checked: the server reported no plan for this execution of the statement ("
@@ -469,7 +532,7 @@ final class ScriptRunner {
                     }
                 }
                 if (!problems.isEmpty()) {
-                    String advice = smallTableAdvice(shape);
+                    String advice = smallTableAdvice(shape, captured);
                     List<String> details = new ArrayList<>(problems.subList(1, problems.size()));
                     if (advice != null) {
                         details.add(advice);
@@ -505,10 +568,10 @@ final class ScriptRunner {
 
         private String noPlanReason() {
             try {
-                ResultTable level = execute("SHOW client_min_messages", null);
+                ResultTable level = executeOwn("SHOW client_min_messages");
                 String value = level.rows().get(0).get(0);
                 if (!value.equals("notice") && !value.startsWith("debug") && !value.equals("log")) {
-                    return "client_min_messages is " + value + ", and plans reach Kensho as notices; leave it at notice";
+                    return "client_min_messages is " + value + ", and plans reach Kensho as notices; leave it as Kensho sets it (log)";
                 }
             } catch (SQLException ignored) {
                 // The reason below stands.
@@ -517,19 +580,48 @@ final class ScriptRunner {
                     + "UPDATE, DELETE or MERGE";
         }
 
-        private String smallTableAdvice(PlanCheck check) throws SQLException {
+        /**
+         * Read from the plan's own Seq Scan nodes (rows returned plus rows its filter removed, every loop):
+         * counting the table with a query of Kensho's would run on the reader's session, inside its
+         * transaction, through the table's row-level security policies.
+         */
+        private String smallTableAdvice(PlanCheck check, CapturedPlans captured) {
             if (!check.hasSeqScan()) {
                 return null;
             }
-            List<String> small = new ArrayList<>();
-            for (String relation : check.relations()) {
-                long rows = catalog.rowCount(relation);
-                if (rows < SMALL_TABLE_ROWS) {
-                    small.add(relation + " has " + rows + " row(s)");
-                }
+            Map<String, Long> scanned = new LinkedHashMap<>();
+            for (CapturedPlans.ParsedPlan plan : captured.plans()) {
+                seqScans(plan.root(), scanned);
             }
+            List<String> small = new ArrayList<>();
+            scanned.forEach((relation, rows) -> {
+                if (rows < SMALL_TABLE_ROWS) {
+                    small.add("the Seq Scan on " + relation + " read " + rows + " row(s)");
+                }
+            });
             return small.isEmpty() ? null : "hint: " + String.join(", ", small) + "; on a table that small the planner rightly "
                     + "prefers a Seq Scan. Seed realistic data first (INSERT … SELECT … FROM generate_series(1, 10000)) and ANALYZE";
+        }
+
+        private static void seqScans(com.fasterxml.jackson.databind.JsonNode node, Map<String, Long> scanned) {
+            if (node == null) {
+                return;
+            }
+            if (node.isArray()) {
+                node.forEach(child -> seqScans(child, scanned));
+                return;
+            }
+            if (!node.isObject()) {
+                return;
+            }
+            if ("Seq Scan".equals(node.path("Node Type").asText()) && node.hasNonNull("Relation Name")) {
+                String schema = node.path("Schema").asText("");
+                String relation = (schema.isEmpty() ? "" : schema + ".") + node.path("Relation Name").asText();
+                long rows = Math.round((node.path("Actual Rows").asDouble(0) + node.path("Rows Removed by Filter").asDouble(0))
+                        * Math.max(1, node.path("Actual Loops").asDouble(1)));
+                scanned.merge(relation, rows, Math::max);
+            }
+            node.forEach(child -> seqScans(child, scanned));
         }
 
         private Outcome fail(String message, Failure cause, String sqlState) {
@@ -582,7 +674,27 @@ final class ScriptRunner {
     }
 
     private ResultTable execute(String sql, PlanCapture plans) throws SQLException {
-        return SqlExecution.execute(connection, sql, guard, plans);
+        return execute(sql, plans, new ParseCapture());
+    }
+
+    /**
+     * A statement of Kensho's own on the page's session (the capture switch, DISCARD PLANS, SHOW): it
+     * opens, closes and prepares nothing, so the session's cursors and prepared statements stay known.
+     */
+    private ResultTable executeOwn(String sql) throws SQLException {
+        return SqlExecution.execute(connection, sql, guard, null, null);
+    }
+
+    /** Every statement of the page (as written, or bound) goes through here, so that what it did to cursors and prepared statements is known. */
+    private ResultTable execute(String sql, PlanCapture plans, ParseCapture parses) throws SQLException {
+        boolean succeeded = false;
+        try {
+            ResultTable table = SqlExecution.execute(connection, sql, guard, plans, parses);
+            succeeded = true;
+            return table;
+        } finally {
+            orders.ran(parses, succeeded);
+        }
     }
 
     private boolean standardConformingStrings() {

@@ -32,7 +32,11 @@ public final class SessionSettings {
             "lc_monetary", "C",
             "lc_numeric", "C",
             "lc_time", "C",
-            "client_min_messages", "notice");
+            // How the server reports each statement's parse tree to the session itself (ParseCapture):
+            // results are the same, only what reaches the client besides them differs.
+            "client_min_messages", "log",
+            "debug_print_parse", "on",
+            "debug_pretty_print", "off");
 
     /** Stock values of the limits a lesson could otherwise lean on, set on the page's role (lc_messages needs a superuser). */
     public static final Map<String, String> ROLE = orderedMap(

@@ -42,12 +42,21 @@ public final class SqlExecution {
      * @param plans when not null, receives the auto_explain reports among the statement's NOTICEs
      */
     public static ResultTable execute(Connection connection, String sql, StatementGuard guard, PlanCapture plans) throws SQLException {
+        return execute(connection, sql, guard, plans, null);
+    }
+
+    /**
+     * @param plans  when not null, receives the auto_explain reports among the statement's NOTICEs
+     * @param parses when not null, receives the parse trees the server reports for it
+     */
+    static ResultTable execute(Connection connection, String sql, StatementGuard guard, PlanCapture plans, ParseCapture parses)
+            throws SQLException {
         return guard.run(connection, () -> {
             try (Statement statement = connection.createStatement()) {
                 statement.setEscapeProcessing(false);
                 // The driver keeps every NOTICE of a running statement; a snippet raising millions would
-                // fill the heap. They are taken as they come: plans go to the capture, the rest is let go.
-                NoticeDrain notices = new NoticeDrain(statement, plans);
+                // fill the heap. They are taken as they come: plans and parse trees go to their captures, the rest is let go.
+                NoticeDrain notices = new NoticeDrain(statement, plans, parses);
                 ScheduledFuture<?> drain = StatementGuard.every(NOTICE_DRAIN, notices::drain);
                 ResultTable last = null;
                 boolean isResultSet;
@@ -98,11 +107,13 @@ public final class SqlExecution {
     private static final class NoticeDrain {
         private final Statement statement;
         private final PlanCapture plans;
+        private final ParseCapture parses;
         private SQLWarning detachedLast;
 
-        NoticeDrain(Statement statement, PlanCapture plans) {
+        NoticeDrain(Statement statement, PlanCapture plans, ParseCapture parses) {
             this.statement = statement;
             this.plans = plans;
+            this.parses = parses;
         }
 
         synchronized void drain() {
@@ -132,6 +143,9 @@ public final class SqlExecution {
                 if (plans != null) {
                     plans.offer(warning);
                 }
+                if (parses != null) {
+                    parses.offer(warning);
+                }
                 last = warning;
             }
             return last;
@@ -142,9 +156,11 @@ public final class SqlExecution {
         ResultSetMetaData meta = rs.getMetaData();
         List<String> columns = new ArrayList<>();
         List<String> types = new ArrayList<>();
+        // The type comes from the row description; getColumnTypeName would query the catalogs on this session (BuiltinTypes).
+        org.postgresql.jdbc.PgResultSet described = rs.unwrap(org.postgresql.jdbc.PgResultSet.class);
         for (int c = 1; c <= meta.getColumnCount(); c++) {
             columns.add(meta.getColumnLabel(c));
-            types.add(meta.getColumnTypeName(c));
+            types.add(BuiltinTypes.name(described.getColumnOID(c)));
         }
         List<List<String>> rows = new ArrayList<>();
         while (rs.next()) {

@@ -228,7 +228,7 @@ class DirectiveAssertionsTest {
         Outcome outcome = page().add("", ORDERS + "INSERT INTO orders VALUES (1, 7, now(), 'x'), (2, 7, now(), 'y'); ANALYZE orders;")
                 .add("no-seq-scan=orders", "SELECT * FROM orders WHERE account_id = 7;").last();
         assertEquals("plan assertion failed: no Seq Scan on orders: the plan reads public.orders with Seq Scan on orders", outcome.failure().message());
-        assertEquals("hint: public.orders has 2 row(s); on a table that small the planner rightly prefers a Seq Scan. "
+        assertEquals("hint: the Seq Scan on public.orders read 2 row(s); on a table that small the planner rightly prefers a Seq Scan. "
                 + "Seed realistic data first (INSERT … SELECT … FROM generate_series(1, 10000)) and ANALYZE", outcome.failure().detail());
     }
 
