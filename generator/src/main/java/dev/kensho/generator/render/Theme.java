@@ -8,8 +8,6 @@ import freemarker.template.Configuration;
 import freemarker.template.TemplateException;
 import freemarker.template.TemplateExceptionHandler;
 
-import org.snakeyaml.engine.v2.api.Load;
-import org.snakeyaml.engine.v2.api.LoadSettings;
 import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
 
 import java.io.IOException;
@@ -428,7 +426,10 @@ public final class Theme implements ComponentCatalog {
             return Map.of();
         }
         try {
-            Object loaded = new Load(LoadSettings.builder().build()).loadFromString(Files.readString(file));
+            String text = Files.readString(file);
+            // The theme's words come with a pull request too: the bounds of site.yml and front matter hold for them.
+            dev.kensho.generator.content.YamlLimits.check(text);
+            Object loaded = dev.kensho.generator.content.YamlLimits.loader(display(file)).loadFromString(text);
             Map<String, String> strings = new HashMap<>();
             if (loaded instanceof Map<?, ?> map) {
                 map.forEach((k, v) -> strings.put(String.valueOf(k), String.valueOf(v)));
@@ -437,6 +438,8 @@ public final class Theme implements ComponentCatalog {
             throw new ThemeException(Diagnostic.at(display(file), 1, 1, "UI strings must be a mapping such as 'search.label: Search'", null));
         } catch (IOException | YamlEngineException e) {
             throw new ThemeException(Diagnostic.at(display(file), 1, 1, "UI strings cannot be read: " + e.getMessage(), null));
+        } catch (dev.kensho.generator.content.YamlLimits.Exceeded e) {
+            throw new ThemeException(Diagnostic.at(display(file), e.line, e.column, e.getMessage(), null));
         }
     }
 

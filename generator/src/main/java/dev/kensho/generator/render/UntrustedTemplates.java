@@ -15,10 +15,12 @@ import java.io.IOException;
 import java.io.Writer;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * FreeMarker set up for templates from a pull request, as Hugo treats its templates: a template is data that shapes the
@@ -32,9 +34,9 @@ import java.util.concurrent.TimeUnit;
  *   <li>include and import find templates only through {@link ThemeLayer} (FreeMarker itself refuses names that back
  *       out of the root);</li>
  *   <li>a rendering is bounded: at most {@link #MAX_OUTPUT_CHARS} characters out and {@link #RENDER_TIME} of wall
- *       time (every loop of every template checks for the interruption the watchdog sends; the output checks the
- *       clock at every write), and a macro that calls itself without end, or a string that outgrows memory, stops
- *       with a message instead of taking the build down.</li>
+ *       time (the output checks the clock at every write; the caller stops waiting soon after and interrupts the
+ *       rendering, which every loop of every template checks for), and a macro that calls itself without end, or a
+ *       string that outgrows memory, stops with a message instead of taking the build down.</li>
  * </ul>
  */
 final class UntrustedTemplates extends Configuration {
@@ -47,8 +49,15 @@ final class UntrustedTemplates extends Configuration {
     /** Marks a template whose loops check for interruption (templates are cached and shared between threads). */
     private static final String INTERRUPTIBLE = "kensho.interruptible";
 
-    private static final ScheduledExecutorService WATCHDOG = Executors.newSingleThreadScheduledExecutor(runnable -> {
-        Thread thread = new Thread(runnable, "kensho-template-watchdog");
+    /** How long past {@link #RENDER_TIME} the caller waits before it stops waiting. */
+    private static final Duration GRACE = Duration.ofSeconds(2);
+
+    /**
+     * Templates render on these daemon threads, so that the caller can stop waiting for one that does not end: a
+     * build is never held by a template, and its end is not held by a rendering left behind.
+     */
+    private static final ExecutorService RENDERERS = Executors.newCachedThreadPool(runnable -> {
+        Thread thread = new Thread(runnable, "kensho-template");
         thread.setDaemon(true);
         return thread;
     });
@@ -102,23 +111,42 @@ final class UntrustedTemplates extends Configuration {
     /** Renders a template of this configuration within the output and time bounds. */
     static String process(Template template, Object model) throws TemplateException, IOException {
         BoundedOutput out = new BoundedOutput(System.nanoTime() + RENDER_TIME.toNanos());
-        Alarm alarm = new Alarm(RENDER_TIME);
-        try {
-            template.process(model, out);
-        } catch (RuntimeException e) {
-            if (alarm.rang()) {
-                throw new OverBudget(tooLong(), null);
+        Future<String> rendering = RENDERERS.submit(() -> {
+            try {
+                template.process(model, out);
+                return out.text.toString();
+            } catch (StackOverflowError e) {
+                throw new OverBudget("a macro, function or include calls itself without end", null);
+            } catch (OutOfMemoryError e) {
+                // One allocation too large for the heap (a string doubled in a loop): it failed, so its memory is free again.
+                throw new OverBudget("the template builds a value larger than the build's memory", null);
             }
-            throw e;
-        } catch (StackOverflowError e) {
-            throw new OverBudget("a macro, function or include calls itself without end", null);
-        } catch (OutOfMemoryError e) {
-            // One allocation too large for the heap (a string doubled in a loop): it failed, so its memory is free again.
-            throw new OverBudget("the template builds a value larger than the build's memory", null);
-        } finally {
-            alarm.close();
+        });
+        try {
+            // The output's own clock stops a loop that writes, where it writes; this one stops every other.
+            return rendering.get(RENDER_TIME.plus(GRACE).toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            // Loops see the interruption and stop; a built-in looping inside FreeMarker cannot be stopped, and is left
+            // to end on a daemon thread while the build fails (a CLI build then exits, which ends it).
+            rendering.cancel(true);
+            throw new OverBudget(tooLong(), null);
+        } catch (InterruptedException e) {
+            rendering.cancel(true);
+            Thread.currentThread().interrupt();
+            throw new OverBudget("the rendering was interrupted", null);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof TemplateException failed) {
+                throw failed;
+            }
+            if (cause instanceof IOException io) {
+                throw io;
+            }
+            if (cause instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            throw new IllegalStateException(cause);
         }
-        return out.text.toString();
     }
 
     private static String tooLong() {
@@ -165,41 +193,6 @@ final class UntrustedTemplates extends Configuration {
         @Override
         public void close() {
             // Nothing to release.
-        }
-    }
-
-    /** Interrupts the rendering thread once the time is up, unless the rendering ended first. */
-    private static final class Alarm {
-        private final Thread thread = Thread.currentThread();
-        private final ScheduledFuture<?> timer;
-        private boolean ended;
-        private boolean rang;
-
-        Alarm(Duration after) {
-            timer = WATCHDOG.schedule(this::ring, after.toMillis(), TimeUnit.MILLISECONDS);
-        }
-
-        private synchronized void ring() {
-            if (!ended) {
-                rang = true;
-                thread.interrupt();
-            }
-        }
-
-        synchronized boolean rang() {
-            return rang;
-        }
-
-        void close() {
-            boolean interrupted;
-            synchronized (this) {
-                ended = true;
-                interrupted = rang;
-            }
-            timer.cancel(false);
-            if (interrupted) {
-                Thread.interrupted(); // our interruption, not the caller's: the thread goes back to its pool clean
-            }
         }
     }
 
