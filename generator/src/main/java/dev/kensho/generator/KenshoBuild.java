@@ -108,6 +108,8 @@ public final class KenshoBuild {
         Navigation navigation = Navigation.of(pages, config, siteSettings, diagnostics);
         phase("load", t0);
         Theme theme = Theme.load(options.theme());
+        // A theme file that may not be read (a link, a FIFO) fails the build at its path, as such a content file does.
+        diagnostics.addAll(theme.problems());
         // Pages parse in parallel; their problems are then listed in page order.
         List<List<Diagnostic>> found = pages.stream().map(page -> (List<Diagnostic>) new ArrayList<Diagnostic>()).toList();
         // A fallback copy of a page reports nothing of its own: its original reports the same source.

@@ -89,6 +89,38 @@ class InitCommandTest {
     }
 
     @Test
+    void initWritesNothingThroughALink() throws Exception {
+        Path folder = Files.createDirectories(temp.resolve("notes"));
+        Path elsewhere = Files.createDirectories(temp.resolve("elsewhere"));
+        Files.createSymbolicLink(folder.resolve("content"), elsewhere);
+        TestSite.Run init = kensho("init", folder.toString());
+        assertEquals(2, init.status(), init::toString);
+        assertEquals("error: nothing written: " + folder.resolve("content") + " is a symbolic link; kensho init writes only inside "
+                + folder + ", never through a link that may lead elsewhere. Remove the link, or choose another folder\n", init.err());
+        assertEquals(List.of(), listed(elsewhere));
+        assertEquals(List.of("content"), listed(folder), "nothing written beside the link either");
+
+        // Deeper folders and the files themselves, all said at once; a dangling link is a link too.
+        Files.delete(folder.resolve("content"));
+        Files.createDirectories(folder.resolve(".github"));
+        Files.createSymbolicLink(folder.resolve(".github/workflows"), elsewhere);
+        Files.createSymbolicLink(folder.resolve(".gitignore"), elsewhere.resolve("not-yet-there"));
+        init = kensho("init", folder.toString(), "--lang", "ja");
+        assertEquals(2, init.status(), init::toString);
+        assertEquals("error: nothing written: " + folder.resolve(".github/workflows") + ", " + folder.resolve(".gitignore")
+                + " are symbolic links; kensho init writes only inside " + folder + ", never through a link that may lead elsewhere. "
+                + "Remove the link, or choose another folder\n", init.err());
+        assertEquals(List.of(), listed(elsewhere));
+        assertEquals(List.of(".github", ".gitignore"), listed(folder));
+    }
+
+    private static List<String> listed(Path folder) throws java.io.IOException {
+        try (var files = Files.list(folder)) {
+            return files.map(file -> file.getFileName().toString()).sorted().toList();
+        }
+    }
+
+    @Test
     void anUnknownLanguageIsAUsageError() {
         TestSite.Run init = kensho("init", temp.toString(), "--lang", "fr");
         assertEquals(2, init.status(), init::toString);

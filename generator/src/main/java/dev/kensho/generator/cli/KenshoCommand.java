@@ -372,6 +372,9 @@ public final class KenshoCommand implements Runnable {
                 written = StarterSite.write(folder, lang);
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+            } catch (StarterSite.LinkInTheWay e) {
+                err.println("error: " + e.getMessage());
+                return 2;
             } catch (StarterSite.AlreadyThere | IOException e) {
                 err.println(ConsoleGate.line("error: " + e.getMessage()));
                 return 1;

@@ -27,7 +27,20 @@ public final class ContentFiles {
     /** The account that owns the content folder; a file owned by another one is not the contributor's to publish. */
     private final Object owner;
 
+    /** What the folder is called in messages ("content", "theme"). */
+    private final String folder;
+
     public ContentFiles(Path root) throws IOException {
+        this(root, "content");
+    }
+
+    /**
+     * A gate for another folder of contributor files, such as the theme folder, with the same rules.
+     *
+     * @param folder what the folder is called in messages ("theme": "outside the theme folder", "inside theme/")
+     */
+    public ContentFiles(Path root, String folder) throws IOException {
+        this.folder = folder;
         this.root = root.toAbsolutePath().normalize();
         this.realRoot = this.root.toRealPath();
         this.owner = unixAttribute(realRoot, "uid");
@@ -89,17 +102,17 @@ public final class ContentFiles {
     public Path check(Path file, long maxBytes) throws Refused {
         Path normalized = file.toAbsolutePath().normalize();
         if (!normalized.startsWith(root)) {
-            throw new Refused("it is outside the content folder; only files inside content/ are read");
+            throw new Refused("it is outside the " + folder + " folder; only files inside " + folder + "/ are read");
         }
         Path real;
         try {
             real = normalized.toRealPath();
         } catch (IOException e) {
             boolean link = Files.isSymbolicLink(normalized);
-            throw new Refused(link ? "it is a symbolic link that leads nowhere inside content/" : "no such file");
+            throw new Refused(link ? "it is a symbolic link that leads nowhere inside " + folder + "/" : "no such file");
         }
         if (!real.startsWith(realRoot)) {
-            throw new Refused("it is a symbolic link to a file outside the content folder; Kensho never reads or publishes such a file");
+            throw new Refused("it is a symbolic link to a file outside the " + folder + " folder; Kensho never reads or publishes such a file");
         }
         BasicFileAttributes attributes;
         try {
@@ -112,11 +125,11 @@ public final class ContentFiles {
         }
         Object links = unixAttribute(real, "nlink");
         if (links instanceof Integer count && count > 1) {
-            throw new Refused("it has " + count + " hard links; a file in content/ must have one (another link may be a file outside content/)");
+            throw new Refused("it has " + count + " hard links; a file in " + folder + "/ must have one (another link may be a file outside " + folder + "/)");
         }
         Object fileOwner = unixAttribute(real, "uid");
         if (owner != null && fileOwner != null && !owner.equals(fileOwner)) {
-            throw new Refused("it is owned by another account (uid " + fileOwner + ") than the content folder (uid " + owner + ")");
+            throw new Refused("it is owned by another account (uid " + fileOwner + ") than the " + folder + " folder (uid " + owner + ")");
         }
         if (attributes.size() > maxBytes) {
             throw new Refused("it is " + attributes.size() + " bytes, more than the " + (maxBytes >> 20) + " MiB Kensho reads for this kind of file");

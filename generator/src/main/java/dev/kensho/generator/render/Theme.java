@@ -5,17 +5,13 @@ import dev.kensho.generator.markdown.ComponentCatalog;
 import freemarker.cache.TemplateLoader;
 import freemarker.core.HTMLOutputFormat;
 import freemarker.template.Configuration;
-import freemarker.template.Template;
 import freemarker.template.TemplateException;
 import freemarker.template.TemplateExceptionHandler;
 
-import org.snakeyaml.engine.v2.api.Load;
-import org.snakeyaml.engine.v2.api.LoadSettings;
 import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
 
 import java.io.IOException;
 import java.io.Reader;
-import java.io.StringWriter;
 import java.util.ArrayList;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,13 +41,13 @@ public final class Theme implements ComponentCatalog {
     private static final String BUILT_IN = "kensho-theme";
 
     /** The theme folders, the site's own first; the last is the built-in theme. */
-    private final List<Path> layers;
+    private final List<ThemeLayer> layers;
     private final Configuration freemarker;
     private final Map<String, List<String>> components;
     private final Map<String, Map<String, List<String>>> allowedValues = new ConcurrentHashMap<>();
     private final java.util.Set<String> frontMatterKeys;
 
-    private Theme(List<Path> layers, Configuration freemarker, Map<String, List<String>> components,
+    private Theme(List<ThemeLayer> layers, Configuration freemarker, Map<String, List<String>> components,
                   java.util.Set<String> frontMatterKeys) {
         this.layers = layers;
         this.freemarker = freemarker;
@@ -62,19 +58,14 @@ public final class Theme implements ComponentCatalog {
     private static final Pattern META_KEY = Pattern.compile("\\bmeta\\.([A-Za-z_][A-Za-z0-9_]*)|\\bmeta\\[\"([^\"]+)\"\\]");
 
     /** Every {@code meta.NAME} the templates and components of the layers read: the front matter they give meaning to. */
-    private static java.util.Set<String> frontMatterKeys(List<Path> layers) throws IOException {
+    private static java.util.Set<String> frontMatterKeys(List<ThemeLayer> layers) throws IOException {
         java.util.Set<String> keys = new java.util.TreeSet<>();
-        for (Path layer : layers) {
+        for (ThemeLayer layer : layers) {
             for (String folder : List.of("templates", "components")) {
-                if (!Files.isDirectory(layer.resolve(folder))) {
-                    continue;
-                }
-                try (var files = Files.walk(layer.resolve(folder))) {
-                    for (Path file : files.filter(f -> f.toString().endsWith(".ftlh")).toList()) {
-                        Matcher matcher = META_KEY.matcher(Files.readString(file));
-                        while (matcher.find()) {
-                            keys.add(matcher.group(1) != null ? matcher.group(1) : matcher.group(2));
-                        }
+                for (Path file : layer.files(folder).stream().filter(f -> f.toString().endsWith(".ftlh")).toList()) {
+                    Matcher matcher = META_KEY.matcher(Files.readString(file));
+                    while (matcher.find()) {
+                        keys.add(matcher.group(1) != null ? matcher.group(1) : matcher.group(2));
                     }
                 }
             }
@@ -82,14 +73,23 @@ public final class Theme implements ComponentCatalog {
         return java.util.Set.copyOf(keys);
     }
 
+    /** The theme's source for a template name, read through the theme's gate, or null when it has none or refuses it. */
+    private Path source(String name) {
+        try {
+            return ((LayeredLoader) freemarker.getTemplateLoader()).findTemplateSource(name) instanceof Path path ? path : null;
+        } catch (IOException refused) {
+            return null; // said where the template is rendered, and by problems()
+        }
+    }
+
     private final Map<String, Boolean> readsSlots = new ConcurrentHashMap<>();
 
     /** Whether a component's template places named slots ({@code slots.icon}); if not, slotted children stay in place. */
     boolean readsSlots(String component) {
         return readsSlots.computeIfAbsent(component, name -> {
-            Object source = ((LayeredLoader) freemarker.getTemplateLoader()).findTemplateSource("components/" + name + ".ftlh");
+            Path source = source("components/" + name + ".ftlh");
             try {
-                return source instanceof Path path && Files.readString(path).contains("slots");
+                return source != null && Files.readString(source).contains("slots");
             } catch (IOException e) {
                 return false;
             }
@@ -100,8 +100,8 @@ public final class Theme implements ComponentCatalog {
     public Map<String, List<String>> allowedValues(String component) {
         return allowedValues.computeIfAbsent(component, name -> {
             Map<String, List<String>> values = new TreeMap<>();
-            Object source = ((LayeredLoader) freemarker.getTemplateLoader()).findTemplateSource("components/" + name + ".ftlh");
-            if (source instanceof Path path) {
+            Path path = source("components/" + name + ".ftlh");
+            if (path != null) {
                 try (var lines = Files.lines(path)) {
                     lines.limit(3).forEach(line -> {
                         Matcher matcher = VALUES.matcher(line);
@@ -122,6 +122,14 @@ public final class Theme implements ComponentCatalog {
         });
     }
 
+    /**
+     * The files of the site's theme folder that are not read (links, FIFOs, files with other links or owners, files
+     * too large), each at its path: the build fails on them, as it does on such files in content/.
+     */
+    public List<Diagnostic> problems() {
+        return layers.stream().flatMap(layer -> layer.problems().stream()).toList();
+    }
+
     @Override
     public java.util.Set<String> frontMatterKeys() {
         return frontMatterKeys;
@@ -138,15 +146,23 @@ public final class Theme implements ComponentCatalog {
      * @param override the site's theme folder, or null for the built-in theme alone
      */
     public static Theme load(Path override) throws IOException {
-        List<Path> layers = new ArrayList<>();
+        List<Path> roots = new ArrayList<>();
         if (override != null) {
+            if (Files.isSymbolicLink(override)) {
+                throw new IOException("theme folder " + override + " is a symbolic link; a theme is read only from a folder of its own");
+            }
             if (!Files.isDirectory(override)) {
                 throw new IOException("theme folder " + override + " does not exist");
             }
-            layers.add(override.toAbsolutePath().normalize());
+            roots.add(override.toAbsolutePath().normalize());
         }
-        layers.add(builtInRoot());
-        Configuration configuration = new Configuration(Configuration.VERSION_2_3_34);
+        Path builtIn = builtInRoot();
+        roots.add(builtIn);
+        List<ThemeLayer> layers = new ArrayList<>();
+        for (Path root : roots) {
+            layers.add(new ThemeLayer(root, path -> display(path, builtIn)));
+        }
+        Configuration configuration = new UntrustedTemplates();
         configuration.setTemplateLoader(new LayeredLoader(layers));
         configuration.setDefaultEncoding("UTF-8");
         configuration.setOutputFormat(HTMLOutputFormat.INSTANCE);
@@ -157,7 +173,7 @@ public final class Theme implements ComponentCatalog {
         configuration.setFallbackOnNullLoopVariable(false);
         Map<String, List<String>> components = new TreeMap<>();
         for (int i = layers.size() - 1; i >= 0; i--) {
-            components.putAll(components(layers.get(i).resolve("components")));
+            components.putAll(components(layers.get(i)));
         }
         return new Theme(List.copyOf(layers), configuration, components, frontMatterKeys(layers));
     }
@@ -179,19 +195,20 @@ public final class Theme implements ComponentCatalog {
      * first layer that has it.
      */
     private static final class LayeredLoader implements TemplateLoader {
-        private final List<Path> layers;
+        private final List<ThemeLayer> layers;
 
-        LayeredLoader(List<Path> layers) {
+        LayeredLoader(List<ThemeLayer> layers) {
             this.layers = layers;
         }
 
+        /** @throws IOException when the first layer that has the name may not read it (a link, a name outside the theme) */
         @Override
-        public Object findTemplateSource(String name) {
-            for (Path layer : layers) {
-                for (Path candidate : List.of(layer.resolve("templates").resolve(name), layer.resolve(name))) {
-                    Path normal = candidate.normalize();
-                    if (normal.startsWith(layer) && Files.isRegularFile(normal)) {
-                        return normal;
+        public Object findTemplateSource(String name) throws IOException {
+            for (ThemeLayer layer : layers) {
+                for (String candidate : List.of("templates/" + name, name)) {
+                    Path found = layer.find(candidate);
+                    if (found != null) {
+                        return found;
                     }
                 }
             }
@@ -219,24 +236,37 @@ public final class Theme implements ComponentCatalog {
     }
 
     /** The layers in the order their files are laid over each other. */
-    private List<Path> builtInFirst() {
-        List<Path> order = new ArrayList<>(layers);
+    private List<ThemeLayer> builtInFirst() {
+        List<ThemeLayer> order = new ArrayList<>(layers);
         java.util.Collections.reverse(order);
         return order;
     }
 
     /** The file a template name stands for, in the layer it comes from: for messages. */
     private String located(String name) {
-        Object found = ((LayeredLoader) freemarker.getTemplateLoader()).findTemplateSource(name);
-        if (found instanceof Path path) {
-            return display(path);
+        Path found = source(name);
+        if (found != null) {
+            return display(found);
         }
-        return layers.size() > 1 ? layers.get(0).resolve("templates").resolve(name).toString() : "built-in theme: templates/" + name;
+        if (layers.size() > 1) {
+            // Where the site's theme has the name, refused or not, the message points there.
+            Path own = layers.get(0).root;
+            for (Path candidate : List.of(own.resolve("templates").resolve(name).normalize(), own.resolve(name).normalize())) {
+                if (candidate.startsWith(own) && Files.exists(candidate, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                    return display(candidate);
+                }
+            }
+            return own.resolve("templates").resolve(name).toString();
+        }
+        return "built-in theme: templates/" + name;
+    }
+
+    private String display(Path path) {
+        return display(path, layers.get(layers.size() - 1).root);
     }
 
     /** A path for messages; files of the built-in theme are named as such. */
-    private String display(Path path) {
-        Path builtIn = layers.get(layers.size() - 1);
+    private static String display(Path path, Path builtIn) {
         if (path.startsWith(builtIn)) {
             return "built-in theme: " + builtIn.relativize(path).toString().replace('\\', '/');
         }
@@ -249,23 +279,20 @@ public final class Theme implements ComponentCatalog {
      * Each component is a template components/NAME.ftlh; its first line may declare the attributes
      * it needs: {@code <#-- requires: src, alt -->}.
      */
-    private static Map<String, List<String>> components(Path folder) throws IOException {
+    private static Map<String, List<String>> components(ThemeLayer layer) throws IOException {
         Map<String, List<String>> components = new TreeMap<>();
-        if (!Files.isDirectory(folder)) {
-            return components;
-        }
-        try (var files = Files.list(folder)) {
-            for (Path file : files.filter(f -> f.getFileName().toString().endsWith(".ftlh")).toList()) {
-                String name = file.getFileName().toString().replace(".ftlh", "");
-                if (!Character.isUpperCase(name.charAt(0))) {
-                    continue; // a helper the components import (icons.ftlh), not a component
-                }
-                String first = Files.readAllLines(file).stream().findFirst().orElse("");
-                Matcher matcher = REQUIRES.matcher(first);
-                List<String> required = matcher.find() && !matcher.group(1).isBlank()
-                        ? Arrays.stream(matcher.group(1).split(",")).map(String::strip).toList() : List.of();
-                components.put(name, required);
+        Path folder = layer.root.resolve("components");
+        for (Path file : layer.files("components").stream()
+                .filter(f -> folder.equals(f.getParent()) && f.getFileName().toString().endsWith(".ftlh")).toList()) {
+            String name = file.getFileName().toString().replace(".ftlh", "");
+            if (!Character.isUpperCase(name.charAt(0))) {
+                continue; // a helper the components import (icons.ftlh), not a component
             }
+            String first = Files.readAllLines(file).stream().findFirst().orElse("");
+            Matcher matcher = REQUIRES.matcher(first);
+            List<String> required = matcher.find() && !matcher.group(1).isBlank()
+                    ? Arrays.stream(matcher.group(1).split(",")).map(String::strip).toList() : List.of();
+            components.put(name, required);
         }
         return components;
     }
@@ -273,18 +300,15 @@ public final class Theme implements ComponentCatalog {
     /** Changes whenever a template, component, word or asset of the theme changes (paths, sizes, times). */
     public String fingerprint() {
         StringBuilder out = new StringBuilder();
-        for (Path layer : layers) {
-            for (String folder : List.of("templates", "components", "i18n", "assets")) {
-                if (!Files.isDirectory(layer.resolve(folder))) {
-                    continue;
-                }
-                try (var files = Files.walk(layer.resolve(folder))) {
-                    for (Path file : files.filter(Files::isRegularFile).sorted().toList()) {
+        for (ThemeLayer layer : layers) {
+            for (String folder : ThemeLayer.FOLDERS) {
+                for (Path file : layer.files(folder)) {
+                    try {
                         out.append(file).append(' ').append(Files.size(file)).append(' ')
                                 .append(Files.getLastModifiedTime(file).toMillis()).append('\n');
+                    } catch (IOException e) {
+                        out.append("unreadable ").append(file).append('\n');
                     }
-                } catch (IOException e) {
-                    out.append("unreadable ").append(layer.resolve(folder));
                 }
             }
         }
@@ -327,15 +351,10 @@ public final class Theme implements ComponentCatalog {
      */
     public Map<String, Path> assets() throws IOException {
         Map<String, Path> assets = new TreeMap<>();
-        for (Path layer : builtInFirst()) {
-            Path folder = layer.resolve("assets");
-            if (!Files.isDirectory(folder)) {
-                continue;
-            }
-            try (var files = Files.walk(folder)) {
-                for (Path file : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
-                    assets.put(folder.relativize(file).toString().replace('\\', '/'), file);
-                }
+        for (ThemeLayer layer : builtInFirst()) {
+            Path folder = layer.root.resolve("assets");
+            for (Path file : layer.files("assets")) {
+                assets.put(folder.relativize(file).toString().replace('\\', '/'), file);
             }
         }
         return assets;
@@ -390,18 +409,27 @@ public final class Theme implements ComponentCatalog {
         if (!lang.matches("[A-Za-z0-9-]+")) {
             return strings;
         }
-        for (Path layer : builtInFirst()) {
-            strings.putAll(readStrings(layer.resolve("i18n").resolve(lang + ".yml")));
+        for (ThemeLayer layer : builtInFirst()) {
+            strings.putAll(readStrings(layer, "i18n/" + lang + ".yml"));
         }
         return strings;
     }
 
-    private Map<String, String> readStrings(Path file) throws ThemeException {
-        if (!Files.isRegularFile(file)) {
+    private Map<String, String> readStrings(ThemeLayer layer, String name) throws ThemeException {
+        Path file;
+        try {
+            file = layer.find(name);
+        } catch (IOException refused) {
+            throw new ThemeException(Diagnostic.at(display(layer.root.resolve(name)), 1, 1, refused.getMessage(), null));
+        }
+        if (file == null) {
             return Map.of();
         }
         try {
-            Object loaded = new Load(LoadSettings.builder().build()).loadFromString(Files.readString(file));
+            String text = Files.readString(file);
+            // The theme's words come with a pull request too: the bounds of site.yml and front matter hold for them.
+            dev.kensho.generator.content.YamlLimits.check(text);
+            Object loaded = dev.kensho.generator.content.YamlLimits.loader(display(file)).loadFromString(text);
             Map<String, String> strings = new HashMap<>();
             if (loaded instanceof Map<?, ?> map) {
                 map.forEach((k, v) -> strings.put(String.valueOf(k), String.valueOf(v)));
@@ -410,6 +438,8 @@ public final class Theme implements ComponentCatalog {
             throw new ThemeException(Diagnostic.at(display(file), 1, 1, "UI strings must be a mapping such as 'search.label: Search'", null));
         } catch (IOException | YamlEngineException e) {
             throw new ThemeException(Diagnostic.at(display(file), 1, 1, "UI strings cannot be read: " + e.getMessage(), null));
+        } catch (dev.kensho.generator.content.YamlLimits.Exceeded e) {
+            throw new ThemeException(Diagnostic.at(display(file), e.line, e.column, e.getMessage(), null));
         }
     }
 
@@ -420,15 +450,14 @@ public final class Theme implements ComponentCatalog {
      */
     public String render(String template, Map<String, Object> model) throws ThemeException {
         try {
-            Template loaded = freemarker.getTemplate(template);
-            StringWriter out = new StringWriter();
-            loaded.process(model, out);
-            return out.toString();
+            return UntrustedTemplates.process(freemarker.getTemplate(template), model);
         } catch (TemplateException e) {
-            String file = located(e.getTemplateSourceName() == null ? template : e.getTemplateSourceName());
-            int line = e.getLineNumber() == null ? 1 : e.getLineNumber();
-            int column = e.getColumnNumber() == null ? 1 : e.getColumnNumber();
-            throw new ThemeException(Diagnostic.at(file, line, column, "template: " + essentials(e.getMessageWithoutStackTop()), null));
+            throw located(template, e, "template: " + essentials(e.getMessageWithoutStackTop()));
+        } catch (UntrustedTemplates.OverBudget e) {
+            if (e.where() != null) {
+                throw located(template, e.where(), "template: " + e.getMessage());
+            }
+            throw new ThemeException(Diagnostic.at(located(template), 1, 1, "template: " + e.getMessage(), null));
         } catch (freemarker.core.ParseException e) {
             String file = located(e.getTemplateName() == null ? template : e.getTemplateName());
             throw new ThemeException(Diagnostic.at(file, e.getLineNumber(), e.getColumnNumber(), "template: " + essentials(e.getEditorMessage()), null));
@@ -438,6 +467,14 @@ public final class Theme implements ComponentCatalog {
         } catch (IOException e) {
             throw new ThemeException(Diagnostic.at(located(template), 1, 1, "template cannot be read: " + e.getMessage(), null));
         }
+    }
+
+    /** A failed rendering at the template file, line and column where it failed. */
+    private ThemeException located(String template, TemplateException e, String message) {
+        String file = located(e.getTemplateSourceName() == null ? template : e.getTemplateSourceName());
+        int line = e.getLineNumber() == null ? 1 : e.getLineNumber();
+        int column = e.getColumnNumber() == null ? 1 : e.getColumnNumber();
+        return new ThemeException(Diagnostic.at(file, line, column, message, null));
     }
 
     /**

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -44,17 +45,43 @@ public final class StarterSite {
         }
     }
 
+    /** Paths init would write through a symbolic link: it writes only inside the folder, so it writes nothing. */
+    public static final class LinkInTheWay extends Exception {
+        LinkInTheWay(Path folder, List<String> links) {
+            super("nothing written: " + String.join(", ", links.stream().map(link -> folder.resolve(link).toString()).toList())
+                    + (links.size() == 1 ? " is a symbolic link" : " are symbolic links") + "; kensho init writes only inside "
+                    + folder + ", never through a link that may lead elsewhere. Remove the link, or choose another folder");
+        }
+    }
+
     /**
      * Writes the starter site into {@code folder} (made if missing).
      *
      * @return the files written, relative to the folder
      * @throws AlreadyThere when any of them exists; then nothing is written
+     * @throws LinkInTheWay when a folder or file below {@code folder} that a file would be written through is a
+     *                      symbolic link; then nothing is written
      */
-    public static List<String> write(Path folder, String lang) throws IOException, AlreadyThere {
+    public static List<String> write(Path folder, String lang) throws IOException, AlreadyThere, LinkInTheWay {
         if (!LANGUAGES.contains(lang)) {
             throw new IllegalArgumentException("--lang takes " + String.join(" or ", LANGUAGES) + ", not '" + lang + "'");
         }
         Map<String, String> files = files(lang);
+        // Every path below the folder that a file is written through (content, .github, .github/workflows, the file),
+        // checked for all files before any is written.
+        java.util.Set<String> links = new java.util.LinkedHashSet<>();
+        for (String file : files.keySet()) {
+            Path below = Path.of("");
+            for (Path part : Path.of(file)) {
+                below = below.resolve(part);
+                if (Files.isSymbolicLink(folder.resolve(below))) {
+                    links.add(below.toString());
+                }
+            }
+        }
+        if (!links.isEmpty()) {
+            throw new LinkInTheWay(folder, List.copyOf(links));
+        }
         List<String> existing = new ArrayList<>();
         for (String file : files.keySet()) {
             if (Files.exists(folder.resolve(file), LinkOption.NOFOLLOW_LINKS)) {
@@ -71,7 +98,8 @@ public final class StarterSite {
         for (Map.Entry<String, String> file : texts.entrySet()) {
             Path target = folder.resolve(file.getKey());
             Files.createDirectories(target.getParent());
-            Files.writeString(target, file.getValue(), StandardCharsets.UTF_8);
+            // CREATE_NEW never follows a link that appeared since the check: it fails on anything already there.
+            Files.writeString(target, file.getValue(), StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
         }
         return List.copyOf(files.keySet());
     }
