@@ -97,12 +97,19 @@ public final class RecordedOutcome {
             return "the recorded result is cut";
         }
         boolean ordered = Boolean.parseBoolean(claim.facts().get("ordered"));
-        String keys = claim.facts().getOrDefault("keys", "");
+        String sortKeys = claim.facts().get("sortKeys");
+        String equality = claim.facts().getOrDefault("keyEquality", "");
+        if (ordered && sortKeys == null) {
+            return "the recorded order is not complete";
+        }
         try {
-            List<Integer> keyColumns = !ordered ? List.of() : keys.isEmpty() ? null
-                    : Arrays.stream(keys.split(",")).map(Integer::valueOf).toList();
-            return RowComparison.compare(expected, last, new RowOrder(ordered, keyColumns, claim.facts().getOrDefault("basis", "")))
-                    == null ? null : "the expected rows differ from the recorded ones";
+            List<Integer> keyColumns = !ordered ? List.of() : sortKeys.equals("hidden") ? null
+                    : sortKeys.isEmpty() ? List.of() : Arrays.stream(sortKeys.split(",")).map(Integer::valueOf).toList();
+            List<Long> keyEquality = keyColumns == null || equality.isEmpty() ? List.of()
+                    : Arrays.stream(equality.split(",")).map(Long::valueOf).toList();
+            RowOrder order = new RowOrder(ordered, keyColumns, keyEquality,
+                    Boolean.parseBoolean(claim.facts().getOrDefault("known", "true")), claim.facts().getOrDefault("basis", ""));
+            return RowComparison.compare(expected, last, order) == null ? null : "the expected rows differ from the recorded ones";
         } catch (RuntimeException malformed) {
             return "the recorded result cannot be read";
         }

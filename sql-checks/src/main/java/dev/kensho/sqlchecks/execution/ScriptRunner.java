@@ -475,7 +475,13 @@ final class ScriptRunner {
                     // The browser ties rows on identical text: given keys only where identical text is sure to be a tie.
                     "keys", RowComparison.tiesByText(order, actual.types())
                             ? order.keyColumns().stream().map(String::valueOf).collect(Collectors.joining(",")) : "",
-                    "basis", order.basis()), description, difference == null);
+                    "basis", order.basis(),
+                    // The whole order as decided, so that a cached outcome is judged again exactly as now (RecordedOutcome).
+                    "known", Boolean.toString(order.known()),
+                    "sortKeys", order.keyColumns() == null ? "hidden"
+                            : order.keyColumns().stream().map(String::valueOf).collect(Collectors.joining(",")),
+                    "keyEquality", order.keyEquality().stream().map(String::valueOf).collect(Collectors.joining(","))),
+                    description, difference == null);
             assertions.add(claim);
             if (difference != null) {
                 int newline = difference.indexOf('\n');
