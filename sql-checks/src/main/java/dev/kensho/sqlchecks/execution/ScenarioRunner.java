@@ -11,8 +11,7 @@ import dev.kensho.sqlchecks.model.Outcome;
 import dev.kensho.sqlchecks.model.ResultTable;
 import dev.kensho.sqlchecks.model.Snippet;
 import dev.kensho.sqlchecks.assertion.RowComparison;
-import dev.kensho.sqlchecks.script.SqlSplitter;
-import dev.kensho.sqlchecks.script.SqlStatement;
+import dev.kensho.sqlchecks.model.ExpectedRows;
 import org.postgresql.util.PSQLException;
 
 import java.sql.Connection;
@@ -91,8 +90,16 @@ public final class ScenarioRunner {
                 assertions, null, transcript, duration);
     }
 
-    /** What a step's statements produced: the last statement's rows, or the error that stopped it. */
-    private record StepResult(ResultTable rows, SQLException error) {
+    /** What a step's statements produced: every row-returning result in order, or the error that stopped it. */
+    private record StepResult(List<ResultTable> results, SQLException error) {
+        StepResult {
+            results = results == null ? List.of() : List.copyOf(results);
+        }
+
+        /** The last statement's rows, as the tester shows them last, or null when no statement returned rows. */
+        ResultTable rows() {
+            return results.isEmpty() ? null : results.get(results.size() - 1);
+        }
     }
 
     private final class PermutationRunner {
@@ -110,6 +117,8 @@ public final class ScenarioRunner {
         private final Map<String, Running> waiting = new LinkedHashMap<>();
         /** For each waiting session, the sessions it waited for when last seen waiting. */
         private final Map<String, List<String>> waitedFor = new LinkedHashMap<>();
+        /** For each step seen waiting, every session it was seen waiting for over its wait, in order. */
+        private final Map<String, Set<String>> seenWaitingFor = new LinkedHashMap<>();
         /** Sessions whose wait ended since the step now being issued, with whom they had waited for. */
         private final List<Release> released = new ArrayList<>();
         private final long deadline;
@@ -140,7 +149,9 @@ public final class ScenarioRunner {
                             + "connection: its setup and teardown would run in that transaction, unseen by the scenario's "
                             + "sessions and holding its locks; end it (COMMIT or ROLLBACK) before the scenario");
                 }
-                runOn(monitor, scenario.setup());
+                for (String setup : scenario.setup()) {
+                    runOn(monitor, setup);
+                }
                 for (Scenario.Session session : scenario.sessions()) {
                     Connection connection = sessions.open();
                     connections.put(session.name(), connection);
@@ -213,8 +224,8 @@ public final class ScenarioRunner {
             if (settle(running)) {
                 StepResult done = get(result);
                 events.add(event(step, ScenarioTranscript.Kind.COMPLETED, List.of(), done));
-                if (step.waitsFor() != null) {
-                    return failAt(step.line(), "step " + step.name() + " was to wait for " + step.waitsFor()
+                if (step.waits()) {
+                    return failAt(step.line(), "step " + step.name() + " was to wait for " + claimedWait(step)
                             + ", but it finished without waiting");
                 }
                 return checkResult(step, done);
@@ -223,21 +234,54 @@ public final class ScenarioRunner {
             events.add(event(step, ScenarioTranscript.Kind.WAITING, blockers, null));
             waiting.put(step.session(), running);
             waitedFor.put(step.session(), blockers);
-            if (step.waitsFor() == null) {
+            seenWaitingFor.put(step.name(), new java.util.LinkedHashSet<>(blockers));
+            if (!step.waits()) {
                 return failAt(step.line(), "step " + step.name() + " waits for " + String.join(", ", blockers)
-                        + ", but the scenario does not say so; add waits-for=" + blockers.get(0) + " if that is the point");
+                        + ", but the scenario does not say so; add waits-for=" + String.join(",", blockers) + " (or waits-for=*) "
+                        + "if that is the point");
             }
-            if (!blockers.contains(step.waitsFor())) {
-                return failAt(step.line(), "step " + step.name() + " waits for " + String.join(", ", blockers)
-                        + ", not for " + step.waitsFor());
+            // Whom it waits for is checked when it finishes: a step may wait for one session, then another.
+            return null;
+        }
+
+        private static boolean anySession(Scenario.Step step) {
+            return step.waitsFor().equals(List.of(Scenario.ANY_SESSION));
+        }
+
+        private static String claimedWait(Scenario.Step step) {
+            return anySession(step) ? "another session" : String.join(" and ", step.waitsFor());
+        }
+
+        /** Notes whom a waiting step is seen waiting for now (a step may wait for one session, then another). */
+        private void observeWait(Scenario.Step step, List<String> blockers) {
+            // Between being woken and running, a step has no blocker; that moment names no one.
+            List<String> sessionsSeen = blockers.stream().filter(pids::containsKey).toList();
+            seenWaitingFor.computeIfAbsent(step.name(), k -> new java.util.LinkedHashSet<>()).addAll(sessionsSeen);
+        }
+
+        /**
+         * A step that waited, once it has finished: each session its waits-for names was among those it
+         * was seen waiting for at some point of its wait ({@code *}: anyone). A step queued behind two
+         * sessions waits for both at once; DROP INDEX CONCURRENTLY waits for one, then the other.
+         */
+        private Failure checkWait(Scenario.Step step) {
+            Set<String> seen = seenWaitingFor.get(step.name());
+            if (seen == null || !step.waits()) {
+                return null;
             }
-            assertions.add(Assertion.held("step-waits", Map.of("step", step.name(), "session", step.waitsFor()),
-                    step.name() + " waits for " + step.waitsFor()));
+            List<String> never = step.waitsFor().stream().filter(name -> !anySession(step) && !seen.contains(name)).toList();
+            if (!never.isEmpty()) {
+                return failAt(step.line(), "step " + step.name() + " waited for " + String.join(", ", seen)
+                        + ", never for " + String.join(", ", never));
+            }
+            assertions.add(Assertion.held("step-waits", Map.of("step", step.name(), "session", String.join(",", step.waitsFor())),
+                    step.name() + " waits for " + claimedWait(step)));
             return null;
         }
 
         private Failure awaitCompletion(Running blocked, String next) throws InterruptedException, SQLException {
             while (!blocked.result().isDone()) {
+                observeWait(blocked.step(), blockers(blocked.step().session()));
                 if (System.nanoTime() > deadline) {
                     return failAt(permutation.line(), "step " + next + " cannot be issued: session " + blocked.step().session()
                             + " is still waiting in step " + blocked.step().name() + " (for "
@@ -280,6 +324,7 @@ public final class ScenarioRunner {
             for (Running running : waiting.values()) {
                 String session = running.step().session();
                 List<String> now = blockers(session);
+                observeWait(running.step(), now);
                 List<String> before = waitedFor.put(session, now);
                 if (before != null && !before.containsAll(now)) {
                     released.add(new Release(running.step(), before));
@@ -374,6 +419,10 @@ public final class ScenarioRunner {
         }
 
         private Failure checkResult(Scenario.Step step, StepResult result) {
+            Failure wait = checkWait(step);
+            if (wait != null) {
+                return wait;
+            }
             SQLException error = result.error();
             if (stoppedByKensho.contains(step.name())) {
                 return failAt(step.line(), "Kensho stopped step " + step.name() + ": the scenario ran past its deadline ("
@@ -392,6 +441,14 @@ public final class ScenarioRunner {
                     return failAt(step.line(), "step " + step.name() + " was to fail with SQLSTATE " + step.expectError()
                             + ", but the server reported " + error.getSQLState() + ": " + serverMessage(error));
                 }
+                if (step.expectMessage() != null && !step.expectMessage().equals(serverMessage(error))) {
+                    return failAt(step.line(), "step " + step.name() + " failed with SQLSTATE " + step.expectError()
+                            + " as stated, but with the message \"" + serverMessage(error) + "\", not \"" + step.expectMessage() + "\"");
+                }
+                if (step.expectMessage() != null) {
+                    assertions.add(Assertion.held("step-error-message", Map.of("step", step.name(), "message", step.expectMessage()),
+                            step.name() + " fails with: " + step.expectMessage()));
+                }
                 assertions.add(Assertion.held("step-fails-with", Map.of("step", step.name(), "sqlstate", step.expectError()),
                         step.name() + " fails with SQLSTATE " + step.expectError()));
                 return null;
@@ -401,28 +458,40 @@ public final class ScenarioRunner {
                 return new Failure(failure.message(), error.getSQLState(), failure.location(), failure.sourceLine(), null,
                         hintFor(error));
             }
-            if (step.expectedRows() != null) {
-                if (result.rows() == null) {
-                    return failAt(step.line(), "step " + step.name() + " states rows, but its last statement returned none");
-                }
+            List<ExpectedRows> stated = step.expectedRows();
+            if (stated.isEmpty()) {
+                return null;
+            }
+            List<ResultTable> results = result.results();
+            if (results.isEmpty()) {
+                return failAt(step.line(), "step " + step.name() + " states rows, but none of its statements returned rows");
+            }
+            if (stated.size() > 1 && stated.size() != results.size()) {
+                return failAt(step.line(), "step " + step.name() + " states " + stated.size() + " results, but its statements "
+                        + "returned " + results.size() + " (several rows blocks state every result, in order)");
+            }
+            List<ResultTable> compared = stated.size() == 1 ? List.of(results.get(results.size() - 1)) : results;
+            for (int i = 0; i < stated.size(); i++) {
+                ExpectedRows expected = stated.get(i);
+                ResultTable actual = compared.get(i);
+                String which = stated.size() == 1 ? "" : " (result " + (i + 1) + " of " + stated.size() + ")";
                 RowOrder order;
                 try {
-                    order = ResultOrderProbe.decide(connections.get(step.session()), result.rows().statement(),
-                            result.rows().columns().size(), guard);
+                    order = ResultOrderProbe.decide(connections.get(step.session()), actual.statement(), actual.columns().size(), guard);
                 } catch (SQLException e) {
-                    return failAt(step.line(), "step " + step.name() + ": Kensho could not ask the server how its rows are ordered: "
-                            + serverMessage(e));
+                    return failAt(step.line(), "step " + step.name() + which + ": Kensho could not ask the server how its rows are "
+                            + "ordered: " + serverMessage(e));
                 }
-                String difference = RowComparison.compare(step.expectedRows(), result.rows(), order);
+                String difference = RowComparison.compare(expected, actual, order);
                 if (difference != null) {
                     int newline = difference.indexOf('\n');
-                    Failure failure = failAt(step.line(), "step " + step.name() + ": "
+                    Failure failure = failAt(step.line(), "step " + step.name() + which + ": "
                             + (newline < 0 ? difference : difference.substring(0, newline)));
                     return new Failure(failure.message(), null, failure.location(), failure.sourceLine(),
                             newline < 0 ? null : difference.substring(newline + 1), null);
                 }
-                assertions.add(Assertion.held("step-rows", Map.of("step", step.name(), "count", Integer.toString(step.expectedRows().rows().size())),
-                        step.name() + " returns the " + step.expectedRows().rows().size() + " expected row(s)"));
+                assertions.add(Assertion.held("step-rows", Map.of("step", step.name(), "count", Integer.toString(expected.rows().size())),
+                        step.name() + which + " returns the " + expected.rows().size() + " expected row(s)"));
             }
             return null;
         }
@@ -498,21 +567,19 @@ public final class ScenarioRunner {
         }
     }
 
+    /** A step goes to the server as one query string, as the isolation tester sends it (see {@link SqlExecution#executeAll}). */
     private StepResult execute(Connection connection, String sql) {
-        ResultTable last = null;
         try {
-            for (SqlStatement statement : SqlSplitter.split(sql)) {
-                last = SqlExecution.execute(connection, statement.text(), guard);
-            }
-            return new StepResult(last, null);
+            return new StepResult(SqlExecution.executeAll(connection, sql, guard, null), null);
         } catch (SQLException e) {
             return new StepResult(null, e);
         }
     }
 
+    /** A setup or teardown block, likewise one query string. */
     private void runOn(Connection connection, String sql) throws SQLException {
-        for (SqlStatement statement : SqlSplitter.split(sql)) {
-            SqlExecution.execute(connection, statement.text(), guard);
+        if (!sql.isBlank()) {
+            SqlExecution.execute(connection, sql, guard);
         }
     }
 

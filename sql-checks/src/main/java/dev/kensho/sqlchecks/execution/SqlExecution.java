@@ -42,6 +42,18 @@ public final class SqlExecution {
      * @param plans when not null, receives the auto_explain reports among the statement's NOTICEs
      */
     public static ResultTable execute(Connection connection, String sql, StatementGuard guard, PlanCapture plans) throws SQLException {
+        List<ResultTable> results = executeAll(connection, sql, guard, plans);
+        return results.isEmpty() ? null : results.get(results.size() - 1);
+    }
+
+    /**
+     * Sends {@code sql} as one query string, as the isolation tester sends a step: several statements
+     * in it go out before one Sync, so that without BEGIN they run in one implicit transaction.
+     *
+     * @return every row-returning result, in order
+     */
+    public static List<ResultTable> executeAll(Connection connection, String sql, StatementGuard guard, PlanCapture plans)
+            throws SQLException {
         return guard.run(connection, () -> {
             try (Statement statement = connection.createStatement()) {
                 statement.setEscapeProcessing(false);
@@ -49,7 +61,9 @@ public final class SqlExecution {
                 // fill the heap. They are taken as they come: plans go to the capture, the rest is let go.
                 NoticeDrain notices = new NoticeDrain(statement, plans);
                 ScheduledFuture<?> drain = StatementGuard.every(NOTICE_DRAIN, notices::drain);
-                ResultTable last = null;
+                List<ResultTable> results = new ArrayList<>();
+                List<Integer> positions = new ArrayList<>();
+                int position = 0;
                 boolean isResultSet;
                 try {
                     isResultSet = statement.execute(sql);
@@ -61,17 +75,36 @@ public final class SqlExecution {
                 while (true) {
                     if (isResultSet) {
                         try (ResultSet rs = statement.getResultSet()) {
-                            last = read(sql, rs);
+                            results.add(read(sql, rs));
+                            positions.add(position);
                         }
                     } else if (statement.getUpdateCount() == -1) {
-                        return last;
+                        return bySource(sql, results, positions, position);
                     }
+                    position++;
                     isResultSet = statement.getMoreResults();
                 }
             } catch (PSQLException e) {
                 throw clientSideLimits(e);
             }
         });
+    }
+
+    /**
+     * Each result named by the statement of the string that produced it (the driver reports one result
+     * or count per statement, in order), so that its order is looked up for that statement; when the
+     * counts disagree with Kensho's lexer, results keep the whole string and an order claim fails loudly.
+     */
+    private static List<ResultTable> bySource(String sql, List<ResultTable> results, List<Integer> positions, int reported) {
+        List<dev.kensho.sqlchecks.script.SqlStatement> statements = dev.kensho.sqlchecks.script.SqlSplitter.split(sql);
+        if (statements.size() <= 1 || statements.size() != reported) {
+            return results;
+        }
+        List<ResultTable> named = new ArrayList<>();
+        for (int i = 0; i < results.size(); i++) {
+            named.add(results.get(i).withStatement(statements.get(positions.get(i)).text()));
+        }
+        return named;
     }
 
     /**
