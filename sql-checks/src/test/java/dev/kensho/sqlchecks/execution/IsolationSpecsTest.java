@@ -180,20 +180,4 @@ class IsolationSpecsTest {
         assertEquals("step count (result 1 of 2): rows differ (as a multiset, because the query has no ORDER BY)",
                 split.failure().message());
     }
-
-    /** Within one implicit transaction the lock of the first statement is held until the step ends: the other session waits. */
-    @Test
-    void aLockTakenByAStepsFirstStatementHoldsUntilTheStepEnds() throws Exception {
-        Outcome outcome = run("""
-                setup { CREATE TABLE t (id int); }
-                teardown { DROP TABLE t; }
-                session s1
-                setup { SET lock_timeout = '5s'; }
-                step lock_and_sleep { LOCK TABLE t IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(0.5); }
-                session s2
-                step read { SELECT count(*) FROM t; }
-                permutation lock_and_sleep read
-                """);
-        assertTrue(outcome.passed(), () -> String.valueOf(outcome.failure()));
-    }
 }
