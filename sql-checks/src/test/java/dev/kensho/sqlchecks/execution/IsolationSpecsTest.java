@@ -180,4 +180,34 @@ class IsolationSpecsTest {
         assertEquals("step count (result 1 of 2): rows differ (as a multiset, because the query has no ORDER BY)",
                 split.failure().message());
     }
+
+    /**
+     * Which session of a deadlock detects it is decided by each session's deadlock_timeout, which the
+     * tester's specs set (deadlock-hard, deadlock-soft); a page's role may set it too.
+     */
+    private static final String DEADLOCK_TIMEOUT_DECIDES = """
+            setup { CREATE TABLE a1 (); CREATE TABLE a2 (); }
+            teardown { DROP TABLE a1, a2; }
+            session s1
+            setup { BEGIN; SET deadlock_timeout = '10s'; }
+            step s1a1 { LOCK TABLE a1; }
+            step s1a2 waits-for=s2 { LOCK TABLE a2; }
+            step s1c { COMMIT; }
+            session s2
+            setup { BEGIN; SET deadlock_timeout = '500ms'; }
+            step s2a2 { LOCK TABLE a2; }
+            step s2a1 waits-for=s1 expect-error=40P01 { LOCK TABLE a1; }
+            error { deadlock detected }
+            step s2c { COMMIT; }
+            permutation s1a1 s2a2 s1a2 s2a1 s1c s2c
+            """;
+
+    @Test
+    void aScenarioSetsDeadlockTimeoutToDecideWhoDetectsTheDeadlock() throws Exception {
+        Outcome outcome = run(DEADLOCK_TIMEOUT_DECIDES);
+        assertTrue(outcome.passed(), () -> String.valueOf(outcome.failure()));
+        // The other way round, s1 (waiting first) checks for the deadlock first and is the one that fails.
+        Outcome other = run(DEADLOCK_TIMEOUT_DECIDES.replace("'10s'", "'x'").replace("'500ms'", "'10s'").replace("'x'", "'500ms'"));
+        assertEquals("step s1a2: deadlock detected", other.failure().message());
+    }
 }
