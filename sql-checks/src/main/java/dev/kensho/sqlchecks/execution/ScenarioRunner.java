@@ -509,7 +509,8 @@ public final class ScenarioRunner {
             ResultTable rows = result == null ? null : result.rows();
             SQLException error = result == null ? null : result.error();
             return new ScenarioTranscript.Event(step.name(), step.session(), step.sql(), kind, blockers, rows,
-                    error == null ? null : error.getSQLState(), error == null ? null : serverMessage(error));
+                    error == null ? null : error.getSQLState(), error == null ? null : serverMessage(error),
+                    result == null ? List.of() : result.results());
         }
 
         private Failure failAt(int line, String message) {

@@ -176,6 +176,9 @@ class IsolationSpecsTest {
     void aStepOfSeveralStatementsIsOneImplicitTransaction() throws Exception {
         Outcome outcome = run(MULTI_STATEMENT_STEP);
         assertTrue(outcome.passed(), () -> String.valueOf(outcome.failure()));
+        // As the tester prints it, every statement's result is in the transcript, not only the last.
+        assertTrue(outcome.transcript().toString().endsWith("step count: SELECT count(*) FROM t; SELECT 'after' AS note;\n"
+                + "count\n0\nnote\nafter\n\n"), outcome.transcript().toString());
         Outcome split = run(MULTI_STATEMENT_STEP.replace("     0\n", "     1\n"));
         assertEquals("step count (result 1 of 2): rows differ (as a multiset, because the query has no ORDER BY)",
                 split.failure().message());
