@@ -91,9 +91,14 @@ public final class ScenarioRunner {
     }
 
     /** What a step's statements produced: every row-returning result in order, or the error that stopped it. */
-    private record StepResult(List<ResultTable> results, SQLException error) {
+    private record StepResult(List<ResultTable> results, SQLException error, List<String> notices) {
         StepResult {
             results = results == null ? List.of() : List.copyOf(results);
+            notices = notices == null ? List.of() : List.copyOf(notices);
+        }
+
+        StepResult(List<ResultTable> results, SQLException error) {
+            this(results, error, null);
         }
 
         /** The last statement's rows, as the tester shows them last, or null when no statement returned rows. */
@@ -423,6 +428,15 @@ public final class ScenarioRunner {
             if (wait != null) {
                 return wait;
             }
+            if (step.expectNotices() != null && !stoppedByKensho.contains(step.name())) {
+                if (!step.expectNotices().equals(result.notices())) {
+                    return failAt(step.line(), "step " + step.name() + " raised " + (result.notices().isEmpty() ? "no notice"
+                            : String.join(" / ", result.notices())) + ", not " + (step.expectNotices().isEmpty() ? "no notice"
+                            : String.join(" / ", step.expectNotices())));
+                }
+                assertions.add(Assertion.held("step-notices", Map.of("step", step.name(), "count",
+                        Integer.toString(step.expectNotices().size())), step.name() + " raises the stated notices"));
+            }
             SQLException error = result.error();
             if (stoppedByKensho.contains(step.name())) {
                 return failAt(step.line(), "Kensho stopped step " + step.name() + ": the scenario ran past its deadline ("
@@ -570,10 +584,11 @@ public final class ScenarioRunner {
 
     /** A step goes to the server as one query string, as the isolation tester sends it (see {@link SqlExecution#executeAll}). */
     private StepResult execute(Connection connection, String sql) {
+        List<String> notices = java.util.Collections.synchronizedList(new ArrayList<>());
         try {
-            return new StepResult(SqlExecution.executeAll(connection, sql, guard, null), null);
+            return new StepResult(SqlExecution.executeAll(connection, sql, guard, null, notices), null, notices);
         } catch (SQLException e) {
-            return new StepResult(null, e);
+            return new StepResult(null, e, notices);
         }
     }
 

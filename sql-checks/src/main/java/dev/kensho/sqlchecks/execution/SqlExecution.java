@@ -42,7 +42,7 @@ public final class SqlExecution {
      * @param plans when not null, receives the auto_explain reports among the statement's NOTICEs
      */
     public static ResultTable execute(Connection connection, String sql, StatementGuard guard, PlanCapture plans) throws SQLException {
-        List<ResultTable> results = executeAll(connection, sql, guard, plans);
+        List<ResultTable> results = executeAll(connection, sql, guard, plans, null);
         return results.isEmpty() ? null : results.get(results.size() - 1);
     }
 
@@ -50,17 +50,19 @@ public final class SqlExecution {
      * Sends {@code sql} as one query string, as the isolation tester sends a step: several statements
      * in it go out before one Sync, so that without BEGIN they run in one implicit transaction.
      *
+     * @param notices when not null, receives the server's NOTICE, WARNING and INFO messages as the
+     *                isolation tester prints them ({@code NOTICE:  text}), in order, even when the string fails
      * @return every row-returning result, in order
      */
-    public static List<ResultTable> executeAll(Connection connection, String sql, StatementGuard guard, PlanCapture plans)
-            throws SQLException {
+    public static List<ResultTable> executeAll(Connection connection, String sql, StatementGuard guard, PlanCapture plans,
+                                               List<String> notices) throws SQLException {
         return guard.run(connection, () -> {
             try (Statement statement = connection.createStatement()) {
                 statement.setEscapeProcessing(false);
                 // The driver keeps every NOTICE of a running statement; a snippet raising millions would
                 // fill the heap. They are taken as they come: plans go to the capture, the rest is let go.
-                NoticeDrain notices = new NoticeDrain(statement, plans);
-                ScheduledFuture<?> drain = StatementGuard.every(NOTICE_DRAIN, notices::drain);
+                NoticeDrain drainer = new NoticeDrain(statement, plans, notices);
+                ScheduledFuture<?> drain = StatementGuard.every(NOTICE_DRAIN, drainer::drain);
                 List<ResultTable> results = new ArrayList<>();
                 List<Integer> positions = new ArrayList<>();
                 int position = 0;
@@ -69,7 +71,7 @@ public final class SqlExecution {
                     isResultSet = statement.execute(sql);
                 } finally {
                     drain.cancel(false);
-                    notices.finish();
+                    drainer.finish();
                     dropNotifications(connection);
                 }
                 while (true) {
@@ -133,9 +135,12 @@ public final class SqlExecution {
         private final PlanCapture plans;
         private SQLWarning detachedLast;
 
-        NoticeDrain(Statement statement, PlanCapture plans) {
+        private final List<String> messages;
+
+        NoticeDrain(Statement statement, PlanCapture plans, List<String> messages) {
             this.statement = statement;
             this.plans = plans;
+            this.messages = messages;
         }
 
         synchronized void drain() {
@@ -164,6 +169,11 @@ public final class SqlExecution {
             for (SQLWarning warning = from; warning != null; warning = warning.getNextWarning()) {
                 if (plans != null) {
                     plans.offer(warning);
+                }
+                if (messages != null && warning instanceof org.postgresql.util.PSQLWarning psql && psql.getServerErrorMessage() != null
+                        && java.util.Set.of("NOTICE", "WARNING", "INFO").contains(psql.getServerErrorMessage().getSeverity())) {
+                    messages.add(psql.getServerErrorMessage().getSeverity() + ":  "
+                            + MessageScrubber.scrub(psql.getServerErrorMessage().getMessage()));
                 }
                 last = warning;
             }

@@ -44,12 +44,15 @@ public record Scenario(List<String> setup, String teardown, List<Session> sessio
      * @param expectError   SQLSTATE it must fail with, or null
      * @param expectMessage the server's message it must fail with (with expectError), or null
      * @param expectedRows  one table: the rows of its last result; several: every result of its statements, in order
+     * @param expectNotices the NOTICE, WARNING and INFO messages it must raise, in order ({@code NOTICE:  text}), or
+     *                      null when not stated
      */
     public record Step(String name, String session, String sql, int line, List<String> waitsFor, String expectError,
-                       String expectMessage, List<ExpectedRows> expectedRows) {
+                       String expectMessage, List<ExpectedRows> expectedRows, List<String> expectNotices) {
         public Step {
             waitsFor = List.copyOf(waitsFor);
             expectedRows = List.copyOf(expectedRows);
+            expectNotices = expectNotices == null ? null : List.copyOf(expectNotices);
         }
 
         public boolean waits() {

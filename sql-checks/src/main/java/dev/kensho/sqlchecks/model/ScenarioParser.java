@@ -159,8 +159,34 @@ public final class ScenarioParser {
                     // As the tester's expected output shows it: "ERROR:  " and the message.
                     above.expectMessage = message.startsWith("ERROR:") ? message.substring("ERROR:".length()).strip() : message;
                 }
+                case "notices" -> {
+                    List<StepBuilder> steps = sessions.isEmpty() ? List.of() : sessions.get(sessions.size() - 1).steps;
+                    if (steps.isEmpty()) {
+                        throw new ScenarioSyntaxException("'notices' states the notices of the step above it, and there is none", line);
+                    }
+                    StepBuilder above = steps.get(steps.size() - 1);
+                    if (above.expectNotices != null) {
+                        throw new ScenarioSyntaxException("step " + above.name + " already states its notices", line);
+                    }
+                    List<String> notices = new ArrayList<>();
+                    for (String notice : block("notices").split("\n")) {
+                        // As the tester prints them: "s1: NOTICE:  text"; the session prefix is optional.
+                        String text = notice.strip();
+                        String prefix = sessions.get(sessions.size() - 1).name + ": ";
+                        text = text.startsWith(prefix) ? text.substring(prefix.length()) : text;
+                        if (!text.isEmpty()) {
+                            if (!text.matches("(NOTICE|WARNING|INFO):  .*")) {
+                                throw new ScenarioSyntaxException("a notice is written as the tester prints it, 'NOTICE:  text' "
+                                        + "(or WARNING:, INFO:, two spaces after the colon), not '" + text + "'", line);
+                            }
+                            notices.add(text);
+                        }
+                    }
+                    above.expectNotices = notices;
+                }
                 case "permutation" -> permutations.add(permutation(line));
-                default -> throw new ScenarioSyntaxException("expected setup, teardown, session, step, rows, error or permutation, not '"
+                default -> throw new ScenarioSyntaxException("expected setup, teardown, session, step, rows, error, notices or "
+                        + "permutation, not '"
                         + keyword + "'", line);
             }
         }
@@ -197,7 +223,7 @@ public final class ScenarioParser {
                     }
                 }
                 steps.add(new Scenario.Step(step.name, session.name, step.sql, step.line, step.waitsFor, step.expectError,
-                        step.expectMessage, step.expectedRows));
+                        step.expectMessage, step.expectedRows, step.expectNotices));
             }
             built.add(new Scenario.Session(session.name, session.label == null ? session.name : session.label,
                     session.setup == null ? "" : session.setup, steps, session.teardown == null ? "" : session.teardown));
@@ -262,7 +288,7 @@ public final class ScenarioParser {
                     step.expectError = option.getValue();
                 }
                 default -> throw new ScenarioSyntaxException("unknown step option '" + option.getKey()
-                        + "'; known: waits-for=SESSION[,SESSION…] or waits-for=*, expect-error=SQLSTATE (and 'rows { … }' or 'error { … }' blocks after the step)", line);
+                        + "'; known: waits-for=SESSION[,SESSION…] or waits-for=*, expect-error=SQLSTATE (and 'rows { … }', 'error { … }' or 'notices { … }' blocks after the step)", line);
             }
         }
         skipSpaceAndComments();
@@ -388,6 +414,7 @@ public final class ScenarioParser {
         List<String> waitsFor = List.of();
         String expectError;
         String expectMessage;
+        List<String> expectNotices;
         final List<ExpectedRows> expectedRows = new ArrayList<>();
 
         StepBuilder(String name, int line) {

@@ -213,4 +213,31 @@ class IsolationSpecsTest {
         Outcome other = run(DEADLOCK_TIMEOUT_DECIDES.replace("'10s'", "'x'").replace("'500ms'", "'10s'").replace("'x'", "'500ms'"));
         assertEquals("step s1a2: deadlock detected", other.failure().message());
     }
+
+    /** The tester prints each notice a step raises ("s1: NOTICE:  …"); a notices block states them, in order. */
+    private static final String NOTICES = """
+            setup { CREATE TABLE t (id int); }
+            teardown { DROP TABLE t; }
+            session s1
+            step raise { DO $$BEGIN RAISE NOTICE 'first %', 1; RAISE WARNING 'second'; END$$; SELECT 1 AS one; }
+            notices {
+            s1: NOTICE:  first 1
+            s1: WARNING:  second
+            }
+            session s2
+            step quiet { SELECT 2 AS two; }
+            notices { }
+            permutation raise quiet
+            """;
+
+    @Test
+    void noticesAreStatedAsTheTesterPrintsThem() throws Exception {
+        Outcome outcome = run(NOTICES);
+        assertTrue(outcome.passed(), () -> String.valueOf(outcome.failure()));
+        Outcome other = run(NOTICES.replace("NOTICE:  first 1", "NOTICE:  first 2"));
+        assertEquals("step raise raised NOTICE:  first 1 / WARNING:  second, not NOTICE:  first 2 / WARNING:  second",
+                other.failure().message());
+        Outcome none = run(NOTICES.replace("step quiet { SELECT 2 AS two; }", "step quiet { DO $$BEGIN RAISE NOTICE 'x'; END$$; }"));
+        assertEquals("step quiet raised NOTICE:  x, not no notice", none.failure().message());
+    }
 }
