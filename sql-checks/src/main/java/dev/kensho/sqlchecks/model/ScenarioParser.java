@@ -134,7 +134,7 @@ public final class ScenarioParser {
                         throw new ScenarioSyntaxException("'rows' states the rows of the step above it, and there is none", line);
                     }
                     StepBuilder above = steps.get(steps.size() - 1);
-                    if (above.expectError != null) {
+                    if (above.expectError != null || above.expectMessage != null) {
                         throw new ScenarioSyntaxException("step " + above.name + " is expected to fail (expect-error), so it returns "
                                 + "no rows to compare", line);
                     }
@@ -147,11 +147,15 @@ public final class ScenarioParser {
                 }
                 case "error" -> {
                     List<StepBuilder> steps = sessions.isEmpty() ? List.of() : sessions.get(sessions.size() - 1).steps;
-                    if (steps.isEmpty() || steps.get(steps.size() - 1).expectError == null) {
-                        throw new ScenarioSyntaxException("'error' states the message of the step above it, which must say "
-                                + "expect-error=SQLSTATE", line);
+                    if (steps.isEmpty()) {
+                        throw new ScenarioSyntaxException("'error' states the message the step above it fails with, and there "
+                                + "is none", line);
                     }
                     StepBuilder above = steps.get(steps.size() - 1);
+                    if (!above.expectedRows.isEmpty()) {
+                        throw new ScenarioSyntaxException("step " + above.name + " states rows, so it cannot also state an error "
+                                + "(a failed step returns no rows to compare)", line);
+                    }
                     if (above.expectMessage != null) {
                         throw new ScenarioSyntaxException("step " + above.name + " already states its error message", line);
                     }

@@ -85,6 +85,15 @@ class IsolationSpecsTest {
         assertEquals("page.md:20:1", outcome.failure().location().toString());
     }
 
+    @Test
+    void deadlockSimpleStatedByItsMessageAloneAsTheTesterShowsIt() throws Exception {
+        String messageOnly = DEADLOCK_SIMPLE.replace("step s2ae expect-error=40P01 {", "step s2ae {");
+        Outcome outcome = run(messageOnly);
+        assertTrue(outcome.passed(), () -> String.valueOf(outcome.failure()));
+        Outcome other = run(messageOnly.replace("error { ERROR:  deadlock detected }", "error { ERROR:  lock timeout }"));
+        assertEquals("step s2ae failed with the message \"deadlock detected\", not \"lock timeout\"", other.failure().message());
+    }
+
     /**
      * drop-index-concurrently-1.spec; its .out: drop waits until s1 ends (here the server names s1's
      * transaction, the older, as what it waits for), and both prepared queries see the two rows.

@@ -105,13 +105,27 @@ class ScenarioClaimsParseTest {
                 permutation a1 b1
                 """);
         assertEquals("deadlock detected", scenario.step("b1").orElseThrow().expectMessage());
-        ScenarioSyntaxException e = refused(HEAD + """
+        // As the tester's expected output shows it, the message alone is a claim too.
+        Scenario messageOnly = ScenarioParser.parse(HEAD + """
                 session b
                 step b1 { SELECT 1; }
-                error { deadlock detected }
+                error { ERROR:  deadlock detected }
                 permutation a1 b1
                 """);
-        assertEquals("'error' states the message of the step above it, which must say expect-error=SQLSTATE", e.getMessage());
+        assertEquals(null, messageOnly.step("b1").orElseThrow().expectError());
+        assertEquals("deadlock detected", messageOnly.step("b1").orElseThrow().expectMessage());
+        ScenarioSyntaxException e = refused(HEAD + """
+                rows {
+                 id
+                ----
+                  1
+                }
+                error { deadlock detected }
+                session b
+                step b1 { SELECT 1; }
+                permutation a1 b1
+                """);
+        assertEquals("step a1 states rows, so it cannot also state an error (a failed step returns no rows to compare)", e.getMessage());
     }
 
     @Test
