@@ -69,7 +69,8 @@ function element(tag, attributes = {}, text) {
 
 // psql's aligned format, as the build prints verified results (sql-checks' PsqlFormat): a newline continues on
 // the next line with + at the cell's edge, a tab moves to the next multiple of 8, control characters are
-// escaped, East Asian wide characters take two columns, numbers are right-aligned, NULL is (null).
+// escaped as psql escapes them (C0 and DEL as \xHH, C1 as \uHHHH, each as wide as its escape), East Asian wide
+// characters take two columns, numbers are right-aligned, NULL is (null); a result without columns is -- and the footer.
 const NUMERIC = new Set(['int2', 'int4', 'int8', 'float4', 'float8', 'numeric', 'oid', 'xid', 'xid8', 'cid', 'money',
   'serial', 'bigserial', 'smallserial']);
 const ZERO_WIDTH = /^[\p{Mn}\p{Me}\p{Cf}\u200B]$/u;
@@ -105,6 +106,9 @@ function valueLines(value) {
     } else if (cp < 0x20 || cp === 0x7f) {
       const escaped = '\\x' + cp.toString(16).toUpperCase().padStart(2, '0');
       line += escaped; width += escaped.length;
+    } else if (cp >= 0x80 && cp < 0xa0) {
+      const escaped = '\\u' + cp.toString(16).toUpperCase().padStart(4, '0');
+      line += escaped; width += escaped.length;
     } else {
       line += ch; width += charWidth(cp);
     }
@@ -113,8 +117,13 @@ function valueLines(value) {
   return lines;
 }
 
+function rowCount(n) {
+  return '(' + n + (n === 1 ? ' row)' : ' rows)');
+}
+
 function formatTable(table) {
   const n = table.columns.length;
+  if (n === 0) return '--\n' + rowCount(table.rows.length);
   const widths = new Array(n).fill(0);
   const header = table.columns.map((c) => valueLines(c));
   header.forEach((lines, c) => lines.forEach((l) => { widths[c] = Math.max(widths[c], textWidth(l)); }));
@@ -143,7 +152,7 @@ function formatTable(table) {
   appendRow(header, true);
   out += widths.map((w, c) => (c === 0 ? '' : '+') + '-'.repeat(w + 2)).join('') + '\n';
   cells.forEach((row) => appendRow(row, false));
-  out += '(' + table.rows.length + (table.rows.length === 1 ? ' row)' : ' rows)');
+  out += rowCount(table.rows.length);
   return out;
 }
 

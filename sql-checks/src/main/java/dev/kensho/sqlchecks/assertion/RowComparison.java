@@ -35,7 +35,7 @@ public final class RowComparison {
         List<List<String>> expectedRows = expected.rows().stream().map(row -> expectedCells(row, types)).toList();
         boolean ordered = order.ordered();
         List<String> problems = new ArrayList<>();
-        if (!expected.columns().equals(actual.columns())) {
+        if (!columnsAgree(expected, actual)) {
             problems.add("columns differ: expected " + expected.columns() + ", got " + actual.columns());
         }
         List<List<String>> missing = difference(expectedRows, actualRows);
@@ -73,6 +73,52 @@ public final class RowComparison {
      */
     public static boolean tiesByText(RowOrder order, List<String> types) {
         return order.tiesKnown() && order.keyColumns().stream().allMatch(c -> KeyEquality.exactOutput(type(types, c)));
+    }
+
+    /**
+     * Whether the written header is the one psql prints for the actual column names. Where the header
+     * was written as psql lays it out, each cell must be the actual name centred as psql centres it, so
+     * that spaces of a name's own ({@code "  bunch o blanks  "}) count: a name's trailing spaces show
+     * in the column's width when they are the last column's (an editor trims the line), and as text
+     * before a {@code |} otherwise. A table laid out by hand (other widths than psql's, or names not
+     * centred) compares names as text, which is only sound for names without spaces at their edges.
+     */
+    private static boolean columnsAgree(ExpectedRows expected, ResultTable actual) {
+        List<String> names = actual.columns();
+        if (expected.columns().size() != names.size()) {
+            return false;
+        }
+        for (int c = 0; c < names.size(); c++) {
+            String name = names.get(c);
+            boolean last = c == names.size() - 1;
+            if (expected.headerCells() == null) {
+                if (!expected.columns().get(c).equals(name)) {
+                    return false;
+                }
+                continue;
+            }
+            String cell = expected.headerCells().get(c);
+            int written = expected.widths().get(c);
+            int psql = PsqlFormat.columnWidth(name, actual.rows(), c);
+            String printed = PsqlFormat.headerCell(name, written);
+            boolean asPrinted = last ? printed.stripTrailing().equals(cell.stripTrailing()) : printed.equals(cell);
+            boolean edgeSpaces = !name.equals(name.strip());
+            if (edgeSpaces) {
+                // Only psql's own layout says where the name's spaces end: its width must be psql's.
+                if (!asPrinted || written != psql) {
+                    return false;
+                }
+            } else if (!asPrinted && !byHand(name, cell, written)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** A name typed by hand into a column: its text, left-aligned or indented no further than psql centres it. */
+    private static boolean byHand(String name, String cell, int width) {
+        int leading = cell.length() - cell.stripLeading().length();
+        return cell.strip().equals(name) && leading <= Math.max(0, width - PsqlFormat.width(name)) / 2;
     }
 
     private static List<String> actualCells(List<String> row, List<String> types) {

@@ -37,6 +37,14 @@ final class PageDatabase implements AutoCloseable {
      *                uses it but does not close it
      * @param dropper drops the database when the page is done
      */
+    /**
+     * Superuser-only settings a page's role may SET, because they decide what a scenario shows and the
+     * isolation tester's specs set them (it runs as a superuser): which session of a deadlock detects it
+     * is decided by each one's deadlock_timeout. Granting SET changes no default and no result; it
+     * only lets the reader's own SET run as it would for the tester.
+     */
+    static final java.util.List<String> SETTABLE_BY_PAGES = java.util.List.of("deadlock_timeout");
+
     static PageDatabase create(RunningPostgres server, Connection admin, DatabaseDropper dropper, String name, VerifierSettings settings,
                                PlanCapture.Switch capture) throws SQLException {
         long diskBytes = settings.databaseBytes();
@@ -59,6 +67,9 @@ final class PageDatabase implements AutoCloseable {
                 role.append("; ALTER ROLE ").append(name).append(" SET temp_file_limit = '").append(perProcess).append("kB'");
                 for (String setting : PlanCapture.roleStatements(name)) {
                     role.append("; ").append(setting);
+                }
+                for (String parameter : SETTABLE_BY_PAGES) {
+                    role.append("; GRANT SET ON PARAMETER ").append(parameter).append(" TO ").append(name);
                 }
                 statement.execute(role.toString());
                 // Every provider gives page databases the same encoding and locale (text ORDER BY depends on them).
@@ -135,6 +146,10 @@ final class PageDatabase implements AutoCloseable {
                 // The page owns its database and may have marked it a template, which DROP refuses.
                 statement.execute("ALTER DATABASE " + name + " IS_TEMPLATE false");
                 statement.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+                for (String parameter : SETTABLE_BY_PAGES) {
+                    statement.execute("DO $$BEGIN IF EXISTS (SELECT FROM pg_roles WHERE rolname = '" + name + "') THEN "
+                            + "REVOKE SET ON PARAMETER " + parameter + " FROM " + name + "; END IF; END$$");
+                }
                 statement.execute("DROP ROLE IF EXISTS " + name);
             } catch (SQLException e) {
                 System.err.println("warning: could not drop page database " + name + ": " + e.getMessage());

@@ -17,8 +17,8 @@ import java.util.List;
  *
  * <p>The statement's own tree comes first (it is parsed before anything it runs); a {@code PREPARE}
  * is followed by the tree of the statement it prepares. Later trees (statements of functions it
- * calls) are not needed and not kept. A capture serves one statement sent alone: with several
- * statements in one query string its first tree would be the first statement's.
+ * calls) are not needed and not kept. A capture made with {@link #ofEachStatement} serves a string of
+ * several statements sent at once, and pairs its top-level trees with them.
  */
 final class ParseCapture {
 
@@ -30,16 +30,63 @@ final class ParseCapture {
     static final int MAX_TREE_CHARS = 4 << 20;
 
     private final List<String> trees = new ArrayList<>();
+    /** Keep only trees reported outside any function (no CONTEXT): one per statement of a string sent at once. */
+    private final boolean topLevelOnly;
+    private final int kept;
     private boolean tooLarge;
+    private boolean surplus;
+
+    ParseCapture() {
+        this(false, KEPT);
+    }
+
+    private ParseCapture(boolean topLevelOnly, int kept) {
+        this.topLevelOnly = topLevelOnly;
+        this.kept = kept;
+    }
+
+    /**
+     * A capture for a string of {@code statements} statements sent at once (a scenario step, as the
+     * isolation tester sends it): the server parses each statement just before running it, so its
+     * top-level trees come in the statements' order; trees of statements run inside functions carry the
+     * function as their CONTEXT and are not counted.
+     */
+    static ParseCapture ofEachStatement(int statements) {
+        return new ParseCapture(true, statements);
+    }
+
+    /**
+     * One capture per statement, or null when the trees do not pair one to one with the statements
+     * (a PREPARE reports two, a tree was too large, …): then no statement's order is read from them.
+     */
+    synchronized List<ParseCapture> perStatement(int statements) {
+        if (!topLevelOnly || surplus || tooLarge || trees.size() != statements) {
+            return null;
+        }
+        List<ParseCapture> each = new ArrayList<>();
+        for (String tree : trees) {
+            ParseCapture one = new ParseCapture(false, 1);
+            one.trees.add(tree);
+            each.add(one);
+        }
+        return each;
+    }
 
     /** Takes one message of the running statement; anything but a parse tree is let go. */
     synchronized void offer(SQLWarning warning) {
-        if (trees.size() >= KEPT || !(warning instanceof PSQLWarning psql)) {
+        if (!(warning instanceof PSQLWarning psql)) {
             return;
         }
         ServerErrorMessage server = psql.getServerErrorMessage();
         if (server == null || !ROUTINE.equals(server.getRoutine()) || server.getFile() == null || !server.getFile().endsWith(FILE)
                 || !MESSAGE.equals(server.getMessage()) || server.getDetail() == null) {
+            return;
+        }
+        if (topLevelOnly && server.getWhere() != null) {
+            return;
+        }
+        if (trees.size() >= kept) {
+            surplus = true;
             return;
         }
         if (server.getDetail().length() > MAX_TREE_CHARS) {

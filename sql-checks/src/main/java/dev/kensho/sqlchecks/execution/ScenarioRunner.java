@@ -11,9 +11,10 @@ import dev.kensho.sqlchecks.model.Outcome;
 import dev.kensho.sqlchecks.model.ResultTable;
 import dev.kensho.sqlchecks.model.Snippet;
 import dev.kensho.sqlchecks.assertion.RowComparison;
+import dev.kensho.sqlchecks.model.ExpectedRows;
+import org.postgresql.util.PSQLException;
 import dev.kensho.sqlchecks.script.SqlSplitter;
 import dev.kensho.sqlchecks.script.SqlStatement;
-import org.postgresql.util.PSQLException;
 
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -92,12 +93,23 @@ public final class ScenarioRunner {
     }
 
     /**
-     * What a step's statements produced: the last statement's rows and the order the server's parse of
-     * it promises, or the error that stopped it.
+     * What a step's statements produced: every row-returning result in order, each with the order the
+     * server's parse of its own statement promises, or the error that stopped it.
      */
-    private record StepResult(ResultTable rows, RowOrder order, SQLException error) {
-        StepResult(ResultTable rows, SQLException error) {
-            this(rows, null, error);
+    private record StepResult(List<ResultTable> results, List<RowOrder> orders, SQLException error, List<String> notices) {
+        StepResult {
+            results = results == null ? List.of() : List.copyOf(results);
+            orders = orders == null ? List.of() : List.copyOf(orders);
+            notices = notices == null ? List.of() : List.copyOf(notices);
+        }
+
+        StepResult(List<ResultTable> results, SQLException error) {
+            this(results, null, error, null);
+        }
+
+        /** The last statement's rows, as the tester shows them last, or null when no statement returned rows. */
+        ResultTable rows() {
+            return results.isEmpty() ? null : results.get(results.size() - 1);
         }
     }
 
@@ -119,6 +131,8 @@ public final class ScenarioRunner {
         private final Map<String, Running> waiting = new LinkedHashMap<>();
         /** For each waiting session, the sessions it waited for when last seen waiting. */
         private final Map<String, List<String>> waitedFor = new LinkedHashMap<>();
+        /** For each step seen waiting, every session it was seen waiting for over its wait, in order. */
+        private final Map<String, Set<String>> seenWaitingFor = new LinkedHashMap<>();
         /** Sessions whose wait ended since the step now being issued, with whom they had waited for. */
         private final List<Release> released = new ArrayList<>();
         private final long deadline;
@@ -149,7 +163,9 @@ public final class ScenarioRunner {
                             + "connection: its setup and teardown would run in that transaction, unseen by the scenario's "
                             + "sessions and holding its locks; end it (COMMIT or ROLLBACK) before the scenario");
                 }
-                runOn(monitor, scenario.setup());
+                for (String setup : scenario.setup()) {
+                    runOn(monitor, setup);
+                }
                 for (Scenario.Session session : scenario.sessions()) {
                     Connection connection = sessions.open();
                     connections.put(session.name(), connection);
@@ -222,8 +238,8 @@ public final class ScenarioRunner {
             if (settle(running)) {
                 StepResult done = get(result);
                 events.add(event(step, ScenarioTranscript.Kind.COMPLETED, List.of(), done));
-                if (step.waitsFor() != null) {
-                    return failAt(step.line(), "step " + step.name() + " was to wait for " + step.waitsFor()
+                if (step.waits()) {
+                    return failAt(step.line(), "step " + step.name() + " was to wait for " + claimedWait(step)
                             + ", but it finished without waiting");
                 }
                 return checkResult(step, done);
@@ -232,21 +248,54 @@ public final class ScenarioRunner {
             events.add(event(step, ScenarioTranscript.Kind.WAITING, blockers, null));
             waiting.put(step.session(), running);
             waitedFor.put(step.session(), blockers);
-            if (step.waitsFor() == null) {
+            seenWaitingFor.put(step.name(), new java.util.LinkedHashSet<>(blockers));
+            if (!step.waits()) {
                 return failAt(step.line(), "step " + step.name() + " waits for " + String.join(", ", blockers)
-                        + ", but the scenario does not say so; add waits-for=" + blockers.get(0) + " if that is the point");
+                        + ", but the scenario does not say so; add waits-for=" + String.join(",", blockers) + " (or waits-for=*) "
+                        + "if that is the point");
             }
-            if (!blockers.contains(step.waitsFor())) {
-                return failAt(step.line(), "step " + step.name() + " waits for " + String.join(", ", blockers)
-                        + ", not for " + step.waitsFor());
+            // Whom it waits for is checked when it finishes: a step may wait for one session, then another.
+            return null;
+        }
+
+        private static boolean anySession(Scenario.Step step) {
+            return step.waitsFor().equals(List.of(Scenario.ANY_SESSION));
+        }
+
+        private static String claimedWait(Scenario.Step step) {
+            return anySession(step) ? "another session" : String.join(" and ", step.waitsFor());
+        }
+
+        /** Notes whom a waiting step is seen waiting for now (a step may wait for one session, then another). */
+        private void observeWait(Scenario.Step step, List<String> blockers) {
+            // Between being woken and running, a step has no blocker; that moment names no one.
+            List<String> sessionsSeen = blockers.stream().filter(pids::containsKey).toList();
+            seenWaitingFor.computeIfAbsent(step.name(), k -> new java.util.LinkedHashSet<>()).addAll(sessionsSeen);
+        }
+
+        /**
+         * A step that waited, once it has finished: each session its waits-for names was among those it
+         * was seen waiting for at some point of its wait ({@code *}: anyone). A step queued behind two
+         * sessions waits for both at once; DROP INDEX CONCURRENTLY waits for one, then the other.
+         */
+        private Failure checkWait(Scenario.Step step) {
+            Set<String> seen = seenWaitingFor.get(step.name());
+            if (seen == null || !step.waits()) {
+                return null;
             }
-            assertions.add(Assertion.held("step-waits", Map.of("step", step.name(), "session", step.waitsFor()),
-                    step.name() + " waits for " + step.waitsFor()));
+            List<String> never = step.waitsFor().stream().filter(name -> !anySession(step) && !seen.contains(name)).toList();
+            if (!never.isEmpty()) {
+                return failAt(step.line(), "step " + step.name() + " waited for " + String.join(", ", seen)
+                        + ", never for " + String.join(", ", never));
+            }
+            assertions.add(Assertion.held("step-waits", Map.of("step", step.name(), "session", String.join(",", step.waitsFor())),
+                    step.name() + " waits for " + claimedWait(step)));
             return null;
         }
 
         private Failure awaitCompletion(Running blocked, String next) throws InterruptedException, SQLException {
             while (!blocked.result().isDone()) {
+                observeWait(blocked.step(), blockers(blocked.step().session()));
                 if (System.nanoTime() > deadline) {
                     return failAt(permutation.line(), "step " + next + " cannot be issued: session " + blocked.step().session()
                             + " is still waiting in step " + blocked.step().name() + " (for "
@@ -289,6 +338,7 @@ public final class ScenarioRunner {
             for (Running running : waiting.values()) {
                 String session = running.step().session();
                 List<String> now = blockers(session);
+                observeWait(running.step(), now);
                 List<String> before = waitedFor.put(session, now);
                 if (before != null && !before.containsAll(now)) {
                     released.add(new Release(running.step(), before));
@@ -383,6 +433,19 @@ public final class ScenarioRunner {
         }
 
         private Failure checkResult(Scenario.Step step, StepResult result) {
+            Failure wait = checkWait(step);
+            if (wait != null) {
+                return wait;
+            }
+            if (step.expectNotices() != null && !stoppedByKensho.contains(step.name())) {
+                if (!step.expectNotices().equals(result.notices())) {
+                    return failAt(step.line(), "step " + step.name() + " raised " + (result.notices().isEmpty() ? "no notice"
+                            : String.join(" / ", result.notices())) + ", not " + (step.expectNotices().isEmpty() ? "no notice"
+                            : String.join(" / ", step.expectNotices())));
+                }
+                assertions.add(Assertion.held("step-notices", Map.of("step", step.name(), "count",
+                        Integer.toString(step.expectNotices().size())), step.name() + " raises the stated notices"));
+            }
             SQLException error = result.error();
             if (stoppedByKensho.contains(step.name())) {
                 return failAt(step.line(), "Kensho stopped step " + step.name() + ": the scenario ran past its deadline ("
@@ -392,17 +455,29 @@ public final class ScenarioRunner {
             if (error != null && KenshoLimits.ownLimit(error) != null) {
                 return failAt(step.line(), "step " + step.name() + ": " + KenshoLimits.ownLimit(error));
             }
-            if (step.expectError() != null) {
+            if (step.expectError() != null || step.expectMessage() != null) {
+                // The tester's expected output shows the message only; a step may state it, the SQLSTATE, or both.
+                String stated = step.expectError() != null ? "SQLSTATE " + step.expectError() : "\"" + step.expectMessage() + "\"";
                 if (error == null) {
-                    return failAt(step.line(), "step " + step.name() + " was to fail with SQLSTATE " + step.expectError()
-                            + ", but it succeeded");
+                    return failAt(step.line(), "step " + step.name() + " was to fail with " + stated + ", but it succeeded");
                 }
-                if (!step.expectError().equals(error.getSQLState())) {
+                if (step.expectError() != null && !step.expectError().equals(error.getSQLState())) {
                     return failAt(step.line(), "step " + step.name() + " was to fail with SQLSTATE " + step.expectError()
                             + ", but the server reported " + error.getSQLState() + ": " + serverMessage(error));
                 }
-                assertions.add(Assertion.held("step-fails-with", Map.of("step", step.name(), "sqlstate", step.expectError()),
-                        step.name() + " fails with SQLSTATE " + step.expectError()));
+                if (step.expectMessage() != null && !step.expectMessage().equals(serverMessage(error))) {
+                    return failAt(step.line(), "step " + step.name() + " failed" + (step.expectError() != null
+                            ? " with SQLSTATE " + step.expectError() + " as stated, but" : "") + " with the message \""
+                            + serverMessage(error) + "\", not \"" + step.expectMessage() + "\"");
+                }
+                if (step.expectMessage() != null) {
+                    assertions.add(Assertion.held("step-error-message", Map.of("step", step.name(), "message", step.expectMessage()),
+                            step.name() + " fails with: " + step.expectMessage()));
+                }
+                if (step.expectError() != null) {
+                    assertions.add(Assertion.held("step-fails-with", Map.of("step", step.name(), "sqlstate", step.expectError()),
+                            step.name() + " fails with SQLSTATE " + step.expectError()));
+                }
                 return null;
             }
             if (error != null) {
@@ -410,21 +485,34 @@ public final class ScenarioRunner {
                 return new Failure(failure.message(), error.getSQLState(), failure.location(), failure.sourceLine(), null,
                         hintFor(error));
             }
-            if (step.expectedRows() != null) {
-                if (result.rows() == null) {
-                    return failAt(step.line(), "step " + step.name() + " states rows, but its last statement returned none");
-                }
-                RowOrder order = result.order();
-                String difference = RowComparison.compare(step.expectedRows(), result.rows(), order);
+            List<ExpectedRows> stated = step.expectedRows();
+            if (stated.isEmpty()) {
+                return null;
+            }
+            List<ResultTable> results = result.results();
+            if (results.isEmpty()) {
+                return failAt(step.line(), "step " + step.name() + " states rows, but none of its statements returned rows");
+            }
+            if (stated.size() > 1 && stated.size() != results.size()) {
+                return failAt(step.line(), "step " + step.name() + " states " + stated.size() + " results, but its statements "
+                        + "returned " + results.size() + " (several rows blocks state every result, in order)");
+            }
+            int first = stated.size() == 1 ? results.size() - 1 : 0;
+            for (int i = 0; i < stated.size(); i++) {
+                ExpectedRows expected = stated.get(i);
+                ResultTable actual = results.get(first + i);
+                String which = stated.size() == 1 ? "" : " (result " + (i + 1) + " of " + stated.size() + ")";
+                RowOrder order = result.orders().get(first + i);
+                String difference = RowComparison.compare(expected, actual, order);
                 if (difference != null) {
                     int newline = difference.indexOf('\n');
-                    Failure failure = failAt(step.line(), "step " + step.name() + ": "
+                    Failure failure = failAt(step.line(), "step " + step.name() + which + ": "
                             + (newline < 0 ? difference : difference.substring(0, newline)));
                     return new Failure(failure.message(), null, failure.location(), failure.sourceLine(),
                             newline < 0 ? null : difference.substring(newline + 1), null);
                 }
-                assertions.add(Assertion.held("step-rows", Map.of("step", step.name(), "count", Integer.toString(step.expectedRows().rows().size())),
-                        step.name() + " returns the " + step.expectedRows().rows().size() + " expected row(s)"));
+                assertions.add(Assertion.held("step-rows", Map.of("step", step.name(), "count", Integer.toString(expected.rows().size())),
+                        step.name() + which + " returns the " + expected.rows().size() + " expected row(s)"));
             }
             return null;
         }
@@ -442,7 +530,8 @@ public final class ScenarioRunner {
             ResultTable rows = result == null ? null : result.rows();
             SQLException error = result == null ? null : result.error();
             return new ScenarioTranscript.Event(step.name(), step.session(), step.sql(), kind, blockers, rows,
-                    error == null ? null : error.getSQLState(), error == null ? null : serverMessage(error));
+                    error == null ? null : error.getSQLState(), error == null ? null : serverMessage(error),
+                    result == null ? List.of() : result.results());
         }
 
         private Failure failAt(int line, String message) {
@@ -501,38 +590,61 @@ public final class ScenarioRunner {
         }
     }
 
+    /** A step goes to the server as one query string, as the isolation tester sends it (see {@link SqlExecution#executeAll}). */
     private StepResult execute(Connection connection, String sql) {
-        ResultTable last = null;
-        RowOrder order = null;
-        try {
-            for (SqlStatement statement : SqlSplitter.split(sql)) {
-                // One capture per statement sent: the first tree reported is that statement's. Were a step's
-                // statements sent as one query string, the first tree would be the step's first statement's.
-                ParseCapture parsed = new ParseCapture();
-                last = execute(connection, statement.text(), parsed);
-                order = last == null ? null : orders(connection).of(parsed, last.columns().size());
-            }
-            return new StepResult(last, order, null);
-        } catch (SQLException e) {
-            return new StepResult(null, e);
-        }
-    }
-
-    private void runOn(Connection connection, String sql) throws SQLException {
-        for (SqlStatement statement : SqlSplitter.split(sql)) {
-            execute(connection, statement.text(), new ParseCapture());
-        }
-    }
-
-    /** Runs one statement, taking what the server's parse of it says about the session's cursors and prepared statements. */
-    private ResultTable execute(Connection connection, String sql, ParseCapture parsed) throws SQLException {
+        List<String> notices = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<SqlStatement> statements = SqlSplitter.split(sql);
+        // One statement: its first tree is its own (a PREPARE's second, the prepared one's). Several in one
+        // string: each top-level tree in turn is the next statement's, read only when they pair one to one.
+        ParseCapture parsed = statements.size() <= 1 ? new ParseCapture() : ParseCapture.ofEachStatement(statements.size());
         boolean succeeded = false;
         try {
-            ResultTable table = SqlExecution.execute(connection, sql, guard, null, parsed);
+            List<ResultTable> results = SqlExecution.executeAll(connection, sql, guard, null, parsed, notices);
             succeeded = true;
-            return table;
+            return new StepResult(results, orders(connection, statements, parsed, results), null, notices);
+        } catch (SQLException e) {
+            return new StepResult(null, null, e, notices);
         } finally {
-            orders(connection).ran(parsed, succeeded);
+            if (statements.size() <= 1) {
+                orders(connection).ran(parsed, succeeded);
+            } else {
+                // Cursors and prepared statements a string of several statements made are not followed.
+                orders(connection).forget();
+            }
+        }
+    }
+
+    /** Each result's order, from the parse of the statement of the string that returned it. */
+    private List<RowOrder> orders(Connection connection, List<SqlStatement> statements, ParseCapture parsed, List<ResultTable> results) {
+        SessionOrders memory = orders(connection);
+        if (statements.size() <= 1) {
+            return results.stream().map(r -> memory.of(parsed, r.columns().size())).toList();
+        }
+        List<ParseCapture> each = parsed.perStatement(statements.size());
+        List<RowOrder> orders = new ArrayList<>();
+        int next = 0;
+        for (ResultTable result : results) {
+            // Results are named by the statement that returned them (SqlExecution.executeAll), in order.
+            int position = next;
+            while (position < statements.size() && !statements.get(position).text().equals(result.statement())) {
+                position++;
+            }
+            if (each == null || position == statements.size()) {
+                orders.add(RowOrder.unknown(each == null ? "the server's parse trees of the step's statements could not be "
+                        + "paired with them one to one" : "the statement that returned the rows could not be told"));
+                continue;
+            }
+            orders.add(memory.of(each.get(position), result.columns().size()));
+            next = position + 1;
+        }
+        return orders;
+    }
+
+    /** A setup or teardown block, likewise one query string. */
+    private void runOn(Connection connection, String sql) throws SQLException {
+        if (!sql.isBlank()) {
+            SqlExecution.execute(connection, sql, guard, null, null);
+            orders(connection).forget();
         }
     }
 

@@ -42,7 +42,7 @@ public final class SqlExecution {
      * @param plans when not null, receives the auto_explain reports among the statement's NOTICEs
      */
     public static ResultTable execute(Connection connection, String sql, StatementGuard guard, PlanCapture plans) throws SQLException {
-        return execute(connection, sql, guard, plans, null);
+        return executeAll(connection, sql, guard, plans, null, null).stream().reduce((first, second) -> second).orElse(null);
     }
 
     /**
@@ -51,36 +51,72 @@ public final class SqlExecution {
      */
     static ResultTable execute(Connection connection, String sql, StatementGuard guard, PlanCapture plans, ParseCapture parses)
             throws SQLException {
+        return executeAll(connection, sql, guard, plans, parses, null).stream().reduce((first, second) -> second).orElse(null);
+    }
+
+    /**
+     * Sends {@code sql} as one query string, as the isolation tester sends a step: several statements
+     * in it go out before one Sync, so that without BEGIN they run in one implicit transaction.
+     *
+     * @param parses  when not null, receives the parse trees the server reports for the string's statements
+     * @param notices when not null, receives the server's NOTICE, WARNING and INFO messages as the
+     *                isolation tester prints them ({@code NOTICE:  text}), in order, even when the string fails
+     * @return every row-returning result, in order
+     */
+    static List<ResultTable> executeAll(Connection connection, String sql, StatementGuard guard, PlanCapture plans,
+                                        ParseCapture parses, List<String> notices) throws SQLException {
         return guard.run(connection, () -> {
             try (Statement statement = connection.createStatement()) {
                 statement.setEscapeProcessing(false);
                 // The driver keeps every NOTICE of a running statement; a snippet raising millions would
-                // fill the heap. They are taken as they come: plans and parse trees go to their captures, the rest is let go.
-                NoticeDrain notices = new NoticeDrain(statement, plans, parses);
-                ScheduledFuture<?> drain = StatementGuard.every(NOTICE_DRAIN, notices::drain);
-                ResultTable last = null;
+                // fill the heap. They are taken as they come: plans and parse trees go to their captures,
+                // messages to the list asked for, the rest is let go.
+                NoticeDrain drainer = new NoticeDrain(statement, plans, parses, notices);
+                ScheduledFuture<?> drain = StatementGuard.every(NOTICE_DRAIN, drainer::drain);
+                List<ResultTable> results = new ArrayList<>();
+                List<Integer> positions = new ArrayList<>();
+                int position = 0;
                 boolean isResultSet;
                 try {
                     isResultSet = statement.execute(sql);
                 } finally {
                     drain.cancel(false);
-                    notices.finish();
+                    drainer.finish();
                     dropNotifications(connection);
                 }
                 while (true) {
                     if (isResultSet) {
                         try (ResultSet rs = statement.getResultSet()) {
-                            last = read(sql, rs);
+                            results.add(read(sql, rs));
+                            positions.add(position);
                         }
                     } else if (statement.getUpdateCount() == -1) {
-                        return last;
+                        return bySource(sql, results, positions, position);
                     }
+                    position++;
                     isResultSet = statement.getMoreResults();
                 }
             } catch (PSQLException e) {
                 throw clientSideLimits(e);
             }
         });
+    }
+
+    /**
+     * Each result named by the statement of the string that produced it (the driver reports one result
+     * or count per statement, in order), so that its order is looked up for that statement; when the
+     * counts disagree with Kensho's lexer, results keep the whole string and an order claim fails loudly.
+     */
+    private static List<ResultTable> bySource(String sql, List<ResultTable> results, List<Integer> positions, int reported) {
+        List<dev.kensho.sqlchecks.script.SqlStatement> statements = dev.kensho.sqlchecks.script.SqlSplitter.split(sql);
+        if (statements.size() <= 1 || statements.size() != reported) {
+            return results;
+        }
+        List<ResultTable> named = new ArrayList<>();
+        for (int i = 0; i < results.size(); i++) {
+            named.add(results.get(i).withStatement(statements.get(positions.get(i)).text()));
+        }
+        return named;
     }
 
     /**
@@ -110,10 +146,13 @@ public final class SqlExecution {
         private final ParseCapture parses;
         private SQLWarning detachedLast;
 
-        NoticeDrain(Statement statement, PlanCapture plans, ParseCapture parses) {
+        private final List<String> messages;
+
+        NoticeDrain(Statement statement, PlanCapture plans, ParseCapture parses, List<String> messages) {
             this.statement = statement;
             this.plans = plans;
             this.parses = parses;
+            this.messages = messages;
         }
 
         synchronized void drain() {
@@ -145,6 +184,11 @@ public final class SqlExecution {
                 }
                 if (parses != null) {
                     parses.offer(warning);
+                }
+                if (messages != null && warning instanceof org.postgresql.util.PSQLWarning psql && psql.getServerErrorMessage() != null
+                        && java.util.Set.of("NOTICE", "WARNING", "INFO").contains(psql.getServerErrorMessage().getSeverity())) {
+                    messages.add(psql.getServerErrorMessage().getSeverity() + ":  "
+                            + MessageScrubber.scrub(psql.getServerErrorMessage().getMessage()));
                 }
                 last = warning;
             }

@@ -21,14 +21,24 @@ import java.util.regex.Pattern;
  * Cells are read by the column positions of the dashed line, so a {@code |} inside a value, a
  * multi-line value ({@code +} at the cell's edge), leading spaces and a row of empty cells all mean
  * what psql meant. A table whose lines do not line up (typed by hand) is split at {@code |} instead.
- * {@value PsqlFormat#NULL} stands for NULL; an empty cell is the empty string. Trailing spaces are
- * never significant (psql's padding hides them). The {@code (N rows)} footer is optional but must
- * agree with the rows.
+ * {@value PsqlFormat#NULL} stands for NULL; an empty cell is the empty string. Trailing spaces of
+ * values are never significant (psql's padding hides them). The {@code (N rows)} footer is optional
+ * but must agree with the rows. A result without columns is written as psql prints it, {@code --}
+ * and the footer (which is then required: nothing else says how many rows there are).
  *
- * @param columns column names from the header
- * @param rows    cell texts as written, without psql's padding; a multi-line value joined with \n
+ * @param columns     column names from the header (for display; see {@link #headerCells})
+ * @param rows        cell texts as written, without psql's padding; a multi-line value joined with \n
+ * @param headerCells when the header is one line laid out as psql prints it, each column's header cell
+ *                    exactly as written between the border spaces (the last one as an editor may have
+ *                    trimmed it), so that a name is compared as psql printed it, spaces included; else null
+ * @param widths      with headerCells, each column's width from the dashed line (its dashes less the two
+ *                    border spaces); else null
  */
-public record ExpectedRows(List<String> columns, List<List<String>> rows) {
+public record ExpectedRows(List<String> columns, List<List<String>> rows, List<String> headerCells, List<Integer> widths) {
+
+    public ExpectedRows(List<String> columns, List<List<String>> rows) {
+        this(columns, rows, null, null);
+    }
 
     private static final Pattern SEPARATOR = Pattern.compile("-[-+]*");
     private static final Pattern FOOTER = Pattern.compile("\\((\\d+) rows?\\)");
@@ -36,6 +46,8 @@ public record ExpectedRows(List<String> columns, List<List<String>> rows) {
     public ExpectedRows {
         columns = List.copyOf(columns);
         rows = rows.stream().map(List::copyOf).toList();
+        headerCells = headerCells == null ? null : List.copyOf(headerCells);
+        widths = widths == null ? null : List.copyOf(widths);
     }
 
     /**
@@ -55,6 +67,9 @@ public record ExpectedRows(List<String> columns, List<List<String>> rows) {
                 separator = i;
                 break;
             }
+        }
+        if (separator == first && lines.get(separator).strip().equals("--")) {
+            return withoutColumns(lines, separator);
         }
         if (separator <= first) {
             throw new InvalidDirectiveException("expected rows must be a psql-style table: a header line, a line of '-' "
@@ -99,7 +114,36 @@ public record ExpectedRows(List<String> columns, List<List<String>> rows) {
         if (footer != null && footer != rows.size()) {
             throw new InvalidDirectiveException("the footer says (" + footer + " rows) but the table has " + rows.size());
         }
-        return new ExpectedRows(columns, rows);
+        List<String> headerCells = separator == first + 1 ? layout.rawCells(lines.get(first)) : null;
+        List<Integer> widths = headerCells == null ? null : layout.widths();
+        return new ExpectedRows(columns, rows, headerCells, widths);
+    }
+
+    /**
+     * psql prints a result without columns (SELECT;) as {@code --} and the footer, with no header and
+     * no line per row: the footer is what says how many rows came back.
+     */
+    private static ExpectedRows withoutColumns(List<String> lines, int separator) throws InvalidDirectiveException {
+        int next = separator + 1;
+        while (next < lines.size() && lines.get(next).isBlank()) {
+            next++;
+        }
+        Matcher matcher = next < lines.size() ? FOOTER.matcher(lines.get(next).strip()) : null;
+        if (matcher == null || !matcher.matches()) {
+            throw new InvalidDirectiveException("line " + (separator + 1) + ": '--' with no header is how psql prints a result "
+                    + "without columns, and then the '(N rows)' footer must come right after it (psql prints no line per row)");
+        }
+        for (int i = next + 1; i < lines.size(); i++) {
+            if (!lines.get(i).isBlank()) {
+                throw new InvalidDirectiveException("line " + (i + 1) + ": the '(N rows)' footer must be the table's last line");
+            }
+        }
+        int count = Integer.parseInt(matcher.group(1));
+        List<List<String>> rows = new ArrayList<>();
+        for (int r = 0; r < count; r++) {
+            rows.add(List.of());
+        }
+        return new ExpectedRows(List.of(), rows, List.of(), List.of());
     }
 
     /** Column positions taken from the dashed line, in display columns. */
@@ -127,6 +171,30 @@ public record ExpectedRows(List<String> columns, List<List<String>> rows) {
             return starts.length;
         }
 
+        List<Integer> widths() {
+            List<Integer> widths = new ArrayList<>();
+            for (int c = 0; c < columns(); c++) {
+                widths.add(ends[c] - starts[c] - 2);
+            }
+            return widths;
+        }
+
+        /** A header line's cells exactly as written between the border spaces, or null when it does not line up. */
+        List<String> rawCells(String line) {
+            Cell[] cells = aligned(line);
+            if (cells == null) {
+                return null;
+            }
+            List<String> raw = new ArrayList<>();
+            for (Cell cell : cells) {
+                if (cell.continues()) {
+                    return null; // a name of several lines: compared by its text only
+                }
+                raw.add(cell.raw());
+            }
+            return raw;
+        }
+
         /** The header's column names (lines first … separator-1, continued with '+'). */
         List<String> read(List<String> lines, int first, int separator, boolean header) throws InvalidDirectiveException {
             Row row = row(lines, first, separator);
@@ -140,15 +208,15 @@ public record ExpectedRows(List<String> columns, List<List<String>> rows) {
         /**
          * A column's name from its header cell, as psql printed it: psql centres a name in its column,
          * so the padding around it is not part of it, except where the name itself is what sets the
-         * column's width (wider than every value): psql then pads nothing, and leading spaces are the
-         * name's own ({@code SELECT 1 AS "  bunch o blanks"}). Trailing spaces of a name cannot be
-         * told from padding an editor strips, so they are never read.
+         * column's width (wider than every value): psql then pads nothing, and the whole cell is the
+         * name, its spaces included ({@code SELECT 1 AS "  bunch o blanks  "}); trailing spaces an
+         * editor trimmed from the line's end are given back by the column's width. (This is the name
+         * shown in messages; {@code RowComparison} compares names by the header psql would print.)
          */
         String columnName(int column, String cell, List<List<String>> rows, boolean aligned) {
             String name = cell.strip();
-            int leading = cell.length() - cell.stripLeading().length();
             int width = ends[column] - starts[column] - 2;
-            if (!aligned || leading == 0 || leading + PsqlFormat.width(name) != width) {
+            if (!aligned || cell.contains("\n") || PsqlFormat.width(cell) > width) {
                 return name;
             }
             int widest = 0;
@@ -157,7 +225,7 @@ public record ExpectedRows(List<String> columns, List<List<String>> rows) {
                     widest = Math.max(widest, PsqlFormat.width(line.strip()));
                 }
             }
-            return widest < width ? cell.stripTrailing() : name;
+            return widest < width ? cell + " ".repeat(width - PsqlFormat.width(cell)) : name;
         }
 
         record Row(List<String> cells, int next) {
@@ -201,7 +269,7 @@ public record ExpectedRows(List<String> columns, List<List<String>> rows) {
             return new Row(values.stream().map(StringBuilder::toString).toList(), i);
         }
 
-        private record Cell(String text, boolean continues) {
+        private record Cell(String text, boolean continues, String raw) {
         }
 
         /** Cells by position, or null when the line's bars are not where the dashed line puts them. */
@@ -242,7 +310,7 @@ public record ExpectedRows(List<String> columns, List<List<String>> rows) {
                     continues = true;
                     content = content.substring(0, content.length() - 1);
                 }
-                cells[c] = new Cell(content.stripTrailing(), continues);
+                cells[c] = new Cell(content.stripTrailing(), continues, content);
             }
             return cells;
         }
@@ -270,7 +338,7 @@ public record ExpectedRows(List<String> columns, List<List<String>> rows) {
             Cell[] cells = new Cell[parts.length];
             for (int c = 0; c < parts.length; c++) {
                 String part = parts[c].startsWith(" ") ? parts[c].substring(1) : parts[c];
-                cells[c] = new Cell(part.stripTrailing(), false);
+                cells[c] = new Cell(part.stripTrailing(), false, part);
             }
             return cells;
         }

@@ -28,10 +28,17 @@ import java.util.regex.Pattern;
  * (0 rows)
  * }
  * step b2 expect-error=23505 { … }
+ * error { duplicate key value violates unique constraint "t_pkey" }   # optional: the message itself
  * permutation a1 b1 a2                   # one or more
  * </pre>
  *
  * A block is one line, <code>{ … }</code>, or runs from a <code>{</code> ending a line to a line holding only <code>}</code>.
+ * As in the tester, top-level setup blocks run in the order written, each as one query string;
+ * a session has at most one setup and one teardown. {@code waits-for} names one or more sessions
+ * (comma-separated: the step is seen waiting for each of them, in turn or at once, and for no
+ * other) or {@code *} (it waits, whomever for: all the tester's {@code <waiting ...>} records).
+ * A step may be followed by several {@code rows} blocks: one states its last result, several state
+ * every result of its statements, in order.
  */
 public final class ScenarioParser {
 
@@ -55,8 +62,8 @@ public final class ScenarioParser {
     }
 
     private Scenario parse() throws ScenarioSyntaxException {
-        String setup = "";
-        String teardown = "";
+        List<String> setups = new ArrayList<>();
+        String teardown = null;
         List<SessionBuilder> sessions = new ArrayList<>();
         List<Scenario.Permutation> permutations = new ArrayList<>();
         while (skipSpaceAndComments()) {
@@ -66,17 +73,32 @@ public final class ScenarioParser {
                 case "setup" -> {
                     String sql = block("setup");
                     if (sessions.isEmpty()) {
-                        setup = sql;
+                        // The tester runs every top-level setup block, in order, each as one query string.
+                        setups.add(sql);
                     } else {
-                        sessions.get(sessions.size() - 1).setup = sql;
+                        SessionBuilder session = sessions.get(sessions.size() - 1);
+                        if (session.setup != null) {
+                            throw new ScenarioSyntaxException("session " + session.name + " already has a setup block; a session "
+                                    + "has one (put its statements in one block)", line);
+                        }
+                        session.setup = sql;
                     }
                 }
                 case "teardown" -> {
                     String sql = block("teardown");
                     if (sessions.isEmpty()) {
+                        if (teardown != null) {
+                            throw new ScenarioSyntaxException("the scenario already has a teardown block; it has one (put its "
+                                    + "statements in one block)", line);
+                        }
                         teardown = sql;
                     } else {
-                        sessions.get(sessions.size() - 1).teardown = sql;
+                        SessionBuilder session = sessions.get(sessions.size() - 1);
+                        if (session.teardown != null) {
+                            throw new ScenarioSyntaxException("session " + session.name + " already has a teardown block; a "
+                                    + "session has one (put its statements in one block)", line);
+                        }
+                        session.teardown = sql;
                     }
                 }
                 case "session" -> {
@@ -112,29 +134,70 @@ public final class ScenarioParser {
                         throw new ScenarioSyntaxException("'rows' states the rows of the step above it, and there is none", line);
                     }
                     StepBuilder above = steps.get(steps.size() - 1);
-                    if (above.expectedRows != null) {
-                        throw new ScenarioSyntaxException("step " + above.name + " already states its rows; one 'rows' block per step", line);
-                    }
-                    if (above.expectError != null) {
+                    if (above.expectError != null || above.expectMessage != null) {
                         throw new ScenarioSyntaxException("step " + above.name + " is expected to fail (expect-error), so it returns "
                                 + "no rows to compare", line);
                     }
                     String table = block("rows");
                     try {
-                        above.expectedRows = ExpectedRows.parse(table);
+                        above.expectedRows.add(ExpectedRows.parse(table));
                     } catch (InvalidDirectiveException e) {
                         throw new ScenarioSyntaxException("expected rows: " + e.getMessage(), line);
                     }
                 }
+                case "error" -> {
+                    List<StepBuilder> steps = sessions.isEmpty() ? List.of() : sessions.get(sessions.size() - 1).steps;
+                    if (steps.isEmpty()) {
+                        throw new ScenarioSyntaxException("'error' states the message the step above it fails with, and there "
+                                + "is none", line);
+                    }
+                    StepBuilder above = steps.get(steps.size() - 1);
+                    if (!above.expectedRows.isEmpty()) {
+                        throw new ScenarioSyntaxException("step " + above.name + " states rows, so it cannot also state an error "
+                                + "(a failed step returns no rows to compare)", line);
+                    }
+                    if (above.expectMessage != null) {
+                        throw new ScenarioSyntaxException("step " + above.name + " already states its error message", line);
+                    }
+                    String message = block("error");
+                    // As the tester's expected output shows it: "ERROR:  " and the message.
+                    above.expectMessage = message.startsWith("ERROR:") ? message.substring("ERROR:".length()).strip() : message;
+                }
+                case "notices" -> {
+                    List<StepBuilder> steps = sessions.isEmpty() ? List.of() : sessions.get(sessions.size() - 1).steps;
+                    if (steps.isEmpty()) {
+                        throw new ScenarioSyntaxException("'notices' states the notices of the step above it, and there is none", line);
+                    }
+                    StepBuilder above = steps.get(steps.size() - 1);
+                    if (above.expectNotices != null) {
+                        throw new ScenarioSyntaxException("step " + above.name + " already states its notices", line);
+                    }
+                    List<String> notices = new ArrayList<>();
+                    for (String notice : block("notices").split("\n")) {
+                        // As the tester prints them: "s1: NOTICE:  text"; the session prefix is optional.
+                        String text = notice.strip();
+                        String prefix = sessions.get(sessions.size() - 1).name + ": ";
+                        text = text.startsWith(prefix) ? text.substring(prefix.length()) : text;
+                        if (!text.isEmpty()) {
+                            if (!text.matches("(NOTICE|WARNING|INFO):  .*")) {
+                                throw new ScenarioSyntaxException("a notice is written as the tester prints it, 'NOTICE:  text' "
+                                        + "(or WARNING:, INFO:, two spaces after the colon), not '" + text + "'", line);
+                            }
+                            notices.add(text);
+                        }
+                    }
+                    above.expectNotices = notices;
+                }
                 case "permutation" -> permutations.add(permutation(line));
-                default -> throw new ScenarioSyntaxException("expected setup, teardown, session, step, rows or permutation, not '"
+                default -> throw new ScenarioSyntaxException("expected setup, teardown, session, step, rows, error, notices or "
+                        + "permutation, not '"
                         + keyword + "'", line);
             }
         }
-        return build(setup, teardown, sessions, permutations);
+        return build(setups, teardown == null ? "" : teardown, sessions, permutations);
     }
 
-    private Scenario build(String setup, String teardown, List<SessionBuilder> sessions, List<Scenario.Permutation> permutations)
+    private Scenario build(List<String> setup, String teardown, List<SessionBuilder> sessions, List<Scenario.Permutation> permutations)
             throws ScenarioSyntaxException {
         if (sessions.size() < 2) {
             throw new ScenarioSyntaxException("a scenario needs at least two sessions", 0);
@@ -158,13 +221,16 @@ public final class ScenarioParser {
                 if (!stepNames.add(step.name)) {
                     throw new ScenarioSyntaxException("step '" + step.name + "' is declared twice", step.line);
                 }
-                if (step.waitsFor != null && (!sessionNames.contains(step.waitsFor) || step.waitsFor.equals(session.name))) {
-                    throw new ScenarioSyntaxException("waits-for names another session of this scenario, not '" + step.waitsFor + "'", step.line);
+                for (String waited : step.waitsFor) {
+                    if (!waited.equals(Scenario.ANY_SESSION) && (!sessionNames.contains(waited) || waited.equals(session.name))) {
+                        throw new ScenarioSyntaxException("waits-for names other sessions of this scenario (or *), not '" + waited + "'", step.line);
+                    }
                 }
-                steps.add(new Scenario.Step(step.name, session.name, step.sql, step.line, step.waitsFor, step.expectError, step.expectedRows));
+                steps.add(new Scenario.Step(step.name, session.name, step.sql, step.line, step.waitsFor, step.expectError,
+                        step.expectMessage, step.expectedRows, step.expectNotices));
             }
-            built.add(new Scenario.Session(session.name, session.label == null ? session.name : session.label, session.setup, steps,
-                    session.teardown));
+            built.add(new Scenario.Session(session.name, session.label == null ? session.name : session.label,
+                    session.setup == null ? "" : session.setup, steps, session.teardown == null ? "" : session.teardown));
         }
         Set<String> issued = new HashSet<>();
         for (Scenario.Permutation permutation : permutations) {
@@ -209,7 +275,15 @@ public final class ScenarioParser {
         }
         for (Map.Entry<String, String> option : options.entrySet()) {
             switch (option.getKey()) {
-                case "waits-for" -> step.waitsFor = option.getValue();
+                case "waits-for" -> {
+                    List<String> names = List.of(option.getValue().split(",", -1));
+                    if (names.stream().anyMatch(String::isEmpty) || new HashSet<>(names).size() != names.size()
+                            || (names.contains(Scenario.ANY_SESSION) && names.size() > 1)) {
+                        throw new ScenarioSyntaxException("waits-for takes session names separated by commas (waits-for=s1,s2), "
+                                + "each once, or * (it waits, whomever for), not '" + option.getValue() + "'", line);
+                    }
+                    step.waitsFor = names;
+                }
                 case "expect-error" -> {
                     if (!SQLSTATE.matcher(option.getValue()).matches()) {
                         throw new ScenarioSyntaxException("expect-error takes a five-character SQLSTATE such as 23505, not '"
@@ -218,7 +292,7 @@ public final class ScenarioParser {
                     step.expectError = option.getValue();
                 }
                 default -> throw new ScenarioSyntaxException("unknown step option '" + option.getKey()
-                        + "'; known: waits-for=SESSION, expect-error=SQLSTATE (and a 'rows { … }' block after the step)", line);
+                        + "'; known: waits-for=SESSION[,SESSION…] or waits-for=*, expect-error=SQLSTATE (and 'rows { … }', 'error { … }' or 'notices { … }' blocks after the step)", line);
             }
         }
         skipSpaceAndComments();
@@ -329,8 +403,8 @@ public final class ScenarioParser {
         final String name;
         String label;
         final List<StepBuilder> steps = new ArrayList<>();
-        String setup = "";
-        String teardown = "";
+        String setup;
+        String teardown;
 
         SessionBuilder(String name) {
             this.name = name;
@@ -341,9 +415,11 @@ public final class ScenarioParser {
         final String name;
         final int line;
         String sql;
-        String waitsFor;
+        List<String> waitsFor = List.of();
         String expectError;
-        ExpectedRows expectedRows;
+        String expectMessage;
+        List<String> expectNotices;
+        final List<ExpectedRows> expectedRows = new ArrayList<>();
 
         StepBuilder(String name, int line) {
             this.name = name;

@@ -27,11 +27,18 @@ public record ScenarioTranscript(List<String> sessions, List<PermutationRun> per
      * @param rows      rows the step's last statement returned, or null
      * @param sqlState  the error's SQLSTATE when the step failed, else null
      * @param message   the server's message when the step failed, else null
+     * @param results   every result the step's statements returned, in order (the tester prints each)
      */
     public record Event(String step, String session, String sql, Kind kind, List<String> waitsFor, ResultTable rows,
-                        String sqlState, String message) {
+                        String sqlState, String message, List<ResultTable> results) {
         public Event {
             waitsFor = List.copyOf(waitsFor);
+            results = results == null ? (rows == null ? List.of() : List.of(rows)) : List.copyOf(results);
+        }
+
+        public Event(String step, String session, String sql, Kind kind, List<String> waitsFor, ResultTable rows,
+                     String sqlState, String message) {
+            this(step, session, sql, kind, waitsFor, rows, sqlState, message, null);
         }
     }
 
@@ -60,9 +67,9 @@ public record ScenarioTranscript(List<String> sessions, List<PermutationRun> per
                 if (event.message() != null) {
                     out.append("ERROR:  ").append(event.message()).append('\n');
                 }
-                if (event.rows() != null) {
-                    out.append(String.join("|", event.rows().columns())).append('\n');
-                    for (List<String> row : event.rows().rows()) {
+                for (ResultTable result : event.results()) {
+                    out.append(String.join("|", result.columns())).append('\n');
+                    for (List<String> row : result.rows()) {
                         out.append(String.join("|", row.stream().map(v -> v == null ? "" : v).toList())).append('\n');
                     }
                 }

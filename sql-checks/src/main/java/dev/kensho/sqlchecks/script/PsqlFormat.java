@@ -8,8 +8,10 @@ import java.util.Set;
  * psql's aligned output format, which is the contract for expected rows: authors copy what psql
  * prints, and Kensho prints results the same way. Values are shown as psql 18 shows them (newlines
  * continue on the next line with a {@code +} at the cell's edge, a tab advances to the next multiple
- * of 8, {@code \r} and other control characters are escaped), widths count East Asian wide
- * characters as two columns, numbers are right-aligned. NULL is shown as {@value #NULL}, as
+ * of 8, {@code \r} and other control characters are escaped as psql's {@code pg_wcsformat} escapes
+ * them: C0 controls and DEL as {@code \xHH}, C1 controls (U+0080 to U+009F) as a backslash, u and four hex digits, each
+ * as wide as its escape), widths count East Asian wide characters as two columns, numbers are
+ * right-aligned. A result without columns prints as psql prints it: {@code --} and the footer. NULL is shown as {@value #NULL}, as
  * {@code \pset null '(null)'} makes psql show it, so that it cannot be mistaken for an empty string.
  */
 public final class PsqlFormat {
@@ -50,6 +52,11 @@ public final class PsqlFormat {
                 } while (width % 8 != 0);
             } else if (cp < 0x20 || cp == 0x7f) {
                 String escaped = String.format("\\x%02X", cp);
+                line.append(escaped);
+                width += escaped.length();
+            } else if (cp >= 0x80 && cp < 0xa0) {
+                // psql's ucs_wcwidth gives C1 controls -1; pg_wcsformat then prints a multibyte one as a backslash, u and four hex digits.
+                String escaped = String.format("\\u%04X", cp);
                 line.append(escaped);
                 width += escaped.length();
             } else {
@@ -94,6 +101,11 @@ public final class PsqlFormat {
      */
     public static String format(List<String> columns, List<String> types, List<List<String>> rows, List<Boolean> marked) {
         int n = columns.size();
+        if (n == 0) {
+            // psql prints no header and no row lines for a result without columns, only "--" and the footer.
+            String margin = marked == null ? "" : "   ";
+            return margin + "--\n" + margin + footer(rows.size());
+        }
         List<List<List<String>>> cells = new ArrayList<>();
         int[] widths = new int[n];
         for (int c = 0; c < n; c++) {
@@ -128,8 +140,37 @@ public final class PsqlFormat {
         for (int r = 0; r < cells.size(); r++) {
             appendRow(out, marked == null ? "" : marked.get(r) ? " > " : "   ", cells.get(r), widths, types, false);
         }
-        out.append(margin).append('(').append(rows.size()).append(rows.size() == 1 ? " row)" : " rows)");
+        out.append(margin).append(footer(rows.size()));
         return out.toString();
+    }
+
+    private static String footer(int rows) {
+        return "(" + rows + (rows == 1 ? " row)" : " rows)");
+    }
+
+    /** Columns psql gives a result's column: the widest line of its name and of its values. */
+    public static int columnWidth(String name, List<List<String>> rows, int column) {
+        int width = 0;
+        for (String line : lines(name)) {
+            width = Math.max(width, width(line));
+        }
+        for (List<String> row : rows) {
+            String value = column < row.size() ? row.get(column) : null;
+            for (String line : value == null ? List.of(NULL) : lines(value)) {
+                width = Math.max(width, width(line));
+            }
+        }
+        return width;
+    }
+
+    /**
+     * A one-line column name as psql prints it in a header cell of the given width (border spaces
+     * excluded): centred, the odd space going to the right.
+     */
+    public static String headerCell(String name, int width) {
+        String text = lines(name).get(0);
+        int pad = Math.max(0, width - width(text));
+        return " ".repeat(pad / 2) + text + " ".repeat(pad - pad / 2);
     }
 
     private static void appendRow(StringBuilder out, String margin, List<List<String>> cells, int[] widths, List<String> types,

@@ -130,7 +130,7 @@ class ScenarioRunnerTest {
     @Test
     void aStepThatWaitsWithoutSayingSoFails() throws Exception {
         Outcome outcome = run(RESERVE.formatted("", "a_begin a_reserve b_begin b_reserve a_commit b_commit"));
-        assertEquals("step b_reserve waits for a, but the scenario does not say so; add waits-for=a if that is the point",
+        assertEquals("step b_reserve waits for a, but the scenario does not say so; add waits-for=a (or waits-for=*) if that is the point",
                 outcome.failure().message());
     }
 
@@ -316,7 +316,7 @@ class ScenarioRunnerTest {
         assertTrue(outcome.passed(), () -> String.valueOf(outcome.failure()) + "\n" + outcome.transcript());
         assertEquals(List.of("a"), outcome.transcript().permutations().get(0).events().get(1).waitsFor());
         Outcome unclaimed = run(DEFERRABLE.formatted(""));
-        assertEquals("step b_read waits for a, but the scenario does not say so; add waits-for=a if that is the point",
+        assertEquals("step b_read waits for a, but the scenario does not say so; add waits-for=a (or waits-for=*) if that is the point",
                 unclaimed.failure().message());
     }
 
@@ -373,7 +373,7 @@ class ScenarioRunnerTest {
     void syntaxErrorsNameTheirLine() {
         ScenarioSyntaxException e = org.junit.jupiter.api.Assertions.assertThrows(ScenarioSyntaxException.class,
                 () -> ScenarioParser.parse("session a\nstep a1 { SELECT 1; }\nsession b\nstep b1 wait=a { SELECT 1; }\npermutation a1 b1\n"));
-        assertEquals("unknown step option 'wait'; known: waits-for=SESSION, expect-error=SQLSTATE (and a 'rows { … }' block after the step)", e.getMessage());
+        assertEquals("unknown step option 'wait'; known: waits-for=SESSION[,SESSION…] or waits-for=*, expect-error=SQLSTATE (and 'rows { … }', 'error { … }' or 'notices { … }' blocks after the step)", e.getMessage());
         assertEquals(3, e.line());
         ScenarioSyntaxException unknown = org.junit.jupiter.api.Assertions.assertThrows(ScenarioSyntaxException.class,
                 () -> ScenarioParser.parse("session a\nstep a1 { SELECT 1; }\nsession b\nstep b1 { SELECT 1; }\npermutation a1 b9\n"));

@@ -36,8 +36,8 @@ class ScenarioClaimsParseTest {
     }
 
     @Test
-    void aSecondRowsBlockForOneStepIsRefused() {
-        ScenarioSyntaxException e = refused(HEAD + """
+    void severalRowsBlocksStateEveryResultInOrder() throws Exception {
+        Scenario scenario = ScenarioParser.parse(HEAD + """
                 rows {
                  id
                 ----
@@ -52,8 +52,80 @@ class ScenarioClaimsParseTest {
                 step b1 { SELECT 1; }
                 permutation a1 b1
                 """);
-        assertEquals("step a1 already states its rows; one 'rows' block per step", e.getMessage());
-        assertEquals(8, e.line());
+        assertEquals(java.util.List.of("1", "2"), scenario.step("a1").orElseThrow()
+                .expectedRows().stream().map(rows -> rows.rows().get(0).get(0).strip()).toList());
+    }
+
+    @Test
+    void aSecondTopLevelSetupRunsAfterTheFirstAsTheTesterRunsIt() throws Exception {
+        Scenario scenario = ScenarioParser.parse("setup { CREATE TABLE k (id int); }\nsetup { INSERT INTO k VALUES (1); }\n"
+                + HEAD.substring(HEAD.indexOf("session")) + "session b\nstep b1 { SELECT 1; }\npermutation a1 b1\n");
+        assertEquals(java.util.List.of("CREATE TABLE k (id int);", "INSERT INTO k VALUES (1);"), scenario.setup());
+    }
+
+    @Test
+    void aSessionsSecondSetupIsRefusedNotSilentlyReplaced() {
+        ScenarioSyntaxException e = refused(HEAD + """
+                session b
+                setup { BEGIN; }
+                setup { SET lock_timeout = '1s'; }
+                step b1 { SELECT 1; }
+                permutation a1 b1
+                """);
+        assertEquals("session b already has a setup block; a session has one (put its statements in one block)", e.getMessage());
+        assertEquals(5, e.line());
+    }
+
+    @Test
+    void waitsForNamesSeveralSessionsOrAnyone() throws Exception {
+        Scenario scenario = ScenarioParser.parse(HEAD + """
+                session b
+                step b1 waits-for=a,c { SELECT 1; }
+                session c
+                step c1 waits-for=* { SELECT 1; }
+                permutation a1 b1 c1
+                """);
+        assertEquals(java.util.List.of("a", "c"), scenario.step("b1").orElseThrow().waitsFor());
+        assertEquals(java.util.List.of("*"), scenario.step("c1").orElseThrow().waitsFor());
+        ScenarioSyntaxException e = refused(HEAD + """
+                session b
+                step b1 waits-for=a,,a { SELECT 1; }
+                permutation a1 b1
+                """);
+        assertEquals("waits-for takes session names separated by commas (waits-for=s1,s2), each once, or * (it waits, "
+                + "whomever for), not 'a,,a'", e.getMessage());
+    }
+
+    @Test
+    void anErrorMessageIsStatedAfterAStepExpectedToFail() throws Exception {
+        Scenario scenario = ScenarioParser.parse(HEAD + """
+                session b
+                step b1 expect-error=40P01 { SELECT 1; }
+                error { ERROR:  deadlock detected }
+                permutation a1 b1
+                """);
+        assertEquals("deadlock detected", scenario.step("b1").orElseThrow().expectMessage());
+        // As the tester's expected output shows it, the message alone is a claim too.
+        Scenario messageOnly = ScenarioParser.parse(HEAD + """
+                session b
+                step b1 { SELECT 1; }
+                error { ERROR:  deadlock detected }
+                permutation a1 b1
+                """);
+        assertEquals(null, messageOnly.step("b1").orElseThrow().expectError());
+        assertEquals("deadlock detected", messageOnly.step("b1").orElseThrow().expectMessage());
+        ScenarioSyntaxException e = refused(HEAD + """
+                rows {
+                 id
+                ----
+                  1
+                }
+                error { deadlock detected }
+                session b
+                step b1 { SELECT 1; }
+                permutation a1 b1
+                """);
+        assertEquals("step a1 states rows, so it cannot also state an error (a failed step returns no rows to compare)", e.getMessage());
     }
 
     @Test
@@ -91,7 +163,7 @@ class ScenarioClaimsParseTest {
                 step b1 { SELECT 1; }
                 permutation a1 b1
                 """);
-        assertEquals(java.util.List.of("id"), scenario.step("a1").orElseThrow().expectedRows().columns());
+        assertEquals(java.util.List.of("id"), scenario.step("a1").orElseThrow().expectedRows().get(0).columns());
     }
 
     @Test
