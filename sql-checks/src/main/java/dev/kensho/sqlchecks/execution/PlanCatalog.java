@@ -17,7 +17,15 @@ import java.util.List;
  * operator is schema-qualified, so that nothing the page defined or put on its search_path can
  * change the answer.
  */
-final class PlanCatalog {
+final class PlanCatalog implements dev.kensho.sqlchecks.assertion.PlanCheck.Catalog {
+
+    private static final String INDEX_KEYS = "SELECT a.attname, (i.indoption[k.n OPERATOR(pg_catalog.-) 1] OPERATOR(pg_catalog.&) 1)"
+            + " OPERATOR(pg_catalog.=) 1 FROM pg_catalog.pg_index i CROSS JOIN LATERAL pg_catalog.unnest(i.indkey::pg_catalog.int2[])"
+            + " WITH ORDINALITY AS k(attnum, n) LEFT JOIN pg_catalog.pg_attribute a ON a.attrelid OPERATOR(pg_catalog.=) i.indrelid"
+            + " AND a.attnum OPERATOR(pg_catalog.=) k.attnum AND k.attnum OPERATOR(pg_catalog.<>) 0"
+            + " WHERE i.indexrelid OPERATOR(pg_catalog.=) pg_catalog.to_regclass(?) AND k.n OPERATOR(pg_catalog.<=) i.indnkeyatts ORDER BY k.n";
+    private static final String TOAST_BYTES = "SELECT pg_catalog.pg_relation_size(c.reltoastrelid) FROM pg_catalog.pg_class c"
+            + " WHERE c.oid OPERATOR(pg_catalog.=) pg_catalog.to_regclass(?) AND c.reltoastrelid OPERATOR(pg_catalog.<>) 0";
 
     private static final String RESOLVE = "SELECT n.nspname, c.relname, c.relkind FROM pg_catalog.pg_class c"
             + " JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace"
@@ -92,6 +100,37 @@ final class PlanCatalog {
             rs.next();
             return rs.getLong(1);
         }
+    }
+
+    @Override
+    public List<String> indexKeys(String schema, String index) throws SQLException {
+        List<String> keys = new ArrayList<>();
+        try (PreparedStatement statement = connection.prepareStatement(INDEX_KEYS)) {
+            statement.setString(1, qualified(schema, index));
+            try (ResultSet rs = statement.executeQuery()) {
+                while (rs.next()) {
+                    if (rs.getString(1) == null) {
+                        return null; // an expression key
+                    }
+                    keys.add(rs.getString(1) + (rs.getBoolean(2) ? " DESC" : ""));
+                }
+            }
+        }
+        return keys.isEmpty() ? null : keys;
+    }
+
+    @Override
+    public long toastBytes(String schema, String table) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(TOAST_BYTES)) {
+            statement.setString(1, qualified(schema, table));
+            try (ResultSet rs = statement.executeQuery()) {
+                return rs.next() ? rs.getLong(1) : 0;
+            }
+        }
+    }
+
+    private static String qualified(String schema, String name) {
+        return schema == null || schema.isEmpty() ? quoteIdentifier(name) : quoteIdentifier(schema) + "." + quoteIdentifier(name);
     }
 
     /** {schema, name, relkind}, or null when the name resolves to nothing. */

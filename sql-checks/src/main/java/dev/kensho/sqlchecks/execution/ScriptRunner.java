@@ -459,8 +459,8 @@ final class ScriptRunner {
                     return altered;
                 }
                 List<PlanCheck.Result> checked = new ArrayList<>(shape.check(expected,
-                        catalog.index(expected.usesIndex()), catalog.table(expected.noSeqScanOn())));
-                checked.addAll(shape.checkWork(expected));
+                        catalog.index(expected.usesIndex()), catalog.table(expected.noSeqScanOn()), catalog));
+                checked.addAll(shape.checkWork(expected, catalog));
                 List<String> problems = new ArrayList<>();
                 for (PlanCheck.Result result : checked) {
                     assertions.add(new Assertion(result.kind(), result.facts(), result.assertion(), result.passed()));
