@@ -83,6 +83,28 @@ final class RunConditions {
             "SELECT 'storage options', c.oid::pg_catalog.regclass::pg_catalog.text, pg_catalog.array_to_string(c.reloptions, ', '), ''"
                     + " FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid" + EQ + "c.relnamespace"
                     + " WHERE c.reloptions IS NOT NULL AND " + USER_SCHEMA,
+            // Statistics ANALYZE at the built-in default target (100) cannot have made: a column of an analyzed table
+            // with none (its target was 0 when ANALYZE ran), more common values or histogram bounds than that target
+            // keeps (a higher one). How they look afterwards shows these; statistics written by pg_restore_*_stats
+            // look like any others and are found by the statements that wrote them (PlannerInputs).
+            "SELECT * FROM (SELECT 'statistics', c.oid::pg_catalog.regclass::pg_catalog.text, pg_catalog.concat_ws('; ',"
+                    + " (SELECT 'no statistics for ' OPERATOR(pg_catalog.||) pg_catalog.string_agg(pg_catalog.quote_ident(a.attname), ', '"
+                    + " ORDER BY a.attnum) FROM pg_catalog.pg_attribute a WHERE a.attrelid" + EQ + "c.oid AND a.attnum OPERATOR(pg_catalog.>) 0"
+                    + " AND NOT a.attisdropped AND NOT EXISTS (SELECT FROM pg_catalog.pg_stats s WHERE s.schemaname" + EQ + "n.nspname"
+                    + " AND s.tablename" + EQ + "c.relname AND s.attname" + EQ + "a.attname)),"
+                    + " (SELECT 'more statistics than the default target keeps for ' OPERATOR(pg_catalog.||)"
+                    + " pg_catalog.string_agg(DISTINCT pg_catalog.quote_ident(s.attname), ', ') FROM pg_catalog.pg_stats s WHERE s.schemaname"
+                    + EQ + "n.nspname AND s.tablename" + EQ + "c.relname AND (COALESCE(pg_catalog.cardinality(s.most_common_freqs), 0)"
+                    + " OPERATOR(pg_catalog.>) 100 OR COALESCE(pg_catalog.array_length(s.histogram_bounds, 1), 0) OPERATOR(pg_catalog.>) 101))), ''"
+                    + " FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid" + EQ + "c.relnamespace"
+                    + " WHERE c.relkind OPERATOR(pg_catalog.=) ANY ('{r,m,p}'::pg_catalog.\"char\"[]) AND " + USER_SCHEMA
+                    + " AND EXISTS (SELECT FROM pg_catalog.pg_stats s WHERE s.schemaname" + EQ + "n.nspname AND s.tablename" + EQ + "c.relname))"
+                    + " AS made (kind, name, oddities, planner) WHERE made.oddities" + NE + "''",
+            // Extended statistics (CREATE STATISTICS) are an input of the plans of their table's queries.
+            "SELECT 'extended statistics', x.stxrelid::pg_catalog.regclass::pg_catalog.text" + CAT + "'.'" + CAT
+                    + "pg_catalog.quote_ident(x.stxname), pg_catalog.array_to_string(x.stxkind, ', '), '' FROM pg_catalog.pg_statistic_ext x"
+                    + " JOIN pg_catalog.pg_class c ON c.oid" + EQ + "x.stxrelid JOIN pg_catalog.pg_namespace n ON n.oid" + EQ
+                    + "c.relnamespace WHERE " + USER_SCHEMA,
             // The session's temporary schema comes first on the search path for tables and types: a temporary
             // object shadows the page's own of that name.
             "SELECT 'temporary relation', c.relname::pg_catalog.text, c.relkind::pg_catalog.text, '' FROM pg_catalog.pg_class c"
@@ -100,7 +122,8 @@ final class RunConditions {
         boolean plannerInput() {
             return switch (kind) {
                 case "setting", "role or database setting" -> plannerSetting && !PLAN_NEUTRAL.contains(name);
-                case "statistics target", "column options", "storage options", "temporary relation" -> true;
+                case "statistics target", "column options", "storage options", "temporary relation", "extended statistics" -> true;
+                case "statistics" -> !value.isEmpty();
                 default -> false;
             };
         }
@@ -111,7 +134,7 @@ final class RunConditions {
                 return "";
             }
             String[] parts = name.replace("\"", "").split("\\.");
-            boolean column = !kind.equals("storage options");
+            boolean column = !kind.equals("storage options") && !kind.equals("statistics");
             return parts.length >= 2 && column ? parts[parts.length - 2] : parts[parts.length - 1];
         }
 
@@ -122,6 +145,8 @@ final class RunConditions {
                 case "role or database setting" -> name + " = " + value + " (on the page's role or database)";
                 case "shadowing function", "shadowing operator", "shadowing type" -> name;
                 case "statistics target" -> "statistics target of " + name + " = " + value;
+                case "statistics" -> "statistics of " + name + " that ANALYZE at the default target does not make (" + value + ")";
+                case "extended statistics" -> "extended statistics " + name + " (" + value + ")";
                 case "temporary relation" -> "pg_temp." + name + " (a temporary relation, found before the page's own tables)";
                 default -> kind + " of " + name + ": " + value;
             };
