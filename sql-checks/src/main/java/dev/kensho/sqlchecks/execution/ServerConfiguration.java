@@ -40,8 +40,20 @@ public final class ServerConfiguration {
     private ServerConfiguration() {
     }
 
-    /** Each setting as {@code name = value (source)}, e.g. {@code fsync = off (command line)}; empty for a stock server. */
-    public static List<String> changes(Connection admin) throws SQLException {
+    /**
+     * Each setting as {@code name = value (source)}, e.g. {@code fsync = off (command line)}; empty for a stock server.
+     * When the account cannot read them, that is what is stated: a server whose configuration is unknown is not
+     * passed off as a stock one.
+     */
+    public static List<String> read(Connection admin) {
+        try {
+            return changes(admin);
+        } catch (SQLException e) {
+            return List.of("(unknown: the account cannot read the server's settings: " + e.getMessage() + ")");
+        }
+    }
+
+    static List<String> changes(Connection admin) throws SQLException {
         List<String> changes = new ArrayList<>();
         try (Statement statement = admin.createStatement(); ResultSet rs = statement.executeQuery(QUERY)) {
             while (rs.next()) {

@@ -102,7 +102,7 @@ public final class Verifier implements AutoCloseable {
                 }
                 warmTemplateCache(server);
             }
-            List<String> configuration = ServerConfiguration.changes(admin);
+            List<String> configuration = ServerConfiguration.read(admin);
             return new Verifier(server, admin, new DatabaseDropper(server), settings, version, configuration, capture);
         } catch (SQLException e) {
             closeQuietly(admin);
