@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.kensho.sqlchecks.model.Directives.PlanExpectations;
 import dev.kensho.sqlchecks.script.SqlLexer;
 
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -80,6 +81,18 @@ public final class PlanCheck {
         return List.copyOf(settings.values());
     }
 
+    /**
+     * What the page's database says about objects a plan names, for what the plan's own fields cannot
+     * tell: the order an index returns rows in, and whether a table has values stored out of line.
+     */
+    public interface Catalog {
+        /** The key columns of the index, in order, each as {@code name} or {@code name DESC}; null when a key is an expression. */
+        List<String> indexKeys(String schema, String index) throws SQLException;
+
+        /** Bytes of the table's out-of-line (TOAST) storage; 0 when it has none. */
+        long toastBytes(String schema, String table) throws SQLException;
+    }
+
     /** A relation named in a claim, as the page's database resolved it. */
     public record Relation(String schema, String name) {
         @Override
@@ -114,7 +127,7 @@ public final class PlanCheck {
     }
 
     /** Every claim the expectations make about the plans' shape, in a fixed order, each with its result. */
-    public List<Result> check(PlanExpectations expected, IndexClaim index, TableClaim table) {
+    public List<Result> check(PlanExpectations expected, IndexClaim index, TableClaim table, Catalog catalog) throws SQLException {
         List<Result> results = new ArrayList<>();
         if (expected.usesIndex() != null) {
             String problem = index.problem();
@@ -145,7 +158,7 @@ public final class PlanCheck {
                     others.isEmpty() ? null : "the plan scans with " + String.join(", ", others)));
         }
         if (expected.noSort()) {
-            results.add(new Result("no-sort", Map.of(), "no Sort node", sortProblem()));
+            results.add(new Result("no-sort", Map.of(), "no Sort node", sortProblem(catalog)));
         }
         if (expected.noSeqScanOn() != null) {
             results.add(new Result("no-seq-scan", Map.of("table", expected.noSeqScanOn()), "no Seq Scan on " + expected.noSeqScanOn(),
@@ -173,8 +186,16 @@ public final class PlanCheck {
         return results;
     }
 
-    /** Sort and Incremental Sort nodes, and aggregates that sort their input themselves (no node shows those). */
-    private String sortProblem() {
+    /**
+     * Sort and Incremental Sort nodes, and aggregates that sort their input themselves, which no node
+     * shows. An aggregate with ORDER BY, DISTINCT or WITHIN GROUP in its arguments (in the Agg node's
+     * Output or, for HAVING, its Filter, read as tokens so that a string literal is no clause) sorts the
+     * rows of each group itself unless the planner fed them presorted (PostgreSQL 16 and later), and it
+     * presorts only through an input ordered on the aggregate's key: a Sort node (found above) or an
+     * index scan in that order. A hashed aggregate never gets presorted input. Where the plan's input
+     * has an order the plan does not spell out, the claim cannot be decided and fails saying so.
+     */
+    private String sortProblem(Catalog catalog) throws SQLException {
         for (Node node : nodes) {
             String type = text(node.json(), "Node Type");
             if (type.equals("Sort") || type.equals("Incremental Sort")) {
@@ -184,19 +205,212 @@ public final class PlanCheck {
             }
         }
         for (Node node : nodes) {
-            if (!text(node.json(), "Node Type").equals("Aggregate") && !text(node.json(), "Node Type").equals("WindowAgg")) {
+            if (!text(node.json(), "Node Type").equals("Aggregate")) {
                 continue;
             }
-            for (JsonNode output : node.json().path("Output")) {
-                String expression = output.asText();
-                String upper = expression.toUpperCase(Locale.ROOT);
-                if (upper.contains(" ORDER BY ") || upper.contains("WITHIN GROUP") || upper.contains("(DISTINCT ")) {
-                    return "the aggregate " + unqualified(expression) + " sorts its input itself (EXPLAIN shows no Sort node "
-                            + "for it)" + where(node);
-                }
+            List<OrderedAggregate> ordered = new ArrayList<>();
+            List<String> expressions = new ArrayList<>();
+            node.json().path("Output").forEach(o -> expressions.add(o.asText()));
+            if (node.json().has("Filter")) {
+                expressions.add(text(node.json(), "Filter"));
+            }
+            for (String expression : expressions) {
+                ordered.addAll(OrderedAggregate.in(expression));
+            }
+            if (ordered.isEmpty()) {
+                continue;
+            }
+            String which = "the aggregate " + ordered.get(0).call();
+            OrderedAggregate orderedSet = ordered.stream().filter(OrderedAggregate::withinGroup).findFirst().orElse(null);
+            if (orderedSet != null) {
+                // An ordered-set aggregate's own support functions put every row of the group into a tuplesort,
+                // whatever order the rows arrive in: PostgreSQL never presorts for it.
+                return "the aggregate " + orderedSet.call() + " sorts its input itself (an ordered-set aggregate sorts each "
+                        + "group's rows in its own functions; EXPLAIN shows no Sort node for it)" + where(node);
+            }
+            if (settings().stream().anyMatch(x -> x.name().equals("enable_presorted_aggregate") && x.value().equals("off"))) {
+                return which + " sorts its input itself (enable_presorted_aggregate = off: PostgreSQL feeds no aggregate presorted "
+                        + "rows; EXPLAIN shows no Sort node for it)" + where(node);
+            }
+            String strategy = text(node.json(), "Strategy");
+            if (strategy.equals("Hashed") || strategy.equals("Mixed")) {
+                return which + " sorts its input itself (a hashed aggregate is never fed presorted rows; EXPLAIN shows no Sort "
+                        + "node for it)" + where(node);
+            }
+            String presorted = presortedBy(node, ordered, catalog);
+            if (presorted != null) {
+                return which + presorted + where(node);
             }
         }
         return null;
+    }
+
+    /** Null when the aggregates' input arrives in their order from an index scan; else why they sort, or why the plan cannot tell. */
+    private String presortedBy(Node agg, List<OrderedAggregate> ordered, Catalog catalog) throws SQLException {
+        JsonNode input = agg.json().path("Plans").path(0);
+        while (ORDER_KEEPING.contains(text(input, "Node Type")) || text(input, "Node Type").equals("Nested Loop")
+                || text(input, "Node Type").equals("Merge Join")) {
+            input = input.path("Plans").path(0); // a join keeps its outer side's order
+        }
+        String type = text(input, "Node Type");
+        if (UNORDERED.contains(type) || (type.equals("Aggregate") && text(input, "Strategy").equals("Hashed"))) {
+            return " sorts its input itself (its rows come from a " + type + ", in no order; EXPLAIN shows no Sort node for it)";
+        }
+        if (!type.equals("Index Scan") && !type.equals("Index Only Scan")) {
+            return " may sort its input itself: its rows come from a " + (type.isEmpty() ? "node" : type) + " whose order the plan "
+                    + "does not state, so whether PostgreSQL presorted them cannot be told and no-sort cannot be checked";
+        }
+        List<String> keys = catalog.indexKeys(text(input, "Schema"), text(input, "Index Name"));
+        if (keys == null) {
+            return " may sort its input itself: its rows come from " + text(input, "Index Name") + ", an index on an expression, "
+                    + "whose order the plan cannot be compared with; no-sort cannot be checked";
+        }
+        OrderedAggregate first = ordered.get(0);
+        for (OrderedAggregate other : ordered) {
+            if (other.key() == null || !other.key().equals(first.key()) || (other.descending() != first.descending() && !other.distinct())) {
+                // An index on columns orders by columns; it cannot give an expression's order, nor two orders at once.
+                return " sorts its input itself (it orders by " + (other.key() == null ? "an expression" : "another key than the "
+                        + "plan's other ordered aggregates") + ", an order " + text(input, "Index Name") + " does not give; EXPLAIN "
+                        + "shows no Sort node for it)";
+            }
+        }
+        List<String> wanted = new ArrayList<>();
+        for (JsonNode key : agg.json().path("Group Key")) {
+            List<String> tokens = stripParens(conditionTokens(key.asText()));
+            if (tokens.size() != 1) {
+                return " sorts its input itself (its groups are keyed by an expression, an order " + text(input, "Index Name")
+                        + " does not give; EXPLAIN shows no Sort node for it)";
+            }
+            wanted.add(tokens.get(0));
+        }
+        wanted.add(first.key());
+        boolean backward = text(input, "Scan Direction").equals("Backward");
+        if (keys.size() >= wanted.size()) {
+            List<String> leading = new ArrayList<>();
+            boolean directionFits = true;
+            for (int i = 0; i < wanted.size(); i++) {
+                String key = keys.get(i);
+                boolean descending = key.endsWith(" DESC");
+                leading.add(descending ? key.substring(0, key.length() - 5) : key);
+                if (i == wanted.size() - 1 && !first.distinct()) {
+                    directionFits = (descending != backward) == !first.descending();
+                }
+            }
+            if (new LinkedHashSet<>(leading.subList(0, wanted.size() - 1)).equals(new LinkedHashSet<>(wanted.subList(0, wanted.size() - 1)))
+                    && leading.get(wanted.size() - 1).equals(first.key()) && directionFits) {
+                return null;
+            }
+        }
+        return " sorts its input itself (" + text(input, "Index Name") + " does not return rows ordered by "
+                + String.join(", ", wanted) + (first.descending() ? " DESC" : "") + "; EXPLAIN shows no Sort node for it)";
+    }
+
+    /** Nodes whose output keeps the order of their (first) input, as the planner's path keys do. */
+    private static final Set<String> ORDER_KEEPING = Set.of("Limit", "Result", "Gather Merge", "Materialize", "Unique",
+            "Subquery Scan", "LockRows", "Memoize");
+    /** Nodes whose output has no order the planner relies on (their paths have no path keys). */
+    private static final Set<String> UNORDERED = Set.of("Seq Scan", "Sample Scan", "Bitmap Heap Scan", "Tid Scan", "Tid Range Scan",
+            "Hash Join", "Gather", "Values Scan");
+
+    /**
+     * An aggregate call whose arguments carry ORDER BY, DISTINCT or WITHIN GROUP, found in an expression as
+     * EXPLAIN VERBOSE prints it.
+     *
+     * @param key the single column it orders by, unqualified; null when it orders by an expression or several keys
+     */
+    record OrderedAggregate(String call, String key, boolean descending, boolean distinct, boolean withinGroup) {
+
+        static List<OrderedAggregate> in(String expression) {
+            List<SqlLexer.Token> tokens = SqlLexer.tokens(expression).stream().filter(SqlLexer.Token::significant).toList();
+            List<OrderedAggregate> found = new ArrayList<>();
+            for (int i = 1; i < tokens.size(); i++) {
+                SqlLexer.Token token = tokens.get(i);
+                if (token.kind() != SqlLexer.Kind.OPEN_PAREN || tokens.get(i - 1).kind() != SqlLexer.Kind.WORD) {
+                    continue;
+                }
+                int close = closing(tokens, i);
+                boolean withinGroup = tokens.get(i - 1).word().equals("group") && i >= 2 && tokens.get(i - 2).word().equals("within");
+                int start = withinGroup ? callStart(tokens, i - 2) : i - 1;
+                boolean distinct = i + 1 < close && tokens.get(i + 1).word().equals("distinct");
+                int orderBy = -1;
+                int depth = 0;
+                for (int j = i + 1; j < close; j++) {
+                    if (tokens.get(j).kind() == SqlLexer.Kind.OPEN_PAREN) {
+                        depth++;
+                    } else if (tokens.get(j).kind() == SqlLexer.Kind.CLOSE_PAREN) {
+                        depth--;
+                    } else if (depth == 0 && tokens.get(j).word().equals("order") && j + 1 < close && tokens.get(j + 1).word().equals("by")) {
+                        orderBy = j;
+                        break;
+                    }
+                }
+                if (!distinct && orderBy < 0) {
+                    continue;
+                }
+                List<String> keyTokens = new ArrayList<>();
+                int from = orderBy >= 0 ? orderBy + 2 : i + 2;
+                for (int j = from; j < close; j++) {
+                    keyTokens.add(tokens.get(j).text());
+                }
+                List<String> key = stripParens(conditionTokens(String.join(" ", keyTokens)));
+                boolean descending = !key.isEmpty() && key.get(key.size() - 1).equals("desc");
+                if (!key.isEmpty() && (key.get(key.size() - 1).equals("desc") || key.get(key.size() - 1).equals("asc"))) {
+                    key = stripParens(key.subList(0, key.size() - 1));
+                }
+                String call = expression.substring(tokens.get(start).start(), close < tokens.size() ? tokens.get(close).end() : expression.length());
+                found.add(new OrderedAggregate(unqualified(call), key.size() == 1 ? key.get(0) : null, descending, distinct, withinGroup));
+            }
+            return found;
+        }
+
+        /** The function name before "name(args) WITHIN GROUP". */
+        private static int callStart(List<SqlLexer.Token> tokens, int within) {
+            int depth = 0;
+            for (int j = within - 1; j >= 0; j--) {
+                if (tokens.get(j).kind() == SqlLexer.Kind.CLOSE_PAREN) {
+                    depth++;
+                } else if (tokens.get(j).kind() == SqlLexer.Kind.OPEN_PAREN) {
+                    depth--;
+                    if (depth == 0) {
+                        return Math.max(0, j - 1);
+                    }
+                }
+            }
+            return within;
+        }
+
+        private static int closing(List<SqlLexer.Token> tokens, int open) {
+            int depth = 0;
+            for (int j = open; j < tokens.size(); j++) {
+                if (tokens.get(j).kind() == SqlLexer.Kind.OPEN_PAREN) {
+                    depth++;
+                } else if (tokens.get(j).kind() == SqlLexer.Kind.CLOSE_PAREN && --depth == 0) {
+                    return j;
+                }
+            }
+            return tokens.size();
+        }
+    }
+
+    /** Drops parentheses that enclose the whole list: ((unique1)) → unique1. */
+    private static List<String> stripParens(List<String> tokens) {
+        List<String> out = tokens;
+        while (out.size() >= 2 && out.get(0).equals("(") && out.get(out.size() - 1).equals(")")) {
+            int depth = 0;
+            boolean encloses = true;
+            for (int i = 0; i < out.size() - 1; i++) {
+                depth += out.get(i).equals("(") ? 1 : out.get(i).equals(")") ? -1 : 0;
+                if (depth == 0) {
+                    encloses = false;
+                    break;
+                }
+            }
+            if (!encloses) {
+                break;
+            }
+            out = out.subList(1, out.size() - 1);
+        }
+        return out;
     }
 
     private String seqScanProblem(TableClaim table) {
@@ -215,7 +429,7 @@ public final class PlanCheck {
     }
 
     /** Work claims, on the counts of the same execution. */
-    public List<Result> checkWork(PlanExpectations expected) {
+    public List<Result> checkWork(PlanExpectations expected, Catalog catalog) throws SQLException {
         List<Result> results = new ArrayList<>();
         if (captured.overflowed() && expected.measuresWork()) {
             String problem = "the statement caused more than " + CapturedPlans.MAX_PLANS
@@ -230,7 +444,10 @@ public final class PlanCheck {
             }
             return results;
         }
-        if (expected.maxBuffers() != null) {
+        if (expected.maxBuffers() != null && uncountedOutput(catalog) != null) {
+            results.add(new Result("max-buffers", Map.of("limit", expected.maxBuffers().toString(), "measured", "?"),
+                    "touches at most " + expected.maxBuffers() + " shared buffers", uncountedOutput(catalog)));
+        } else if (expected.maxBuffers() != null) {
             long buffers = sharedBuffers();
             int nested = captured.plans().size() - (int) captured.plans().stream().filter(CapturedPlans.ParsedPlan::ownPlan).count();
             String scope = nested == 0 ? "" : " (the statement and the " + nested + " statement(s) it caused)";
@@ -276,6 +493,34 @@ public final class PlanCheck {
             }
         }
         return total;
+    }
+
+    /**
+     * Why the buffers of sending the result are work no plan node counts, or null when there is none:
+     * PostgreSQL fetches a value stored out of line (TOAST) only when it writes the row to the client,
+     * after the plan's nodes are done (a 512 kB text sent reads some 140 buffers the plan never shows).
+     * When the statement returns rows read from a table with out-of-line values, the count is not the
+     * statement's whole work, and a bound on it cannot be checked.
+     */
+    private String uncountedOutput(Catalog catalog) throws SQLException {
+        CapturedPlans.ParsedPlan own = captured.plans().stream().filter(CapturedPlans.ParsedPlan::ownPlan).findFirst().orElse(null);
+        if (own == null || own.root().path("Output").isEmpty() || own.root().path("Actual Rows").asDouble(0) == 0) {
+            return null;
+        }
+        for (Node node : nodes) {
+            String relation = text(node.json(), "Relation Name");
+            if (!node.origin().equals(OWN) || relation.isEmpty()) {
+                continue;
+            }
+            long toast = catalog.toastBytes(node.schema(), relation);
+            if (toast > 0) {
+                return "the rows it returns are read from " + (node.schema().isEmpty() ? "" : node.schema() + ".") + relation
+                        + ", which holds values stored out of line (TOAST, " + (toast >> 10) + " kB); PostgreSQL reads those while "
+                        + "sending the rows, after every plan node is done, so no plan counts those buffers and the bound cannot be "
+                        + "checked. Claim max-buffers on a statement over tables without out-of-line values";
+            }
+        }
+        return null;
     }
 
     private static long buffers(JsonNode node) {

@@ -51,21 +51,7 @@ public final class PlanText {
         if (!subplan.isEmpty()) {
             out.append(indent).append(subplan).append('\n');
         }
-        StringBuilder line = new StringBuilder(node.path("Node Type").asText());
-        if (node.has("Operation") && node.path("Node Type").asText().equals("ModifyTable")) {
-            line = new StringBuilder(node.path("Operation").asText());
-        }
-        if (node.has("Index Name")) {
-            line.append(" using ").append(node.path("Index Name").asText());
-        }
-        if (node.has("Relation Name")) {
-            line.append(" on ").append(node.path("Schema").asText("").isEmpty() ? "" : node.path("Schema").asText() + ".")
-                    .append(node.path("Relation Name").asText());
-            String alias = node.path("Alias").asText("");
-            if (!alias.isEmpty() && !alias.equals(node.path("Relation Name").asText())) {
-                line.append(' ').append(alias);
-            }
-        }
+        StringBuilder line = new StringBuilder(label(node));
         line.append(String.format(Locale.ROOT, "  (actual %srows=%.2f loops=%d)",
                 node.has("Actual Total Time") ? String.format(Locale.ROOT, "time=%.3f..%.3f ",
                         node.path("Actual Startup Time").asDouble(), node.path("Actual Total Time").asDouble()) : "",
@@ -94,6 +80,89 @@ public final class PlanText {
         for (JsonNode child : node.path("Plans")) {
             node(child, depth + 1, false, out);
         }
+    }
+
+    /**
+     * The node's first words as EXPLAIN's text format prints them (explain.c's ExplainNode), from the
+     * fields its JSON format gives: "Parallel Index Only Scan Backward using idx on public.t a",
+     * "Partial HashAggregate", "Hash Left Join", "HashSetOp Except", "Insert on public.t". The direction
+     * of an index scan is part of the plan: a reader's EXPLAIN prints "Backward", and so does the page.
+     */
+    static String label(JsonNode node) {
+        String type = node.path("Node Type").asText();
+        String name = switch (type) {
+            case "ModifyTable" -> node.path("Operation").asText(type);
+            case "Aggregate" -> switch (node.path("Strategy").asText("Plain")) {
+                case "Sorted" -> "GroupAggregate";
+                case "Hashed" -> "HashAggregate";
+                case "Mixed" -> "MixedAggregate";
+                default -> "Aggregate";
+            };
+            case "SetOp" -> node.path("Strategy").asText("").equals("Hashed") ? "HashSetOp" : "SetOp";
+            case "Merge Join" -> "Merge";
+            case "Hash Join" -> "Hash";
+            case "Foreign Scan" -> switch (node.path("Operation").asText("Select")) {
+                case "Select" -> "Foreign Scan";
+                default -> "Foreign " + node.path("Operation").asText();
+            };
+            case "Custom Scan" -> node.has("Custom Plan Provider") ? "Custom Scan (" + node.path("Custom Plan Provider").asText() + ")" : type;
+            default -> type;
+        };
+        String partial = node.path("Partial Mode").asText("Simple");
+        StringBuilder line = new StringBuilder();
+        if (node.path("Parallel Aware").asBoolean(false)) {
+            line.append("Parallel ");
+        }
+        if (node.path("Async Capable").asBoolean(false)) {
+            line.append("Async ");
+        }
+        line.append(type.equals("Aggregate") && !partial.equals("Simple") ? partial + " " + name : name);
+        switch (type) {
+            case "Index Scan", "Index Only Scan" -> {
+                if (node.path("Scan Direction").asText("").equals("Backward")) {
+                    line.append(" Backward");
+                }
+                line.append(" using ").append(quoted(node.path("Index Name").asText()));
+            }
+            case "Bitmap Index Scan" -> line.append(" on ").append(quoted(node.path("Index Name").asText()));
+            case "Nested Loop", "Merge Join", "Hash Join" -> {
+                String join = node.path("Join Type").asText("Inner");
+                if (!join.equals("Inner")) {
+                    line.append(' ').append(join).append(" Join");
+                } else if (!type.equals("Nested Loop")) {
+                    line.append(" Join");
+                }
+            }
+            case "SetOp" -> line.append(' ').append(node.path("Command").asText());
+            default -> {
+            }
+        }
+        String target = firstPresent(node, "Relation Name", "Function Name", "Table Function Name", "CTE Name", "Tuplestore Name");
+        String alias = node.path("Alias").asText("");
+        if (!target.isEmpty()) {
+            String schema = node.path("Schema").asText("");
+            line.append(" on ").append(schema.isEmpty() ? "" : quoted(schema) + ".").append(quoted(target));
+            if (!alias.isEmpty() && !alias.equals(target)) {
+                line.append(' ').append(quoted(alias));
+            }
+        } else if (!alias.isEmpty()) {
+            line.append(" on ").append(quoted(alias)); // a Subquery Scan or Values Scan names only its alias
+        }
+        return line.toString();
+    }
+
+    /** As PostgreSQL's quote_identifier quotes a name that is not a plain lower-case identifier ("*VALUES*"). */
+    private static String quoted(String name) {
+        return name.matches("[a-z_][a-z0-9_$]*") ? name : '"' + name.replace("\"", "\"\"") + '"';
+    }
+
+    private static String firstPresent(JsonNode node, String... fields) {
+        for (String field : fields) {
+            if (node.has(field)) {
+                return node.path(field).asText();
+            }
+        }
+        return "";
     }
 
     private static String join(JsonNode array) {

@@ -12,12 +12,23 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Resolves the names plan claims use in the page's database, on the page's own connection (the
- * claim is about the tables the lesson's transaction sees). Every catalog object, function and
- * operator is schema-qualified, so that nothing the page defined or put on its search_path can
- * change the answer.
+ * Resolves the names plan claims use in the page's database on a connection of Kensho's own to it, as
+ * the page's role, never on the page's connection: a catalog query there would take locks the
+ * reader's transaction then holds (and a later {@code pg_locks} read would show), and would run in
+ * a transaction the reader's run does not have. The price: an object that the page's still open
+ * transaction created, or a temporary one of the page's session, is not seen, and the claim fails
+ * saying so. Every catalog object, function and operator is schema-qualified, so that nothing the
+ * page defined or put on its search_path can change the answer.
  */
-final class PlanCatalog {
+final class PlanCatalog implements dev.kensho.sqlchecks.assertion.PlanCheck.Catalog, AutoCloseable {
+
+    private static final String INDEX_KEYS = "SELECT a.attname, (i.indoption[k.n OPERATOR(pg_catalog.-) 1] OPERATOR(pg_catalog.&) 1)"
+            + " OPERATOR(pg_catalog.=) 1 FROM pg_catalog.pg_index i CROSS JOIN LATERAL pg_catalog.unnest(i.indkey::pg_catalog.int2[])"
+            + " WITH ORDINALITY AS k(attnum, n) LEFT JOIN pg_catalog.pg_attribute a ON a.attrelid OPERATOR(pg_catalog.=) i.indrelid"
+            + " AND a.attnum OPERATOR(pg_catalog.=) k.attnum AND k.attnum OPERATOR(pg_catalog.<>) 0"
+            + " WHERE i.indexrelid OPERATOR(pg_catalog.=) pg_catalog.to_regclass(?) AND k.n OPERATOR(pg_catalog.<=) i.indnkeyatts ORDER BY k.n";
+    private static final String TOAST_BYTES = "SELECT pg_catalog.pg_relation_size(c.reltoastrelid) FROM pg_catalog.pg_class c"
+            + " WHERE c.oid OPERATOR(pg_catalog.=) pg_catalog.to_regclass(?) AND c.reltoastrelid OPERATOR(pg_catalog.<>) 0";
 
     private static final String RESOLVE = "SELECT n.nspname, c.relname, c.relkind FROM pg_catalog.pg_class c"
             + " JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace"
@@ -28,10 +39,50 @@ final class PlanCatalog {
             + " SELECT n.nspname, c.relname FROM f JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) f.oid"
             + " JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace";
 
-    private final Connection connection;
+    private final ScenarioRunner.SessionFactory sessions;
+    private final Connection page;
+    private Connection connection;
 
-    PlanCatalog(Connection connection) {
-        this.connection = connection;
+    /**
+     * @param sessions opens Kensho's own connection to the page's database, once, when a claim first needs it
+     * @param page     the page's connection, only asked (by the driver, without a message to the server)
+     *                 whether a transaction is open, to say why a name was not found
+     */
+    PlanCatalog(ScenarioRunner.SessionFactory sessions, Connection page) {
+        this.sessions = sessions;
+        this.page = page;
+    }
+
+    private Connection connection() throws SQLException {
+        if (connection == null) {
+            connection = sessions.open();
+        }
+        return connection;
+    }
+
+    @Override
+    public void close() {
+        if (connection != null) {
+            try {
+                connection.close();
+            } catch (SQLException ignored) {
+                // The page's database is dropped with FORCE.
+            }
+        }
+    }
+
+    /** Why a name may not have been found although the page has it. */
+    private String unseen() {
+        try {
+            if (page.unwrap(org.postgresql.core.BaseConnection.class).getTransactionState()
+                    != org.postgresql.core.TransactionState.IDLE) {
+                return "; Kensho reads the catalog on a connection of its own, which does not see what the page's open "
+                        + "transaction created";
+            }
+        } catch (SQLException closed) {
+            // Nothing to add.
+        }
+        return "";
     }
 
     IndexClaim index(String written) throws SQLException {
@@ -41,7 +92,7 @@ final class PlanCatalog {
         String[] found = resolve(written);
         if (found == null) {
             return new IndexClaim(written, List.of(), "there is no index named " + written + " in the page's database "
-                    + "(names are resolved as PostgreSQL resolves them: unquoted names fold to lower case)");
+                    + "(names are resolved as PostgreSQL resolves them: unquoted names fold to lower case)" + unseen());
         }
         if (!found[2].equals("i") && !found[2].equals("I")) {
             return new IndexClaim(written, List.of(), written + " is not an index (relkind '" + found[2] + "')");
@@ -53,7 +104,7 @@ final class PlanCatalog {
     /** The relation and everything that inherits from it (partitions, their indexes, inheritance children), the named one first. */
     private List<Relation> family(String written, Relation named) throws SQLException {
         List<Relation> family = new ArrayList<>();
-        try (PreparedStatement statement = connection.prepareStatement(FAMILY)) {
+        try (PreparedStatement statement = connection().prepareStatement(FAMILY)) {
             statement.setString(1, written);
             try (ResultSet rs = statement.executeQuery()) {
                 while (rs.next()) {
@@ -73,7 +124,7 @@ final class PlanCatalog {
         String[] found = resolve(written);
         if (found == null) {
             return new TableClaim(written, List.of(), "there is no table named " + written + " in the page's database "
-                    + "(names are resolved as PostgreSQL resolves them: unquoted names fold to lower case); the claim cannot be checked");
+                    + "(names are resolved as PostgreSQL resolves them: unquoted names fold to lower case)" + unseen() + "; the claim cannot be checked");
         }
         if (found[2].equals("v")) {
             return new TableClaim(written, List.of(), written + " is a view: a plan reads the tables under it; name one of them");
@@ -84,9 +135,40 @@ final class PlanCatalog {
         return new TableClaim(written, family(written, new Relation(found[0], found[1])), null);
     }
 
+    @Override
+    public List<String> indexKeys(String schema, String index) throws SQLException {
+        List<String> keys = new ArrayList<>();
+        try (PreparedStatement statement = connection().prepareStatement(INDEX_KEYS)) {
+            statement.setString(1, qualified(schema, index));
+            try (ResultSet rs = statement.executeQuery()) {
+                while (rs.next()) {
+                    if (rs.getString(1) == null) {
+                        return null; // an expression key
+                    }
+                    keys.add(rs.getString(1) + (rs.getBoolean(2) ? " DESC" : ""));
+                }
+            }
+        }
+        return keys.isEmpty() ? null : keys;
+    }
+
+    @Override
+    public long toastBytes(String schema, String table) throws SQLException {
+        try (PreparedStatement statement = connection().prepareStatement(TOAST_BYTES)) {
+            statement.setString(1, qualified(schema, table));
+            try (ResultSet rs = statement.executeQuery()) {
+                return rs.next() ? rs.getLong(1) : 0;
+            }
+        }
+    }
+
+    private static String qualified(String schema, String name) {
+        return schema == null || schema.isEmpty() ? quoteIdentifier(name) : quoteIdentifier(schema) + "." + quoteIdentifier(name);
+    }
+
     /** {schema, name, relkind}, or null when the name resolves to nothing. */
     private String[] resolve(String written) throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement(RESOLVE)) {
+        try (PreparedStatement statement = connection().prepareStatement(RESOLVE)) {
             statement.setString(1, written);
             try (ResultSet rs = statement.executeQuery()) {
                 return rs.next() ? new String[]{rs.getString(1), rs.getString(2), rs.getString(3)} : null;
@@ -99,4 +181,7 @@ final class PlanCatalog {
         }
     }
 
+    private static String quoteIdentifier(String name) {
+        return "\"" + name.replace("\"", "\"\"") + "\"";
+    }
 }

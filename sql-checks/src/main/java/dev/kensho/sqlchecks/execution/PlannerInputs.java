@@ -59,6 +59,13 @@ final class PlannerInputs {
                         + " or a function's configuration, or a hidden snippet") + "; seen in " + setting.origin() + ")");
             }
         }
+        for (Snippet earlier : ran) {
+            String writer = statisticsWriter(earlier);
+            if (writer != null && (earlier.directives().hidden() || earlier.directives().setup())) {
+                unseen.add("statistics written by " + writer + " in the " + (earlier.directives().setup() ? "setup" : "hidden")
+                        + " snippet at " + earlier.location() + " (they look like ANALYZE's, but no ANALYZE of the reader's made them)");
+            }
+        }
         Snippet unread = conditions.unread();
         if (unread != null && (unread.directives().hidden() || unread.directives().setup())) {
             unseen.add("whatever the snippet at " + unread.location() + " changed (the session's state could not be read after it)");
@@ -76,7 +83,41 @@ final class PlannerInputs {
 
     /** Every planner input hidden setup left standing, for plans the page shows as a table (EXPLAIN rows). */
     List<String> hidden(List<RunConditions.Condition> standing) {
-        return standing.stream().filter(c -> c.hidden() && c.plannerInput()).map(RunConditions.Condition::describe).toList();
+        List<String> hidden = new ArrayList<>(standing.stream().filter(c -> c.hidden() && c.plannerInput())
+                .map(RunConditions.Condition::describe).toList());
+        for (Snippet earlier : ran) {
+            String writer = statisticsWriter(earlier);
+            if (writer != null && (earlier.directives().hidden() || earlier.directives().setup())) {
+                hidden.add("statistics written by " + writer + " in the " + (earlier.directives().setup() ? "setup" : "hidden")
+                        + " snippet at " + earlier.location());
+            }
+        }
+        return hidden;
+    }
+
+    /**
+     * PostgreSQL 18's functions that write planner statistics directly, which make statistics no ANALYZE made
+     * and which look, afterwards, like any ANALYZE's (a forged most-common-values list): they are found by
+     * the statements that call them, in the snippet's SQL and in the bodies and strings it carries (a DO
+     * block, a function it defines, an EXECUTE'd string).
+     */
+    private static final List<String> STATISTICS_WRITERS = List.of("pg_restore_relation_stats", "pg_restore_attribute_stats",
+            "pg_clear_relation_stats", "pg_clear_attribute_stats");
+
+    /** The first statistics-writing function the snippet names, or null. */
+    static String statisticsWriter(Snippet snippet) {
+        for (SqlLexer.Token token : SqlLexer.tokens(snippet.sql())) {
+            String text = token.text().toLowerCase(Locale.ROOT);
+            for (String writer : STATISTICS_WRITERS) {
+                boolean named = token.kind() == SqlLexer.Kind.WORD ? text.equals(writer)
+                        : (token.kind() == SqlLexer.Kind.STRING || token.kind() == SqlLexer.Kind.DOLLAR_STRING
+                        || token.kind() == SqlLexer.Kind.QUOTED_IDENTIFIER) && text.contains(writer);
+                if (named) {
+                    return writer;
+                }
+            }
+        }
+        return null;
     }
 
     /**

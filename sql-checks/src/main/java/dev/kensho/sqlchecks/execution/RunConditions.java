@@ -46,44 +46,79 @@ final class RunConditions {
     private static final String CAT = " OPERATOR(pg_catalog.||) ";
     private static final String USER_SCHEMA = "n.nspname" + NE + "'pg_catalog' AND n.nspname" + NE + "'information_schema'"
             + " AND n.nspname NOT LIKE E'pg\\\\_toast%' AND n.nspname NOT LIKE E'pg\\\\_temp%'";
+    /**
+     * Whether PostgreSQL itself counts a setting among the planner's inputs: the settings it flags
+     * GUC_EXPLAIN, the ones EXPLAIN (SETTINGS) and auto_explain report with a plan (enable_*, *_cost,
+     * work_mem, jit, …), and default_statistics_target, which shapes the statistics ANALYZE makes.
+     * Display settings (DateStyle, IntervalStyle, TimeZone, timezone_abbreviations, extra_float_digits,
+     * bytea_output) only change how constants read and print, and are stated, never a plan's input.
+     */
+    private static String plannerSetting(String name) {
+        return "(COALESCE('EXPLAIN'" + EQ + "ANY (pg_catalog.pg_settings_get_flags(" + name + ")), false) OR " + name + EQ
+                + "'default_statistics_target')::pg_catalog.text";
+    }
+
     private static final String PROBE = String.join(" UNION ALL ",
-            "SELECT 'setting', s.name, s.setting FROM pg_catalog.pg_settings s WHERE s.source" + EQ + "'session'",
+            "SELECT 'setting', s.name, s.setting, " + plannerSetting("s.name") + " FROM pg_catalog.pg_settings s WHERE s.source" + EQ + "'session'",
             "SELECT 'role or database setting', pg_catalog.split_part(c.cfg, '=', 1), pg_catalog.substr(c.cfg,"
-                    + " pg_catalog.strpos(c.cfg, '=') OPERATOR(pg_catalog.+) 1) FROM pg_catalog.pg_db_role_setting d,"
+                    + " pg_catalog.strpos(c.cfg, '=') OPERATOR(pg_catalog.+) 1), " + plannerSetting("pg_catalog.split_part(c.cfg, '=', 1)")
+                    + " FROM pg_catalog.pg_db_role_setting d,"
                     + " pg_catalog.unnest(d.setconfig) AS c(cfg) WHERE (d.setdatabase" + EQ + "(SELECT oid FROM pg_catalog.pg_database"
                     + " WHERE datname" + EQ + "pg_catalog.current_database()) AND d.setrole" + EQ + "0) OR d.setrole" + EQ
                     + "(SELECT oid FROM pg_catalog.pg_roles WHERE rolname" + EQ + "CURRENT_USER)",
-            "SELECT 'shadowing function', p.oid::pg_catalog.regprocedure::pg_catalog.text, '' FROM pg_catalog.pg_proc p"
+            "SELECT 'shadowing function', p.oid::pg_catalog.regprocedure::pg_catalog.text, '', '' FROM pg_catalog.pg_proc p"
                     + " JOIN pg_catalog.pg_namespace n ON n.oid" + EQ + "p.pronamespace WHERE n.nspname" + EQ
                     + "ANY (pg_catalog.current_schemas(false)) AND n.nspname" + NE + "'pg_catalog' AND EXISTS (SELECT FROM"
                     + " pg_catalog.pg_proc b WHERE b.pronamespace" + EQ + "'pg_catalog'::pg_catalog.regnamespace AND b.proname" + EQ + "p.proname)",
-            "SELECT 'shadowing operator', o.oid::pg_catalog.regoperator::pg_catalog.text, '' FROM pg_catalog.pg_operator o"
+            "SELECT 'shadowing operator', o.oid::pg_catalog.regoperator::pg_catalog.text, '', '' FROM pg_catalog.pg_operator o"
                     + " JOIN pg_catalog.pg_namespace n ON n.oid" + EQ + "o.oprnamespace WHERE n.nspname" + EQ
                     + "ANY (pg_catalog.current_schemas(false)) AND n.nspname" + NE + "'pg_catalog' AND EXISTS (SELECT FROM"
                     + " pg_catalog.pg_operator b WHERE b.oprnamespace" + EQ + "'pg_catalog'::pg_catalog.regnamespace AND b.oprname" + EQ + "o.oprname)",
-            "SELECT 'shadowing type', t.oid::pg_catalog.regtype::pg_catalog.text, '' FROM pg_catalog.pg_type t"
+            "SELECT 'shadowing type', t.oid::pg_catalog.regtype::pg_catalog.text, '', '' FROM pg_catalog.pg_type t"
                     + " JOIN pg_catalog.pg_namespace n ON n.oid" + EQ + "t.typnamespace WHERE n.nspname" + EQ
                     + "ANY (pg_catalog.current_schemas(false)) AND n.nspname" + NE + "'pg_catalog' AND EXISTS (SELECT FROM"
                     + " pg_catalog.pg_type b WHERE b.typnamespace" + EQ + "'pg_catalog'::pg_catalog.regnamespace AND b.typname" + EQ + "t.typname)",
             "SELECT 'statistics target', c.oid::pg_catalog.regclass::pg_catalog.text" + CAT + "'.'" + CAT + "pg_catalog.quote_ident(a.attname),"
-                    + " a.attstattarget::pg_catalog.text FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_class c ON c.oid" + EQ
+                    + " a.attstattarget::pg_catalog.text, '' FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_class c ON c.oid" + EQ
                     + "a.attrelid JOIN pg_catalog.pg_namespace n ON n.oid" + EQ + "c.relnamespace WHERE a.attstattarget IS NOT NULL AND "
                     + USER_SCHEMA,
             "SELECT 'column options', c.oid::pg_catalog.regclass::pg_catalog.text" + CAT + "'.'" + CAT + "pg_catalog.quote_ident(a.attname),"
-                    + " pg_catalog.array_to_string(a.attoptions, ', ') FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_class c ON c.oid" + EQ
+                    + " pg_catalog.array_to_string(a.attoptions, ', '), '' FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_class c ON c.oid" + EQ
                     + "a.attrelid JOIN pg_catalog.pg_namespace n ON n.oid" + EQ + "c.relnamespace WHERE a.attoptions IS NOT NULL AND "
                     + USER_SCHEMA,
-            "SELECT 'storage options', c.oid::pg_catalog.regclass::pg_catalog.text, pg_catalog.array_to_string(c.reloptions, ', ')"
+            "SELECT 'storage options', c.oid::pg_catalog.regclass::pg_catalog.text, pg_catalog.array_to_string(c.reloptions, ', '), ''"
                     + " FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid" + EQ + "c.relnamespace"
                     + " WHERE c.reloptions IS NOT NULL AND " + USER_SCHEMA,
+            // Statistics ANALYZE at the built-in default target (100) cannot have made: a column of an analyzed table
+            // with none (its target was 0 when ANALYZE ran), more common values or histogram bounds than that target
+            // keeps (a higher one). How they look afterwards shows these; statistics written by pg_restore_*_stats
+            // look like any others and are found by the statements that wrote them (PlannerInputs).
+            "SELECT * FROM (SELECT 'statistics', c.oid::pg_catalog.regclass::pg_catalog.text, pg_catalog.concat_ws('; ',"
+                    + " (SELECT 'no statistics for ' OPERATOR(pg_catalog.||) pg_catalog.string_agg(pg_catalog.quote_ident(a.attname), ', '"
+                    + " ORDER BY a.attnum) FROM pg_catalog.pg_attribute a WHERE a.attrelid" + EQ + "c.oid AND a.attnum OPERATOR(pg_catalog.>) 0"
+                    + " AND NOT a.attisdropped AND NOT EXISTS (SELECT FROM pg_catalog.pg_stats s WHERE s.schemaname" + EQ + "n.nspname"
+                    + " AND s.tablename" + EQ + "c.relname AND s.attname" + EQ + "a.attname)),"
+                    + " (SELECT 'more statistics than the default target keeps for ' OPERATOR(pg_catalog.||)"
+                    + " pg_catalog.string_agg(DISTINCT pg_catalog.quote_ident(s.attname), ', ') FROM pg_catalog.pg_stats s WHERE s.schemaname"
+                    + EQ + "n.nspname AND s.tablename" + EQ + "c.relname AND (COALESCE(pg_catalog.cardinality(s.most_common_freqs), 0)"
+                    + " OPERATOR(pg_catalog.>) 100 OR COALESCE(pg_catalog.array_length(s.histogram_bounds, 1), 0) OPERATOR(pg_catalog.>) 101))), ''"
+                    + " FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid" + EQ + "c.relnamespace"
+                    + " WHERE c.relkind OPERATOR(pg_catalog.=) ANY ('{r,m,p}'::pg_catalog.\"char\"[]) AND " + USER_SCHEMA
+                    + " AND EXISTS (SELECT FROM pg_catalog.pg_stats s WHERE s.schemaname" + EQ + "n.nspname AND s.tablename" + EQ + "c.relname))"
+                    + " AS made (kind, name, oddities, planner) WHERE made.oddities" + NE + "''",
+            // Extended statistics (CREATE STATISTICS) are an input of the plans of their table's queries.
+            "SELECT 'extended statistics', x.stxrelid::pg_catalog.regclass::pg_catalog.text" + CAT + "'.'" + CAT
+                    + "pg_catalog.quote_ident(x.stxname), pg_catalog.array_to_string(x.stxkind, ', '), '' FROM pg_catalog.pg_statistic_ext x"
+                    + " JOIN pg_catalog.pg_class c ON c.oid" + EQ + "x.stxrelid JOIN pg_catalog.pg_namespace n ON n.oid" + EQ
+                    + "c.relnamespace WHERE " + USER_SCHEMA,
             // The session's temporary schema comes first on the search path for tables and types: a temporary
             // object shadows the page's own of that name.
-            "SELECT 'temporary relation', c.relname::pg_catalog.text, c.relkind::pg_catalog.text FROM pg_catalog.pg_class c"
+            "SELECT 'temporary relation', c.relname::pg_catalog.text, c.relkind::pg_catalog.text, '' FROM pg_catalog.pg_class c"
                     + " WHERE c.relnamespace" + EQ + "pg_catalog.pg_my_temp_schema() AND c.relkind OPERATOR(pg_catalog.=) ANY"
                     + " ('{r,v,m,p,f}'::pg_catalog.\"char\"[])");
 
     /** One condition: what it is, its value, and the snippet that made it (null: the page's start, i.e. the server). */
-    record Condition(String kind, String name, String value, Snippet origin) {
+    record Condition(String kind, String name, String value, Snippet origin, boolean plannerSetting) {
 
         boolean hidden() {
             return origin == null || origin.directives().hidden() || origin.directives().setup();
@@ -92,8 +127,9 @@ final class RunConditions {
         /** Settings and table options change what the planner sees; a shadowing name changes what SQL means. */
         boolean plannerInput() {
             return switch (kind) {
-                case "setting", "role or database setting" -> !PLAN_NEUTRAL.contains(name);
-                case "statistics target", "column options", "storage options", "temporary relation" -> true;
+                case "setting", "role or database setting" -> plannerSetting && !PLAN_NEUTRAL.contains(name);
+                case "statistics target", "column options", "storage options", "temporary relation", "extended statistics" -> true;
+                case "statistics" -> !value.isEmpty();
                 default -> false;
             };
         }
@@ -104,7 +140,7 @@ final class RunConditions {
                 return "";
             }
             String[] parts = name.replace("\"", "").split("\\.");
-            boolean column = !kind.equals("storage options");
+            boolean column = !kind.equals("storage options") && !kind.equals("statistics");
             return parts.length >= 2 && column ? parts[parts.length - 2] : parts[parts.length - 1];
         }
 
@@ -115,6 +151,8 @@ final class RunConditions {
                 case "role or database setting" -> name + " = " + value + " (on the page's role or database)";
                 case "shadowing function", "shadowing operator", "shadowing type" -> name;
                 case "statistics target" -> "statistics target of " + name + " = " + value;
+                case "statistics" -> "statistics of " + name + " that ANALYZE at the default target does not make (" + value + ")";
+                case "extended statistics" -> "extended statistics " + name + " (" + value + ")";
                 case "temporary relation" -> "pg_temp." + name + " (a temporary relation, found before the page's own tables)";
                 default -> kind + " of " + name + ": " + value;
             };
@@ -218,7 +256,7 @@ final class RunConditions {
             if (IGNORED.contains(row[1]) || (before != null && Objects.equals(before[2], row[2])) || standing.containsKey(entry.getKey())) {
                 continue;
             }
-            standing.put(entry.getKey(), new Condition(row[0], row[1], row[2], maker));
+            standing.put(entry.getKey(), new Condition(row[0], row[1], row[2], maker, "true".equals(row[3])));
         }
     }
 
@@ -247,7 +285,7 @@ final class RunConditions {
         guard.run(connection, () -> {
             try (Statement statement = connection.createStatement(); ResultSet rs = statement.executeQuery(PROBE)) {
                 while (rs.next()) {
-                    String[] row = {rs.getString(1), rs.getString(2), rs.getString(3)};
+                    String[] row = {rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4)};
                     rows.put(row[0] + "\u0000" + row[1], row);
                 }
             }

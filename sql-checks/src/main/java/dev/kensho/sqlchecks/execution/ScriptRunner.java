@@ -91,7 +91,7 @@ final class ScriptRunner {
         this.pageTimeout = pageTimeout;
         this.scenarios = new ScenarioRunner(connection, sessions, guard);
         this.guard = guard;
-        this.catalog = new PlanCatalog(connection);
+        this.catalog = new PlanCatalog(sessions, connection);
         this.conditions = new RunConditions(connection, guard);
         this.plannerInputs = new PlannerInputs(conditions, ran);
     }
@@ -102,6 +102,14 @@ final class ScriptRunner {
      * an unexpected error, or a limit of Kensho's, stops every later snippet, which builds on it.
      */
     List<Outcome> run(List<Snippet> snippets) {
+        try {
+            return runInOrder(snippets);
+        } finally {
+            catalog.close();
+        }
+    }
+
+    private List<Outcome> runInOrder(List<Snippet> snippets) {
         List<Integer> order = RunOrder.of(snippets);
         if (snippets.stream().anyMatch(s -> s.directives().hidden() || s.directives().setup())) {
             try {
@@ -528,8 +536,8 @@ final class ScriptRunner {
                     return altered;
                 }
                 List<PlanCheck.Result> checked = new ArrayList<>(shape.check(expected,
-                        catalog.index(expected.usesIndex()), catalog.table(expected.noSeqScanOn())));
-                checked.addAll(shape.checkWork(expected));
+                        catalog.index(expected.usesIndex()), catalog.table(expected.noSeqScanOn()), catalog));
+                checked.addAll(shape.checkWork(expected, catalog));
                 List<String> problems = new ArrayList<>();
                 for (PlanCheck.Result result : checked) {
                     assertions.add(new Assertion(result.kind(), result.facts(), result.assertion(), result.passed()));

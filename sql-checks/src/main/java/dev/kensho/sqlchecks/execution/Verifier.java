@@ -49,6 +49,8 @@ public final class Verifier implements AutoCloseable {
     private final VerifierSettings settings;
     private final PlanCapture.Switch capture;
     private final String serverVersion;
+    /** What the server's configuration changes from initdb's defaults ({@link ServerConfiguration}); stated with the server. */
+    private final List<String> serverConfiguration;
     private final String namePrefix;
     private final AtomicInteger pageCounter = new AtomicInteger();
     /**
@@ -67,7 +69,8 @@ public final class Verifier implements AutoCloseable {
             });
 
     private Verifier(RunningPostgres server, Connection admin, DatabaseDropper dropper, VerifierSettings settings, String serverVersion,
-                     PlanCapture.Switch capture) {
+                     List<String> serverConfiguration, PlanCapture.Switch capture) {
+        this.serverConfiguration = List.copyOf(serverConfiguration);
         this.capture = capture;
         this.server = server;
         this.admin = admin;
@@ -99,7 +102,8 @@ public final class Verifier implements AutoCloseable {
                 }
                 warmTemplateCache(server);
             }
-            return new Verifier(server, admin, new DatabaseDropper(server), settings, version, capture);
+            List<String> configuration = ServerConfiguration.read(admin);
+            return new Verifier(server, admin, new DatabaseDropper(server), settings, version, configuration, capture);
         } catch (SQLException e) {
             closeQuietly(admin);
             server.close();
@@ -158,8 +162,15 @@ public final class Verifier implements AutoCloseable {
         return serverVersion;
     }
 
+    /** Where the server runs and, when its configuration differs from initdb's defaults, how (see {@link ServerConfiguration}). */
     public String serverDescription() {
-        return server.description();
+        return server.description() + (serverConfiguration.isEmpty() ? "; configured as initdb made it"
+                : "; its configuration differs from initdb's: " + String.join(", ", serverConfiguration));
+    }
+
+    /** The settings {@link #serverDescription()} states, one per item ({@code fsync = off (command line)}). */
+    public List<String> serverConfiguration() {
+        return serverConfiguration;
     }
 
     /**

@@ -347,7 +347,8 @@ class RunModelTest {
         Outcome outcome = page().add("setup hidden", VENUES)
                 .add("no-sort", "SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY row_no) FROM seats WHERE venue_id = 7;").last();
         assertEquals("plan assertion failed: no Sort node: the aggregate percentile_cont('0.5'::double precision) WITHIN GROUP "
-                + "(ORDER BY ((row_no)::double precision)) sorts its input itself (EXPLAIN shows no Sort node for it)",
+                + "(ORDER BY ((row_no)::double precision)) sorts its input itself (an ordered-set aggregate sorts each group's "
+                + "rows in its own functions; EXPLAIN shows no Sort node for it)",
                 outcome.failure().message());
     }
 
