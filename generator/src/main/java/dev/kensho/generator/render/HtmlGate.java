@@ -43,14 +43,25 @@ public final class HtmlGate {
     private static final Map<String, Set<String>> ONLY_WITH = Map.of("input", Set.of("type", "class", "checked", "disabled", "readonly"));
     private static final Set<String> URL_ATTRIBUTES = Set.of("href", "src", "srcset", "cite");
     /**
-     * Class names of the theme's evidence and playground (code.ftlh, claims-*.ftlh, the components, kensho-run.js):
-     * contributor markup may not wear them, so that nothing a page writes looks like what the build checked (a ✓
-     * mark, matched rows, a verdict) or is taken for it (an exercise's compared rows).
+     * Class names of the theme's evidence and playground (code.ftlh, claims-*.ftlh, the components, kensho-run.js,
+     * CodeLines, SequenceDiagram, and Prism's token names for SQL, the language the build verifies): contributor
+     * markup may not wear them, so that nothing a page writes looks like what the build checked (a ✓ mark, matched
+     * rows, a verdict) or is taken for it (an exercise's compared rows); and contributor CSS may not name them
+     * ({@link #isThemeClass}, read by StyleSheetPolicy), so that no style reaches what the build checked. The one list.
      */
     private static final Set<String> THEME_CLASSES = Set.of("verified", "not-verified", "not-verified-label", "mark", "code-block",
-            "code-title", "expected-rows", "assertions", "result", "plan", "setup-note", "hidden-snippet", "scenario", "null");
+            "code-title", "expected-rows", "assertions", "result", "plan", "setup-note", "hidden-snippet", "scenario", "null",
+            "line", "marked", "ins", "del", "collapsed-lines", "line-numbers", "wrap", "copy", "has-copy", "step-name",
+            "token", "comment", "variable", "string", "identifier", "function", "keyword", "boolean", "number", "operator",
+            "punctuation");
     private static final List<String> THEME_CLASS_PREFIXES = List.of("evidence", "result-", "run-", "exercise", "predict", "sequence",
-            "seq-", "scenario-", "frame-", "terminal-");
+            "seq-", "scenario-", "frame-", "terminal-", "language-", "arrow-");
+
+    /** Whether a class name (any case: HTML and CSS are read as a browser in quirks mode might) is the theme's evidence's. */
+    public static boolean isThemeClass(String name) {
+        String lower = name.toLowerCase(Locale.ROOT);
+        return THEME_CLASSES.contains(lower) || THEME_CLASS_PREFIXES.stream().anyMatch(lower::startsWith);
+    }
 
     /** Elements the parser supplies around any fragment; they may carry no attribute a fragment gave them. */
     private static final Set<String> FRAME = Set.of("html", "head", "body");
@@ -130,8 +141,7 @@ public final class HtmlGate {
             }
             if (key.equals("class")) {
                 for (String name : attribute.getValue().trim().split("\\s+")) {
-                    String lower = name.toLowerCase(Locale.ROOT);
-                    if (THEME_CLASSES.contains(lower) || THEME_CLASS_PREFIXES.stream().anyMatch(lower::startsWith)) {
+                    if (isThemeClass(name)) {
                         return "<" + element.tagName() + " class=\"" + name + "\">: the class is the theme's, for what the build "
                                 + "checked (evidence, verified rows, run results); contributor markup may not look like it";
                     }
