@@ -41,7 +41,7 @@ import java.util.regex.Pattern;
  * labels) is out of its reach, so a page cannot draw, hide or reword a mark or a verdict with style any more than with
  * markup. The rules, each refused at its line and column:
  * <ul>
- * <li>Reach: every selector ends in a class of the site's own (any class but the theme's, {@link HtmlGate#isThemeClass}),
+ * <li>Reach: every selector ends in a class of the site's own (any class but the theme's, {@link HtmlGate#isThemeStyleTarget}),
  * in a child of one ({@code .note > p}; never a {@code div}, {@code figure}, {@code details}, {@code section} or
  * {@code aside}, what the theme's evidence and components are made of), or is the root ({@code :root},
  * {@code :root[data-theme=dark]}) setting custom properties. No theme class anywhere in a selector; no attribute
@@ -258,7 +258,7 @@ final class StyleSheetReach {
             String value = condition.getValue() == null ? "" : condition.getValue();
             Locatable at = condition.getLocator() != null ? condition : rule;
             String problem = switch (condition.getConditionType()) {
-                case CLASS_CONDITION -> HtmlGate.isThemeClass(value) ? "'." + value + "' is the theme's class (evidence, checked code, "
+                case CLASS_CONDITION -> HtmlGate.isThemeStyleTarget(value) ? "'." + value + "' is the theme's class (evidence, checked code, "
                         + "verdicts, run controls, exercises): custom CSS may not style it" : null;
                 case ID_CONDITION -> null;
                 case PSEUDO_CLASS_CONDITION -> {

@@ -47,7 +47,7 @@ public final class HtmlGate {
      * CodeLines, SequenceDiagram, and Prism's token names for SQL, the language the build verifies): contributor
      * markup may not wear them, so that nothing a page writes looks like what the build checked (a ✓ mark, matched
      * rows, a verdict) or is taken for it (an exercise's compared rows); and contributor CSS may not name them
-     * ({@link #isThemeClass}, read by StyleSheetPolicy), so that no style reaches what the build checked. The one list.
+     * ({@link #isThemeStyleTarget}, read by StyleSheetPolicy), so that no style reaches what the build checked. The one list.
      */
     private static final Set<String> THEME_CLASSES = Set.of("verified", "not-verified", "not-verified-label", "mark", "code-block",
             "code-title", "expected-rows", "assertions", "result", "plan", "setup-note", "hidden-snippet", "scenario", "null",
@@ -55,12 +55,22 @@ public final class HtmlGate {
             "token", "comment", "variable", "string", "identifier", "function", "keyword", "boolean", "number", "operator",
             "punctuation");
     private static final List<String> THEME_CLASS_PREFIXES = List.of("evidence", "result-", "run-", "exercise", "predict", "sequence",
-            "seq-", "scenario-", "frame-", "terminal-", "language-", "arrow-");
+            "seq-", "scenario-", "frame-", "terminal-", "arrow-");
+    /**
+     * Classes a style may not name though markup may wear them: flexmark itself writes {@code language-*} on a fence
+     * that is not a snippet, and the theme writes it on the checked code's {@code <code>}.
+     */
+    private static final List<String> STYLE_ONLY_PREFIXES = List.of("language-");
 
-    /** Whether a class name (any case: HTML and CSS are read as a browser in quirks mode might) is the theme's evidence's. */
+    /** Whether contributor markup may not wear a class (any case): the theme's evidence's. */
     public static boolean isThemeClass(String name) {
         String lower = name.toLowerCase(Locale.ROOT);
         return THEME_CLASSES.contains(lower) || THEME_CLASS_PREFIXES.stream().anyMatch(lower::startsWith);
+    }
+
+    /** Whether contributor CSS may not name a class (any case): the theme's evidence's, and the checked code's language. */
+    public static boolean isThemeStyleTarget(String name) {
+        return isThemeClass(name) || STYLE_ONLY_PREFIXES.stream().anyMatch(name.toLowerCase(Locale.ROOT)::startsWith);
     }
 
     /** Elements the parser supplies around any fragment; they may carry no attribute a fragment gave them. */
