@@ -135,6 +135,12 @@ class EvidenceStyleTest {
         assertRefused(".note { & .evidence { display: none } }", "1:9: custom CSS must be plain CSS that Kensho can check: "
                 + "unexpected '&' (nesting, @layer, @supports and rules a browser would have to recover from are refused)");
         assertRefused("@media print { .mark { display: none } }", "1:16: '.mark" + THEIRS);
+        assertRefused(".note { --accent: #ffffff }", "1:9: '--accent' may be set on :root only: on an element it would reach the "
+                + "theme's evidence and run controls inside it");
+        assertRefused("@font-face { font-family: \"Menlo\"; src: url(glyphs.woff2) }", "1:14: @font-face may not redefine 'menlo': "
+                + "the theme draws its evidence and code in it; give the site's font a name of its own");
+        assertRefused(".note { list-style-type: \"✓ \" }", "1:9: 'list-style-type: \"✓ \"' is not allowed in custom CSS: a marker "
+                + "may be a keyword (disc, decimal, …), not text or a picture");
     }
 
     @Test
@@ -146,6 +152,7 @@ class EvidenceStyleTest {
                 .site-title { font-family: Brand, sans-serif; }
                 .note { border-left: 4px solid var(--accent); padding: .5rem 1rem; margin: 1rem 0 0; background: var(--brand); color: white; }
                 .note > p { margin: 0; }
+                .steps-of-mine { list-style-type: upper-roman; list-style-position: inside; }
                 .cards { display: grid; grid-template-columns: repeat(2, 1fr); gap: 1rem; }
                 .cards:hover, .note > a:focus-visible { color: var(--accent); text-decoration: underline; }
                 @media (max-width: 40rem) { .cards { grid-template-columns: 1fr; } }
@@ -156,7 +163,8 @@ class EvidenceStyleTest {
         }
         // The theme sets again on the evidence what a contributor's element around it could pass down.
         String theme = Files.readString(Path.of("../site/assets/kensho.css"));
-        assertTrue(theme.contains(".code-block, .scenario, .hidden-snippet, .exercise, .predict {\n  position: relative;\n"
+        assertTrue(theme.contains(".code-block, .scenario, .hidden-snippet, .exercise, .predict {\n"
+                + "  position: relative; background-color: var(--bg) !important;\n"
                 + "  color: var(--fg) !important; font-family: var(--font-body) !important; font-size: 1rem !important;"), theme);
         // A class of the site's own is still the site's to use in markup; the theme's code token names are not.
         TestSite site = site("title: T\ncustomCss: [brand.css]\n").page("brand.css", ".note { color: teal; }\n")

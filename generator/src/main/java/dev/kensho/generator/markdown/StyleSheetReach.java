@@ -65,14 +65,27 @@ final class StyleSheetReach {
     static final Set<String> THEME_VARIABLES = Set.of("--bg", "--fg", "--muted", "--border", "--code-bg", "--ok", "--ok-bg",
             "--mark-bg", "--danger", "--lifeline", "--font-body");
     private static final List<String> THEME_VARIABLE_PREFIXES = List.of("--tok-", "--kensho-");
+    /**
+     * The theme's variables a site may set for its look, on :root only: set on an element of the site's own they would
+     * reach a snippet inside it (--accent: the run controls' colour).
+     */
+    static final Set<String> BRANDING_VARIABLES = Set.of("--accent", "--sidebar-bg");
+    /**
+     * Font families the theme's evidence and code are drawn in (kensho.css): an @font-face of the same name would
+     * replace their glyphs, so a snippet could read differently from what ran.
+     */
+    private static final Set<String> THEME_FONTS = Set.of("hiragino sans", "hiragino kaku gothic pron", "yu gothic ui", "meiryo",
+            "noto sans jp", "sans-serif", "ui-monospace", "sfmono-regular", "menlo", "consolas", "monospace", "system-ui",
+            "serif", "ui-sans-serif");
 
     /** Properties that style an element in its own box: colour, background, border, font, spacing, flex and grid layout. */
     private static final Set<String> PROPERTIES = Set.of("color", "font", "font-family", "font-weight", "font-style", "font-size",
             "font-stretch", "line-height", "text-align", "text-transform", "text-underline-offset", "word-break", "overflow-wrap",
             "hyphens", "box-shadow", "border-collapse", "border-spacing", "table-layout", "caption-side", "vertical-align",
             "display", "width", "min-width", "max-width", "height", "min-height", "max-height", "aspect-ratio", "box-sizing",
-            "gap", "row-gap", "column-gap", "order", "list-style", "list-style-type", "list-style-position", "list-style-image",
+            "gap", "row-gap", "column-gap", "order",
             "cursor", "accent-color", "caret-color", "object-fit", "object-position", "scroll-margin-top", "float", "clear",
+            "list-style-type", "list-style-position",
             "text-decoration", "text-decoration-line", "text-decoration-color", "text-decoration-style", "text-decoration-thickness");
     private static final List<String> PROPERTY_PREFIXES = List.of("background", "border", "margin", "padding", "flex", "justify-",
             "align-", "place-", "grid", "font-variant");
@@ -142,19 +155,28 @@ final class StyleSheetReach {
         for (AbstractCSSRuleImpl rule : rules) {
             if (rule instanceof CSSStyleRuleImpl style) {
                 boolean root = false;
+                boolean own = false;
                 for (Selector selector : style.getSelectors()) {
-                    root |= selector(selector, rule, problems);
+                    boolean isRoot = selector(selector, rule, problems);
+                    root |= isRoot;
+                    own |= !isRoot;
                 }
                 for (Property property : style.getStyle().getProperties()) {
-                    declaration(property, root, problems);
+                    declaration(property, root, own, problems);
                 }
             } else if (rule instanceof CSSMediaRuleImpl media) {
                 rules(media.getCssRules().getRules(), problems);
             } else if (rule instanceof CSSFontFaceRuleImpl fontFace) {
                 for (Property property : fontFace.getStyle().getProperties()) {
-                    if (!FONT_FACE.contains(property.getName().toLowerCase(Locale.ROOT))) {
+                    String name = property.getName().toLowerCase(Locale.ROOT);
+                    String family = property.getValue() == null ? "" : property.getValue().getCssText().strip()
+                            .replaceAll("^[\"']|[\"']$", "").strip().toLowerCase(Locale.ROOT);
+                    if (!FONT_FACE.contains(name)) {
                         add(problems, property, "'" + property.getName() + "' is not allowed in @font-face (allowed: "
                                 + String.join(", ", FONT_FACE.stream().sorted().toList()) + ")");
+                    } else if (name.equals("font-family") && THEME_FONTS.contains(family)) {
+                        add(problems, property, "@font-face may not redefine '" + family + "': the theme draws its evidence and "
+                                + "code in it; give the site's font a name of its own");
                     }
                 }
             } else if (!(rule instanceof CSSImportRuleImpl) && !(rule instanceof CSSCharsetRuleImpl)) {
@@ -285,7 +307,11 @@ final class StyleSheetReach {
                 + "give the element a class of its own";
     }
 
-    private static void declaration(Property property, boolean root, List<StyleSheetPolicy.Problem> problems) {
+    /**
+     * @param root the rule styles the root
+     * @param own  the rule styles elements (of the site's own, or ones it refused)
+     */
+    private static void declaration(Property property, boolean root, boolean own, List<StyleSheetPolicy.Problem> problems) {
         String name = property.getName().toLowerCase(Locale.ROOT);
         String value = property.getValue() == null ? "" : property.getValue().getCssText().strip();
         if (property.isImportant()) {
@@ -296,6 +322,9 @@ final class StyleSheetReach {
             if (THEME_VARIABLES.contains(name) || THEME_VARIABLE_PREFIXES.stream().anyMatch(name::startsWith)) {
                 add(problems, property, "'" + name + "' is the theme's: it colours the evidence and the code it checked; custom CSS "
                         + "may set --accent, --sidebar-bg and properties of its own");
+            } else if (own && BRANDING_VARIABLES.contains(name)) {
+                add(problems, property, "'" + name + "' may be set on :root only: on an element it would reach the theme's "
+                        + "evidence and run controls inside it");
             }
             return;
         }
@@ -314,6 +343,9 @@ final class StyleSheetReach {
         } else if (name.startsWith("text-decoration") && value.toLowerCase(Locale.ROOT).contains("line-through")) {
             add(problems, property, "'line-through' is not allowed in custom CSS: it would strike through the theme's labels "
                     + "inside the element");
+        } else if (name.startsWith("list-style") && !value.matches("(?i)[a-z-]+(\\s+[a-z-]+)?")) {
+            add(problems, property, "'" + name + ": " + value + "' is not allowed in custom CSS: a marker may be a keyword "
+                    + "(disc, decimal, …), not text or a picture");
         } else if (name.equals("display") && !DISPLAY.contains(value.toLowerCase(Locale.ROOT))) {
             add(problems, property, "'display: " + value + "' is not allowed in custom CSS (allowed: "
                     + String.join(", ", DISPLAY.stream().sorted().toList()) + ")");
