@@ -118,10 +118,15 @@ class EvidenceStyleTest {
         assertRefused(".note { CONTENT: \"✓\" }", "1:9: " + CONTENT);
         assertRefused(".note { color: red !important }", "1:9: '!important' is not allowed in custom CSS: the theme's evidence "
                 + "keeps its own style (a more specific selector of the site's own wins without it)");
-        assertRefused(".note { position: absolute }", "1:9: 'position' is not allowed in custom CSS: it could hide, cover or move "
-                + "what the build checked (allowed: colours, backgrounds, borders, fonts, spacing, sizes and flex or grid layout)");
-        assertRefused(".note { outline: 9999px solid white }", "1:9: 'outline' is not allowed in custom CSS: it could hide, cover "
-                + "or move what the build checked (allowed: colours, backgrounds, borders, fonts, spacing, sizes and flex or grid layout)");
+        for (String property : List.of("position: absolute", "outline: 9999px solid white", "opacity: 0", "visibility: hidden",
+                "transform: scale(0)", "clip-path: inset(50%)", "overflow: hidden", "z-index: 9", "height: 1rem", "max-width: 1px",
+                "min-width: 0", "grid-template-rows: 1rem", "float: left", "white-space: nowrap", "letter-spacing: -1em")) {
+            String name = property.substring(0, property.indexOf(':'));
+            assertRefused(".note { " + property + " }", "1:9: '" + name + "' is not allowed in custom CSS: it could hide, cover, move "
+                    + "or squeeze what the build checked (allowed: colours, backgrounds, borders, fonts, spacing and flex layout)");
+        }
+        assertRefused(".note { display: grid }", "1:9: 'display: grid' is not allowed in custom CSS (allowed: block, flex, flow-root, "
+                + "inline, list-item, none)");
         assertRefused(".note { margin-top: -3em }", "1:9: margin '-3em' is not allowed in custom CSS: only plain lengths that "
                 + "are not negative, since a negative margin pulls an element over its neighbours");
         assertRefused(".note { text-decoration: line-through }", "1:9: 'line-through' is not allowed in custom CSS: it would "
@@ -153,9 +158,10 @@ class EvidenceStyleTest {
                 .note { border-left: 4px solid var(--accent); padding: .5rem 1rem; margin: 1rem 0 0; background: var(--brand); color: white; }
                 .note > p { margin: 0; }
                 .steps-of-mine { list-style-type: upper-roman; list-style-position: inside; }
-                .cards { display: grid; grid-template-columns: repeat(2, 1fr); gap: 1rem; }
+                .cards { display: flex; flex-wrap: wrap; gap: 1rem; justify-content: space-between; }
+                .cards > p { flex: 1 1 14rem; }
                 .cards:hover, .note > a:focus-visible { color: var(--accent); text-decoration: underline; }
-                @media (max-width: 40rem) { .cards { grid-template-columns: 1fr; } }
+                @media (max-width: 40rem) { .cards { flex-direction: column; } }
                 """));
         for (Path shipped : List.of(Path.of("src/main/resources/kensho-starter/common/custom.css"),
                 Path.of("../bench/job-queue/content/custom.css"))) {
@@ -164,7 +170,7 @@ class EvidenceStyleTest {
         // The theme sets again on the evidence what a contributor's element around it could pass down.
         String theme = Files.readString(Path.of("../site/assets/kensho.css"));
         assertTrue(theme.contains(".code-block, .scenario, .hidden-snippet, .exercise, .predict {\n"
-                + "  position: relative; background-color: var(--bg) !important;\n"
+                + "  position: relative; background-color: var(--bg) !important; min-height: max-content !important; min-width: 12rem !important;\n"
                 + "  color: var(--fg) !important; font-family: var(--font-body) !important; font-size: 1rem !important;"), theme);
         // A class of the site's own is still the site's to use in markup; the theme's code token names are not.
         TestSite site = site("title: T\ncustomCss: [brand.css]\n").page("brand.css", ".note { color: teal; }\n")

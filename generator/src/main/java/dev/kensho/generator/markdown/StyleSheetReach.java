@@ -47,8 +47,9 @@ import java.util.regex.Pattern;
  * {@code :root[data-theme=dark]}) setting custom properties. No theme class anywhere in a selector; no attribute
  * selector but the root's {@code data-theme}; no {@code :has()}, {@code :is()}, {@code :where()} or {@code :not()}.</li>
  * <li>Drawing and covering: no {@code content}, no {@code !important}; only properties that colour, frame, space and lay
- * out the element itself (no position, z-index, transform, opacity, filter, clip, mask, overflow or outline: nothing
- * that paints over a neighbour or lets one be cut away), margins never negative; and the theme's own colour variables
+ * out the element itself (no position, z-index, transform, opacity, filter, clip, mask, overflow or outline, no size,
+ * float or grid: nothing that paints over a neighbour, lets one be cut away or overflow onto another), margins never
+ * negative; and the theme's own colour variables
  * ({@link #THEME_VARIABLES}) are not the contributor's to set. What is inherited from a contributor's element into
  * evidence inside it (colour, font, size) the theme sets again on the evidence itself (kensho.css).</li>
  * <li>Only {@code @media} and {@code @font-face} at-rules; anything the parser had to skip or recover from is refused,
@@ -78,22 +79,26 @@ final class StyleSheetReach {
             "noto sans jp", "sans-serif", "ui-monospace", "sfmono-regular", "menlo", "consolas", "monospace", "system-ui",
             "serif", "ui-sans-serif");
 
-    /** Properties that style an element in its own box: colour, background, border, font, spacing, flex and grid layout. */
+    /**
+     * Properties that style an element in its own box: colour, background, border, font, spacing, flex layout. Nothing
+     * that sets a box's size (width, height, their min and max, aspect-ratio, grid tracks) or floats it: a box made
+     * smaller than a snippet inside it lets the snippet overflow onto what follows, and the next snippet's mark could
+     * then lie over this one's "not verified" label. In flow and in a flex line, boxes never overlap.
+     */
     private static final Set<String> PROPERTIES = Set.of("color", "font", "font-family", "font-weight", "font-style", "font-size",
             "font-stretch", "line-height", "text-align", "text-transform", "text-underline-offset", "word-break", "overflow-wrap",
             "hyphens", "box-shadow", "border-collapse", "border-spacing", "table-layout", "caption-side", "vertical-align",
-            "display", "width", "min-width", "max-width", "height", "min-height", "max-height", "aspect-ratio", "box-sizing",
-            "gap", "row-gap", "column-gap", "order",
-            "cursor", "accent-color", "caret-color", "object-fit", "object-position", "scroll-margin-top", "float", "clear",
+            "display", "box-sizing", "gap", "row-gap", "column-gap", "order",
+            "cursor", "accent-color", "caret-color", "object-fit", "object-position", "scroll-margin-top",
             "list-style-type", "list-style-position",
             "text-decoration", "text-decoration-line", "text-decoration-color", "text-decoration-style", "text-decoration-thickness");
     private static final List<String> PROPERTY_PREFIXES = List.of("background", "border", "margin", "padding", "flex", "justify-",
-            "align-", "place-", "grid", "font-variant");
+            "align-", "place-", "font-variant");
     /** What an @font-face rule may describe; its src passes StyleSheetPolicy's URL check. */
     private static final Set<String> FONT_FACE = Set.of("font-family", "src", "font-weight", "font-style", "font-display",
             "font-stretch", "unicode-range");
-    private static final Set<String> DISPLAY = Set.of("block", "inline", "inline-block", "flex", "inline-flex", "grid", "inline-grid",
-            "flow-root", "list-item", "none");
+    /** Block, inline and flex boxes; not inline blocks or grids, whose size a contributor could fix below their content's. */
+    private static final Set<String> DISPLAY = Set.of("block", "inline", "flex", "flow-root", "list-item", "none");
     private static final Set<String> PSEUDO_CLASSES = Set.of("hover", "focus", "focus-visible", "focus-within", "active", "visited",
             "link", "any-link", "target", "first-child", "last-child", "only-child", "first-of-type", "last-of-type", "only-of-type",
             "nth-child", "nth-last-child", "nth-of-type", "nth-last-of-type", "root");
@@ -132,7 +137,10 @@ final class StyleSheetReach {
                     return;
                 }
                 Matcher token = INVALID_TOKEN.matcher(String.valueOf(e.getMessage()));
-                String what = token.find() ? "unexpected '" + token.group(1) + "'" : String.valueOf(e.getMessage()).replaceAll("\\s+", " ");
+                String message = String.valueOf(e.getMessage()).replaceAll("\\s+", " ").strip();
+                String what = token.find() ? "unexpected '" + token.group(1) + "'"
+                        : message.startsWith("Lexical error") ? "text it cannot split into CSS tokens (such as a comment or a string "
+                        + "that is never closed)" : message;
                 problems.add(new StyleSheetPolicy.Problem(Math.max(1, e.getLineNumber()), Math.max(1, e.getColumnNumber()),
                         "custom CSS must be plain CSS that Kensho can check: " + what + " (nesting, @layer, @supports and "
                                 + "rules a browser would have to recover from are refused)"));
@@ -335,8 +343,8 @@ final class StyleSheetReach {
             add(problems, property, ":root takes only custom properties in custom CSS (such as --accent): '" + name + "' would be "
                     + "inherited by every element, the theme's evidence included");
         } else if (!PROPERTIES.contains(name) && PROPERTY_PREFIXES.stream().noneMatch(name::startsWith)) {
-            add(problems, property, "'" + name + "' is not allowed in custom CSS: it could hide, cover or move what the build "
-                    + "checked (allowed: colours, backgrounds, borders, fonts, spacing, sizes and flex or grid layout)");
+            add(problems, property, "'" + name + "' is not allowed in custom CSS: it could hide, cover, move or squeeze what the "
+                    + "build checked (allowed: colours, backgrounds, borders, fonts, spacing and flex layout)");
         } else if (name.startsWith("margin") && !MARGIN.matcher(value).matches()) {
             add(problems, property, "margin '" + value + "' is not allowed in custom CSS: only plain lengths that are not "
                     + "negative, since a negative margin pulls an element over its neighbours");
