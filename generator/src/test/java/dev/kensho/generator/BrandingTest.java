@@ -102,17 +102,21 @@ class BrandingTest {
         assertTrue(run.err().contains(css + ":1:1: error: '@import' is not allowed in custom CSS (list each file in customCss instead)"), run::toString);
         assertTrue(run.err().contains(css + ":2:18: error: custom CSS may load only files of this site (a relative URL), not 'https://evil.example/p.png'"), run::toString);
         assertTrue(run.err().contains(css + ":3:13: error: 'expression(' is not allowed in custom CSS"), run::toString);
+        assertTrue(run.err().contains(css + ":3:6: error: 'width' is not allowed in custom CSS: it could hide, cover, move or squeeze "
+                + "what the build checked (allowed: colours, backgrounds, borders, fonts, spacing and flex layout)"), run::toString);
         assertTrue(run.err().contains(css + ":4:18: error: custom CSS may load only files of this site (a relative URL), not '//evil.example/p.png'"), run::toString);
         assertTrue(run.err().contains(css + ":5:18: error: custom CSS may load only files of this site (a relative URL), not 'https://evil.example/a.png'"), run::toString);
         assertTrue(run.err().contains(css + ":6:4: error: '</style' is not allowed in custom CSS"), run::toString);
-        assertEquals(6, run.err().lines().filter(line -> line.contains(": error: ")).count(), run::toString);
+        assertTrue(run.err().contains(css + ":7:35: error: 'content' is not allowed in custom CSS: generated text could draw a mark "
+                + "or a verdict the build never gave"), run::toString);
+        assertEquals(8, run.err().lines().filter(line -> line.contains(": error: ")).count(), run::toString);
     }
 
     @Test
     void aPageHeadStylePassesTheSameCssCheck() throws Exception {
         TestSite site = site("title: T\n")
                 .page("styled.md", "---\ntitle: Styled\nhead:\n  - tag: style\n    content: '.note > p { color: teal; }'\n---\nText.\n")
-                .page("hostile.md", "---\ntitle: Hostile\nhead:\n  - tag: style\n    content: 'body { background: url(https://evil.example/x.png) }'\n---\nText.\n");
+                .page("hostile.md", "---\ntitle: Hostile\nhead:\n  - tag: style\n    content: '.x { background: url(https://evil.example/x.png) }'\n---\nText.\n");
         TestSite.Run run = site.build();
         assertEquals(1, run.status(), run::toString);
         assertTrue(run.err().contains(site.display("hostile.md") + ":3:1: error: front matter: head: <style>: custom CSS may load only files of this site "

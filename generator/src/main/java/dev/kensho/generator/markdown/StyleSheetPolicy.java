@@ -7,13 +7,14 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * What contributor CSS (site.yml's {@code customCss}) may hold on the published site: styles for this site, and
- * nothing that loads from other hosts, runs script or closes the style element. Refused: {@code @import}, a
+ * What contributor CSS (site.yml's {@code customCss} and a page's {@code head} {@code <style>}) may hold on the
+ * published site: styles for this site's own elements ({@link StyleSheetReach}: nothing that reaches, draws over or
+ * hides the theme's evidence), and nothing that loads from other hosts, runs script or closes the style element. Refused: {@code @import}, a
  * {@code url()}, {@code src()} or {@code image-set()} naming another host or scheme ({@code https:}, {@code //},
  * {@code data:}, {@code javascript:}), {@code expression(}, {@code behavior:}, {@code -moz-binding} and
  * {@code </style}. CSS escapes are decoded and comments removed before looking, so {@code @\69mport} and
- * {@code @im/**}{@code /port} are read as the browser reads them. This is a deny-list for one narrow language, kept
- * small on purpose: the gate for published HTML is {@link MarkupPolicy}.
+ * {@code @im/**}{@code /port} are read as the browser reads them. That text scan is a deny-list for one narrow
+ * question, kept small on purpose; what a rule may style is an allow-list over the parsed sheet.
  */
 public final class StyleSheetPolicy {
 
@@ -97,6 +98,7 @@ public final class StyleSheetPolicy {
                 }
             }
         }
+        problems.addAll(StyleSheetReach.problems(css));
         problems.sort((a, b) -> a.line() != b.line() ? Integer.compare(a.line(), b.line()) : Integer.compare(a.column(), b.column()));
         return problems;
     }

@@ -43,14 +43,35 @@ public final class HtmlGate {
     private static final Map<String, Set<String>> ONLY_WITH = Map.of("input", Set.of("type", "class", "checked", "disabled", "readonly"));
     private static final Set<String> URL_ATTRIBUTES = Set.of("href", "src", "srcset", "cite");
     /**
-     * Class names of the theme's evidence and playground (code.ftlh, claims-*.ftlh, the components, kensho-run.js):
-     * contributor markup may not wear them, so that nothing a page writes looks like what the build checked (a ✓
-     * mark, matched rows, a verdict) or is taken for it (an exercise's compared rows).
+     * Class names of the theme's evidence and playground (code.ftlh, claims-*.ftlh, the components, kensho-run.js,
+     * CodeLines, SequenceDiagram, and Prism's token names for SQL, the language the build verifies): contributor
+     * markup may not wear them, so that nothing a page writes looks like what the build checked (a ✓ mark, matched
+     * rows, a verdict) or is taken for it (an exercise's compared rows); and contributor CSS may not name them
+     * ({@link #isThemeStyleTarget}, read by StyleSheetPolicy), so that no style reaches what the build checked. The one list.
      */
     private static final Set<String> THEME_CLASSES = Set.of("verified", "not-verified", "not-verified-label", "mark", "code-block",
-            "code-title", "expected-rows", "assertions", "result", "plan", "setup-note", "hidden-snippet", "scenario", "null");
+            "code-title", "expected-rows", "assertions", "result", "plan", "setup-note", "hidden-snippet", "scenario", "null",
+            "line", "marked", "ins", "del", "collapsed-lines", "line-numbers", "wrap", "copy", "has-copy", "step-name",
+            "token", "comment", "variable", "string", "identifier", "function", "keyword", "boolean", "number", "operator",
+            "punctuation");
     private static final List<String> THEME_CLASS_PREFIXES = List.of("evidence", "result-", "run-", "exercise", "predict", "sequence",
-            "seq-", "scenario-", "frame-", "terminal-");
+            "seq-", "scenario-", "frame-", "terminal-", "arrow-");
+    /**
+     * Classes a style may not name though markup may wear them: flexmark itself writes {@code language-*} on a fence
+     * that is not a snippet, and the theme writes it on the checked code's {@code <code>}.
+     */
+    private static final List<String> STYLE_ONLY_PREFIXES = List.of("language-");
+
+    /** Whether contributor markup may not wear a class (any case): the theme's evidence's. */
+    public static boolean isThemeClass(String name) {
+        String lower = name.toLowerCase(Locale.ROOT);
+        return THEME_CLASSES.contains(lower) || THEME_CLASS_PREFIXES.stream().anyMatch(lower::startsWith);
+    }
+
+    /** Whether contributor CSS may not name a class (any case): the theme's evidence's, and the checked code's language. */
+    public static boolean isThemeStyleTarget(String name) {
+        return isThemeClass(name) || STYLE_ONLY_PREFIXES.stream().anyMatch(name.toLowerCase(Locale.ROOT)::startsWith);
+    }
 
     /** Elements the parser supplies around any fragment; they may carry no attribute a fragment gave them. */
     private static final Set<String> FRAME = Set.of("html", "head", "body");
@@ -130,8 +151,7 @@ public final class HtmlGate {
             }
             if (key.equals("class")) {
                 for (String name : attribute.getValue().trim().split("\\s+")) {
-                    String lower = name.toLowerCase(Locale.ROOT);
-                    if (THEME_CLASSES.contains(lower) || THEME_CLASS_PREFIXES.stream().anyMatch(lower::startsWith)) {
+                    if (isThemeClass(name)) {
                         return "<" + element.tagName() + " class=\"" + name + "\">: the class is the theme's, for what the build "
                                 + "checked (evidence, verified rows, run results); contributor markup may not look like it";
                     }
