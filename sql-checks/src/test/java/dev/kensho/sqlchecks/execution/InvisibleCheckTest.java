@@ -69,6 +69,25 @@ class InvisibleCheckTest {
         assertEquals("rows differ (as a multiset, because the query has no ORDER BY)", wrong.failure().message());
     }
 
+    /** A plan claim naming an index resolves the name on Kensho's own connection: no catalog lock joins the reader's. */
+    @Test
+    void aPlanClaimNamingAnIndexTakesNoCatalogLockInTheReadersTransaction() throws Exception {
+        PageResult result = page().add("", NUMBERS + " CREATE INDEX n_k ON n (k); ANALYZE n; SET enable_seqscan = off;")
+                .add("", "BEGIN;")
+                .add("uses-index=n_k", "SELECT s FROM n WHERE k = 2;", " s\n---\n c\n")
+                .add("", "SELECT relation::regclass::text AS locked FROM pg_locks WHERE pid = pg_backend_pid() AND locktype = 'relation' "
+                        + "ORDER BY 1;", " locked\n----------\n n\n n_k\n pg_locks\n")
+                .add("", "COMMIT;").run();
+        assertAllPassed(result);
+        // An index the open transaction itself created is not seen from Kensho's connection, and the claim says so.
+        Outcome unseen = page().add("", NUMBERS + " SET enable_seqscan = off;")
+                .add("", "BEGIN; CREATE INDEX n_s ON n (s);")
+                .add("uses-index=n_s", "SELECT k FROM n WHERE s = 'c';", " k\n---\n 2\n").last();
+        assertEquals("plan assertion failed: uses index n_s: there is no index named n_s in the page's database (names are resolved "
+                + "as PostgreSQL resolves them: unquoted names fold to lower case); Kensho reads the catalog on a connection of its "
+                + "own, which does not see what the page's open transaction created", unseen.failure().message());
+    }
+
     @Test
     void aPlanClaimInARepeatableReadTransactionLeavesNoTransactionIdAndNoLockOfKenshos() throws Exception {
         PageResult result = page().add("", NUMBERS + " CREATE INDEX n_k ON n (k); ANALYZE n;")

@@ -194,6 +194,44 @@ class IsolationSpecsTest {
     }
 
     /**
+     * A step of several statements sent as one string: each result's order is read from its own
+     * statement's parse tree (the trees come one per statement, in order), so that ties of the second
+     * statement's ORDER BY may be written in any order and a wrong order of it still fails.
+     */
+    private static final String ORDERED_RESULTS_OF_ONE_STEP = """
+            setup { CREATE TABLE o (k int, s text); INSERT INTO o VALUES (1, 'a'), (1, 'b'), (2, 'c'); }
+            teardown { DROP TABLE o; }
+            session s1
+            step both { SELECT count(*) FROM o; SELECT k, s FROM o ORDER BY k DESC; }
+            rows {
+             count
+            -------
+                 3
+            (1 row)
+            }
+            rows {
+             k | s
+            ---+---
+             2 | c
+             1 | b
+             1 | a
+            (3 rows)
+            }
+            permutation both
+            """;
+
+    @Test
+    void eachResultOfAStepTakesItsOrderFromItsOwnStatement() throws Exception {
+        Outcome tiesInAnyOrder = run(ORDERED_RESULTS_OF_ONE_STEP);
+        assertTrue(tiesInAnyOrder.passed(), () -> String.valueOf(tiesInAnyOrder.failure()));
+        Outcome tiesSwapped = run(ORDERED_RESULTS_OF_ONE_STEP.replace(" 1 | b\n 1 | a", " 1 | a\n 1 | b"));
+        assertTrue(tiesSwapped.passed(), () -> String.valueOf(tiesSwapped.failure()));
+        Outcome wrong = run(ORDERED_RESULTS_OF_ONE_STEP.replace(" 2 | c\n 1 | b\n 1 | a", " 1 | b\n 2 | c\n 1 | a"));
+        assertEquals("step both (result 2 of 2): the same rows came back in another order, and the query has ORDER BY",
+                wrong.failure().message());
+    }
+
+    /**
      * Which session of a deadlock detects it is decided by each session's deadlock_timeout, which the
      * tester's specs set (deadlock-hard, deadlock-soft); a page's role may set it too.
      */
