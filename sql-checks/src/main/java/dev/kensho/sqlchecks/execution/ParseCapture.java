@@ -52,24 +52,37 @@ final class ParseCapture {
      * function as their CONTEXT and are not counted.
      */
     static ParseCapture ofEachStatement(int statements) {
-        return new ParseCapture(true, statements);
+        // A PREPARE reports two trees: room for each statement's, and its prepared one.
+        return new ParseCapture(true, 2 * statements);
     }
 
     /**
-     * One capture per statement, or null when the trees do not pair one to one with the statements
-     * (a PREPARE reports two, a tree was too large, …): then no statement's order is read from them.
+     * One capture per statement, or null when the trees do not pair one to one with the statements (a
+     * tree was too large or unreadable, more or fewer came than statements): then no statement's order
+     * is read from them. A PREPARE's tree is followed by the prepared statement's, which goes with it.
      */
     synchronized List<ParseCapture> perStatement(int statements) {
-        if (!topLevelOnly || surplus || tooLarge || trees.size() != statements) {
+        if (!topLevelOnly || surplus || tooLarge) {
             return null;
         }
         List<ParseCapture> each = new ArrayList<>();
-        for (String tree : trees) {
-            ParseCapture one = new ParseCapture(false, 1);
-            one.trees.add(tree);
+        for (int t = 0; t < trees.size(); t++) {
+            ParseCapture one = new ParseCapture(false, KEPT);
+            one.trees.add(trees.get(t));
+            NodeTree.Node top = one.statement();
+            if (top == null) {
+                return null;
+            }
+            NodeTree.Node utility = top.node("utilityStmt");
+            if (utility != null && utility.type().equals("PREPARESTMT")) {
+                if (t + 1 == trees.size()) {
+                    return null;
+                }
+                one.trees.add(trees.get(++t));
+            }
             each.add(one);
         }
-        return each;
+        return each.size() == statements ? each : null;
     }
 
     /** Takes one message of the running statement; anything but a parse tree is let go. */

@@ -594,57 +594,79 @@ public final class ScenarioRunner {
     private StepResult execute(Connection connection, String sql) {
         List<String> notices = java.util.Collections.synchronizedList(new ArrayList<>());
         List<SqlStatement> statements = SqlSplitter.split(sql);
-        // One statement: its first tree is its own (a PREPARE's second, the prepared one's). Several in one
-        // string: each top-level tree in turn is the next statement's, read only when they pair one to one.
-        ParseCapture parsed = statements.size() <= 1 ? new ParseCapture() : ParseCapture.ofEachStatement(statements.size());
-        boolean succeeded = false;
+        ParseCapture parsed = capture(statements);
         try {
             List<ResultTable> results = SqlExecution.executeAll(connection, sql, guard, null, parsed, notices);
-            succeeded = true;
-            return new StepResult(results, orders(connection, statements, parsed, results), null, notices);
+            return new StepResult(results, follow(connection, statements, parsed, results), null, notices);
         } catch (SQLException e) {
+            orders(connection).forget();
             return new StepResult(null, null, e, notices);
-        } finally {
-            if (statements.size() <= 1) {
-                orders(connection).ran(parsed, succeeded);
-            } else {
-                // Cursors and prepared statements a string of several statements made are not followed.
-                orders(connection).forget();
-            }
         }
     }
 
-    /** Each result's order, from the parse of the statement of the string that returned it. */
-    private List<RowOrder> orders(Connection connection, List<SqlStatement> statements, ParseCapture parsed, List<ResultTable> results) {
+    /**
+     * One statement: its first tree is its own (a PREPARE's second, the prepared one's). Several in one
+     * string: each top-level tree in turn is the next statement's, read only when they pair one to one.
+     */
+    private static ParseCapture capture(List<SqlStatement> statements) {
+        return statements.size() <= 1 ? new ParseCapture() : ParseCapture.ofEachStatement(statements.size());
+    }
+
+    /**
+     * Each result's order, from the parse of the statement of the string that returned it, taking in
+     * turn what each statement did to the session's cursors and prepared statements; when the results
+     * or trees cannot be paired with the statements, no order is known and nothing is remembered.
+     */
+    private List<RowOrder> follow(Connection connection, List<SqlStatement> statements, ParseCapture parsed, List<ResultTable> results) {
         SessionOrders memory = orders(connection);
         if (statements.size() <= 1) {
-            return results.stream().map(r -> memory.of(parsed, r.columns().size())).toList();
+            List<RowOrder> orders = results.stream().map(r -> memory.of(parsed, r.columns().size())).toList();
+            memory.ran(parsed, true);
+            return orders;
         }
         List<ParseCapture> each = parsed.perStatement(statements.size());
-        List<RowOrder> orders = new ArrayList<>();
+        // Results are named by the statement that returned them (SqlExecution.executeAll), one at most each, in order.
+        int[] positions = new int[results.size()];
         int next = 0;
-        for (ResultTable result : results) {
-            // Results are named by the statement that returned them (SqlExecution.executeAll), in order.
-            int position = next;
-            while (position < statements.size() && !statements.get(position).text().equals(result.statement())) {
-                position++;
+        for (int r = 0; r < results.size() && each != null; r++) {
+            while (next < statements.size() && !statements.get(next).text().equals(results.get(r).statement())) {
+                next++;
             }
-            if (each == null || position == statements.size()) {
-                orders.add(RowOrder.unknown(each == null ? "the server's parse trees of the step's statements could not be "
-                        + "paired with them one to one" : "the statement that returned the rows could not be told"));
-                continue;
+            if (next == statements.size()) {
+                each = null;
+            } else {
+                positions[r] = next++;
             }
-            orders.add(memory.of(each.get(position), result.columns().size()));
-            next = position + 1;
+        }
+        if (each == null) {
+            memory.forget();
+            return results.stream().map(r -> RowOrder.unknown("the server's parse trees of the step's statements could not be "
+                    + "paired with them one to one")).toList();
+        }
+        List<RowOrder> orders = new ArrayList<>();
+        int r = 0;
+        for (int p = 0; p < statements.size(); p++) {
+            while (r < results.size() && positions[r] == p) {
+                orders.add(memory.of(each.get(p), results.get(r).columns().size()));
+                r++;
+            }
+            memory.ran(each.get(p), true);
         }
         return orders;
     }
 
     /** A setup or teardown block, likewise one query string. */
     private void runOn(Connection connection, String sql) throws SQLException {
-        if (!sql.isBlank()) {
-            SqlExecution.execute(connection, sql, guard, null, null);
+        if (sql.isBlank()) {
+            return;
+        }
+        List<SqlStatement> statements = SqlSplitter.split(sql);
+        ParseCapture parsed = capture(statements);
+        try {
+            follow(connection, statements, parsed, SqlExecution.executeAll(connection, sql, guard, null, parsed, null));
+        } catch (SQLException e) {
             orders(connection).forget();
+            throw e;
         }
     }
 

@@ -151,7 +151,11 @@ class IsolationSpecsTest {
         Outcome other = run(DROP_INDEX_CONCURRENTLY_1.replace("waits-for=s1", "waits-for=s1,s2"));
         assertEquals("step drop waited for s1, never for s2", other.failure().message());
         Outcome oneRow = run(DROP_INDEX_CONCURRENTLY_1.replace(" 134 |   34\n(2 rows)", "(1 row)"));
-        assertEquals("step selecti: rows differ (in order, because the query has ORDER BY)", oneRow.failure().message());
+        // Statements ran between PREPARE and EXECUTE (BEGIN, EXPLAIN …), so Kensho no longer vouches for which query
+        // getrow_idx is: the rows compare as the server returned them, and the wrong claim still fails.
+        assertEquals("step selecti: rows differ (in the order the server returned them, because the order the statement promises "
+                + "cannot be known: the prepared statement getrow_idx was not prepared by a statement Kensho saw parsed since (a "
+                + "statement ran in between that could have prepared it anew))", oneRow.failure().message());
     }
 
     /**
@@ -217,7 +221,9 @@ class IsolationSpecsTest {
              1 | a
             (3 rows)
             }
-            permutation both
+            session s2
+            step other { SELECT 1 AS one; }
+            permutation both other
             """;
 
     @Test
