@@ -207,7 +207,8 @@ final class ScriptRunner {
                         }
                     }
                     try {
-                        ResultTable table = execute(sent, plans);
+                        // Only the rows a claim compares are kept whole; the others are shown, so their first ones are enough.
+                        ResultTable table = execute(sent, plans, isLast && snippet.expectedRows() != null);
                         if (table != null) {
                             results.add(isLast ? table.withStatement(statement.text()) : table);
                         }
@@ -546,7 +547,7 @@ final class ScriptRunner {
 
         /** Results are compared in full above; the outcome keeps a bounded number of rows for display and the cache. */
         private Outcome outcome(Outcome.Status status, Failure failure) {
-            List<ResultTable> kept = results.stream().map(t -> t.truncated(SqlExecution.ROWS_KEPT)).toList();
+            List<ResultTable> kept = results.stream().map(t -> t.truncated(SqlExecution.ROWS_KEPT, SqlExecution.CHARS_KEPT)).toList();
             return new Outcome(snippet, status, failure, kept, assertions, status == Outcome.Status.PASSED ? plan : null, null, elapsed());
         }
 
@@ -582,7 +583,11 @@ final class ScriptRunner {
     }
 
     private ResultTable execute(String sql, PlanCapture plans) throws SQLException {
-        return SqlExecution.execute(connection, sql, guard, plans);
+        return execute(sql, plans, true);
+    }
+
+    private ResultTable execute(String sql, PlanCapture plans, boolean whole) throws SQLException {
+        return SqlExecution.execute(connection, sql, guard, plans, whole);
     }
 
     private boolean standardConformingStrings() {

@@ -93,6 +93,18 @@ public final class PsqlFormat {
      * @param marked per row, whether to flag it with {@code >} in a margin (null: no margin)
      */
     public static String format(List<String> columns, List<String> types, List<List<String>> rows, List<Boolean> marked) {
+        return format(columns, types, rows, marked, Long.MAX_VALUE);
+    }
+
+    /**
+     * The table as {@link #format} prints it, or null when that is longer than {@code limit} characters: the
+     * printing stops there, so a narrow value in a wide column cannot make the build write gigabytes of padding.
+     */
+    public static String formatWithin(List<String> columns, List<String> types, List<List<String>> rows, long limit) {
+        return format(columns, types, rows, null, limit);
+    }
+
+    private static String format(List<String> columns, List<String> types, List<List<String>> rows, List<Boolean> marked, long limit) {
         int n = columns.size();
         List<List<List<String>>> cells = new ArrayList<>();
         int[] widths = new int[n];
@@ -125,11 +137,11 @@ public final class PsqlFormat {
             out.append(c == 0 ? "" : "+").append("-".repeat(widths[c] + 2));
         }
         out.append('\n');
-        for (int r = 0; r < cells.size(); r++) {
+        for (int r = 0; r < cells.size() && out.length() <= limit; r++) {
             appendRow(out, marked == null ? "" : marked.get(r) ? " > " : "   ", cells.get(r), widths, types, false);
         }
         out.append(margin).append('(').append(rows.size()).append(rows.size() == 1 ? " row)" : " rows)");
-        return out.toString();
+        return out.length() > limit ? null : out.toString();
     }
 
     private static void appendRow(StringBuilder out, String margin, List<List<String>> cells, int[] widths, List<String> types,
