@@ -110,7 +110,9 @@ public final class BrowserRuns {
                     : replayProblem(snippet);
             int line = snippet.location().line();
             if (blocker == null && own == null) {
-                long replay = size(replay(index, chunkName("", index))) + 1; // and the comma before the next
+                // The entry as written, but for the page's file name in its rows file's name (not known yet: a few bytes),
+                // and the comma before the next.
+                long replay = size(replay(index, chunkName("", index))) + 1;
                 if (bytes + replay > PAGE_BYTES) {
                     own = pageBudget();
                 } else {
