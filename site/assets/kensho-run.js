@@ -1,7 +1,9 @@
 // Run it yourself: a verified snippet, or a query exercise, run in the reader's browser on PGlite (PostgreSQL
 // 18.6 in WebAssembly). Loaded by kensho.js on the first click of a run control, never before; PGlite itself
 // loads in a Web Worker (kensho-run-worker.js) on that click. The page's run plan (PAGE.run.json, written by
-// the build) says how the build ran every snippet and what it got; results compare under the build's rules.
+// the build) says how the build ran every snippet; the rows the build got for a snippet are in a file of their
+// own (PAGE.run.N.json, named by the plan), fetched when that snippet is opened and no other. Results compare
+// under the build's rules.
 // Everything the reader's SQL returns is put on the page as text, never as HTML.
 
 const body = document.body;
@@ -9,6 +11,7 @@ let worker = null;
 let requests = 0;
 const pending = new Map();
 const plans = new Map();
+const recorded = new Map();
 let engineVersion = null;
 
 function ask(request, onProgress) {
@@ -46,6 +49,18 @@ function loadPlan(url) {
     }));
   }
   return plans.get(absolute);
+}
+
+/** The rows the build recorded of one snippet of the plan at `url`: its own file, next to the plan. */
+function loadRows(url, snippet) {
+  const absolute = new URL(snippet.rows, new URL(url, location.href)).href;
+  if (!recorded.has(absolute)) {
+    recorded.set(absolute, fetch(absolute).then((response) => {
+      if (!response.ok) throw new Error(absolute + ': HTTP ' + response.status);
+      return response.json();
+    }).then((file) => file.results));
+  }
+  return recorded.get(absolute);
 }
 
 function words(plan, key, ...values) {
@@ -213,7 +228,7 @@ function tableDifference(plan, verified, got, order, against = '') {
   const say = (key, ...values) => words(plan, against ? against + key[0].toUpperCase() + key.slice(1) : key, ...values);
   if (got.total > got.rows.length) {
     // Only the first rows came back from the worker; a verified result is never that long (the build keeps it whole).
-    return say('rowCount', verified.total, got.total);
+    return say('rowCount', verified.rows.length, got.total);
   }
   if (JSON.stringify(verified.columns) !== JSON.stringify(got.columns)) {
     return say('columnsDiffer', verified.columns.join(', '), got.columns.join(', '));
@@ -264,7 +279,6 @@ function compareTables(plan, snippet, outcome) {
   }
   let planDiffers = false;
   for (let i = 0; i < verified.length; i++) {
-    if (!verified[i].complete) return { kind: 'not-compared', text: words(plan, 'notCompared') };
     const last = i === verified.length - 1;
     // An EXPLAIN prints its lines in order; another plan (other statistics, other costs) is told apart from other rows.
     // The build's decision where it compared the rows; elsewhere the server's parse of the verified statement
@@ -384,8 +398,7 @@ async function runAndShow(plan, parts, engine, request, judge) {
   }
 }
 
-function runSnippet(figure, plan, target, area, parts, engine) {
-  const snippet = plan.runs[target];
+function runSnippet(snippet, plan, target, area, parts, engine) {
   const text = area.value;
   return runAndShow(plan, parts, engine, { target, text }, (outcome) => {
     const judged = verdict(plan, snippet, outcome);
@@ -406,7 +419,8 @@ async function openSnippet(button) {
   const plan = await loadPlan(button.dataset.kenshoRun);
   const index = Number(figure.dataset.kenshoSnippet);
   const target = plan.runs.findIndex((r) => r.snippet === index);
-  const snippet = plan.runs[target];
+  // The plan's entry with the build's rows, which only the page uses (the worker replays from the plan alone).
+  const snippet = { ...plan.runs[target], results: await loadRows(button.dataset.kenshoRun, plan.runs[target]) };
   const panel = element('div', { class: 'run-panel', role: 'group', 'aria-label': words(plan, 'panelLabel') });
   const parts = panelParts(plan);
   const { wrap, area } = editor(plan, snippet.sql, words(plan, 'editorLabel'));
@@ -421,7 +435,10 @@ async function openSnippet(button) {
   const results = element('div', { class: 'run-results' });
   const verifiedCaption = element('p', { class: 'run-caption' }, words(plan, 'verifiedCaption'));
   const verified = element('pre', { class: 'run-verified', 'data-kensho-verified-rows': '', tabindex: '0' });
-  verified.textContent = snippet.printed || words(plan, 'noRows');
+  // The build's result as psql prints it: printed here from the rows, as the build printed them (one copy of the rows).
+  const expected = snippet.expect || {};
+  verified.textContent = printOutcome(plan, { tables: snippet.results,
+    error: expected.error ? { sqlstate: expected.error, message: expected.message } : null }) || words(plan, 'noRows');
   results.append(verifiedCaption, verified, element('p', { class: 'run-caption' }, words(plan, 'outputCaption')), parts.output);
   panel.append(wrap);
   if (snippet.binding) {
@@ -432,7 +449,7 @@ async function openSnippet(button) {
   panel.append(actions, parts.status, results, parts.verdictLine);
   code.after(panel);
   button.closest('.run-bar').hidden = true;
-  go.addEventListener('click', (e) => { if (e.isTrusted) runSnippet(figure, plan, target, area, parts, engine); });
+  go.addEventListener('click', (e) => { if (e.isTrusted) runSnippet(snippet, plan, target, area, parts, engine); });
   reset.addEventListener('click', () => {
     parts.generation++; // a run still going on shows nothing when it ends
     area.value = snippet.sql;
@@ -442,10 +459,10 @@ async function openSnippet(button) {
     parts.status.textContent = words(plan, 'resetDone');
   });
   area.addEventListener('keydown', (e) => {
-    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && e.isTrusted && !go.disabled) { e.preventDefault(); runSnippet(figure, plan, target, area, parts, engine); }
+    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && e.isTrusted && !go.disabled) { e.preventDefault(); runSnippet(snippet, plan, target, area, parts, engine); }
   });
   focusEditor(area);
-  runSnippet(figure, plan, target, area, parts, engine);
+  runSnippet(snippet, plan, target, area, parts, engine);
 }
 
 async function openExercise(button) {
@@ -458,7 +475,7 @@ async function openExercise(button) {
   const plan = await loadPlan(answerButton.dataset.kenshoRun);
   const index = Number(answer.dataset.kenshoSnippet);
   const target = plan.runs.findIndex((r) => r.snippet === index);
-  const model = plan.runs[target];
+  const model = { ...plan.runs[target], results: await loadRows(answerButton.dataset.kenshoRun, plan.runs[target]) };
   const parts = panelParts(plan);
   const { wrap, area } = editor(plan, '', words(plan, 'exerciseEditor'), 6);
   area.placeholder = 'SELECT …';
@@ -474,7 +491,6 @@ async function openExercise(button) {
   const expect = model.expect || {};
   const judge = () => runAndShow(plan, parts, engine, { target, text: area.value, exercise: true }, (outcome) => {
     const expected = model.results[model.results.length - 1];
-    if (!expected.complete) return { kind: 'not-compared', text: words(plan, 'answerNotCompared') };
     let difference = outcome.error ? words(plan, 'answerErrorInstead')
       : !outcome.tables.length ? words(plan, 'exerciseNoRows')
       : tableDifference(plan, expected, outcome.tables[outcome.tables.length - 1], { ordered: expect.ordered, keys: expect.keys }, 'answer');

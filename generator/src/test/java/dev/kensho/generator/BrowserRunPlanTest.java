@@ -1,6 +1,7 @@
 package dev.kensho.generator;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.kensho.generator.render.BrowserRuns;
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Document;
 import org.junit.jupiter.api.Test;
@@ -95,10 +96,20 @@ class BrowserRunPlanTest {
         assertEquals(true, expect.get("rows"));
         assertEquals(true, expect.get("ordered"));
         assertEquals(List.of(0), expect.get("keys"));
-        assertEquals(" id |  name\n----+--------\n  1 | a\n  2 | (null)\n(2 rows)", runs.get(2).get("printed"));
+        // The rows are in a file of the snippet's own, once, as values (the browser prints them as psql does).
+        assertEquals("index.run.2.json", runs.get(2).get("rows"));
+        assertEquals("{\"results\":[{\"columns\":[\"id\",\"name\"],\"types\":[\"int4\",\"text\"],\"rows\":[[\"1\",\"a\"],[\"2\",null]],"
+                + "\"statement\":0,\"explain\":false}]}", Files.readString(site.out.resolve("a/index.run.2.json")));
+        assertFalse(Files.readString(site.out.resolve("a/index.run.json")).contains("\"rows\":[["), "no rows in the replay file");
+        assertFalse(Files.readString(site.out.resolve("a/index.run.json")).contains("printed"), "no printed copy of the rows");
         assertEquals("23505", ((Map<String, Object>) runs.get(3).get("expect")).get("error"));
-        assertTrue(((String) runs.get(3).get("printed")).startsWith("ERROR:  duplicate key value violates unique constraint \"t_pkey\"\n"
-                + "SQLSTATE: 23505"), (String) runs.get(3).get("printed"));
+        assertEquals("duplicate key value violates unique constraint \"t_pkey\"", ((Map<String, Object>) runs.get(3).get("expect")).get("message"));
+        assertEquals("{\"results\":[]}", Files.readString(site.out.resolve("a/index.run.3.json")));
+        // One file per runnable snippet, none for the others.
+        try (var files = Files.list(site.out.resolve("a"))) {
+            assertEquals(List.of("index.html", "index.run.0.json", "index.run.1.json", "index.run.2.json", "index.run.3.json", "index.run.json"),
+                    files.map(f -> f.getFileName().toString()).sorted().toList());
+        }
         assertEquals("a concurrency scenario needs several sessions at once, and the browser's PostgreSQL (PGlite) has one connection",
                 runs.get(4).get("reason"));
         assertEquals("it runs after the snippet at line 31, which the browser cannot replay: a concurrency scenario needs several "
@@ -126,6 +137,118 @@ class BrowserRunPlanTest {
         assertEquals(List.of("runnable", "runnable", "runnable", "runnable", runs.get(4).get("reason"), runs.get(5).get("reason"),
                 runs.get(4).get("reason")), browser);
         assertEquals(4, ((Number) ((Map<String, Object>) report.get("totals")).get("runnableInBrowser")).intValue());
+    }
+
+    @SuppressWarnings("unchecked")
+    @Test
+    void aResultOverItsBudgetStaysOutOfThePlanIsStillReplayedAndTheSnippetSaysWhy() throws Exception {
+        assertEquals(List.of(1000, 100_000, 1_000_000), List.of(BrowserRuns.SNIPPET_ROWS, BrowserRuns.SNIPPET_CHARACTERS, BrowserRuns.PAGE_BYTES));
+        TestSite site = new TestSite(temp).page("a.md", TestSite.source("A", """
+
+                ```sql
+                CREATE TABLE t AS SELECT g FROM generate_series(1, 1001) g;
+                ```
+
+                ```sql
+                SELECT g FROM t;
+                ```
+
+                ```sql
+                SELECT repeat('x', 4097) AS v;
+                ```
+
+                ```sql
+                SELECT CASE WHEN g = 1 THEN repeat('x', 1000) ELSE '' END AS v, g FROM generate_series(1, 200) g;
+                ```
+
+                ```sql
+                SELECT count(*) AS n FROM t;
+                ```
+                """));
+        TestSite.Run run = site.build();
+        assertEquals(0, run.status(), run::toString);
+        // Under each snippet over a budget, in the page's language, the budget it passed.
+        Document html = Jsoup.parse(site.out.resolve("a/index.html").toFile());
+        assertEquals(List.of("ブラウザーでは実行できません（結果が、ブラウザーに渡せる 1 例あたりの上限 1,000 行を超えるため）",
+                        "ブラウザーでは実行できません（結果の値に、ビルドが一つの値について保つ 4,096 文字より長いものがあるため）",
+                        // 1,000 characters of values, but 200 lines padded to the widest one: printed, it is over the budget.
+                        "ブラウザーでは実行できません（psql の形式で表した結果が、ブラウザーに渡せる 1 例あたりの上限 100,000 文字を超えるため）"),
+                html.select(".run-unavailable").eachText());
+        assertEquals(List.of("0", "4"), html.select("figure[data-kensho-snippet]").eachAttr("data-kensho-snippet"));
+        // The snippets over a budget are replayed (the count after them needs the table), without rows.
+        Map<String, Object> plan = new ObjectMapper().readValue(site.out.resolve("a/index.run.json").toFile(), Map.class);
+        List<Map<String, Object>> runs = (List<Map<String, Object>>) plan.get("runs");
+        assertEquals(List.of("SELECT g FROM t", "SELECT count(*) AS n FROM t"), List.of(runs.get(1).get("statements"), runs.get(4).get("statements"))
+                .stream().map(s -> ((List<String>) s).get(0)).toList());
+        assertEquals(List.of(false, true, true, true, false), runs.stream().map(r -> r.containsKey("reason")).toList());
+        assertEquals(List.of("index.run.0.json", "index.run.4.json"), runs.stream().map(r -> r.get("rows")).filter(r -> r != null).toList());
+        try (var files = Files.list(site.out.resolve("a"))) {
+            assertEquals(List.of("index.html", "index.run.0.json", "index.run.4.json", "index.run.json"),
+                    files.map(f -> f.getFileName().toString()).sorted().toList());
+        }
+        Map<String, Object> report = new ObjectMapper().readValue(site.report.toFile(), Map.class);
+        assertEquals(List.of("runnable", "its result has 1001 rows, more than the 1,000 a snippet may bring to the browser",
+                        "a value of its result is longer than the 4096 characters the build keeps of one value",
+                        "its result, as psql prints it, is longer than the 100,000 characters a snippet may bring to the browser", "runnable"),
+                ((List<Map<String, Object>>) report.get("snippets")).stream().map(s -> s.get("browser")).toList());
+    }
+
+    /** The issue's page: ten fences, 1.3 KB of SQL, each returning a thousand rows of 12,000 characters. */
+    @Test
+    void tenFencesOfHugeResultsMakeNoPlanAndAPageThatFillsItsBudgetStopsThere() throws Exception {
+        StringBuilder huge = new StringBuilder("\n");
+        StringBuilder filling = new StringBuilder("\n");
+        for (int i = 0; i < 10; i++) {
+            huge.append("```sql\nSELECT g, repeat('x', 4000) AS a, repeat('y', 4000) AS b, repeat('z', 4000) AS c FROM generate_series(1, 1000) g;\n```\n\n");
+        }
+        for (int i = 0; i < 15; i++) {
+            // About 94 KB of rows each: ten fit the page's budget.
+            filling.append("```sql\nSELECT g, repeat('x', 90) AS v FROM generate_series(1, 900) g;\n```\n\n");
+        }
+        TestSite site = new TestSite(temp).page("huge.md", TestSite.source("Huge", huge.toString()))
+                .page("filling.md", TestSite.source("Filling", filling.toString()));
+        TestSite.Run run = site.build();
+        assertEquals(0, run.status(), run::toString);
+        assertFalse(Files.exists(site.out.resolve("huge/index.run.json")), "nothing of it is runnable in the browser");
+        Document html = Jsoup.parse(site.out.resolve("huge/index.html").toFile());
+        assertEquals(10, html.select(".run-unavailable").eachText().stream()
+                .filter(t -> t.equals("ブラウザーでは実行できません（psql の形式で表した結果が、ブラウザーに渡せる 1 例あたりの上限 100,000 文字を超えるため）")).count());
+        assertTrue(Files.size(site.out.resolve("huge/index.html")) < 1_000_000, "page: " + Files.size(site.out.resolve("huge/index.html")));
+
+        Document filled = Jsoup.parse(site.out.resolve("filling/index.html").toFile());
+        assertEquals(List.of("0", "1", "2", "3", "4", "5", "6", "7", "8", "9"), filled.select("figure[data-kensho-snippet]").eachAttr("data-kensho-snippet"));
+        assertEquals(java.util.Collections.nCopies(5, "ブラウザーでは実行できません（このページの実行データが、ブラウザーに渡せる 1 ページあたりの上限 1,000 KB を超えるため）"),
+                filled.select(".run-unavailable").eachText());
+        long words;
+        long total = 0;
+        try (var files = Files.list(site.out.resolve("filling"))) {
+            for (Path file : files.filter(f -> f.getFileName().toString().contains(".run.")).toList()) {
+                total += Files.size(file);
+                assertTrue(Files.size(file) <= 100_000, file + ": " + Files.size(file));
+            }
+        }
+        // The budget counts the snippets' entries and rows; the theme's words and the server's version come on top.
+        Map<?, ?> plan = new ObjectMapper().readValue(site.out.resolve("filling/index.run.json").toFile(), Map.class);
+        words = new ObjectMapper().writeValueAsBytes(Map.of("server", plan.get("server"), "ui", plan.get("ui"))).length;
+        assertTrue(total <= BrowserRuns.PAGE_BYTES + words, total + " bytes, words " + words);
+        assertTrue(total > 900_000, "the budget is used, not left empty: " + total);
+        assertTrue(Files.size(site.out.resolve("filling/index.run.json")) < 20_000, "a click fetches a small replay file and its own rows: "
+                + Files.size(site.out.resolve("filling/index.run.json")));
+    }
+
+    /** The build keeps the first rows of a result it does not compare; a compared result is compared whole. */
+    @Test
+    void whatTheBuildKeepsIsBoundedButARowsClaimComparesEveryRow() throws Exception {
+        StringBuilder rows = new StringBuilder("   g\n------\n");
+        for (int g = 1; g <= 1500; g++) {
+            rows.append(String.format("%5d%n", g == 1400 ? 9999 : g).replace("\r", ""));
+        }
+        rows.append("(1500 rows)\n");
+        TestSite site = new TestSite(temp).page("a.md", TestSite.source("A",
+                "\n```sql\nSELECT g FROM generate_series(1, 1500) g ORDER BY g;\n```\n\n```rows\n" + rows + "```\n"));
+        TestSite.Run run = site.check();
+        assertEquals(1, run.status(), run::toString);
+        assertTrue(run.err().contains("9999"), "the 1,400th row, past the 1,000 the build keeps, is compared: " + run);
     }
 
     @Test

@@ -900,6 +900,9 @@ class BrowserTest {
         assertTrue(figure.findElement(By.cssSelector(".run-engine")).getText().contains("PostgreSQL 18.6 (PGlite 0.5.16)"),
                 figure.findElement(By.cssSelector(".run-engine")).getText());
         assertTrue(requested.stream().anyMatch(p -> p.endsWith("/pglite.wasm")), "PGlite loads on the click: " + requested);
+        // The click fetched the page's replay file and this snippet's rows, no other snippet's.
+        assertEquals(List.of("/idempotency/keyset/index.run." + first.intValue() + ".json"),
+                requested.stream().filter(p -> p.matches(".*\\.run\\.\\d+\\.json")).distinct().toList());
         assertClean();
     }
 

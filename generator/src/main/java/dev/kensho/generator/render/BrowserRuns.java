@@ -22,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * What a page's verified snippets can do in the reader's browser, on PGlite (PostgreSQL 18.6 in
@@ -34,12 +35,31 @@ import java.util.Map;
  * <p>A snippet is runnable when it passed and every snippet before it in run order can be replayed
  * in the browser: a concurrency scenario cannot (PGlite has one connection), nor can SQL that needs
  * what the browser's PostgreSQL lacks. The reason for each snippet that is not goes to the JSON
- * report; the page shows it no run control.
+ * report; the page shows it no run control and says why.
+ *
+ * <p>What a page sends the browser is bounded ({@link #SNIPPET_ROWS}, {@link #SNIPPET_CHARACTERS},
+ * {@link #PAGE_BYTES}): a snippet whose recorded result is over its budget is replayed (later snippets
+ * need its state) but has no run control; a snippet the page's budget no longer holds has none either. The
+ * plan is split so that a click fetches the page's replay file ({@code PAGE.run.json}: every snippet's
+ * statements, no rows) and its own snippet's rows ({@code PAGE.run.N.json}), never the others'. Rows are
+ * written once, as values: the browser prints them in psql's format itself, as the build would.
  */
 public final class BrowserRuns {
 
     /** The plan a page's run controls fetch, next to the page: {@code keyset/index.html} → {@code keyset/index.run.json}. */
     public static final String PLAN_SUFFIX = ".run.json";
+
+    /** Rows of all of a snippet's results together that the browser is given to compare with. */
+    public static final int SNIPPET_ROWS = 1000;
+
+    /** Characters of a snippet's results as psql prints them (the verified pane the reader sees). */
+    public static final int SNIPPET_CHARACTERS = 100_000;
+
+    /**
+     * Bytes of a page's plan files together: every snippet's replay entry and rows. The theme's words for the run
+     * controls and the server's version, the same few KB on every page of a language, come on top.
+     */
+    public static final int PAGE_BYTES = 1_000_000;
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -48,17 +68,23 @@ public final class BrowserRuns {
      *
      * @param reason    why not, in English (the JSON report), or null when runnable
      * @param reasonKey the same as a key the theme words in the page's language ({@code run.unavailable.KEY}): off,
-     *                  unverified, siteExtensions, scenario, extension, load, conformingStrings; or after (see blockedAt)
-     * @param blockedAt for "after": the line of the snippet before it that the browser cannot replay
+     *                  unverified, siteExtensions, scenario, extension, load, conformingStrings; resultRows,
+     *                  resultCharacters, resultValue, pageBytes (over a budget); or after (see argument)
+     * @param argument  the figure the theme's words put in as {0}: for "after", the line of the snippet before it
+     *                  that the browser cannot replay; for a budget, the budget; else empty
+     * @param replayed  its statements are in the plan (the browser replays it before the snippets after it)
      */
-    public record Entry(int snippet, int line, String reason, String reasonKey, int blockedAt) {
+    public record Entry(int snippet, int line, String reason, String reasonKey, String argument, boolean replayed) {
         public boolean runnable() {
             return reason == null;
         }
     }
 
-    /** Why the browser cannot run a snippet as the build ran it: the report's words and the theme's key. */
-    private record Problem(String reason, String key) {
+    /** Why the browser cannot run a snippet as the build ran it: the report's words, the theme's key and its figure. */
+    private record Problem(String reason, String key, String argument) {
+        Problem(String reason, String key) {
+            this(reason, key, "");
+        }
     }
 
     private final PageResult result;
@@ -72,6 +98,8 @@ public final class BrowserRuns {
         this.order = RunOrder.of(snippets);
         this.entries = new Entry[snippets.size()];
         Entry blocker = null;
+        // What the page's plan files take so far: each snippet's replay entry and rows, as they are admitted.
+        long bytes = 0;
         for (int index : order) {
             Outcome outcome = result.outcomes().get(index);
             Snippet snippet = outcome.snippet();
@@ -81,13 +109,33 @@ public final class BrowserRuns {
                             + ", site.yml) that the browser's PostgreSQL does not load", "siteExtensions")
                     : replayProblem(snippet);
             int line = snippet.location().line();
+            if (blocker == null && own == null) {
+                // The entry as written, but for the page's file name in its rows file's name (not known yet: a few bytes),
+                // and the comma before the next.
+                long replay = size(replay(index, chunkName("", index))) + 1;
+                if (bytes + replay > PAGE_BYTES) {
+                    own = pageBudget();
+                } else {
+                    bytes += replay;
+                    Problem budget = resultBudget(outcome);
+                    long rows = budget == null ? size(chunk(outcome)) : 0;
+                    if (budget == null && bytes + rows > PAGE_BYTES) {
+                        budget = pageBudget();
+                    }
+                    bytes += budget == null ? rows : 0;
+                    // Over a budget, it is still replayed: the snippets after it need the state it leaves.
+                    entries[index] = budget == null ? new Entry(index, line, null, null, "", true)
+                            : new Entry(index, line, budget.reason(), budget.key(), budget.argument(), true);
+                    continue;
+                }
+            }
             // A snippet's own reason comes first (a second scenario is a scenario); else what an earlier one blocks.
             if (blocker != null && own == null) {
                 entries[index] = new Entry(index, line, "it runs after the snippet at line " + blocker.line() + ", which the browser cannot replay: "
-                        + blocker.reason(), "after", blocker.line());
+                        + blocker.reason(), "after", Integer.toString(blocker.line()), false);
             } else {
-                entries[index] = own == null ? new Entry(index, line, null, null, 0) : new Entry(index, line, own.reason(), own.key(), 0);
-                if (own != null && blocker == null) {
+                entries[index] = new Entry(index, line, own.reason(), own.key(), own.argument(), false);
+                if (blocker == null) {
                     blocker = entries[index];
                 }
             }
@@ -139,72 +187,168 @@ public final class BrowserRuns {
         return null;
     }
 
-    /** The run plan as JSON: every snippet in run order, with what the build recorded of the runnable ones. */
-    public String planJson(String serverVersion, Map<String, String> ui) {
+    /**
+     * Whether the snippet's recorded result is over its budget, cheapest test first: rows, a value the build
+     * did not keep whole, the values' own length (psql prints each at least as long), then the printed text,
+     * which is made only for a result already known to be small.
+     */
+    private static Problem resultBudget(Outcome outcome) {
+        long rows = 0;
+        long characters = 0;
+        for (ResultTable table : outcome.results()) {
+            rows += table.totalRows();
+            for (List<String> row : table.rows()) {
+                for (String value : row) {
+                    if (value != null && value.length() > Failure.MAX_TEXT) {
+                        return new Problem("a value of its result is longer than the " + Failure.MAX_TEXT
+                                + " characters the build keeps of one value", "resultValue", grouped(Failure.MAX_TEXT));
+                    }
+                    characters += value == null ? 0 : value.length();
+                }
+            }
+        }
+        Problem tooLong = new Problem("its result, as psql prints it, is longer than the " + grouped(SNIPPET_CHARACTERS)
+                + " characters a snippet may bring to the browser", "resultCharacters", grouped(SNIPPET_CHARACTERS));
+        if (rows > SNIPPET_ROWS) {
+            return new Problem("its result has " + rows + " rows, more than the " + grouped(SNIPPET_ROWS)
+                    + " a snippet may bring to the browser", "resultRows", grouped(SNIPPET_ROWS));
+        }
+        if (outcome.results().stream().anyMatch(table -> !table.complete())) {
+            return tooLong; // rows under the row budget not all kept: the build's bound on characters cut them
+        }
+        if (characters > SNIPPET_CHARACTERS) {
+            return tooLong;
+        }
+        long printed = 0;
+        for (ResultTable table : outcome.results()) {
+            String text = PsqlFormat.formatWithin(table.columns(), table.types(), table.rows(), SNIPPET_CHARACTERS - printed);
+            if (text == null) {
+                return tooLong;
+            }
+            printed += text.length();
+        }
+        return null;
+    }
+
+    private static Problem pageBudget() {
+        return new Problem("the page's run plan would be larger than the " + grouped(PAGE_BYTES / 1000)
+                + " KB a page may bring to the browser", "pageBytes", grouped(PAGE_BYTES / 1000));
+    }
+
+    private static String grouped(long number) {
+        return String.format(Locale.ROOT, "%,d", number);
+    }
+
+    /**
+     * The page's plan files (name next to the page → JSON): {@code STEM.run.json}, every snippet in run order
+     * with how to replay it, and {@code STEM.run.N.json}, the rows the build recorded of runnable snippet N.
+     *
+     * @param stem the page's file name without its extension ({@code index} for {@code index.html})
+     */
+    public Map<String, String> planFiles(String stem, String serverVersion, Map<String, String> ui) {
+        Map<String, String> files = new LinkedHashMap<>();
+        List<Map<String, Object>> runs = new ArrayList<>();
+        for (int index : order) {
+            Entry entry = entries[index];
+            if (!entry.replayed()) {
+                Map<String, Object> run = new LinkedHashMap<>();
+                run.put("snippet", index);
+                run.put("line", entry.line());
+                run.put("reason", entry.reason());
+                runs.add(run);
+                continue; // nothing after it is runnable: the browser never replays past it
+            }
+            Map<String, Object> run = replay(index, entry.runnable() ? chunkName(stem, index) : null);
+            if (!entry.runnable()) {
+                run.put("reason", entry.reason());
+            } else {
+                files.put(chunkName(stem, index), json(chunk(result.outcomes().get(index))));
+            }
+            runs.add(run);
+        }
+        Map<String, Object> plan = header(serverVersion, ui);
+        plan.put("runs", runs);
+        Map<String, String> all = new LinkedHashMap<>();
+        all.put(stem + PLAN_SUFFIX, json(plan));
+        all.putAll(files);
+        return all;
+    }
+
+    /** A runnable snippet's rows, next to the page's plan: {@code index.run.3.json} for snippet 3 of {@code index.html}. */
+    static String chunkName(String stem, int snippet) {
+        return stem + ".run." + snippet + ".json";
+    }
+
+    private static Map<String, Object> header(String serverVersion, Map<String, String> ui) {
         Map<String, Object> plan = new LinkedHashMap<>();
         plan.put("server", serverVersion);
         // The run controls' words in the page's language (the theme's run.* strings), read on the first click.
-        Map<String, String> words = new java.util.TreeMap<>();
+        Map<String, String> words = new TreeMap<>();
         ui.forEach((key, value) -> {
             if (key.startsWith("run.")) {
                 words.put(key.substring(4), value);
             }
         });
         plan.put("ui", words);
-        List<Map<String, Object>> runs = new ArrayList<>();
-        for (int index : order) {
-            Entry entry = entries[index];
-            Outcome outcome = result.outcomes().get(index);
-            Map<String, Object> run = new LinkedHashMap<>();
-            run.put("snippet", index);
-            run.put("line", entry.line());
-            if (entry.reason() != null) {
-                run.put("reason", entry.reason());
-                runs.add(run);
-                continue; // nothing after it is runnable: the browser never replays past it
-            }
-            Snippet snippet = outcome.snippet();
-            run.put("sql", snippet.sql());
-            List<String> statements = SqlSplitter.split(snippet.sql()).stream().map(SqlStatement::text).toList();
-            run.put("statements", statements);
-            if (!snippet.directives().parameters().isEmpty()) {
-                Binding binding = Binding.of("kensho_p" + index, snippet.directives().parameters(), statements.get(0));
-                run.put("binding", Map.of("prefix", binding.prepare().substring(0, binding.shift()),
-                        "execute", binding.execute(), "deallocate", binding.deallocate(),
-                        "parameters", snippet.directives().parameters().stream()
-                                .map(p -> Map.of("position", p.position(), "type", p.type(), "value", p.value())).toList()));
-            }
-            List<Map<String, Object>> tables = new ArrayList<>();
-            List<String> printed = new ArrayList<>();
-            for (ResultTable table : outcome.results()) {
-                Map<String, Object> shown = new LinkedHashMap<>();
-                shown.put("columns", table.columns());
-                shown.put("types", table.types());
-                shown.put("rows", table.rows());
-                shown.put("total", table.totalRows());
-                // Whole: every row kept, and no value cut (a cut value is longer than Failure.MAX_TEXT, a kept one never is).
-                shown.put("complete", table.complete() && table.rows().stream()
-                        .allMatch(row -> row.stream().allMatch(v -> v == null || v.length() <= Failure.MAX_TEXT)));
-                // Which of the snippet's statements returned it (its text as sent, or as written for the last one).
-                shown.put("statement", statementIndex(statements, table.statement()));
-                shown.put("explain", SqlLexer.firstWord(table.statement(), true).equals("explain"));
-                tables.add(shown);
-                printed.add(PsqlFormat.format(table.columns(), table.types(), table.rows(), null));
-            }
-            Map<String, Object> expect = expectation(outcome);
-            if (expect.containsKey("error")) {
-                printed.add("ERROR:  " + expect.get("message") + "\nSQLSTATE: " + expect.get("error"));
-            }
-            run.put("results", tables);
-            // The verified result as the page prints it, in psql's aligned format (the reader's run prints alike).
-            run.put("printed", String.join("\n\n", printed));
-            run.put("expect", expect);
-            run.put("planClaims", snippet.directives().plan() != null);
-            runs.add(run);
+        return plan;
+    }
+
+    /** How the browser replays a snippet as the build ran it, and where its rows are (null: it has no run control). */
+    private Map<String, Object> replay(int index, String chunk) {
+        Outcome outcome = result.outcomes().get(index);
+        Snippet snippet = outcome.snippet();
+        Map<String, Object> run = new LinkedHashMap<>();
+        run.put("snippet", index);
+        run.put("line", snippet.location().line());
+        run.put("sql", snippet.sql());
+        List<String> statements = SqlSplitter.split(snippet.sql()).stream().map(SqlStatement::text).toList();
+        run.put("statements", statements);
+        if (!snippet.directives().parameters().isEmpty()) {
+            Binding binding = Binding.of("kensho_p" + index, snippet.directives().parameters(), statements.get(0));
+            run.put("binding", Map.of("prefix", binding.prepare().substring(0, binding.shift()),
+                    "execute", binding.execute(), "deallocate", binding.deallocate(),
+                    "parameters", snippet.directives().parameters().stream()
+                            .map(p -> Map.of("position", p.position(), "type", p.type(), "value", p.value())).toList()));
         }
-        plan.put("runs", runs);
+        run.put("expect", expectation(outcome));
+        run.put("planClaims", snippet.directives().plan() != null);
+        if (chunk != null) {
+            run.put("rows", chunk);
+        }
+        return run;
+    }
+
+    /**
+     * What the build recorded of a snippet within its budget: each result's columns, types and every row, once,
+     * as values (the browser prints them as psql does and compares them under the build's rules).
+     */
+    private static Map<String, Object> chunk(Outcome outcome) {
+        List<String> statements = SqlSplitter.split(outcome.snippet().sql()).stream().map(SqlStatement::text).toList();
+        List<Map<String, Object>> tables = new ArrayList<>();
+        for (ResultTable table : outcome.results()) {
+            Map<String, Object> shown = new LinkedHashMap<>();
+            shown.put("columns", table.columns());
+            shown.put("types", table.types());
+            shown.put("rows", table.rows());
+            // Which of the snippet's statements returned it (its text as sent, or as written for the last one).
+            shown.put("statement", statementIndex(statements, table.statement()));
+            shown.put("explain", SqlLexer.firstWord(table.statement(), true).equals("explain"));
+            tables.add(shown);
+        }
+        return Map.of("results", tables);
+    }
+
+    private static long size(Map<String, Object> value) {
         try {
-            return JSON.writeValueAsString(plan);
+            return JSON.writeValueAsBytes(value).length;
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("the run plan cannot be written as JSON: " + e.getMessage(), e);
+        }
+    }
+
+    private static String json(Map<String, Object> value) {
+        try {
+            return JSON.writeValueAsString(value);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("the run plan cannot be written as JSON: " + e.getMessage(), e);
         }

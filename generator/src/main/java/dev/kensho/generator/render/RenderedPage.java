@@ -1,9 +1,11 @@
 package dev.kensho.generator.render;
 
+import java.util.Map;
+
 /**
  * One page as the render stage hands it on: its HTML (written out at once), what the link check
- * needs of it, its part of the search index, and the run plan its browser run controls fetch (null
- * when it has none; see {@link BrowserRuns}).
+ * needs of it, its part of the search index, and the run plan files its browser run controls fetch
+ * (file name next to the page → JSON; none when it has no run control; see {@link BrowserRuns}).
  */
-record RenderedPage(String html, PageOutline outline, SearchIndex.PageEntry search, String runPlan) {
+record RenderedPage(String html, PageOutline outline, SearchIndex.PageEntry search, Map<String, String> runFiles) {
 }

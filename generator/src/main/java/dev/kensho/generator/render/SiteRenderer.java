@@ -222,8 +222,9 @@ public final class SiteRenderer {
                         renderedNow.incrementAndGet();
                     }
                     writer.write(page.outputPath(), done.html());
-                    if (done.runPlan() != null) {
-                        writer.write(stem(page.outputPath()) + BrowserRuns.PLAN_SUFFIX, done.runPlan());
+                    String folder = page.outputPath().substring(0, page.outputPath().lastIndexOf('/') + 1);
+                    for (Map.Entry<String, String> file : done.runFiles().entrySet()) {
+                        writer.write(folder + file.getKey(), file.getValue());
                     }
                     progress.pagesRendered.incrementAndGet();
                     return done;
@@ -336,8 +337,8 @@ public final class SiteRenderer {
         Map<FencedCodeBlock, Outcome> outcomes = new IdentityHashMap<>();
         Map<FencedCodeBlock, Outcome> expectedRows = new IdentityHashMap<>();
         Map<FencedCodeBlock, BrowserRuns.Entry> runnable = new IdentityHashMap<>();
-        String runPlan = null;
-        String planPath = stem(page.outputPath()) + BrowserRuns.PLAN_SUFFIX;
+        Map<String, String> runFiles = Map.of();
+        String pageStem = stem(page.outputPath().substring(page.outputPath().lastIndexOf('/') + 1));
         if (result != null) {
             List<MarkdownDocument.SqlFence> fences = document.sqlFences();
             BrowserRuns browser = browserRuns.get(page.relativePath());
@@ -349,10 +350,10 @@ public final class SiteRenderer {
                 runnable.put(fences.get(i).node(), browser.entries().get(i));
             }
             if (browser.anyRunnable()) {
-                runPlan = browser.planJson(verification.serverVersion(), ui.strings());
+                runFiles = browser.planFiles(pageStem, verification.serverVersion(), ui.strings());
             }
         }
-        String planUrl = planPath.substring(planPath.lastIndexOf('/') + 1);
+        String planUrl = pageStem + BrowserRuns.PLAN_SUFFIX;
         HtmlRenderer html = HtmlRenderer.builder(MarkdownDocument.RENDER_OPTIONS)
                 .nodeRendererFactory(options -> new SnippetNodeRenderer(theme, outcomes, expectedRows, verification.serverVersion(), ui,
                         document.textMarks(), runnable, planUrl))
@@ -404,7 +405,7 @@ public final class SiteRenderer {
         model.put("page", pageModel);
         model.put("prev", pagination(page, "prev", previous));
         model.put("next", pagination(page, "next", next));
-        return new RenderedPage(theme.render("page.ftlh", model), outline, search, runPlan);
+        return new RenderedPage(theme.render("page.ftlh", model), outline, search, runFiles);
     }
 
     private UiStrings uiOf(String locale) throws Theme.ThemeException {

@@ -103,7 +103,7 @@ final class SnippetNodeRenderer implements NodeRenderer {
             model.put("run", Map.of("snippet", Integer.toString(browser.snippet()), "plan", planUrl));
         } else if (browser != null && outcome != null && outcome.passed() && !browser.reasonKey().equals("off")) {
             // A verified snippet without one says why, so that a reader does not take it for an oversight.
-            model.put("runUnavailable", Map.of("key", browser.reasonKey(), "line", Integer.toString(browser.blockedAt())));
+            model.put("runUnavailable", Map.of("key", browser.reasonKey(), "argument", browser.argument()));
         }
         if (outcome != null) {
             model.put("evidence", evidence(outcome, info));

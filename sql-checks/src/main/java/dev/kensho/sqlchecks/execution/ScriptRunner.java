@@ -264,7 +264,8 @@ final class ScriptRunner {
                         lastParse = parses;
                     }
                     try {
-                        ResultTable table = execute(sent, plans, parses);
+                        // Only the rows a claim compares are kept whole; the others are shown, so their first ones are enough.
+                        ResultTable table = execute(sent, plans, parses, isLast && snippet.expectedRows() != null);
                         if (table != null) {
                             results.add(isLast ? table.withStatement(statement.text()) : table);
                         }
@@ -652,7 +653,7 @@ final class ScriptRunner {
 
         /** Results are compared in full above; the outcome keeps a bounded number of rows for display and the cache. */
         private Outcome outcome(Outcome.Status status, Failure failure) {
-            List<ResultTable> kept = results.stream().map(t -> t.truncated(SqlExecution.ROWS_KEPT)).toList();
+            List<ResultTable> kept = results.stream().map(t -> t.truncated(SqlExecution.ROWS_KEPT, SqlExecution.CHARS_KEPT)).toList();
             return new Outcome(snippet, status, failure, kept, assertions, status == Outcome.Status.PASSED ? plan : null, null, elapsed());
         }
 
@@ -688,7 +689,7 @@ final class ScriptRunner {
     }
 
     private ResultTable execute(String sql, PlanCapture plans) throws SQLException {
-        return execute(sql, plans, new ParseCapture());
+        return execute(sql, plans, new ParseCapture(), true);
     }
 
     /**
@@ -696,14 +697,18 @@ final class ScriptRunner {
      * opens, closes and prepares nothing, so the session's cursors and prepared statements stay known.
      */
     private ResultTable executeOwn(String sql) throws SQLException {
-        return SqlExecution.execute(connection, sql, guard, null, null);
+        return SqlExecution.execute(connection, sql, guard, null, null, true);
     }
 
-    /** Every statement of the page (as written, or bound) goes through here, so that what it did to cursors and prepared statements is known. */
-    private ResultTable execute(String sql, PlanCapture plans, ParseCapture parses) throws SQLException {
+    /**
+     * Every statement of the page (as written, or bound) goes through here, so that what it did to cursors and prepared statements is known.
+     *
+     * @param whole every row is kept (a claim compares them), else only the first ones, within SqlExecution's bounds
+     */
+    private ResultTable execute(String sql, PlanCapture plans, ParseCapture parses, boolean whole) throws SQLException {
         boolean succeeded = false;
         try {
-            ResultTable table = SqlExecution.execute(connection, sql, guard, plans, parses);
+            ResultTable table = SqlExecution.execute(connection, sql, guard, plans, parses, whole);
             succeeded = true;
             return table;
         } finally {

@@ -27,6 +27,13 @@ public final class SqlExecution {
     /** Rows an outcome keeps for display and the cache once they have been compared in full. */
     public static final int ROWS_KEPT = 1000;
 
+    /**
+     * Characters of values an outcome keeps of one result (each value cut at {@code Failure.MAX_TEXT}): more
+     * than a page shows or the browser's run plan holds of a snippet, and little enough that a page of ten
+     * results of a thousand wide rows costs the build megabytes, not gigabytes.
+     */
+    public static final long CHARS_KEPT = 256 * 1024;
+
     private SqlExecution() {
     }
 
@@ -35,23 +42,31 @@ public final class SqlExecution {
      * SELECT), or null when it produced none
      */
     public static ResultTable execute(Connection connection, String sql, StatementGuard guard) throws SQLException {
-        return execute(connection, sql, guard, null);
+        return execute(connection, sql, guard, (PlanCapture) null);
     }
 
     /**
      * @param plans when not null, receives the auto_explain reports among the statement's NOTICEs
      */
     public static ResultTable execute(Connection connection, String sql, StatementGuard guard, PlanCapture plans) throws SQLException {
-        return executeAll(connection, sql, guard, plans, null, null).stream().reduce((first, second) -> second).orElse(null);
+        return execute(connection, sql, guard, plans, null, true);
     }
 
     /**
      * @param plans  when not null, receives the auto_explain reports among the statement's NOTICEs
      * @param parses when not null, receives the parse trees the server reports for it
+     * @param whole  every row is kept, as read (a claim compares them); else at most {@link #ROWS_KEPT} rows and
+     *               {@link #CHARS_KEPT} characters, the rest counted without being read
      */
-    static ResultTable execute(Connection connection, String sql, StatementGuard guard, PlanCapture plans, ParseCapture parses)
-            throws SQLException {
-        return executeAll(connection, sql, guard, plans, parses, null).stream().reduce((first, second) -> second).orElse(null);
+    static ResultTable execute(Connection connection, String sql, StatementGuard guard, PlanCapture plans, ParseCapture parses,
+                               boolean whole) throws SQLException {
+        return executeAll(connection, sql, guard, plans, parses, null, whole).stream().reduce((first, second) -> second).orElse(null);
+    }
+
+    /** {@link #executeAll(Connection, String, StatementGuard, PlanCapture, ParseCapture, List, boolean)}, every row kept. */
+    static List<ResultTable> executeAll(Connection connection, String sql, StatementGuard guard, PlanCapture plans,
+                                        ParseCapture parses, List<String> notices) throws SQLException {
+        return executeAll(connection, sql, guard, plans, parses, notices, true);
     }
 
     /**
@@ -64,7 +79,7 @@ public final class SqlExecution {
      * @return every row-returning result, in order
      */
     static List<ResultTable> executeAll(Connection connection, String sql, StatementGuard guard, PlanCapture plans,
-                                        ParseCapture parses, List<String> notices) throws SQLException {
+                                        ParseCapture parses, List<String> notices, boolean whole) throws SQLException {
         return guard.run(connection, () -> {
             try (Statement statement = connection.createStatement()) {
                 statement.setEscapeProcessing(false);
@@ -87,7 +102,7 @@ public final class SqlExecution {
                 while (true) {
                     if (isResultSet) {
                         try (ResultSet rs = statement.getResultSet()) {
-                            results.add(read(sql, rs));
+                            results.add(read(sql, rs, whole));
                             positions.add(position);
                         }
                     } else if (statement.getUpdateCount() == -1) {
@@ -196,7 +211,7 @@ public final class SqlExecution {
         }
     }
 
-    private static ResultTable read(String sql, ResultSet rs) throws SQLException {
+    private static ResultTable read(String sql, ResultSet rs, boolean whole) throws SQLException {
         ResultSetMetaData meta = rs.getMetaData();
         List<String> columns = new ArrayList<>();
         List<String> types = new ArrayList<>();
@@ -206,15 +221,30 @@ public final class SqlExecution {
             columns.add(meta.getColumnLabel(c));
             types.add(BuiltinTypes.name(described.getColumnOID(c)));
         }
-        List<List<String>> rows = new ArrayList<>();
-        while (rs.next()) {
-            List<String> row = new ArrayList<>(columns.size());
-            for (int c = 1; c <= columns.size(); c++) {
-                row.add(rs.getString(c));
+        if (whole) {
+            List<List<String>> rows = new ArrayList<>();
+            while (rs.next()) {
+                rows.add(row(rs, columns.size()));
             }
-            rows.add(row);
+            return new ResultTable(sql, columns, types, rows, rows.size());
         }
-        return new ResultTable(sql, columns, types, rows, rows.size());
+        ResultTable.Kept kept = new ResultTable.Kept(sql, columns, types, ROWS_KEPT, CHARS_KEPT);
+        long total = 0;
+        while (rs.next()) {
+            total++;
+            if (!kept.full()) {
+                kept.add(row(rs, columns.size()));
+            }
+        }
+        return kept.table(total);
+    }
+
+    private static List<String> row(ResultSet rs, int columns) throws SQLException {
+        List<String> row = new ArrayList<>(columns);
+        for (int c = 1; c <= columns; c++) {
+            row.add(rs.getString(c));
+        }
+        return row;
     }
 
     /** Errors the driver raises itself, said in terms an author can act on; never a server error a claim could expect. */

@@ -100,6 +100,18 @@ public final class PsqlFormat {
      * @param marked per row, whether to flag it with {@code >} in a margin (null: no margin)
      */
     public static String format(List<String> columns, List<String> types, List<List<String>> rows, List<Boolean> marked) {
+        return format(columns, types, rows, marked, Long.MAX_VALUE);
+    }
+
+    /**
+     * The table as {@link #format} prints it, or null when that is longer than {@code limit} characters: the
+     * printing stops there, so a narrow value in a wide column cannot make the build write gigabytes of padding.
+     */
+    public static String formatWithin(List<String> columns, List<String> types, List<List<String>> rows, long limit) {
+        return format(columns, types, rows, null, limit);
+    }
+
+    private static String format(List<String> columns, List<String> types, List<List<String>> rows, List<Boolean> marked, long limit) {
         int n = columns.size();
         if (n == 0) {
             // psql prints no header and no row lines for a result without columns, only "--" and the footer.
@@ -137,11 +149,11 @@ public final class PsqlFormat {
             out.append(c == 0 ? "" : "+").append("-".repeat(widths[c] + 2));
         }
         out.append('\n');
-        for (int r = 0; r < cells.size(); r++) {
+        for (int r = 0; r < cells.size() && out.length() <= limit; r++) {
             appendRow(out, marked == null ? "" : marked.get(r) ? " > " : "   ", cells.get(r), widths, types, false);
         }
         out.append(margin).append(footer(rows.size()));
-        return out.toString();
+        return out.length() > limit ? null : out.toString();
     }
 
     private static String footer(int rows) {

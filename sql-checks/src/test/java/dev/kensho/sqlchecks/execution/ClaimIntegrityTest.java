@@ -81,6 +81,16 @@ class ClaimIntegrityTest {
         assertEquals(1500, outcome.results().get(0).totalRows());
     }
 
+    @Test
+    void aWideResultIsKeptToItsFirstRowsWithinTheCharacterBoundWhileItIsRead() throws Exception {
+        // 100 rows of 4,000 characters: 65 fit in 256 Ki characters (65 × 4,000 = 260,000 ≤ 262,144 < 264,000).
+        Outcome outcome = page().add("", "SELECT repeat('x', 4000) AS v FROM generate_series(1, 100);").last();
+        assertPassed(outcome);
+        assertEquals(262_144, SqlExecution.CHARS_KEPT);
+        assertEquals(65, outcome.results().get(0).rows().size());
+        assertEquals(100, outcome.results().get(0).totalRows());
+    }
+
     // --- 3. plans forced by planner settings
 
     private static final String ORDERS = """
