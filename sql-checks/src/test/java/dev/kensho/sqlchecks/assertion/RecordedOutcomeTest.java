@@ -31,7 +31,9 @@ class RecordedOutcomeTest {
     }
 
     private static Assertion rowsClaim(String ordered, String keys) {
-        return Assertion.held("rows", Map.of("count", "2", "ordered", ordered, "ties", "true", "keys", keys, "basis", "the server's parse"), "");
+        // As ScriptRunner records it: the order's key columns and their equality operators (96: int4 =).
+        return Assertion.held("rows", Map.of("count", "2", "ordered", ordered, "ties", "true", "keys", keys, "basis", "the server's parse",
+                "known", "true", "sortKeys", keys, "keyEquality", keys.isEmpty() ? "" : "96"), "");
     }
 
     private static ResultTable table(String... values) {
@@ -48,6 +50,9 @@ class RecordedOutcomeTest {
         assertEquals("the expected rows differ from the recorded ones",
                 RecordedOutcome.problem(snippet, passed(snippet, List.of(table("1", "3")), RUNS, rowsClaim("false", ""))));
         assertEquals("the compared rows are not recorded", RecordedOutcome.problem(snippet, passed(snippet, List.of(table("1", "2")), RUNS)));
+        // A record from before the order's keys were recorded is not judged on a guess.
+        assertEquals("the recorded order is not complete", RecordedOutcome.problem(snippet, passed(snippet, List.of(table("1", "2")), RUNS,
+                Assertion.held("rows", Map.of("count", "2", "ordered", "true", "keys", "0", "basis", "the server's parse"), ""))));
         assertEquals("the recorded result is cut", RecordedOutcome.problem(snippet, passed(snippet,
                 List.of(new ResultTable("SELECT v FROM t ORDER BY v;", List.of("v"), List.of("int4"), List.of(List.of("1"), List.of("2")), 3)),
                 RUNS, rowsClaim("true", "0"))));
