@@ -45,6 +45,13 @@ final class PageDatabase implements AutoCloseable {
      */
     static final java.util.List<String> SETTABLE_BY_PAGES = java.util.List.of("deadlock_timeout");
 
+    /**
+     * A parameter's privileges are one row of a shared catalog (pg_parameter_acl) that every page's
+     * GRANT and REVOKE rewrites; pages are created and dropped on different connections at once, and
+     * two writers of that row fail ("tuple concurrently updated/deleted"). They take turns.
+     */
+    private static final Object PARAMETER_PRIVILEGES = new Object();
+
     static PageDatabase create(RunningPostgres server, Connection admin, DatabaseDropper dropper, String name, VerifierSettings settings,
                                PlanCapture.Switch capture) throws SQLException {
         long diskBytes = settings.databaseBytes();
@@ -71,7 +78,9 @@ final class PageDatabase implements AutoCloseable {
                 for (String parameter : SETTABLE_BY_PAGES) {
                     role.append("; GRANT SET ON PARAMETER ").append(parameter).append(" TO ").append(name);
                 }
-                statement.execute(role.toString());
+                synchronized (PARAMETER_PRIVILEGES) {
+                    statement.execute(role.toString());
+                }
                 // Every provider gives page databases the same encoding and locale (text ORDER BY depends on them).
                 statement.execute("CREATE DATABASE " + name + " OWNER " + name + " TEMPLATE " + server.pageTemplate() + " "
                         + server.databaseLocale().createOptions() + (server.disposable() ? " STRATEGY FILE_COPY" : ""));
@@ -146,9 +155,11 @@ final class PageDatabase implements AutoCloseable {
                 // The page owns its database and may have marked it a template, which DROP refuses.
                 statement.execute("ALTER DATABASE " + name + " IS_TEMPLATE false");
                 statement.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
-                for (String parameter : SETTABLE_BY_PAGES) {
-                    statement.execute("DO $$BEGIN IF EXISTS (SELECT FROM pg_roles WHERE rolname = '" + name + "') THEN "
-                            + "REVOKE SET ON PARAMETER " + parameter + " FROM " + name + "; END IF; END$$");
+                synchronized (PARAMETER_PRIVILEGES) {
+                    for (String parameter : SETTABLE_BY_PAGES) {
+                        statement.execute("DO $$BEGIN IF EXISTS (SELECT FROM pg_roles WHERE rolname = '" + name + "') THEN "
+                                + "REVOKE SET ON PARAMETER " + parameter + " FROM " + name + "; END IF; END$$");
+                    }
                 }
                 statement.execute("DROP ROLE IF EXISTS " + name);
             } catch (SQLException e) {
