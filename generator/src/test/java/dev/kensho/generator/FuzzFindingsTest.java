@@ -58,4 +58,62 @@ class FuzzFindingsTest {
                 ```
                 """));
     }
+
+    @Test
+    void aNinthSessionIsRefusedAtItsOwnLine() throws Exception {
+        // Found by reading what ScenarioFuzzTest exercises: every session was compared with every other before the
+        // bound of eight was checked, so a block of 32,000 sessions cost a billion comparisons (102 s) first.
+        StringBuilder scenario = new StringBuilder();
+        for (int i = 0; i < 2000; i++) {
+            scenario.append("session s").append(i).append('\n');
+        }
+        assertEquals(List.of("content/p.md:14:1: scenario: a scenario may have at most 8 sessions (each is a connection, "
+                + "and connections are shared by all pages verified at once)"), diagnostics("---\ntitle: T\n---\n\n```scenario\n" + scenario + "```\n"));
+    }
+
+    @Test
+    void aLongScenarioNamesTheLineOfItsProblem() throws Exception {
+        // The line of each keyword was counted from the block's start, the square of the block's length over
+        // all its lines (576 KB of permutation lines: 47 s); it is now counted on from the line before.
+        StringBuilder scenario = new StringBuilder("session a\nstep a1 { SELECT 1; }\nsession b\nstep b1 { SELECT 2; }\n");
+        for (int i = 0; i < 20_000; i++) {
+            scenario.append("permutation a1 b1\n");
+        }
+        scenario.append("permutation a1 b2\n");
+        assertEquals(List.of("content/p.md:20010:1: scenario: the permutation names step 'b2', which no session declares"),
+                diagnostics("---\ntitle: T\n---\n\n```scenario\n" + scenario + "```\n"));
+    }
+
+    @Test
+    void aPageOfUnclosedTagsIsReadInOnePassPerTag() throws Exception {
+        // Each line of '<Aside title="…' began a tag over several lines, and the joined text was scanned again for
+        // every line added to it: the square of fifty lines, for every line of the page. A tag's text is now read once.
+        StringBuilder page = new StringBuilder("---\ntitle: T\n---\n");
+        for (int i = 0; i < 20_000; i++) {
+            page.append("<Aside title=\"").append("x".repeat(60)).append('\n');
+        }
+        page.append("<Aside title=\"closed\">\n\ntext\n\n</Aside>\n<Nope />\n");
+        assertEquals(List.of("content/p.md:20009:1: unknown component <Nope> (did you mean 'Code'?); the theme has " + themeComponents()
+                + " (add theme/components/Nope.ftlh to define it)", "content/p.md:4:1: raw HTML <aside " + "x".repeat(60)
+                + "> is not allowed"), diagnostics(page.toString()));
+    }
+
+    private static String themeComponents() throws Exception {
+        return String.join(", ", Theme.builtIn().names());
+    }
+
+    @Test
+    void aFileNameWithANulIsRefusedAtTheLineThatNamesIt() throws Exception {
+        // Found by MarkdownFuzzTest (MarkdownFuzzTestInputs/page/nul-in-raw-import.mdx): resolving the name threw
+        // InvalidPathException out of the build. Every file a contributor names is now resolved by ContentFiles.resolve.
+        assertEquals(List.of("content/p.md:4:1: import './a\u0000b.js?raw': it is not a file name (Nul character not allowed)",
+                "content/p.md:6:1: cannot use diagram src=\"d\u0000.svg\": it is not a file name (Nul character not allowed)"),
+                diagnostics("---\ntitle: T\n---\nimport code from './a\u0000b.js?raw';\n\n<Diagram src=\"d\u0000.svg\" alt=\"x\" />\n"));
+        Path content = temp.resolve("content");
+        Files.writeString(content.resolve("site.yml"), "title: T\nlogo:\n  src: \"l\\0.svg\"\n");
+        List<Diagnostic> found = new ArrayList<>();
+        SiteConfig.load(new ContentFiles(content), "content/site.yml", found);
+        assertEquals(List.of("content/site.yml:3:1: site settings: logo: 'l\u0000.svg' cannot be used: it is not a file name "
+                + "(Nul character not allowed)"), found.stream().map(d -> d.location() + ": " + d.message()).toList());
+    }
 }
