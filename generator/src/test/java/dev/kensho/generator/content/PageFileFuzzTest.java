@@ -30,7 +30,8 @@ class PageFileFuzzTest {
     static {
         try {
             THEME = Theme.builtIn();
-            CONTENT = Files.createDirectories(Path.of("target", "fuzz-work", "page-file", "content").toAbsolutePath());
+            CONTENT = Files.createDirectories(Files.createTempDirectory(Files.createDirectories(Path.of("target", "fuzz-work")), "page-file-")
+                    .resolve("content").toAbsolutePath());
             FILES = new ContentFiles(CONTENT);
             CONFIG = SiteConfig.load(FILES, "content/site.yml", new ArrayList<>());
         } catch (IOException e) {

@@ -25,7 +25,8 @@ class SiteConfigFuzzTest {
 
     static {
         try {
-            CONTENT = Files.createDirectories(Path.of("target", "fuzz-work", "site-yml", "content").toAbsolutePath());
+            CONTENT = Files.createDirectories(Files.createTempDirectory(Files.createDirectories(Path.of("target", "fuzz-work")), "site-yml-")
+                    .resolve("content").toAbsolutePath());
             FILES = new ContentFiles(CONTENT);
         } catch (IOException e) {
             throw new ExceptionInInitializerError(e);

@@ -33,7 +33,8 @@ class MarkdownFuzzTest {
     static {
         try {
             THEME = Theme.builtIn();
-            Path content = Files.createDirectories(Path.of("target", "fuzz-work", "markdown", "content").toAbsolutePath());
+            Path content = Files.createDirectories(Files.createTempDirectory(Files.createDirectories(Path.of("target", "fuzz-work")), "markdown-")
+                    .resolve("content").toAbsolutePath());
             // A diagram a page may name (<Diagram src="./d.svg" alt="…" />), so that the diagram path is reached too.
             Files.writeString(content.resolve("d.svg"), "<svg xmlns=\"http://www.w3.org/2000/svg\"><rect width=\"1\" height=\"1\"/></svg>");
             FILES = new ContentFiles(content);

@@ -56,11 +56,15 @@ public final class FuzzInput {
         return (THREADS.getCurrentThreadCpuTime() - start) / 1_000_000;
     }
 
-    /** Lines of a text as its 0-based line numbers count them ("a\nb" has two; "" has one). */
+    /**
+     * Lines of a text as an editor shows them ("a\nb" has two; "" has one): \n, \r\n and a lone \r each end
+     * a line, as in YAML and CommonMark, so a diagnostic may name any line an author can go to.
+     */
     public static int lineCount(String text) {
         int lines = 1;
         for (int i = 0; i < text.length(); i++) {
-            if (text.charAt(i) == '\n') {
+            char c = text.charAt(i);
+            if (c == '\n' || (c == '\r' && (i + 1 == text.length() || text.charAt(i + 1) != '\n'))) {
                 lines++;
             }
         }
