@@ -116,4 +116,17 @@ class FuzzFindingsTest {
         assertEquals(List.of("content/site.yml:3:1: site settings: logo: 'l\u0000.svg' cannot be used: it is not a file name "
                 + "(Nul character not allowed)"), found.stream().map(d -> d.location() + ": " + d.message()).toList());
     }
+
+    @Test
+    void aFrontMatterKeyWithoutAValueIsAKeyNotACrash() throws Exception {
+        // Found by PageFileFuzzTest (PageFileFuzzTestInputs/pageFile/key-without-value.mdx): 'head:' with nothing after
+        // it made Map.copyOf throw NullPointerException out of the loader.
+        assertEquals(List.of(), diagnostics("---\ntitle: T\nhead:\n---\n\ntext\n"));
+        assertEquals(List.of("content/p.md:3:1: front matter: unknown key 'descripton'" + UNKNOWN_KEY_TAIL),
+                diagnostics("---\ntitle: T\ndescripton:\n---\n\ntext\n"));
+    }
+
+    private static final String UNKNOWN_KEY_TAIL = " (did you mean 'description'?); pages take title, description, sidebar, slug, "
+            + "editUrl, head, tableOfContents, template, hero, banner, lastUpdated, prev, next, pagefind, draft, reviewed (a theme "
+            + "template reading page.meta.descripton makes it known)";
 }
