@@ -129,4 +129,12 @@ class FuzzFindingsTest {
     private static final String UNKNOWN_KEY_TAIL = " (did you mean 'description'?); pages take title, description, sidebar, slug, "
             + "editUrl, head, tableOfContents, template, hero, banner, lastUpdated, prev, next, pagefind, draft, reviewed (a theme "
             + "template reading page.meta.descripton makes it known)";
+
+    @Test
+    void anEmptyScenarioFenceOnThePagesLastLineIsReportedAtThatLine() throws Exception {
+        // Found by MarkdownFuzzTest (MarkdownFuzzTestInputs/page/empty-fence-at-the-end.md): the diagnostic named the
+        // line after the fence, which the page does not have.
+        assertEquals(List.of("content/p.md:5:1: scenario: a scenario needs at least two sessions"),
+                diagnostics("---\ntitle: T\n---\n\n```scenario"));
+    }
 }

@@ -392,7 +392,9 @@ public final class MarkdownDocument {
         int line;
         int indent;
         if (fence.getContentLines().isEmpty()) {
-            line = fence.getStartLineNumber() + 2;
+            // The line after the opening fence, or the opening fence itself when it is the page's last line (an
+            // unclosed, empty fence at the end): a diagnostic names a line the page has (found by fuzzing).
+            line = Math.min(fence.getStartLineNumber() + 2, body.split("\n", -1).length);
             indent = 0;
         } else {
             BasedSequence first = fence.getContentLines().get(0);
