@@ -129,7 +129,7 @@ public record Branding(String logoLight, String logoDark, String logoAlt, boolea
             return "";
         }
         try {
-            files.check(files.root().resolve(relative), ContentFiles.MAX_ASSET_BYTES);
+            files.check(ContentFiles.resolve(files.root(), relative), ContentFiles.MAX_ASSET_BYTES);
         } catch (ContentFiles.Refused refused) {
             problem(key + ": '" + written + "' cannot be used: " + refused.getMessage(), needle, text, displayPath, diagnostics);
             return "";

@@ -3,6 +3,7 @@ package dev.kensho.generator.content;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 
@@ -91,6 +92,19 @@ public final class ContentFiles {
     public static final class Refused extends Exception {
         Refused(String message) {
             super(message);
+        }
+    }
+
+    /**
+     * A file a contributor names ({@code src=}, an import, a site.yml setting), relative to {@code folder}.
+     * A name no path can hold (a NUL character) is refused like any other file that cannot be read, at the
+     * line that names it, rather than escaping as an {@link InvalidPathException} (found by fuzzing).
+     */
+    public static Path resolve(Path folder, String name) throws Refused {
+        try {
+            return folder.resolve(name);
+        } catch (InvalidPathException e) {
+            throw new Refused("it is not a file name (" + e.getReason() + ")");
         }
     }
 

@@ -20,7 +20,9 @@ public record FrontMatter(String title, String description, Integer sidebarOrder
                           boolean sidebarHidden, Map<String, Object> extra, Map<String, Integer> keyLines, java.util.List<String> sidebarKeys) {
 
     public FrontMatter {
-        extra = Map.copyOf(extra);
+        // Not Map.copyOf: 'key:' with nothing after it is a key whose value is null, and it is still a key (a misspelt
+        // one is reported); Map.copyOf threw NullPointerException on it (found by fuzzing).
+        extra = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(extra));
         keyLines = Map.copyOf(keyLines);
         sidebarKeys = java.util.List.copyOf(sidebarKeys);
     }

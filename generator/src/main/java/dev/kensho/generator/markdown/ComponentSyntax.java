@@ -96,15 +96,16 @@ public final class ComponentSyntax {
             if (TAG_START.matcher(line).region(indent, line.length()).lookingAt() && tagEnd(line, indent) < 0) {
                 // An opening tag over several lines: read it as one line, and keep the line count.
                 StringBuilder joined = new StringBuilder(line);
+                TagEnd end = new TagEnd(indent);
                 int last = i + 1;
                 while (last < lines.length && last - i < MAX_TAG_LINES) {
                     joined.append(' ').append(lines[last].strip());
-                    if (tagEnd(joined, indent) >= 0) {
+                    if (end.in(joined) >= 0) {
                         break;
                     }
                     last++;
                 }
-                if (last < lines.length && tagEnd(joined, indent) >= 0) {
+                if (last < lines.length && end.in(joined) >= 0) {
                     for (int k = i + 1; k <= last; k++) {
                         lines[k] = "";
                     }
@@ -216,6 +217,37 @@ public final class ComponentSyntax {
             i = scanner.read(text, i);
         }
         return -1;
+    }
+
+    /**
+     * {@link #tagEnd} over a text that only grows at its end, as an opening tag over several lines is
+     * joined: each character is read once. Rescanning the joined text for every added line cost the
+     * square of the tag's length for each line of a page of unclosed tags (fuzzing's quadratic path).
+     */
+    private static final class TagEnd {
+        private final JsScanner scanner = new JsScanner(true);
+        private int next;
+        private boolean done;
+        private int end = -1;
+
+        TagEnd(int open) {
+            this.next = open + 1;
+        }
+
+        /** The index of the tag's closing {@code >} in the text so far, or -1. */
+        int in(CharSequence text) {
+            for (int i = next; !done && i < text.length(); i++) {
+                char c = text.charAt(i);
+                if (scanner.atTop() && (c == '>' || c == '<')) {
+                    done = true; // closed, or another tag starts before this one ends
+                    end = c == '>' ? i : -1;
+                } else {
+                    i = scanner.read(text, i);
+                }
+                next = i + 1;
+            }
+            return end;
+        }
     }
 
     /** Whether the tag at {@code indent} fills its line: alone, or as {@code <Name …>content</Name>}. */

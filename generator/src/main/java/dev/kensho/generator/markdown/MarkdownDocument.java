@@ -222,7 +222,7 @@ public final class MarkdownDocument {
      * @param trackedBeside also a file git tracks outside content/ (text a page imports with ?raw, as Vite reads it) */
     private static String readText(Page page, ContentFiles files, String path, long maxBytes, boolean trackedBeside)
             throws ContentFiles.Refused, CharacterCodingException {
-        Path file = path.startsWith("/") ? files.root().resolve(path.substring(1)) : page.source().getParent().resolve(path);
+        Path file = path.startsWith("/") ? ContentFiles.resolve(files.root(), path.substring(1)) : ContentFiles.resolve(page.source().getParent(), path);
         return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(trackedBeside ? files.readTracked(file, maxBytes) : files.read(file, maxBytes))).toString();
     }
 
@@ -392,7 +392,9 @@ public final class MarkdownDocument {
         int line;
         int indent;
         if (fence.getContentLines().isEmpty()) {
-            line = fence.getStartLineNumber() + 2;
+            // The line after the opening fence, or the opening fence itself when it is the page's last line (an
+            // unclosed, empty fence at the end): a diagnostic names a line the page has (found by fuzzing).
+            line = Math.min(fence.getStartLineNumber() + 2, body.split("\n", -1).length);
             indent = 0;
         } else {
             BasedSequence first = fence.getContentLines().get(0);

@@ -2,6 +2,7 @@ package dev.kensho.sqlchecks.model;
 
 import dev.kensho.sqlchecks.script.PsqlFormat;
 
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -79,11 +80,12 @@ public record ExpectedRows(List<String> columns, List<List<String>> rows, List<S
         while (end > separator + 1 && lines.get(end - 1).isBlank()) {
             end--;
         }
-        Integer footer = null;
+        // Read as a BigInteger: '(99999999999 rows)' is a footer that disagrees with the rows, not an int that overflows.
+        BigInteger footer = null;
         if (end > separator + 1) {
             Matcher matcher = FOOTER.matcher(lines.get(end - 1).strip());
             if (matcher.matches()) {
-                footer = Integer.parseInt(matcher.group(1));
+                footer = new BigInteger(matcher.group(1));
                 end--;
             }
         }
@@ -111,7 +113,7 @@ public record ExpectedRows(List<String> columns, List<List<String>> rows, List<S
         for (int c = 0; c < header.size(); c++) {
             columns.add(layout.columnName(c, header.get(c), rows, layout.aligned(lines.get(first)) != null));
         }
-        if (footer != null && footer != rows.size()) {
+        if (footer != null && !footer.equals(BigInteger.valueOf(rows.size()))) {
             throw new InvalidDirectiveException("the footer says (" + footer + " rows) but the table has " + rows.size());
         }
         List<String> headerCells = separator == first + 1 ? layout.rawCells(lines.get(first)) : null;

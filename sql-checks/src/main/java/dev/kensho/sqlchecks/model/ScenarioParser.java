@@ -46,9 +46,14 @@ public final class ScenarioParser {
     private static final Pattern SQLSTATE = Pattern.compile("[0-9A-Z]{5}");
     /** Sessions one scenario may open (each a connection and a server process). */
     public static final int MAX_SESSIONS = 8;
+    private static final String TOO_MANY_SESSIONS = "a scenario may have at most " + MAX_SESSIONS + " sessions (each is a "
+            + "connection, and connections are shared by all pages verified at once)";
 
     private final String text;
     private int pos;
+    /** The last offset {@link #line} counted to, and its line: the parser moves forward, so counting is linear overall. */
+    private int countedTo;
+    private int countedLine;
 
     private ScenarioParser(String text) {
         this.text = text;
@@ -108,6 +113,11 @@ public final class ScenarioParser {
                     String name = word("a session name");
                     if (sessions.stream().anyMatch(s -> s.name.equals(name))) {
                         throw new ScenarioSyntaxException("session '" + name + "' is declared twice", line);
+                    }
+                    if (sessions.size() == MAX_SESSIONS) {
+                        // Refused here rather than after reading them all: a block of thousands of sessions
+                        // would cost their square in name comparisons first.
+                        throw new ScenarioSyntaxException(TOO_MANY_SESSIONS, line);
                     }
                     SessionBuilder builder = new SessionBuilder(name);
                     skipInlineSpace();
@@ -201,10 +211,6 @@ public final class ScenarioParser {
             throws ScenarioSyntaxException {
         if (sessions.size() < 2) {
             throw new ScenarioSyntaxException("a scenario needs at least two sessions", 0);
-        }
-        if (sessions.size() > MAX_SESSIONS) {
-            throw new ScenarioSyntaxException("a scenario may have at most " + MAX_SESSIONS + " sessions (each is a connection, "
-                    + "and connections are shared by all pages verified at once)", 0);
         }
         if (permutations.isEmpty()) {
             throw new ScenarioSyntaxException("a scenario needs a 'permutation' line giving the order of its steps", line(text.length()));
@@ -389,14 +395,22 @@ public final class ScenarioParser {
         }
     }
 
+    /**
+     * The 0-based line of an offset. Counted on from the last offset asked for rather than from the
+     * start: once per keyword from the start, a block of many short lines cost the square of its length.
+     */
     private int line(int offset) {
-        int line = 0;
-        for (int i = 0; i < offset && i < text.length(); i++) {
-            if (text.charAt(i) == '\n') {
-                line++;
+        int target = Math.max(0, Math.min(offset, text.length()));
+        if (target < countedTo) {
+            countedTo = 0;
+            countedLine = 0;
+        }
+        for (; countedTo < target; countedTo++) {
+            if (text.charAt(countedTo) == '\n') {
+                countedLine++;
             }
         }
-        return line;
+        return countedLine;
     }
 
     private static final class SessionBuilder {

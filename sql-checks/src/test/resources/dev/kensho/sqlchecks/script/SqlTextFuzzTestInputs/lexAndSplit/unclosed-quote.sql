@@ -1,0 +1,1 @@
+SELECT 'unclosed; SELECT 2
