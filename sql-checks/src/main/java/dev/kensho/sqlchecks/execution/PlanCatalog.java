@@ -13,12 +13,13 @@ import java.util.List;
 
 /**
  * Resolves the names plan claims use in the page's database on a connection of Kensho's own to it, as
- * the page's role, never on the page's connection: a catalog query there would take locks the
- * reader's transaction then holds (and a later {@code pg_locks} read would show), and would run in
- * a transaction the reader's run does not have. The price: an object that the page's still open
- * transaction created, or a temporary one of the page's session, is not seen, and the claim fails
- * saying so. Every catalog object, function and operator is schema-qualified, so that nothing the
- * page defined or put on its search_path can change the answer.
+ * the page's role: a catalog query on the page's connection would take locks that the reader's open
+ * transaction then holds (and a later {@code pg_locks} read would show). Only an object that
+ * connection cannot see (one the page's still open transaction created, a temporary one of the
+ * page's session) is looked up on the page's connection, since no other can see it; that is the one
+ * case where the claim's check leaves catalog locks in the reader's transaction, and the guide says
+ * so. Every catalog object, function and operator is schema-qualified, so that nothing the page
+ * defined or put on its search_path can change the answer.
  */
 final class PlanCatalog implements dev.kensho.sqlchecks.assertion.PlanCheck.Catalog, AutoCloseable {
 
@@ -45,8 +46,7 @@ final class PlanCatalog implements dev.kensho.sqlchecks.assertion.PlanCheck.Cata
 
     /**
      * @param sessions opens Kensho's own connection to the page's database, once, when a claim first needs it
-     * @param page     the page's connection, only asked (by the driver, without a message to the server)
-     *                 whether a transaction is open, to say why a name was not found
+     * @param page     the page's connection, asked only about what Kensho's connection cannot see
      */
     PlanCatalog(ScenarioRunner.SessionFactory sessions, Connection page) {
         this.sessions = sessions;
@@ -71,18 +71,17 @@ final class PlanCatalog implements dev.kensho.sqlchecks.assertion.PlanCheck.Cata
         }
     }
 
-    /** Why a name may not have been found although the page has it. */
-    private String unseen() {
-        try {
-            if (page.unwrap(org.postgresql.core.BaseConnection.class).getTransactionState()
-                    != org.postgresql.core.TransactionState.IDLE) {
-                return "; Kensho reads the catalog on a connection of its own, which does not see what the page's open "
-                        + "transaction created";
+    /** Kensho's own connection when it sees {@code name}, else the page's (see the class comment). */
+    private Connection seeing(String name) throws SQLException {
+        Connection own = connection();
+        try (PreparedStatement statement = own.prepareStatement("SELECT pg_catalog.to_regclass(?) IS NOT NULL")) {
+            statement.setString(1, name);
+            try (ResultSet rs = statement.executeQuery()) {
+                return rs.next() && rs.getBoolean(1) ? own : page;
             }
-        } catch (SQLException closed) {
-            // Nothing to add.
+        } catch (SQLException notAName) {
+            return own; // RESOLVE says what is wrong with the name
         }
-        return "";
     }
 
     IndexClaim index(String written) throws SQLException {
@@ -92,7 +91,7 @@ final class PlanCatalog implements dev.kensho.sqlchecks.assertion.PlanCheck.Cata
         String[] found = resolve(written);
         if (found == null) {
             return new IndexClaim(written, List.of(), "there is no index named " + written + " in the page's database "
-                    + "(names are resolved as PostgreSQL resolves them: unquoted names fold to lower case)" + unseen());
+                    + "(names are resolved as PostgreSQL resolves them: unquoted names fold to lower case)");
         }
         if (!found[2].equals("i") && !found[2].equals("I")) {
             return new IndexClaim(written, List.of(), written + " is not an index (relkind '" + found[2] + "')");
@@ -104,7 +103,7 @@ final class PlanCatalog implements dev.kensho.sqlchecks.assertion.PlanCheck.Cata
     /** The relation and everything that inherits from it (partitions, their indexes, inheritance children), the named one first. */
     private List<Relation> family(String written, Relation named) throws SQLException {
         List<Relation> family = new ArrayList<>();
-        try (PreparedStatement statement = connection().prepareStatement(FAMILY)) {
+        try (PreparedStatement statement = seeing(written).prepareStatement(FAMILY)) {
             statement.setString(1, written);
             try (ResultSet rs = statement.executeQuery()) {
                 while (rs.next()) {
@@ -124,7 +123,7 @@ final class PlanCatalog implements dev.kensho.sqlchecks.assertion.PlanCheck.Cata
         String[] found = resolve(written);
         if (found == null) {
             return new TableClaim(written, List.of(), "there is no table named " + written + " in the page's database "
-                    + "(names are resolved as PostgreSQL resolves them: unquoted names fold to lower case)" + unseen() + "; the claim cannot be checked");
+                    + "(names are resolved as PostgreSQL resolves them: unquoted names fold to lower case)" + "; the claim cannot be checked");
         }
         if (found[2].equals("v")) {
             return new TableClaim(written, List.of(), written + " is a view: a plan reads the tables under it; name one of them");
@@ -138,7 +137,7 @@ final class PlanCatalog implements dev.kensho.sqlchecks.assertion.PlanCheck.Cata
     @Override
     public List<String> indexKeys(String schema, String index) throws SQLException {
         List<String> keys = new ArrayList<>();
-        try (PreparedStatement statement = connection().prepareStatement(INDEX_KEYS)) {
+        try (PreparedStatement statement = seeing(qualified(schema, index)).prepareStatement(INDEX_KEYS)) {
             statement.setString(1, qualified(schema, index));
             try (ResultSet rs = statement.executeQuery()) {
                 while (rs.next()) {
@@ -154,7 +153,7 @@ final class PlanCatalog implements dev.kensho.sqlchecks.assertion.PlanCheck.Cata
 
     @Override
     public long toastBytes(String schema, String table) throws SQLException {
-        try (PreparedStatement statement = connection().prepareStatement(TOAST_BYTES)) {
+        try (PreparedStatement statement = seeing(qualified(schema, table)).prepareStatement(TOAST_BYTES)) {
             statement.setString(1, qualified(schema, table));
             try (ResultSet rs = statement.executeQuery()) {
                 return rs.next() ? rs.getLong(1) : 0;
@@ -168,7 +167,7 @@ final class PlanCatalog implements dev.kensho.sqlchecks.assertion.PlanCheck.Cata
 
     /** {schema, name, relkind}, or null when the name resolves to nothing. */
     private String[] resolve(String written) throws SQLException {
-        try (PreparedStatement statement = connection().prepareStatement(RESOLVE)) {
+        try (PreparedStatement statement = seeing(written).prepareStatement(RESOLVE)) {
             statement.setString(1, written);
             try (ResultSet rs = statement.executeQuery()) {
                 return rs.next() ? new String[]{rs.getString(1), rs.getString(2), rs.getString(3)} : null;
