@@ -205,6 +205,18 @@ public final class PlanCheck {
             }
         }
         for (Node node : nodes) {
+            // A GroupAggregate over grouping sets sorts its input again for each further set itself: its
+            // "Grouping Sets" then carry a Sort Key of their own, and no Sort node shows it.
+            for (JsonNode set : node.json().path("Grouping Sets")) {
+                if (set.has("Sort Key")) {
+                    List<String> keys = new ArrayList<>();
+                    set.path("Sort Key").forEach(k -> keys.add(unqualified(k.asText())));
+                    return "the aggregate sorts its input itself for a grouping set (Sort Key: " + String.join(", ", keys)
+                            + "; EXPLAIN shows no Sort node for it)" + where(node);
+                }
+            }
+        }
+        for (Node node : nodes) {
             if (!text(node.json(), "Node Type").equals("Aggregate")) {
                 continue;
             }
@@ -248,8 +260,10 @@ public final class PlanCheck {
     /** Null when the aggregates' input arrives in their order from an index scan; else why they sort, or why the plan cannot tell. */
     private String presortedBy(Node agg, List<OrderedAggregate> ordered, Catalog catalog) throws SQLException {
         JsonNode input = agg.json().path("Plans").path(0);
+        boolean throughJoin = false;
         while (ORDER_KEEPING.contains(text(input, "Node Type")) || text(input, "Node Type").equals("Nested Loop")
                 || text(input, "Node Type").equals("Merge Join")) {
+            throughJoin |= !ORDER_KEEPING.contains(text(input, "Node Type"));
             input = input.path("Plans").path(0); // a join keeps its outer side's order
         }
         String type = text(input, "Node Type");
@@ -266,8 +280,17 @@ public final class PlanCheck {
                     + "whose order the plan cannot be compared with; no-sort cannot be checked";
         }
         OrderedAggregate first = ordered.get(0);
+        String alias = text(input, "Alias");
         for (OrderedAggregate other : ordered) {
-            if (other.key() == null || !other.key().equals(first.key()) || (other.descending() != first.descending() && !other.distinct())) {
+            // The index orders the rows of its own table: a column of another table of the join has the same name, not its order.
+            if (other.qualifier() == null ? throughJoin : !other.qualifier().equals(alias)) {
+                return " sorts its input itself (it orders by " + (other.qualifier() == null ? "" : other.qualifier() + ".")
+                        + other.key() + ", and its rows come ordered by " + text(input, "Index Name") + " on "
+                        + (alias.isEmpty() ? "another relation" : alias) + "; EXPLAIN shows no Sort node for it)";
+            }
+        }
+        for (OrderedAggregate other : ordered) {
+            if (other.key() == null || !other.key().equals(first.key()) || other.descending() != first.descending()) {
                 // An index on columns orders by columns; it cannot give an expression's order, nor two orders at once.
                 return " sorts its input itself (it orders by " + (other.key() == null ? "an expression" : "another key than the "
                         + "plan's other ordered aggregates") + ", an order " + text(input, "Index Name") + " does not give; EXPLAIN "
@@ -292,8 +315,11 @@ public final class PlanCheck {
                 String key = keys.get(i);
                 boolean descending = key.endsWith(" DESC");
                 leading.add(descending ? key.substring(0, key.length() - 5) : key);
-                if (i == wanted.size() - 1 && !first.distinct()) {
-                    directionFits = (descending != backward) == !first.descending();
+                if (i == wanted.size() - 1) {
+                    // The rows come descending when the key is DESC or the scan runs backward, not both; every ordered
+                    // aggregate (DISTINCT sorts ascending) is presorted only by rows in its own direction.
+                    boolean rowsDescending = descending != backward;
+                    directionFits = ordered.stream().allMatch(o -> o.descending() == rowsDescending);
                 }
             }
             if (new LinkedHashSet<>(leading.subList(0, wanted.size() - 1)).equals(new LinkedHashSet<>(wanted.subList(0, wanted.size() - 1)))
@@ -318,7 +344,7 @@ public final class PlanCheck {
      *
      * @param key the single column it orders by, unqualified; null when it orders by an expression or several keys
      */
-    record OrderedAggregate(String call, String key, boolean descending, boolean distinct, boolean withinGroup) {
+    record OrderedAggregate(String call, String qualifier, String key, boolean descending, boolean distinct, boolean withinGroup) {
 
         static List<OrderedAggregate> in(String expression) {
             List<SqlLexer.Token> tokens = SqlLexer.tokens(expression).stream().filter(SqlLexer.Token::significant).toList();
@@ -358,7 +384,15 @@ public final class PlanCheck {
                     key = stripParens(key.subList(0, key.size() - 1));
                 }
                 String call = expression.substring(tokens.get(start).start(), close < tokens.size() ? tokens.get(close).end() : expression.length());
-                found.add(new OrderedAggregate(unqualified(call), key.size() == 1 ? key.get(0) : null, descending, distinct, withinGroup));
+                // EXPLAIN VERBOSE qualifies a column with its relation's alias: "b.x" names b's x, not the x of a.
+                String qualifier = null;
+                List<SqlLexer.Token> keyStart = tokens.subList(Math.min(from, close), close);
+                if (key.size() == 1 && keyStart.size() >= 3 && keyStart.get(1).text().equals(".")
+                        && keyStart.get(0).kind() == SqlLexer.Kind.WORD) {
+                    qualifier = keyStart.get(0).word();
+                }
+                found.add(new OrderedAggregate(unqualified(call), qualifier, key.size() == 1 ? key.get(0) : null, descending, distinct,
+                        withinGroup));
             }
             return found;
         }

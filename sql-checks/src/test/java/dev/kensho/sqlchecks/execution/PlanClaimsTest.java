@@ -104,4 +104,42 @@ class PlanClaimsTest {
     void aTableWithoutOutOfLineValuesKeepsItsBound() throws Exception {
         assertPassed(claim("max-buffers=10", "SELECT stringu1 FROM tenk1 WHERE unique1 = 42;"));
     }
+
+    private static Outcome on(String setup, String meta, String sql) throws Exception {
+        return TestPage.on(verifier).add("setup", setup).add(meta, sql).last();
+    }
+
+    private static final String T_X = "CREATE TABLE t (x int NOT NULL); INSERT INTO t SELECT i FROM generate_series(1, 20000) AS i; "
+            + "CREATE INDEX t_x ON t (x); VACUUM ANALYZE t;";
+
+    @Test
+    void aGroupingSetSortedByTheAggregateItselfIsASort() throws Exception {
+        // Red-team finding: GROUP BY GROUPING SETS ((a), (b)) over an index on a sorts again for (b) inside the GroupAggregate.
+        Outcome outcome = on("CREATE TABLE g (a int NOT NULL, b bit(1) NOT NULL); INSERT INTO g SELECT i, (i % 2)::bit(1) FROM "
+                + "generate_series(1, 20000) AS i; CREATE INDEX g_a ON g (a); CLUSTER g USING g_a; VACUUM ANALYZE g;",
+                "no-sort", "SELECT a, b, count(*) FROM g GROUP BY GROUPING SETS ((a), (b));");
+        assertEquals("plan assertion failed: no Sort node: the aggregate sorts its input itself for a grouping set (Sort Key: b; "
+                + "EXPLAIN shows no Sort node for it)", outcome.failure().message());
+    }
+
+    @Test
+    void aggregatesArePresortedOnlyByRowsInTheirOwnDirection() throws Exception {
+        // Red-team finding: the direction test was inverted, and DISTINCT (which sorts ascending) was taken as any direction.
+        Outcome descending = on(T_X, "no-sort", "SELECT array_agg(x ORDER BY x DESC) AS a, count(DISTINCT x) AS n FROM t WHERE x < 5000;");
+        assertTrue(descending.failure().message().startsWith("plan assertion failed: no Sort node: the aggregate "), descending.failure().message());
+        assertTrue(descending.failure().message().contains("sorts its input itself"), descending.failure().message());
+        Outcome mixed = on(T_X, "no-sort", "SELECT count(DISTINCT x) AS n, array_agg(x ORDER BY x DESC) AS a FROM t WHERE x < 5000;");
+        assertTrue(mixed.failure().message().contains("sorts its input itself"), mixed.failure().message());
+        assertPassed(on(T_X, "no-sort", "SELECT array_agg(x ORDER BY x) AS a, count(DISTINCT x) AS n FROM t WHERE x < 5000;"));
+    }
+
+    @Test
+    void aColumnOfAnotherTableOfTheJoinIsNotOrderedByTheIndex() throws Exception {
+        // Red-team finding: b.x was taken for a.x, the column the index orders.
+        Outcome outcome = on("CREATE TABLE a (x int NOT NULL); INSERT INTO a SELECT i FROM generate_series(1, 20000) AS i; "
+                + "CREATE INDEX a_x ON a (x); CREATE TABLE b (id int PRIMARY KEY, x int NOT NULL); INSERT INTO b SELECT i, "
+                + "(i * 7919) % 20000 FROM generate_series(1, 20000) AS i; VACUUM ANALYZE a, b;",
+                "no-sort", "SELECT count(DISTINCT a.x) AS n, count(DISTINCT b.x) AS bn FROM a JOIN b ON b.id = a.x WHERE a.x < 50;");
+        assertTrue(outcome.failure().message().contains("sorts its input itself (it orders by "), outcome.failure().message());
+    }
 }
