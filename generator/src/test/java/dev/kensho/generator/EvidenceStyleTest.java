@@ -129,8 +129,26 @@ class EvidenceStyleTest {
                 + "inline, list-item, none)");
         assertRefused(".note { margin-top: -3em }", "1:9: margin '-3em' is not allowed in custom CSS: only plain lengths that "
                 + "are not negative, since a negative margin pulls an element over its neighbours");
-        assertRefused(".note { text-decoration: line-through }", "1:9: 'line-through' is not allowed in custom CSS: it would "
-                + "strike through the theme's labels inside the element");
+        assertRefused(".note { text-decoration: line-through }", "1:9: 'text-decoration: line-through' is not allowed in custom "
+                + "CSS: a decoration is drawn over the text of everything inside the element, the theme's evidence included "
+                + "(allowed: none, underline and a style)");
+        // Red team: an overline as thick as a line, in the background's colour, covered the checked code under its mark.
+        assertRefused(".note { text-decoration: overline }", "1:9: 'text-decoration: overline' is not allowed in custom CSS: a "
+                + "decoration is drawn over the text of everything inside the element, the theme's evidence included (allowed: "
+                + "none, underline and a style)");
+        for (String property : List.of("text-decoration-thickness: 46px", "text-decoration-color: #f6f8fa", "text-underline-offset: -1em",
+                "order: -1")) {
+            String name = property.substring(0, property.indexOf(':'));
+            assertRefused(".note { " + property + " }", "1:9: '" + name + "' is not allowed in custom CSS: it could hide, cover, move "
+                    + "or squeeze what the build checked (allowed: colours, backgrounds, borders, fonts, spacing and flex layout)");
+        }
+        assertRefused(".note { flex-direction: column-reverse }", "1:9: 'flex-direction: column-reverse' is not allowed in custom "
+                + "CSS: a reversed flex line shows a snippet's evidence apart from the SQL it belongs to");
+        // Red team: the page's frame (its content column, the verification note, the header's height) is the theme's too.
+        assertRefused(".page-content { display: flex }", "1:1: '.page-content" + THEIRS);
+        assertRefused(".verification-note { display: none }", "1:1: '.verification-note" + THEIRS);
+        assertRefused(":root { --header-h: 14.6rem }", "1:9: '--header-h' is the theme's: it colours the evidence and the code it "
+                + "checked; custom CSS may set --accent, --sidebar-bg and properties of its own");
         assertRefused(":root { --muted: #ffffff }", "1:9: '--muted' is the theme's: it colours the evidence and the code it "
                 + "checked; custom CSS may set --accent, --sidebar-bg and properties of its own");
         assertRefused(":root { visibility: hidden }", "1:9: :root takes only custom properties in custom CSS (such as --accent): "

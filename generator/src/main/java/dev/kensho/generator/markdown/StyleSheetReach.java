@@ -64,7 +64,7 @@ final class StyleSheetReach {
      * --sidebar-bg, a site's own) are free.
      */
     static final Set<String> THEME_VARIABLES = Set.of("--bg", "--fg", "--muted", "--border", "--code-bg", "--ok", "--ok-bg",
-            "--mark-bg", "--danger", "--lifeline", "--font-body");
+            "--mark-bg", "--danger", "--lifeline", "--font-body", "--header-h", "--aside-accent", "--aside-bg");
     private static final List<String> THEME_VARIABLE_PREFIXES = List.of("--tok-", "--kensho-");
     /**
      * The theme's variables a site may set for its look, on :root only: set on an element of the site's own they would
@@ -86,12 +86,12 @@ final class StyleSheetReach {
      * then lie over this one's "not verified" label. In flow and in a flex line, boxes never overlap.
      */
     private static final Set<String> PROPERTIES = Set.of("color", "font", "font-family", "font-weight", "font-style", "font-size",
-            "font-stretch", "line-height", "text-align", "text-transform", "text-underline-offset", "word-break", "overflow-wrap",
+            "font-stretch", "line-height", "text-align", "text-transform", "word-break", "overflow-wrap",
             "hyphens", "box-shadow", "border-collapse", "border-spacing", "table-layout", "caption-side", "vertical-align",
-            "display", "box-sizing", "gap", "row-gap", "column-gap", "order",
+            "display", "box-sizing", "gap", "row-gap", "column-gap",
             "cursor", "accent-color", "caret-color", "object-fit", "object-position", "scroll-margin-top",
             "list-style-type", "list-style-position",
-            "text-decoration", "text-decoration-line", "text-decoration-color", "text-decoration-style", "text-decoration-thickness");
+            "text-decoration", "text-decoration-line", "text-decoration-style");
     private static final List<String> PROPERTY_PREFIXES = List.of("background", "border", "margin", "padding", "flex", "justify-",
             "align-", "place-", "font-variant");
     /** What an @font-face rule may describe; its src passes StyleSheetPolicy's URL check. */
@@ -348,9 +348,15 @@ final class StyleSheetReach {
         } else if (name.startsWith("margin") && !MARGIN.matcher(value).matches()) {
             add(problems, property, "margin '" + value + "' is not allowed in custom CSS: only plain lengths that are not "
                     + "negative, since a negative margin pulls an element over its neighbours");
-        } else if (name.startsWith("text-decoration") && value.toLowerCase(Locale.ROOT).contains("line-through")) {
-            add(problems, property, "'line-through' is not allowed in custom CSS: it would strike through the theme's labels "
-                    + "inside the element");
+        } else if (name.startsWith("text-decoration") && !value.toLowerCase(Locale.ROOT).trim()
+                .matches("(none|underline|solid|double|dotted|dashed|wavy)(\\s+(none|underline|solid|double|dotted|dashed|wavy))*")) {
+            // A decoration propagates into every descendant's text and no descendant can undo it: an overline as thick
+            // as a line, in the background's colour, covers the checked code under a mark.
+            add(problems, property, "'" + name + ": " + value + "' is not allowed in custom CSS: a decoration is drawn over the "
+                    + "text of everything inside the element, the theme's evidence included (allowed: none, underline and a style)");
+        } else if (name.startsWith("flex") && value.toLowerCase(Locale.ROOT).contains("reverse")) {
+            add(problems, property, "'" + name + ": " + value + "' is not allowed in custom CSS: a reversed flex line shows a "
+                    + "snippet's evidence apart from the SQL it belongs to");
         } else if (name.startsWith("list-style") && !value.matches("(?i)[a-z-]+(\\s+[a-z-]+)?")) {
             add(problems, property, "'" + name + ": " + value + "' is not allowed in custom CSS: a marker may be a keyword "
                     + "(disc, decimal, …), not text or a picture");

@@ -60,7 +60,11 @@ public final class HtmlGate {
      * Classes a style may not name though markup may wear them: flexmark itself writes {@code language-*} on a fence
      * that is not a snippet, and the theme writes it on the checked code's {@code <code>}.
      */
-    private static final List<String> STYLE_ONLY_PREFIXES = List.of("language-");
+    private static final List<String> STYLE_ONLY_PREFIXES = List.of("language-",
+            // The page's frame around the evidence (kensho.css): restyled, it could reorder, squeeze, hide or cover it.
+            // (The site's name, header and search keep their look the site may brand.)
+            "layout", "content", "page-", "verification-note", "sidebar", "toc", "pager", "skip-link", "fallback-notice",
+            "visually-hidden", "diagram");
 
     /** Whether contributor markup may not wear a class (any case): the theme's evidence's. */
     public static boolean isThemeClass(String name) {
