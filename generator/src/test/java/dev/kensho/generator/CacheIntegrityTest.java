@@ -186,6 +186,33 @@ class CacheIntegrityTest {
     }
 
     @Test
+    void aSignedEntryOlderThanADayIsNotUsed() throws Exception {
+        // Red team: a page reading the clock in a way the detector misses would keep its mark for ever; a day at most now.
+        TestSite site = new TestSite(temp).page("index.md", TRUE_CLAIM);
+        assertEquals(0, run(site).status());
+        Path entry;
+        try (Stream<Path> entries = Files.walk(temp.resolve("xdg/kensho/projects"))) {
+            entry = entries.filter(p -> p.toString().endsWith(".json")).findFirst().orElseThrow();
+        }
+        String key = entry.getFileName().toString().replace(".json", "");
+        String payload = Files.readString(entry);
+        payload = payload.substring(payload.indexOf('\n') + 1)
+                .replaceFirst("\"verifiedAtEpochSecond\":\\d+", "\"verifiedAtEpochSecond\":" + (java.time.Instant.now().getEpochSecond() - 90_000));
+        Mac mac = Mac.getInstance("HmacSHA256");
+        mac.init(new SecretKeySpec(Files.readAllBytes(temp.resolve("xdg/kensho/cache-secret")), "HmacSHA256"));
+        for (String part : List.of("kensho verification cache entry v2", key, site.display("index.md"))) {
+            byte[] bytes = part.getBytes(StandardCharsets.UTF_8);
+            mac.update((bytes.length + ":").getBytes(StandardCharsets.US_ASCII));
+            mac.update(bytes);
+        }
+        Files.writeString(entry, HexFormat.of().formatHex(mac.doFinal(payload.getBytes(StandardCharsets.UTF_8))) + "\n" + payload);
+
+        TestSite.Run second = run(site);
+        assertEquals(0, second.status(), second::toString);
+        assertTrue(second.out().startsWith("Kensho: PostgreSQL 18.6 via embedded"), second::toString);
+    }
+
+    @Test
     void aCacheFolderGitTracksIsIgnoredAndSaid() throws Exception {
         TestSite site = new TestSite(temp).page("index.md", TRUE_CLAIM);
         Path cache = temp.resolve("cache");

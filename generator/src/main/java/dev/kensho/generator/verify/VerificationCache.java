@@ -70,6 +70,9 @@ public final class VerificationCache {
     private final byte[] secret;
     private final AtomicInteger unsigned = new AtomicInteger();
     private final AtomicInteger unjudged = new AtomicInteger();
+    private final AtomicInteger expired = new AtomicInteger();
+    /** How long a page's verified outcome is reused: a day, whatever the page reads. */
+    static final Duration MAX_AGE = Duration.ofHours(24);
 
     private VerificationCache(Path folder, byte[] secret) {
         this.folder = folder;
@@ -114,7 +117,7 @@ public final class VerificationCache {
     }
 
     /** What is stored for a page. */
-    record Entry(String serverVersion, String serverDescription, List<CachedOutcome> outcomes) {
+    record Entry(String serverVersion, String serverDescription, long verifiedAtEpochSecond, List<CachedOutcome> outcomes) {
     }
 
     /** An outcome without its snippet (the snippet comes from the page as it is now). */
@@ -221,6 +224,13 @@ public final class VerificationCache {
         }
         try {
             Entry entry = JSON.readValue(payload, Entry.class);
+            long age = java.time.Instant.now().getEpochSecond() - entry.verifiedAtEpochSecond();
+            if (age < 0 || age > MAX_AGE.toSeconds()) {
+                // A page may depend on the day in a way TimeDependentSql does not see (a clock read spelt at run time,
+                // a value that changes per server): its mark is about the day it ran, so it is made anew at least daily.
+                expired.incrementAndGet();
+                return Optional.empty();
+            }
             if (entry.outcomes().size() != snippets.size()) {
                 unjudged.incrementAndGet();
                 return Optional.empty();
@@ -256,7 +266,8 @@ public final class VerificationCache {
         List<CachedOutcome> outcomes = result.outcomes().stream().map(o -> new CachedOutcome(o.status(), o.failure(),
                 o.results(), o.assertions(), o.plan(), o.transcript(), o.duration().toNanos())).toList();
         try {
-            byte[] payload = JSON.writeValueAsBytes(new Entry(serverVersion, serverDescription, outcomes));
+            byte[] payload = JSON.writeValueAsBytes(new Entry(serverVersion, serverDescription,
+                    java.time.Instant.now().getEpochSecond(), outcomes));
             byte[] signature = HexFormat.of().formatHex(sign(key, result.page(), payload)).concat("\n").getBytes(StandardCharsets.US_ASCII);
             Files.createDirectories(folder);
             Path temp = Files.createTempFile(folder, key, ".tmp");
