@@ -78,6 +78,12 @@ class ThemeIsDataTest {
         component(site, "<#setting new_builtin_class_resolver=\"unrestricted\">${\"freemarker.template.utility.Execute\"?new()(\"true\")}");
         assertRefused(site.build(), aside + ":1:11: error: template: The setting name is recognized, but changing this setting "
                 + "from inside a template isn't supported.", site);
+
+        // Red team: a template made at run time with ?interpret had no interruption checks; an endless loop in it kept a core.
+        component(site, "<p>\n  <#assign loop = \"<#list 1..2147483647 as i><#list 1..2147483647 as j></#list></#list>\"? interpret>"
+                + "<@loop/></p>");
+        assertRefused(site.build(), aside + ":2:89: error: template: ?interpret is not allowed in a theme: a template made at run "
+                + "time could not be stopped; write the template as a file of the theme", site);
     }
 
     @Test

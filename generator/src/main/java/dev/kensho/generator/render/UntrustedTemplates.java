@@ -84,6 +84,7 @@ final class UntrustedTemplates extends Configuration {
         if (template != null) {
             synchronized (template) {
                 if (template.getCustomAttribute(INTERRUPTIBLE) == null) {
+                    refuseInterpret(template);
                     // FreeMarker's own post-processor for templates that must be stoppable (its "_" API is the only way in).
                     _CoreAPI.addThreadInterruptedChecks(template);
                     template.setCustomAttribute(INTERRUPTIBLE, Boolean.TRUE);
@@ -91,6 +92,38 @@ final class UntrustedTemplates extends Configuration {
             }
         }
         return template;
+    }
+
+    private static final java.util.regex.Pattern INTERPRET = java.util.regex.Pattern.compile("\\?\\s*interpret\\b");
+
+    /**
+     * {@code ?interpret} makes a template of a string at run time: it never passes through here, so its loops would
+     * have no interruption checks and a runaway one would keep a core busy under {@code serve}. A theme has no need of
+     * it; it is refused at its line. FreeMarker's canonical form decides whether the template uses it (no spelling
+     * escapes that); the source is searched only to say where.
+     */
+    private static void refuseInterpret(Template template) throws freemarker.core.ParseException {
+        if (!INTERPRET.matcher(template.toString()).find()) {
+            return;
+        }
+        int line = 1;
+        int column = 1;
+        for (int l = 1; l < 100_000; l++) {
+            String text;
+            try {
+                text = template.getSource(1, l, Integer.MAX_VALUE / 2, l);
+            } catch (RuntimeException pastTheEnd) {
+                break;
+            }
+            java.util.regex.Matcher found = INTERPRET.matcher(text == null ? "" : text);
+            if (found.find()) {
+                line = l;
+                column = found.start() + 1;
+                break;
+            }
+        }
+        throw new freemarker.core.ParseException("?interpret is not allowed in a theme: a template made at run time could "
+                + "not be stopped; write the template as a file of the theme", template, line, column, line, column);
     }
 
     /** A rendering stopped for taking too much: the message, and where the template was when it could be told. */
