@@ -109,6 +109,12 @@ final class ScriptRunner {
         }
     }
 
+    /** Whether a snippet states something beyond running: rows, an error, a plan, a scenario's steps. */
+    private static boolean claims(Snippet snippet) {
+        return snippet.expectedRows() != null || snippet.directives().expectError() != null || snippet.directives().plan() != null
+                || snippet.scenario() != null;
+    }
+
     private List<Outcome> runInOrder(List<Snippet> snippets) {
         List<Integer> order = RunOrder.of(snippets);
         if (snippets.stream().anyMatch(s -> s.directives().hidden() || s.directives().setup())) {
@@ -121,6 +127,8 @@ final class ScriptRunner {
         Outcome[] outcomes = new Outcome[snippets.size()];
         Outcome failed = null;
         Snippet transactionOpenedBy = null;
+        Snippet readsKenshosSettings = null;
+        String readWhat = null;
         long deadline = System.nanoTime() + pageTimeout.toNanos();
         for (int index : order) {
             Snippet snippet = snippets.get(index);
@@ -156,6 +164,18 @@ final class ScriptRunner {
                 SnippetRun run = new SnippetRun(snippet, conditions.standing(), inTransaction ? transactionOpenedBy : null);
                 outcome = run.run();
                 stoppedPage = !outcome.passed() && !run.ranAsWritten;
+            }
+            if (readsKenshosSettings == null && (readWhat = KenshoSettingsReaders.find(snippet.sql())) != null) {
+                readsKenshosSettings = snippet;
+            }
+            if (readsKenshosSettings != null && outcome.passed() && claims(snippet)) {
+                // What the page reads of Kensho's session settings is Kensho's doing: a reader's session shows other values.
+                Failure reason = new Failure("this claim cannot be checked: the page reads a setting Kensho gives its session and a "
+                        + "reader's session does not have (" + readWhat + ", at " + readsKenshosSettings.location() + "; Kensho sets "
+                        + String.join(", ", new java.util.TreeSet<>(KenshoSettingsReaders.NAMES)) + " and auto_explain's settings "
+                        + "to see plans and parse trees)", null, snippet.location(), snippet.lineAt(0), null, null);
+                outcome = new Outcome(snippet, Outcome.Status.FAILED, reason, outcome.results(), outcome.assertions(), outcome.plan(),
+                        outcome.transcript(), outcome.duration());
             }
             outcomes[index] = outcome;
             boolean stillInTransaction = inTransaction();

@@ -69,6 +69,31 @@ class InvisibleCheckTest {
         assertEquals("rows differ (as a multiset, because the query has no ORDER BY)", wrong.failure().message());
     }
 
+    /** Red team: what the page reads of the settings Kensho gives its session is Kensho's doing, not the reader's SQL's. */
+    @Test
+    void aClaimOnWhatKenshosSessionSettingsShowCannotPass() throws Exception {
+        Outcome direct = page().add("", "SELECT current_setting('debug_print_parse') AS shown;", " shown\n-------\n on\n").last();
+        assertEquals("this claim cannot be checked: the page reads a setting Kensho gives its session and a reader's session does "
+                + "not have (debug_print_parse, at page.md:1:1; Kensho sets application_name, client_min_messages, debug_pretty_print, "
+                + "debug_print_parse, session_preload_libraries and auto_explain's settings to see plans and parse trees)",
+                direct.failure().message());
+        // Through a function defined earlier, its body a dollar-quoted string.
+        PageResult hidden = page()
+                .add("", "CREATE FUNCTION level() RETURNS text LANGUAGE sql AS $$ SELECT current_setting('client_min_messages') $$;")
+                .add("", "SELECT level() = 'log' AS kenshos;", " kenshos\n---------\n t\n").run();
+        assertTrue(hidden.outcomes().get(1).failure().message().startsWith("this claim cannot be checked: the page reads a setting "
+                + "Kensho gives its session and a reader's session does not have (client_min_messages, at page.md:1:1;"),
+                hidden.outcomes().get(1).failure().message());
+        // A computed name could be any of them; a list of every setting holds them all.
+        assertTrue(page().add("", "SELECT current_setting('debug_' || 'print_parse') AS shown;", " shown\n-------\n on\n").last()
+                .failure().message().contains("(current_setting with a computed name, at page.md:1:1;"));
+        assertTrue(page().add("", "SELECT count(*) > 0 AS any FROM pg_settings WHERE setting = 'log';", " any\n-----\n t\n").last()
+                .failure().message().contains("(pg_settings, at page.md:1:1;"));
+        // Settings a reader's session has as the page's does are read freely, and setting Kensho's is the page's business.
+        assertAllPassed(page().add("", "SET client_min_messages = warning;")
+                .add("", "SELECT current_setting('TimeZone') AS zone;", " zone\n------\n UTC\n").run());
+    }
+
     /** A plan claim naming an index resolves the name on Kensho's own connection: no catalog lock joins the reader's. */
     @Test
     void aPlanClaimNamingAnIndexTakesNoCatalogLockInTheReadersTransaction() throws Exception {
