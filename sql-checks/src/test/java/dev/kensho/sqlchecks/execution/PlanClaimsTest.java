@@ -101,6 +101,17 @@ class PlanClaimsTest {
     }
 
     @Test
+    void aValueAFunctionReadsOutOfLineIsWorkNoPlanCountsToo() throws Exception {
+        // Red team: the function's own query reads the table; the value is fetched from TOAST while the row is sent.
+        Outcome outcome = TestPage.on(verifier).add("", "CREATE TABLE doc (id int PRIMARY KEY, body text); ALTER TABLE doc ALTER body "
+                        + "SET STORAGE EXTERNAL; INSERT INTO doc SELECT 1, string_agg(md5(i::text), '') FROM generate_series(1, 16000) AS i; "
+                        + "CREATE FUNCTION body_of(k int) RETURNS text LANGUAGE sql STABLE AS 'SELECT body FROM doc WHERE id = k';")
+                .add("max-buffers=12", "SELECT body_of(1) AS body;").last();
+        assertTrue(outcome.failure().message().startsWith("plan assertion failed: touches at most 12 shared buffers: the rows it "
+                + "returns are read from public.doc, which holds values stored out of line (TOAST, "), outcome.failure().message());
+    }
+
+    @Test
     void aTableWithoutOutOfLineValuesKeepsItsBound() throws Exception {
         assertPassed(claim("max-buffers=10", "SELECT stringu1 FROM tenk1 WHERE unique1 = 42;"));
     }
