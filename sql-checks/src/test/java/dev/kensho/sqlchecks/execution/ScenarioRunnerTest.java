@@ -373,7 +373,7 @@ class ScenarioRunnerTest {
     void syntaxErrorsNameTheirLine() {
         ScenarioSyntaxException e = org.junit.jupiter.api.Assertions.assertThrows(ScenarioSyntaxException.class,
                 () -> ScenarioParser.parse("session a\nstep a1 { SELECT 1; }\nsession b\nstep b1 wait=a { SELECT 1; }\npermutation a1 b1\n"));
-        assertEquals("unknown step option 'wait'; known: waits-for=SESSION[,SESSION…] or waits-for=*, expect-error=SQLSTATE (and 'rows { … }', 'error { … }' or 'notices { … }' blocks after the step)", e.getMessage());
+        assertEquals("unknown step option 'wait'; known: waits-for=SESSION[,SESSION…] or waits-for=*, expect-error=SQLSTATE, completes-after=STEP (and 'rows { … }', 'error { … }' or 'notices { … }' blocks after the step)", e.getMessage());
         assertEquals(3, e.line());
         ScenarioSyntaxException unknown = org.junit.jupiter.api.Assertions.assertThrows(ScenarioSyntaxException.class,
                 () -> ScenarioParser.parse("session a\nstep a1 { SELECT 1; }\nsession b\nstep b1 { SELECT 1; }\npermutation a1 b9\n"));
