@@ -39,7 +39,9 @@ import java.util.regex.Pattern;
  * (comma-separated: the step is seen waiting for each of them, in turn or at once, and for no
  * other) or {@code *} (it waits, whomever for: all the tester's {@code <waiting ...>} records).
  * A step may be followed by several {@code rows} blocks: one states its last result, several state
- * every result of its statements, in order.
+ * every result of its statements, in order. {@code completes-after=STEP} states the step whose line
+ * its {@code <... completed>} follows. In a permutation, a step may carry the tester's markers:
+ * {@code b1(*)}, {@code b1(a2)}, {@code b1(a2, *)} (see {@link Scenario.Markers}).
  */
 public final class ScenarioParser {
 
