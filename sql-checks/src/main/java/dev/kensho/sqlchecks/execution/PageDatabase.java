@@ -68,6 +68,12 @@ final class PageDatabase implements AutoCloseable {
                 for (String setting : PlanCapture.roleStatements(name)) {
                     role.append("; ").append(setting);
                 }
+                if (!SETTABLE_BY_PAGES.isEmpty()) {
+                    // One pg_parameter_acl row per parameter is shared by every page's role, and the dropper
+                    // revokes on its own connection meanwhile (deleting the row with the last grant): taken in
+                    // turn, or a grant fails with "tuple concurrently deleted".
+                    role.append("; ").append(PARAMETER_ACL_LOCK);
+                }
                 for (String parameter : SETTABLE_BY_PAGES) {
                     role.append("; GRANT SET ON PARAMETER ").append(parameter).append(" TO ").append(name);
                 }
@@ -140,6 +146,12 @@ final class PageDatabase implements AutoCloseable {
         dropper.drop(name);
     }
 
+    /**
+     * Grants and revokes on a parameter update its one pg_parameter_acl row, shared by all page roles;
+     * this transaction-scoped lock (on Kensho's superuser connections only) takes them in turn.
+     */
+    private static final String PARAMETER_ACL_LOCK = "SELECT pg_catalog.pg_advisory_xact_lock(1262831443, 1)";
+
     static void drop(Connection admin, String name) {
         synchronized (admin) {
             try (Statement statement = admin.createStatement()) {
@@ -147,8 +159,9 @@ final class PageDatabase implements AutoCloseable {
                 statement.execute("ALTER DATABASE " + name + " IS_TEMPLATE false");
                 statement.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
                 for (String parameter : SETTABLE_BY_PAGES) {
-                    statement.execute("DO $$BEGIN IF EXISTS (SELECT FROM pg_roles WHERE rolname = '" + name + "') THEN "
-                            + "REVOKE SET ON PARAMETER " + parameter + " FROM " + name + "; END IF; END$$");
+                    // One query string, so the lock is held until the revoke commits (see PARAMETER_ACL_LOCK).
+                    statement.execute(PARAMETER_ACL_LOCK + "; DO $$BEGIN IF EXISTS (SELECT FROM pg_roles WHERE rolname = '"
+                            + name + "') THEN REVOKE SET ON PARAMETER " + parameter + " FROM " + name + "; END IF; END$$");
                 }
                 statement.execute("DROP ROLE IF EXISTS " + name);
             } catch (SQLException e) {

@@ -51,6 +51,22 @@ import java.util.concurrent.TimeoutException;
  */
 public final class ScenarioRunner {
 
+    /** Words in a step that may draw sequence numbers outside its transaction (nextval, setval, serial defaults). */
+    private static final java.util.regex.Pattern SEQUENCE_DRAW = java.util.regex.Pattern.compile("\\b(nextval|setval|insert|merge|copy)\\b");
+    /** Statements that read: a step made only of these, outside a transaction block, leaves nothing for another to see. */
+    private static final Set<String> READING = Set.of("select", "table", "values");
+
+    private static boolean readsOnly(Scenario.Step step) {
+        for (SqlStatement statement : SqlSplitter.split(step.sql())) {
+            String text = statement.text().strip().toLowerCase(java.util.Locale.ROOT);
+            String first = text.split("[^a-z_]", 2)[0];
+            if (!READING.contains(first) || text.matches("(?s).*\\b(update|delete|into)\\b.*")) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Opens another connection to the page's database as the page's role. */
     @FunctionalInterface
     public interface SessionFactory {
@@ -160,9 +176,17 @@ public final class ScenarioRunner {
         private String lastIssued;
 
         /** A waiting step that finished, or was woken and now waits for a session it did not wait for before. */
-        private record Release(Scenario.Step step, List<String> waitedFor) {
+        /**
+         * @param result        what it returned, when it has been reported complete; null while it waits again
+         * @param inTransaction whether its session was still inside a transaction block once it finished
+         */
+        private record Release(Scenario.Step step, List<String> waitedFor, StepResult result, boolean inTransaction) {
             Release {
                 waitedFor = waitedFor == null ? List.of() : waitedFor;
+            }
+
+            Release(Scenario.Step step, List<String> waitedFor) {
+                this(step, waitedFor, null, false);
             }
         }
 
@@ -394,11 +418,19 @@ public final class ScenarioRunner {
             return null;
         }
 
+        private boolean stillInTransaction(String session) {
+            try {
+                return inTransaction(connections.get(session));
+            } catch (SQLException e) {
+                return false;
+            }
+        }
+
         /** Reports a waiting step complete ({@code <... completed>}) and checks what it states. */
         private Failure complete(Running running, StepResult done) {
             Scenario.Step step = running.step();
             waiting.remove(step.session());
-            released.add(new Release(step, waitedFor.remove(step.session())));
+            released.add(new Release(step, waitedFor.remove(step.session()), done, stillInTransaction(step.session())));
             events.add(event(step, ScenarioTranscript.Kind.COMPLETED_AFTER_WAIT, List.of(), done));
             if (step.completesAfter() != null && !step.completesAfter().equals(lastIssued)) {
                 return failAt(step.line(), "step " + step.name() + " completed after " + lastIssued + ", not after "
@@ -454,34 +486,77 @@ public final class ScenarioRunner {
          * The rule for simultaneous release: when the step just issued (with everything it caused)
          * ended the waits of two or more steps that waited for the same session, the server woke them
          * together, and which runs first is decided by scheduling, not by the scenario (measured by
-         * hand: one of two such sessions won 25 of 30 runs). Whatever they then do, their rows, their
-         * errors and the order the diagram shows could differ on the reader's run, so the permutation
-         * fails here rather than pass on some runs. A session woken and queued behind the other
-         * counts as released; one still waiting for whom it waited for before does not.
+         * hand: one of two such sessions won 25 of 30 runs). The permutation is accepted only when
+         * nothing can depend on that order ({@link #orderFree}); otherwise it fails here rather than pass
+         * on some runs. A session woken and queued behind the other counts as released; one still
+         * waiting for whom it waited for before does not.
          */
         private Failure racedRelease(Scenario.Step releaser) {
             // Released steps by the session each waited for, in the permutation's order.
-            Map<String, Set<String>> byHolder = new LinkedHashMap<>();
+            Map<String, Map<String, Release>> byHolder = new LinkedHashMap<>();
             for (Release release : released) {
                 for (String holder : release.waitedFor()) {
-                    byHolder.computeIfAbsent(holder, h -> new TreeSet<>(Comparator.comparingInt(permutation.steps()::indexOf)))
-                            .add(release.step().name());
+                    byHolder.computeIfAbsent(holder, h -> new java.util.TreeMap<>(Comparator.comparingInt(permutation.steps()::indexOf)))
+                            .merge(release.step().name(), release, (before, after) -> after.result() != null ? after : before);
                 }
             }
             released.clear();
-            for (Map.Entry<String, Set<String>> holder : byHolder.entrySet()) {
-                Set<String> steps = holder.getValue();
+            for (Map.Entry<String, Map<String, Release>> holder : byHolder.entrySet()) {
+                Map<String, Release> steps = holder.getValue();
                 // Only sessions of the scenario: "a session outside the scenario" names no one in particular.
                 if (steps.size() >= 2 && pids.containsKey(holder.getKey())) {
-                    return failAt(releaser.line(), "step " + releaser.name() + " releases " + String.join(" and ", steps)
-                            + " at once (each waited for " + holder.getKey() + "): which the server wakes first is not "
-                            + "determined, so what they do can differ from run to run; release them one at a time (for "
-                            + "example, issue one of them only after the other has finished)");
+                    String why = orderFree(steps.values());
+                    if (why != null) {
+                        return failAt(releaser.line(), "step " + releaser.name() + " releases " + String.join(" and ", steps.keySet())
+                                + " at once (each waited for " + holder.getKey() + "), and " + why + ": which the server "
+                                + "wakes first is not determined, so what they do can differ from run to run; release them one "
+                                + "at a time (for example, issue one of them only after the other has finished)");
+                    }
+                    assertions.add(Assertion.held("release-order-free", Map.of("step", releaser.name(), "released",
+                            String.join(",", steps.keySet())), releaser.name() + " releases " + String.join(" and ", steps.keySet())
+                            + ", and nothing they do depends on which wakes first"));
                 }
             }
             return null;
         }
 
+        /**
+         * Steps woken together cannot depend on which runs first when each has finished without an
+         * error and nothing one did is visible to another: each session is still inside its transaction
+         * block (its writes are seen by no one before its own COMMIT, later in the permutation's fixed
+         * order), or the step only reads. Locks are what they share then, and a lock conflict between
+         * them would have left one waiting; conflicts are symmetric, so in the other order none would
+         * either. What a transaction cannot hide is refused: sequence numbers (nextval, setval, and the
+         * serial or identity defaults an INSERT, MERGE or COPY may draw) are drawn in wake order.
+         *
+         * @return why the order can matter, or null when it cannot
+         */
+        private String orderFree(java.util.Collection<Release> releases) {
+            // What the steps say comes first, then what the server did; a step named is the same on every
+            // run (which of them lost the race is not, so that is said of "one of them").
+            for (Release release : releases) {
+                java.util.regex.Matcher drawn = SEQUENCE_DRAW.matcher(release.step().sql().toLowerCase(java.util.Locale.ROOT));
+                if (drawn.find()) {
+                    return release.step().name() + " may draw sequence numbers (" + drawn.group(1) + "), which are taken in wake order";
+                }
+            }
+            for (Release release : releases) {
+                if (release.result() == null || waiting.containsKey(release.step().session())) {
+                    return "one of them waits again, now for another";
+                }
+            }
+            for (Release release : releases) {
+                if (release.result().error() != null) {
+                    return "one of them failed";
+                }
+            }
+            for (Release release : releases) {
+                if (!release.inTransaction() && !readsOnly(release.step())) {
+                    return release.step().name() + " ended its transaction, so what it wrote may be seen by the other";
+                }
+            }
+            return null;
+        }
         /**
          * Waits until the step finishes (true) or the server reports it blocked (false). Past the
          * watchdog's deadline the step is cancelled and reported as finished with that error.
