@@ -722,6 +722,11 @@ public final class ScenarioRunner {
         }
 
         private void tearDown() {
+            if (justIssued != null) {
+                // Issued this round and not yet among the waiting steps (an error cut the round short): cancelled like them.
+                waiting.putIfAbsent(justIssued.step().session(), justIssued);
+                justIssued = null;
+            }
             for (Running running : waiting.values()) {
                 try {
                     cancel(pids.get(running.step().session()));
