@@ -43,7 +43,7 @@ class ScenarioBuildTest {
         TestSite.Run run = site.check();
         assertEquals(1, run.status(), run::toString);
         assertEquals(site.display("race.md") + ":14:1: error: step b1 waits for a, but the scenario does not say so; "
-                + "add waits-for=a if that is the point\n"
+                + "add waits-for=a (or waits-for=*) if that is the point\n"
                 + " 14 | step b1 { INSERT INTO r VALUES ('K1') ON CONFLICT DO NOTHING RETURNING key; }\n"
                 + "    | ^\n\n", run.err());
     }
