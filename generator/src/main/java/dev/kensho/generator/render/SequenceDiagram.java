@@ -119,7 +119,9 @@ final class SequenceDiagram {
      */
     static String note(Event event, Event waited, List<Scenario.Session> sessions, UiStrings ui) {
         return switch (event.kind()) {
-            case WAITING -> ui.format("scenario.waitsFor", holders(event, sessions));
+            // A step a permutation's marker reports waiting ((*) or (STEP)) may be waiting for no session.
+            case WAITING -> event.waitsFor().isEmpty() ? ui.get("scenario.reportedWaiting")
+                    : ui.format("scenario.waitsFor", holders(event, sessions));
             case COMPLETED, COMPLETED_AFTER_WAIT -> {
                 if (endedByServer(event)) {
                     yield ui.format(WAIT_ENDED_BY_SERVER.get(event.sqlState()), event.sqlState(),

@@ -64,4 +64,14 @@ class SequenceDiagramTest {
         assertEquals(List.of("seq-released arrow-right"), table.select("tr.seq-released").eachAttr("class"));
         assertEquals("待ちが解けた: 完了", lastNote(draw("ja", true, null)));
     }
+
+    @Test
+    void aStepReportedWaitingByAPermutationMarkerNamesNoSession() throws Exception {
+        for (String lang : new String[] {"ja", "en"}) {
+            UiStrings ui = Theme.load(Path.of("../site")).ui(lang);
+            Event marked = new Event("b_q", "b", "SELECT 1", Kind.WAITING, List.of(), null, null, null);
+            Element table = Jsoup.parseBodyFragment(SequenceDiagram.draw(new PermutationRun(List.of(), List.of(marked)), SESSIONS, ui)).body();
+            assertEquals(lang.equals("ja") ? "待ちとして報告（順列のマーカー）" : "reported waiting (the permutation's marker)", lastNote(table));
+        }
+    }
 }

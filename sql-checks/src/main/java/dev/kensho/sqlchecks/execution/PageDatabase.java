@@ -45,13 +45,6 @@ final class PageDatabase implements AutoCloseable {
      */
     static final java.util.List<String> SETTABLE_BY_PAGES = java.util.List.of("deadlock_timeout");
 
-    /**
-     * A parameter's privileges are one row of a shared catalog (pg_parameter_acl) that every page's
-     * GRANT and REVOKE rewrites; pages are created and dropped on different connections at once, and
-     * two writers of that row fail ("tuple concurrently updated/deleted"). They take turns.
-     */
-    private static final Object PARAMETER_PRIVILEGES = new Object();
-
     static PageDatabase create(RunningPostgres server, Connection admin, DatabaseDropper dropper, String name, VerifierSettings settings,
                                PlanCapture.Switch capture) throws SQLException {
         long diskBytes = settings.databaseBytes();
@@ -75,12 +68,16 @@ final class PageDatabase implements AutoCloseable {
                 for (String setting : PlanCapture.roleStatements(name)) {
                     role.append("; ").append(setting);
                 }
+                if (!SETTABLE_BY_PAGES.isEmpty()) {
+                    // One pg_parameter_acl row per parameter is shared by every page's role, and the dropper
+                    // revokes on its own connection meanwhile (deleting the row with the last grant): taken in
+                    // turn, or a grant fails with "tuple concurrently deleted".
+                    role.append("; ").append(PARAMETER_ACL_LOCK);
+                }
                 for (String parameter : SETTABLE_BY_PAGES) {
                     role.append("; GRANT SET ON PARAMETER ").append(parameter).append(" TO ").append(name);
                 }
-                synchronized (PARAMETER_PRIVILEGES) {
-                    statement.execute(role.toString());
-                }
+                statement.execute(role.toString());
                 // Every provider gives page databases the same encoding and locale (text ORDER BY depends on them).
                 statement.execute("CREATE DATABASE " + name + " OWNER " + name + " TEMPLATE " + server.pageTemplate() + " "
                         + server.databaseLocale().createOptions() + (server.disposable() ? " STRATEGY FILE_COPY" : ""));
@@ -149,17 +146,22 @@ final class PageDatabase implements AutoCloseable {
         dropper.drop(name);
     }
 
+    /**
+     * Grants and revokes on a parameter update its one pg_parameter_acl row, shared by all page roles;
+     * this transaction-scoped lock (on Kensho's superuser connections only) takes them in turn.
+     */
+    private static final String PARAMETER_ACL_LOCK = "SELECT pg_catalog.pg_advisory_xact_lock(1262831443, 1)";
+
     static void drop(Connection admin, String name) {
         synchronized (admin) {
             try (Statement statement = admin.createStatement()) {
                 // The page owns its database and may have marked it a template, which DROP refuses.
                 statement.execute("ALTER DATABASE " + name + " IS_TEMPLATE false");
                 statement.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
-                synchronized (PARAMETER_PRIVILEGES) {
-                    for (String parameter : SETTABLE_BY_PAGES) {
-                        statement.execute("DO $$BEGIN IF EXISTS (SELECT FROM pg_roles WHERE rolname = '" + name + "') THEN "
-                                + "REVOKE SET ON PARAMETER " + parameter + " FROM " + name + "; END IF; END$$");
-                    }
+                for (String parameter : SETTABLE_BY_PAGES) {
+                    // One query string, so the lock is held until the revoke commits (see PARAMETER_ACL_LOCK).
+                    statement.execute(PARAMETER_ACL_LOCK + "; DO $$BEGIN IF EXISTS (SELECT FROM pg_roles WHERE rolname = '"
+                            + name + "') THEN REVOKE SET ON PARAMETER " + parameter + " FROM " + name + "; END IF; END$$");
                 }
                 statement.execute("DROP ROLE IF EXISTS " + name);
             } catch (SQLException e) {

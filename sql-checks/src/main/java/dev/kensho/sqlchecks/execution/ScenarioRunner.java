@@ -51,6 +51,22 @@ import java.util.concurrent.TimeoutException;
  */
 public final class ScenarioRunner {
 
+    /** Words in a step that may draw sequence numbers outside its transaction (nextval, setval, serial defaults). */
+    private static final java.util.regex.Pattern SEQUENCE_DRAW = java.util.regex.Pattern.compile("\\b(nextval|setval|insert|merge|copy)\\b");
+    /** Statements that read: a step made only of these, outside a transaction block, leaves nothing for another to see. */
+    private static final Set<String> READING = Set.of("select", "table", "values");
+
+    private static boolean readsOnly(Scenario.Step step) {
+        for (SqlStatement statement : SqlSplitter.split(step.sql())) {
+            String text = statement.text().strip().toLowerCase(java.util.Locale.ROOT);
+            String first = text.split("[^a-z_]", 2)[0];
+            if (!READING.contains(first) || text.matches("(?s).*\\b(update|delete|into)\\b.*")) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Opens another connection to the page's database as the page's role. */
     @FunctionalInterface
     public interface SessionFactory {
@@ -146,13 +162,31 @@ public final class ScenarioRunner {
             this.deadline = System.nanoTime() + guard.limit().multipliedBy(3).toNanos();
         }
 
-        private record Running(Scenario.Step step, Future<StepResult> result) {
+        /** A step issued and not yet reported complete, with the markers of its entry in the permutation. */
+        private record Running(Scenario.Step step, Future<StepResult> result, Scenario.Markers markers) {
         }
 
+        /**
+         * The step issued in this round that is reported waiting: as the tester does (run_permutation),
+         * it joins the waiting steps only after the others have been given their chance to finish, so
+         * its own completion is looked for from the next round on.
+         */
+        private Running justIssued;
+        /** The last step issued: a {@code <... completed>} line follows its line (completes-after). */
+        private String lastIssued;
+
         /** A waiting step that finished, or was woken and now waits for a session it did not wait for before. */
-        private record Release(Scenario.Step step, List<String> waitedFor) {
+        /**
+         * @param result        what it returned, when it has been reported complete; null while it waits again
+         * @param inTransaction whether its session was still inside a transaction block once it finished
+         */
+        private record Release(Scenario.Step step, List<String> waitedFor, StepResult result, boolean inTransaction) {
             Release {
                 waitedFor = waitedFor == null ? List.of() : waitedFor;
+            }
+
+            Release(Scenario.Step step, List<String> waitedFor) {
+                this(step, waitedFor, null, false);
             }
         }
 
@@ -178,7 +212,8 @@ public final class ScenarioRunner {
                     }));
                     runOn(connection, session.setup());
                 }
-                for (String name : permutation.steps()) {
+                for (int index = 0; index < permutation.steps().size(); index++) {
+                    String name = permutation.steps().get(index);
                     Scenario.Step step = scenario.step(name).orElseThrow();
                     Running blocked = waiting.get(step.session());
                     released.clear();
@@ -190,9 +225,13 @@ public final class ScenarioRunner {
                             return failure;
                         }
                     }
-                    Failure failure = issue(step);
+                    Failure failure = issue(step, permutation.markers().get(index));
                     if (failure == null) {
                         failure = settleWaitingSteps();
+                    }
+                    if (justIssued != null) {
+                        waiting.put(justIssued.step().session(), justIssued);
+                        justIssued = null;
                     }
                     if (failure == null) {
                         failure = racedRelease(step);
@@ -203,16 +242,23 @@ public final class ScenarioRunner {
                 }
                 // As the isolation tester does, a step still waiting at the end is waited for: a lock_timeout
                 // the scenario set may end it; otherwise Kensho's limit does, and that is a failure.
-                for (Running stuck : new ArrayList<>(waiting.values())) {
+                while (!waiting.isEmpty()) {
+                    // In the order they started waiting, the first whose report no marker holds back.
+                    Running stuck = waiting.values().stream().filter(r -> heldBy(r) == null).findFirst().orElse(null);
+                    if (stuck == null) {
+                        Running first = waiting.values().iterator().next();
+                        return failAt(first.step().line(), "step " + first.step().name() + " is held back until "
+                                + heldBy(first) + " completes, which is itself held back: the permutation's markers block "
+                                + "each other");
+                    }
                     List<String> holders = blockers(stuck.step().session());
                     StepResult done = get(stuck.result());
-                    waiting.remove(stuck.step().session());
                     if (done.error() instanceof KenshoLimitException) {
+                        waiting.remove(stuck.step().session());
                         return failAt(stuck.step().line(), "step " + stuck.step().name() + " is still waiting for "
                                 + String.join(", ", holders) + " at the end of the permutation; no later step releases it");
                     }
-                    events.add(event(stuck.step(), ScenarioTranscript.Kind.COMPLETED_AFTER_WAIT, List.of(), done));
-                    Failure failure = checkResult(stuck.step(), done);
+                    Failure failure = complete(stuck, done);
                     if (failure != null) {
                         return failure;
                     }
@@ -230,23 +276,44 @@ public final class ScenarioRunner {
             }
         }
 
-        /** Issues a step and records whether it finished or waits. */
-        private Failure issue(Scenario.Step step) throws InterruptedException, SQLException {
+        /**
+         * Issues a step and records whether it finished or waits. As the tester does, a step marked
+         * {@code (*)} is reported waiting at once, and one a marker holds back is reported waiting
+         * though the server has finished it.
+         */
+        private Failure issue(Scenario.Step step, Scenario.Markers markers) throws InterruptedException, SQLException {
             Connection connection = connections.get(step.session());
             Future<StepResult> result = executors.get(step.session()).submit(() -> execute(connection, step.sql()));
-            Running running = new Running(step, result);
+            Running running = new Running(step, result, markers);
+            lastIssued = step.name();
+            if (markers.reportWaiting()) {
+                events.add(event(step, ScenarioTranscript.Kind.WAITING, List.of(), null));
+                justIssued = running;
+                waitedFor.put(step.session(), List.of());
+                return null;
+            }
             if (settle(running)) {
+                if (heldBy(running) != null) {
+                    events.add(event(step, ScenarioTranscript.Kind.WAITING, List.of(), null));
+                    justIssued = running;
+                    waitedFor.put(step.session(), List.of());
+                    return null;
+                }
                 StepResult done = get(result);
                 events.add(event(step, ScenarioTranscript.Kind.COMPLETED, List.of(), done));
                 if (step.waits()) {
                     return failAt(step.line(), "step " + step.name() + " was to wait for " + claimedWait(step)
                             + ", but it finished without waiting");
                 }
+                if (step.completesAfter() != null) {
+                    return failAt(step.line(), "step " + step.name() + " was to complete after " + step.completesAfter()
+                            + ", but it finished without waiting");
+                }
                 return checkResult(step, done);
             }
             List<String> blockers = blockers(step.session());
             events.add(event(step, ScenarioTranscript.Kind.WAITING, blockers, null));
-            waiting.put(step.session(), running);
+            justIssued = running;
             waitedFor.put(step.session(), blockers);
             seenWaitingFor.put(step.name(), new java.util.LinkedHashSet<>(blockers));
             if (!step.waits()) {
@@ -279,10 +346,16 @@ public final class ScenarioRunner {
          * sessions waits for both at once; DROP INDEX CONCURRENTLY waits for one, then the other.
          */
         private Failure checkWait(Scenario.Step step) {
-            Set<String> seen = seenWaitingFor.get(step.name());
-            if (seen == null || !step.waits()) {
+            Set<String> seenAtAll = seenWaitingFor.remove(step.name());
+            if (!step.waits()) {
                 return null;
             }
+            if ((seenAtAll == null || seenAtAll.isEmpty()) && !anySession(step)) {
+                // Reported waiting only because a marker held its report back: the server never showed it waiting.
+                return failAt(step.line(), "step " + step.name() + " was to wait for " + claimedWait(step)
+                        + ", but the server never showed it waiting (a marker of the permutation only held back its report)");
+            }
+            Set<String> seen = seenAtAll == null ? Set.of() : seenAtAll;
             List<String> never = step.waitsFor().stream().filter(name -> !anySession(step) && !seen.contains(name)).toList();
             if (!never.isEmpty()) {
                 return failAt(step.line(), "step " + step.name() + " waited for " + String.join(", ", seen)
@@ -294,25 +367,80 @@ public final class ScenarioRunner {
         }
 
         private Failure awaitCompletion(Running blocked, String next) throws InterruptedException, SQLException {
-            while (!blocked.result().isDone()) {
-                observeWait(blocked.step(), blockers(blocked.step().session()));
+            String session = blocked.step().session();
+            while (waiting.get(session) == blocked) {
+                boolean done = blocked.result().isDone();
                 if (System.nanoTime() > deadline) {
-                    return failAt(permutation.line(), "step " + next + " cannot be issued: session " + blocked.step().session()
-                            + " is still waiting in step " + blocked.step().name() + " (for "
-                            + String.join(", ", blockers(blocked.step().session())) + ")");
+                    return failAt(permutation.line(), "step " + next + " cannot be issued: session " + session
+                            + " is still waiting in step " + blocked.step().name() + (done
+                            ? " (its report is held back until " + heldBy(blocked) + " completes)"
+                            : " (for " + String.join(", ", blockers(session)) + ")"));
                 }
-                try {
-                    blocked.result().get(5, TimeUnit.MILLISECONDS);
-                } catch (TimeoutException | ExecutionException stillWaiting) {
-                    // Checked again above.
+                if (!done) {
+                    observeWait(blocked.step(), blockers(session));
+                    try {
+                        blocked.result().get(5, TimeUnit.MILLISECONDS);
+                    } catch (TimeoutException | ExecutionException stillWaiting) {
+                        // Checked again above.
+                    }
+                } else if (heldBy(blocked) == null) {
+                    Failure failure = complete(blocked, get(blocked.result()));
+                    return failure != null ? failure : settleWaitingSteps();
+                } else {
+                    // As the tester does, the other waiting steps are polled: the one holding it back may finish.
+                    Failure failure = settleWaitingSteps();
+                    if (failure != null) {
+                        return failure;
+                    }
+                    if (waiting.get(session) == blocked) {
+                        Thread.sleep(5);
+                    }
                 }
             }
-            waiting.remove(blocked.step().session());
-            released.add(new Release(blocked.step(), waitedFor.remove(blocked.step().session())));
-            StepResult done = get(blocked.result());
-            events.add(event(blocked.step(), ScenarioTranscript.Kind.COMPLETED_AFTER_WAIT, List.of(), done));
-            Failure failure = checkResult(blocked.step(), done);
-            return failure != null ? failure : settleWaitingSteps();
+            return null;
+        }
+
+        /**
+         * The step a marker of this entry still waits for: one its markers name that is its session's
+         * active step (issued, not yet reported complete), as the tester's step_has_blocker decides; else null.
+         */
+        private String heldBy(Running running) {
+            for (String after : running.markers().afterSteps()) {
+                String session = scenario.step(after).orElseThrow().session();
+                Running active = waiting.get(session);
+                if (active == null && justIssued != null && justIssued.step().session().equals(session)) {
+                    active = justIssued;
+                }
+                if (active != null && active.step().name().equals(after)) {
+                    return after;
+                }
+            }
+            return null;
+        }
+
+        private boolean stillInTransaction(String session) {
+            try {
+                return inTransaction(connections.get(session));
+            } catch (SQLException e) {
+                return false;
+            }
+        }
+
+        /** Reports a waiting step complete ({@code <... completed>}) and checks what it states. */
+        private Failure complete(Running running, StepResult done) {
+            Scenario.Step step = running.step();
+            waiting.remove(step.session());
+            released.add(new Release(step, waitedFor.remove(step.session()), done, stillInTransaction(step.session())));
+            events.add(event(step, ScenarioTranscript.Kind.COMPLETED_AFTER_WAIT, List.of(), done));
+            if (step.completesAfter() != null && !step.completesAfter().equals(lastIssued)) {
+                return failAt(step.line(), "step " + step.name() + " completed after " + lastIssued + ", not after "
+                        + step.completesAfter() + " (its <... completed> follows " + lastIssued + "'s line)");
+            }
+            if (step.completesAfter() != null) {
+                assertions.add(Assertion.held("step-completes-after", Map.of("step", step.name(), "after", step.completesAfter()),
+                        step.name() + " completes after " + step.completesAfter()));
+            }
+            return checkResult(step, done);
         }
 
         /** Lets each waiting step finish or be seen waiting again, until nothing changes. */
@@ -321,12 +449,11 @@ public final class ScenarioRunner {
             while (changed) {
                 changed = false;
                 for (Running running : new ArrayList<>(waiting.values())) {
-                    if (settle(running)) {
-                        waiting.remove(running.step().session());
-                        released.add(new Release(running.step(), waitedFor.remove(running.step().session())));
-                        StepResult done = get(running.result());
-                        events.add(event(running.step(), ScenarioTranscript.Kind.COMPLETED_AFTER_WAIT, List.of(), done));
-                        Failure failure = checkResult(running.step(), done);
+                    if (waiting.get(running.step().session()) != running) {
+                        continue;
+                    }
+                    if (settle(running) && heldBy(running) == null) {
+                        Failure failure = complete(running, get(running.result()));
                         if (failure != null) {
                             return failure;
                         }
@@ -337,6 +464,14 @@ public final class ScenarioRunner {
             // A step still waiting may have been woken and lost a race: it now waits for the winner.
             for (Running running : waiting.values()) {
                 String session = running.step().session();
+                if (running.result().isDone()) {
+                    // Finished, its report held back by a marker: its wait ended now.
+                    List<String> before = waitedFor.put(session, List.of());
+                    if (before != null && !before.isEmpty()) {
+                        released.add(new Release(running.step(), before));
+                    }
+                    continue;
+                }
                 List<String> now = blockers(session);
                 observeWait(running.step(), now);
                 List<String> before = waitedFor.put(session, now);
@@ -351,34 +486,77 @@ public final class ScenarioRunner {
          * The rule for simultaneous release: when the step just issued (with everything it caused)
          * ended the waits of two or more steps that waited for the same session, the server woke them
          * together, and which runs first is decided by scheduling, not by the scenario (measured by
-         * hand: one of two such sessions won 25 of 30 runs). Whatever they then do, their rows, their
-         * errors and the order the diagram shows could differ on the reader's run, so the permutation
-         * fails here rather than pass on some runs. A session woken and queued behind the other
-         * counts as released; one still waiting for whom it waited for before does not.
+         * hand: one of two such sessions won 25 of 30 runs). The permutation is accepted only when
+         * nothing can depend on that order ({@link #orderFree}); otherwise it fails here rather than pass
+         * on some runs. A session woken and queued behind the other counts as released; one still
+         * waiting for whom it waited for before does not.
          */
         private Failure racedRelease(Scenario.Step releaser) {
             // Released steps by the session each waited for, in the permutation's order.
-            Map<String, Set<String>> byHolder = new LinkedHashMap<>();
+            Map<String, Map<String, Release>> byHolder = new LinkedHashMap<>();
             for (Release release : released) {
                 for (String holder : release.waitedFor()) {
-                    byHolder.computeIfAbsent(holder, h -> new TreeSet<>(Comparator.comparingInt(permutation.steps()::indexOf)))
-                            .add(release.step().name());
+                    byHolder.computeIfAbsent(holder, h -> new java.util.TreeMap<>(Comparator.comparingInt(permutation.steps()::indexOf)))
+                            .merge(release.step().name(), release, (before, after) -> after.result() != null ? after : before);
                 }
             }
             released.clear();
-            for (Map.Entry<String, Set<String>> holder : byHolder.entrySet()) {
-                Set<String> steps = holder.getValue();
+            for (Map.Entry<String, Map<String, Release>> holder : byHolder.entrySet()) {
+                Map<String, Release> steps = holder.getValue();
                 // Only sessions of the scenario: "a session outside the scenario" names no one in particular.
                 if (steps.size() >= 2 && pids.containsKey(holder.getKey())) {
-                    return failAt(releaser.line(), "step " + releaser.name() + " releases " + String.join(" and ", steps)
-                            + " at once (each waited for " + holder.getKey() + "): which the server wakes first is not "
-                            + "determined, so what they do can differ from run to run; release them one at a time (for "
-                            + "example, issue one of them only after the other has finished)");
+                    String why = orderFree(steps.values());
+                    if (why != null) {
+                        return failAt(releaser.line(), "step " + releaser.name() + " releases " + String.join(" and ", steps.keySet())
+                                + " at once (each waited for " + holder.getKey() + "), and " + why + ": which the server "
+                                + "wakes first is not determined, so what they do can differ from run to run; release them one "
+                                + "at a time (for example, issue one of them only after the other has finished)");
+                    }
+                    assertions.add(Assertion.held("release-order-free", Map.of("step", releaser.name(), "released",
+                            String.join(",", steps.keySet())), releaser.name() + " releases " + String.join(" and ", steps.keySet())
+                            + ", and nothing they do depends on which wakes first"));
                 }
             }
             return null;
         }
 
+        /**
+         * Steps woken together cannot depend on which runs first when each has finished without an
+         * error and nothing one did is visible to another: each session is still inside its transaction
+         * block (its writes are seen by no one before its own COMMIT, later in the permutation's fixed
+         * order), or the step only reads. Locks are what they share then, and a lock conflict between
+         * them would have left one waiting; conflicts are symmetric, so in the other order none would
+         * either. What a transaction cannot hide is refused: sequence numbers (nextval, setval, and the
+         * serial or identity defaults an INSERT, MERGE or COPY may draw) are drawn in wake order.
+         *
+         * @return why the order can matter, or null when it cannot
+         */
+        private String orderFree(java.util.Collection<Release> releases) {
+            // What the steps say comes first, then what the server did; a step named is the same on every
+            // run (which of them lost the race is not, so that is said of "one of them").
+            for (Release release : releases) {
+                java.util.regex.Matcher drawn = SEQUENCE_DRAW.matcher(release.step().sql().toLowerCase(java.util.Locale.ROOT));
+                if (drawn.find()) {
+                    return release.step().name() + " may draw sequence numbers (" + drawn.group(1) + "), which are taken in wake order";
+                }
+            }
+            for (Release release : releases) {
+                if (release.result() == null || waiting.containsKey(release.step().session())) {
+                    return "one of them waits again, now for another";
+                }
+            }
+            for (Release release : releases) {
+                if (release.result().error() != null) {
+                    return "one of them failed";
+                }
+            }
+            for (Release release : releases) {
+                if (!release.inTransaction() && !readsOnly(release.step())) {
+                    return release.step().name() + " ended its transaction, so what it wrote may be seen by the other";
+                }
+            }
+            return null;
+        }
         /**
          * Waits until the step finishes (true) or the server reports it blocked (false). Past the
          * watchdog's deadline the step is cancelled and reported as finished with that error.
@@ -544,6 +722,11 @@ public final class ScenarioRunner {
         }
 
         private void tearDown() {
+            if (justIssued != null) {
+                // Issued this round and not yet among the waiting steps (an error cut the round short): cancelled like them.
+                waiting.putIfAbsent(justIssued.step().session(), justIssued);
+                justIssued = null;
+            }
             for (Running running : waiting.values()) {
                 try {
                     cancel(pids.get(running.step().session()));

@@ -46,9 +46,12 @@ public record Scenario(List<String> setup, String teardown, List<Session> sessio
      * @param expectedRows  one table: the rows of its last result; several: every result of its statements, in order
      * @param expectNotices the NOTICE, WARNING and INFO messages it must raise, in order ({@code NOTICE:  text}), or
      *                      null when not stated
+     * @param completesAfter the step (of another session) whose line its {@code <... completed>} must follow, as the
+     *                      tester's expected output shows it: the last step issued before it is reported complete; or null
      */
     public record Step(String name, String session, String sql, int line, List<String> waitsFor, String expectError,
-                       String expectMessage, List<ExpectedRows> expectedRows, List<String> expectNotices) {
+                       String expectMessage, List<ExpectedRows> expectedRows, List<String> expectNotices,
+                       String completesAfter) {
         public Step {
             waitsFor = List.copyOf(waitsFor);
             expectedRows = List.copyOf(expectedRows);
@@ -60,10 +63,44 @@ public record Scenario(List<String> setup, String teardown, List<Session> sessio
         }
     }
 
-    /** @param line where the permutation is written (0-based within the scenario text) */
-    public record Permutation(List<String> steps, int line) {
+    /**
+     * @param steps   the steps to issue, in order
+     * @param markers each step's blocking markers, as the isolation tester reads them ({@code s1a(*)}, {@code s1a(s2b)})
+     * @param line    where the permutation is written (0-based within the scenario text)
+     */
+    public record Permutation(List<String> steps, List<Markers> markers, int line) {
         public Permutation {
             steps = List.copyOf(steps);
+            markers = List.copyOf(markers);
+            if (markers.size() != steps.size()) {
+                throw new IllegalArgumentException("one marker list per step");
+            }
+        }
+
+        public Permutation(List<String> steps, int line) {
+            this(steps, steps.stream().map(s -> Markers.NONE).toList(), line);
+        }
+    }
+
+    /**
+     * The isolation tester's blocking markers on one entry of a permutation (README, "Dealing with race
+     * conditions"; isolationtester.c, step_has_blocker): the step is reported as waiting, and its
+     * completion held back, while any condition holds.
+     *
+     * @param reportWaiting {@code (*)}: reported {@code <waiting ...>} as soon as it is issued, whether or not the
+     *                      server shows it waiting; its completion is looked for only after the next step is issued
+     * @param afterSteps    {@code (s2b)}: not reported complete while step s2b is its session's active step (issued
+     *                      and not yet reported complete), even if the server has finished it
+     */
+    public record Markers(boolean reportWaiting, List<String> afterSteps) {
+        public static final Markers NONE = new Markers(false, List.of());
+
+        public Markers {
+            afterSteps = List.copyOf(afterSteps);
+        }
+
+        public boolean any() {
+            return reportWaiting || !afterSteps.isEmpty();
         }
     }
 

@@ -2,6 +2,7 @@ package dev.kensho.sqlchecks.model;
 
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -38,7 +39,9 @@ import java.util.regex.Pattern;
  * (comma-separated: the step is seen waiting for each of them, in turn or at once, and for no
  * other) or {@code *} (it waits, whomever for: all the tester's {@code <waiting ...>} records).
  * A step may be followed by several {@code rows} blocks: one states its last result, several state
- * every result of its statements, in order.
+ * every result of its statements, in order. {@code completes-after=STEP} states the step whose line
+ * its {@code <... completed>} follows. In a permutation, a step may carry the tester's markers:
+ * {@code b1(*)}, {@code b1(a2)}, {@code b1(a2, *)} (see {@link Scenario.Markers}).
  */
 public final class ScenarioParser {
 
@@ -233,12 +236,29 @@ public final class ScenarioParser {
                     }
                 }
                 steps.add(new Scenario.Step(step.name, session.name, step.sql, step.line, step.waitsFor, step.expectError,
-                        step.expectMessage, step.expectedRows, step.expectNotices));
+                        step.expectMessage, step.expectedRows, step.expectNotices, step.completesAfter));
             }
             built.add(new Scenario.Session(session.name, session.label == null ? session.name : session.label,
                     session.setup == null ? "" : session.setup, steps, session.teardown == null ? "" : session.teardown));
         }
         Set<String> issued = new HashSet<>();
+        Map<String, String> sessionOf = new HashMap<>();
+        Map<String, StepBuilder> byName = new HashMap<>();
+        for (SessionBuilder session : sessions) {
+            for (StepBuilder step : session.steps) {
+                sessionOf.put(step.name, session.name);
+                byName.put(step.name, step);
+            }
+        }
+        for (SessionBuilder session : sessions) {
+            for (StepBuilder step : session.steps) {
+                if (step.completesAfter != null && (!sessionOf.containsKey(step.completesAfter)
+                        || sessionOf.get(step.completesAfter).equals(session.name))) {
+                    throw new ScenarioSyntaxException("completes-after names a step of another session (the last step issued "
+                            + "before this one is reported complete), not '" + step.completesAfter + "'", step.line);
+                }
+            }
+        }
         for (Scenario.Permutation permutation : permutations) {
             for (String step : permutation.steps()) {
                 if (!stepNames.contains(step)) {
@@ -246,6 +266,7 @@ public final class ScenarioParser {
                 }
                 issued.add(step);
             }
+            checkMarkers(permutation, sessionOf, byName);
         }
         for (SessionBuilder session : sessions) {
             for (StepBuilder step : session.steps) {
@@ -256,6 +277,42 @@ public final class ScenarioParser {
             }
         }
         return new Scenario(setup, teardown, built, permutations);
+    }
+
+    /**
+     * As the isolation tester checks them (isolationtester.c): a marker names a step this permutation
+     * issues, of another session. Kensho adds what it needs to keep its claims decidable: a step marked
+     * {@code (*)} is counted as waiting whether or not it waits, so whom it waits for is left to timing
+     * and cannot be claimed; a step claiming where it completes must be followed by that step.
+     */
+    private static void checkMarkers(Scenario.Permutation permutation, Map<String, String> sessionOf,
+                                     Map<String, StepBuilder> steps) throws ScenarioSyntaxException {
+        List<String> order = permutation.steps();
+        for (int i = 0; i < order.size(); i++) {
+            String name = order.get(i);
+            Scenario.Markers markers = permutation.markers().get(i);
+            for (String after : markers.afterSteps()) {
+                if (!order.contains(after)) {
+                    throw new ScenarioSyntaxException("step " + name + "'s marker (" + after + ") names a step this permutation "
+                            + "does not issue", permutation.line());
+                }
+                if (sessionOf.get(after).equals(sessionOf.get(name))) {
+                    throw new ScenarioSyntaxException("step " + name + "'s marker (" + after + ") names a step of its own session "
+                            + sessionOf.get(name) + ", which runs one step at a time; a marker names a step of another session",
+                            permutation.line());
+                }
+            }
+            StepBuilder step = steps.get(name);
+            if (markers.reportWaiting() && !step.waitsFor.isEmpty() && !step.waitsFor.equals(List.of(Scenario.ANY_SESSION))) {
+                throw new ScenarioSyntaxException("step " + name + " is marked (*): it counts as waiting whether or not the server "
+                        + "shows it waiting, so whether it is seen waiting for " + String.join(", ", step.waitsFor) + " is left "
+                        + "to timing; state waits-for=* or no waits-for", permutation.line());
+            }
+            if (step.completesAfter != null && !order.subList(i + 1, order.size()).contains(step.completesAfter)) {
+                throw new ScenarioSyntaxException("step " + name + " states completes-after=" + step.completesAfter + ", but this "
+                        + "permutation does not issue " + step.completesAfter + " after it", permutation.line());
+            }
+        }
     }
 
     private StepBuilder step(int line, String session) throws ScenarioSyntaxException {
@@ -297,8 +354,15 @@ public final class ScenarioParser {
                     }
                     step.expectError = option.getValue();
                 }
+                case "completes-after" -> {
+                    if (!option.getValue().matches("[A-Za-z_][A-Za-z0-9_]*")) {
+                        throw new ScenarioSyntaxException("completes-after takes one step name (completes-after=s1c), not '"
+                                + option.getValue() + "'", line);
+                    }
+                    step.completesAfter = option.getValue();
+                }
                 default -> throw new ScenarioSyntaxException("unknown step option '" + option.getKey()
-                        + "'; known: waits-for=SESSION[,SESSION…] or waits-for=*, expect-error=SQLSTATE (and 'rows { … }', 'error { … }' or 'notices { … }' blocks after the step)", line);
+                        + "'; known: waits-for=SESSION[,SESSION…] or waits-for=*, expect-error=SQLSTATE, completes-after=STEP (and 'rows { … }', 'error { … }' or 'notices { … }' blocks after the step)", line);
             }
         }
         skipSpaceAndComments();
@@ -306,19 +370,60 @@ public final class ScenarioParser {
         return step;
     }
 
+    /**
+     * A permutation line: step names, each optionally followed by the tester's markers in parentheses,
+     * separated by commas: {@code s1a(*)}, {@code s1a(s2b)}, {@code s1a(s2b, *)}.
+     */
     private Scenario.Permutation permutation(int line) throws ScenarioSyntaxException {
         List<String> steps = new ArrayList<>();
+        List<Scenario.Markers> markers = new ArrayList<>();
         while (true) {
             skipInlineSpace();
             if (pos >= text.length() || text.charAt(pos) == '\n' || text.charAt(pos) == '#') {
                 break;
             }
-            steps.add(word("a step name"));
+            String name = word("a step name");
+            steps.add(name);
+            skipInlineSpace();
+            markers.add(pos < text.length() && text.charAt(pos) == '(' ? markers(name, line) : Scenario.Markers.NONE);
         }
         if (steps.isEmpty()) {
             throw new ScenarioSyntaxException("a permutation lists the steps to issue, in order", line);
         }
-        return new Scenario.Permutation(steps, line);
+        return new Scenario.Permutation(steps, markers, line);
+    }
+
+    private Scenario.Markers markers(String step, int line) throws ScenarioSyntaxException {
+        int eol = text.indexOf('\n', pos);
+        int close = text.indexOf(')', pos);
+        if (close < 0 || (eol >= 0 && close > eol)) {
+            throw new ScenarioSyntaxException("the markers of step " + step + " opened by '(' are never closed by ')' on this line", line);
+        }
+        boolean reportWaiting = false;
+        List<String> after = new ArrayList<>();
+        for (String marker : text.substring(pos + 1, close).split(",", -1)) {
+            String written = marker.strip();
+            if (written.equals("*")) {
+                if (reportWaiting) {
+                    throw new ScenarioSyntaxException("step " + step + " has the marker * twice", line);
+                }
+                reportWaiting = true;
+            } else if (written.matches("\"?[A-Za-z_][A-Za-z0-9_]*\"?")) {
+                String name = written.replace("\"", "");
+                if (after.contains(name)) {
+                    throw new ScenarioSyntaxException("step " + step + " has the marker " + name + " twice", line);
+                }
+                after.add(name);
+            } else if (written.matches("\"?[A-Za-z_][A-Za-z0-9_]*\"?\\s+notices\\s+[0-9]+")) {
+                throw new ScenarioSyntaxException("the marker '" + written + "' of step " + step + " is not supported: Kensho "
+                        + "reads a step's notices when the step ends, so it cannot hold a report until some arrive", line);
+            } else {
+                throw new ScenarioSyntaxException("a marker of step " + step + " is * or the name of another step, separated "
+                        + "by commas (" + step + "(*), " + step + "(s2b)), not '" + written + "'", line);
+            }
+        }
+        pos = close + 1;
+        return new Scenario.Markers(reportWaiting, after);
     }
 
     private String word(String what) throws ScenarioSyntaxException {
@@ -433,6 +538,7 @@ public final class ScenarioParser {
         String expectError;
         String expectMessage;
         List<String> expectNotices;
+        String completesAfter;
         final List<ExpectedRows> expectedRows = new ArrayList<>();
 
         StepBuilder(String name, int line) {

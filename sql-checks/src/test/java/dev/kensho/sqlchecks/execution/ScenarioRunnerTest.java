@@ -254,7 +254,8 @@ class ScenarioRunnerTest {
         for (int i = 0; i < 5; i++) {
             Outcome outcome = run(TWO_WAITERS.formatted("a",
                     "a_begin a_reserve b_begin b_reserve c_begin c_reserve a_rollback b_commit c_commit"));
-            assertEquals("step a_rollback releases b_reserve and c_reserve at once (each waited for a): which the server "
+            assertEquals("step a_rollback releases b_reserve and c_reserve at once (each waited for a), and b_reserve may draw "
+                    + "sequence numbers (insert), which are taken in wake order: which the server "
                     + "wakes first is not determined, so what they do can differ from run to run; release them one at a "
                     + "time (for example, issue one of them only after the other has finished)", outcome.failure().message());
             assertEquals(new SourceLocation("page.md", 14, 1), outcome.failure().location());
@@ -373,7 +374,7 @@ class ScenarioRunnerTest {
     void syntaxErrorsNameTheirLine() {
         ScenarioSyntaxException e = org.junit.jupiter.api.Assertions.assertThrows(ScenarioSyntaxException.class,
                 () -> ScenarioParser.parse("session a\nstep a1 { SELECT 1; }\nsession b\nstep b1 wait=a { SELECT 1; }\npermutation a1 b1\n"));
-        assertEquals("unknown step option 'wait'; known: waits-for=SESSION[,SESSION…] or waits-for=*, expect-error=SQLSTATE (and 'rows { … }', 'error { … }' or 'notices { … }' blocks after the step)", e.getMessage());
+        assertEquals("unknown step option 'wait'; known: waits-for=SESSION[,SESSION…] or waits-for=*, expect-error=SQLSTATE, completes-after=STEP (and 'rows { … }', 'error { … }' or 'notices { … }' blocks after the step)", e.getMessage());
         assertEquals(3, e.line());
         ScenarioSyntaxException unknown = org.junit.jupiter.api.Assertions.assertThrows(ScenarioSyntaxException.class,
                 () -> ScenarioParser.parse("session a\nstep a1 { SELECT 1; }\nsession b\nstep b1 { SELECT 1; }\npermutation a1 b9\n"));
