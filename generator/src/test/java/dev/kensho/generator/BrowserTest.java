@@ -842,6 +842,8 @@ class BrowserTest {
     /** Loads a page with run controls and waits until its snippets are there (a worker of the last page may still be fetching). */
     private static List<WebElement> openWithRunControls(String url) {
         driver.get(url);
+        // Every figure of a long page, not the ones parsed so far.
+        waitUpTo(30).until(d -> "complete".equals(js("return document.readyState")));
         return waitUpTo(30).withMessage(() -> "run controls on " + url + " (now at " + driver.getCurrentUrl() + ", title "
                         + driver.getTitle() + ", " + js("return document.documentElement.outerHTML.length") + " characters)")
                 .until(d -> {
