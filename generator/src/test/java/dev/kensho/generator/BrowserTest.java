@@ -1032,7 +1032,8 @@ class BrowserTest {
         assertTrue(bound.findElement(By.cssSelector("[data-kensho-run-output]")).getAttribute("textContent")
                 .endsWith("ERROR:  cannot insert multiple commands into a prepared statement\nSQLSTATE: 42601"));
         // An EXPLAIN replaced by another query is not "the same".
-        WebElement explain = figures.get(figures.size() - 1);
+        WebElement explain = figures.stream().filter(f -> f.getAttribute("textContent").contains("EXPLAIN (GENERIC_PLAN"))
+                .findFirst().orElseThrow();
         runAndWait(explain);
         js("arguments[0].value = 'SELECT 42 AS answer;'", explain.findElement(By.cssSelector("textarea")));
         verdict = rerun(explain);
