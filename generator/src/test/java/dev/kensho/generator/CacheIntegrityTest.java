@@ -157,18 +157,15 @@ class CacheIntegrityTest {
         assertTrue(Files.readString(site.out.resolve("index.html")).contains("genuine"));
     }
 
-    @Test
-    void aSignedEntryWhoseRecordedRowsDoNotBearOutThePageIsJudgedAgainAndNotUsed() throws Exception {
-        TestSite site = new TestSite(temp).page("index.md", TRUE_CLAIM);
-        assertEquals(0, run(site).status());
+    /** Rewrites the site's one cache entry and signs it with this machine's own secret, as only Kensho could. */
+    private Path resign(TestSite site, java.util.function.UnaryOperator<String> change) throws Exception {
         Path entry;
         try (Stream<Path> entries = Files.walk(temp.resolve("xdg/kensho/projects"))) {
             entry = entries.filter(p -> p.toString().endsWith(".json")).findFirst().orElseThrow();
         }
         String key = entry.getFileName().toString().replace(".json", "");
-        String payload = Files.readString(entry);
-        payload = payload.substring(payload.indexOf('\n') + 1).replace("[\"genuine\"]", "[\"other\"]");
-        // Signed with this machine's own secret, as only this machine could: the record itself contradicts the claim.
+        String stored = Files.readString(entry);
+        String payload = change.apply(stored.substring(stored.indexOf('\n') + 1));
         Mac mac = Mac.getInstance("HmacSHA256");
         mac.init(new SecretKeySpec(Files.readAllBytes(temp.resolve("xdg/kensho/cache-secret")), "HmacSHA256"));
         for (String part : List.of("kensho verification cache entry v2", key, site.display("index.md"))) {
@@ -177,6 +174,15 @@ class CacheIntegrityTest {
             mac.update(bytes);
         }
         Files.writeString(entry, HexFormat.of().formatHex(mac.doFinal(payload.getBytes(StandardCharsets.UTF_8))) + "\n" + payload);
+        return entry;
+    }
+
+    @Test
+    void aSignedEntryWhoseRecordedRowsDoNotBearOutThePageIsJudgedAgainAndNotUsed() throws Exception {
+        TestSite site = new TestSite(temp).page("index.md", TRUE_CLAIM);
+        assertEquals(0, run(site).status());
+        // Signed with this machine's own secret, as only this machine could: the record itself contradicts the claim.
+        Path entry = resign(site, payload -> payload.replace("[\"genuine\"]", "[\"other\"]"));
 
         TestSite.Run second = run(site);
         assertEquals(0, second.status(), second::toString);
@@ -190,22 +196,8 @@ class CacheIntegrityTest {
         // Red team: a page reading the clock in a way the detector misses would keep its mark for ever; a day at most now.
         TestSite site = new TestSite(temp).page("index.md", TRUE_CLAIM);
         assertEquals(0, run(site).status());
-        Path entry;
-        try (Stream<Path> entries = Files.walk(temp.resolve("xdg/kensho/projects"))) {
-            entry = entries.filter(p -> p.toString().endsWith(".json")).findFirst().orElseThrow();
-        }
-        String key = entry.getFileName().toString().replace(".json", "");
-        String payload = Files.readString(entry);
-        payload = payload.substring(payload.indexOf('\n') + 1)
-                .replaceFirst("\"verifiedAtEpochSecond\":\\d+", "\"verifiedAtEpochSecond\":" + (java.time.Instant.now().getEpochSecond() - 90_000));
-        Mac mac = Mac.getInstance("HmacSHA256");
-        mac.init(new SecretKeySpec(Files.readAllBytes(temp.resolve("xdg/kensho/cache-secret")), "HmacSHA256"));
-        for (String part : List.of("kensho verification cache entry v2", key, site.display("index.md"))) {
-            byte[] bytes = part.getBytes(StandardCharsets.UTF_8);
-            mac.update((bytes.length + ":").getBytes(StandardCharsets.US_ASCII));
-            mac.update(bytes);
-        }
-        Files.writeString(entry, HexFormat.of().formatHex(mac.doFinal(payload.getBytes(StandardCharsets.UTF_8))) + "\n" + payload);
+        resign(site, payload -> payload.replaceFirst("\"verifiedAtEpochSecond\":\\d+",
+                "\"verifiedAtEpochSecond\":" + (java.time.Instant.now().getEpochSecond() - 90_000)));
 
         TestSite.Run second = run(site);
         assertEquals(0, second.status(), second::toString);
