@@ -94,9 +94,7 @@ public final class KenshoBuild {
             throw new IOException("content folder " + options.content() + " does not exist");
         }
 
-        if (options.render() || options.shard().equals(Shard.ALL)) {
-            SiteRenderer.warmUp();
-        }
+        SiteRenderer.warmUp();
         ContentFiles contentFiles = new ContentFiles(options.content().toAbsolutePath().normalize());
         String siteSettings = display(workingDir, contentFiles.root().resolve(SiteConfig.FILE_NAME));
         SiteConfig config = SiteConfig.load(contentFiles, siteSettings, diagnostics);
@@ -118,9 +116,10 @@ public final class KenshoBuild {
                         pages.get(i).fallback() ? new ArrayList<>() : found.get(i))).toList();
         found.forEach(diagnostics::addAll);
         phase("parse", t0);
-        progress.expect((int) documents.stream().filter(d -> !d.sqlFences().isEmpty()).count(), options.render() || options.shard().equals(Shard.ALL) ? documents.size() : 0);
+        progress.expect((int) documents.stream().filter(d -> !d.sqlFences().isEmpty()).count(), documents.size());
 
         VerificationRun verification;
+        List<Diagnostic> sqlFailures = List.of();
         String environmentError = null;
         try {
             List<MarkdownDocument> share = documents.stream()
@@ -134,7 +133,8 @@ public final class KenshoBuild {
             if (!verification.pages().isEmpty()) {
                 progress.stageDone("verified " + verification.pages().size() + " page(s), " + verification.outcomes().size() + " snippet(s)");
             }
-            diagnostics.addAll(SqlVerification.diagnostics(verification));
+            sqlFailures = SqlVerification.diagnostics(verification);
+            diagnostics.addAll(sqlFailures);
         } catch (PostgresUnavailableException e) {
             environmentError = e.getMessage();
             verification = new VerificationRun(null, null, null, null, Duration.ZERO, Map.of(), Set.of());
@@ -164,20 +164,18 @@ public final class KenshoBuild {
         published.addAll(svgs.keySet());
         boolean written = false;
         List<LinkChecker.ExternalLink> externalLinks = List.of();
-        // Pages with problems in their sources are not rendered: the build fails on those problems anyway.
-        // check renders too, in memory, so that it blocks every broken link and anchor a build would block; a share of
-        // the pages (--shard) cannot be rendered whole, so the unsharded check or the build checks their links.
-        boolean linksChecked = options.render() || options.shard().equals(Shard.ALL);
-        if (!linksChecked) {
-            log.accept("Kensho: links and anchors are not checked with --shard (a build or an unsharded check checks them)");
-        }
-        if (linksChecked && environmentError == null && diagnostics.isEmpty()) {
+        // Pages with problems in their sources are not rendered: the build fails on those problems anyway. A failed SQL
+        // example is no such problem: the site is still rendered, in memory only, so that the same run reports every
+        // broken link and anchor beside it. check renders too, so that it blocks every broken link a build would block;
+        // a shard (--shard) renders every page (its own with their outcomes, the others without marks) and reports the
+        // link problems of its own pages, so that the shards together report each one once.
+        if (environmentError == null && sqlFailures.containsAll(diagnostics)) {
             String builtAt = buildTime().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'"));
             SiteRenderer renderer = new SiteRenderer(theme, config, verification, browserRuns, builtAt, GitDates.of(loader.root()), options.jobs());
             phase("verify", t0);
             // A build writes each file to the staging folder as it is made; the preview keeps the site in memory.
             Map<String, String> kept = sink == null ? null : new ConcurrentHashMap<>();
-            boolean writing = options.render() && sink == null;
+            boolean writing = options.render() && sink == null && diagnostics.isEmpty();
             try (SiteOutput output = writing ? SiteOutput.begin(options.out()) : null) {
                 SiteSink target = writing ? output::write : sink != null ? kept::put : (path, content) -> { };
                 for (Map.Entry<String, String> svg : svgs.entrySet()) {
@@ -200,13 +198,13 @@ public final class KenshoBuild {
                     }
                 }
                 // A page that could not be rendered would only show up again as broken links to it.
-                if (diagnostics.isEmpty()) {
+                if (sqlFailures.containsAll(diagnostics)) {
                     Set<String> files = new HashSet<>(site.paths());
                     files.add(CacheHeaders.FILE_NAME);
                     files.addAll(published);
                     LinkChecker.Result links = LinkChecker.check(site.documents(), site.outlines(), files, sources);
                     phase("links", t0);
-                    diagnostics.addAll(links.problems());
+                    diagnostics.addAll(ownShare(links.problems(), options.shard(), pages));
                     externalLinks = links.external();
                 }
                 if (diagnostics.isEmpty() && sink != null) {
@@ -248,6 +246,22 @@ public final class KenshoBuild {
             JUnitReport.write(options.junitXml(), verification, diagnostics);
         }
         return new BuildResult(diagnostics, environmentError, verification, sourcePages, written, elapsed, ignoredSql);
+    }
+
+    /**
+     * The link problems a shard reports: those of its own pages, and the theme's frame (no page's) in the first shard;
+     * the shards of a run together report each problem once.
+     */
+    private static List<Diagnostic> ownShare(List<Diagnostic> problems, Shard shard, List<Page> pages) {
+        if (shard.equals(Shard.ALL)) {
+            return problems;
+        }
+        Map<String, String> pageOf = new HashMap<>();
+        pages.forEach(page -> pageOf.put(page.displayPath(), page.relativePath()));
+        return problems.stream().filter(problem -> {
+            String page = pageOf.get(problem.file());
+            return page == null ? shard.index() == 1 : shard.contains(page);
+        }).toList();
     }
 
     /** With KENSHO_TIMINGS set, how long the build took to reach the end of each stage, and the CPU it had used by then. */

@@ -3,7 +3,11 @@ package dev.kensho.generator;
 import java.util.Collection;
 import java.util.Locale;
 
-/** "Did you mean …?" for a misspelt name: the known name fewest edits away, when it is close enough to be a typo. */
+/**
+ * "Did you mean …?" for a misspelt name: the known name fewest edits away (Damerau-Levenshtein, so that two swapped
+ * letters are one edit), when it is close enough to be a typo. Paths are compared whole; of names equally near, one in
+ * the same folder as the written one wins ("queue/indexs.md" → "queue/indexes.md", not "guide/indexes.md").
+ */
 public final class Suggestion {
 
     private Suggestion() {
@@ -13,9 +17,10 @@ public final class Suggestion {
     public static String didYouMean(String written, Collection<String> known) {
         String best = null;
         int bestDistance = Integer.MAX_VALUE;
+        String folder = folderOf(written);
         for (String candidate : known) {
             int distance = distance(written.toLowerCase(Locale.ROOT), candidate.toLowerCase(Locale.ROOT));
-            if (distance < bestDistance) {
+            if (distance < bestDistance || distance == bestDistance && !folderOf(best).equals(folder) && folderOf(candidate).equals(folder)) {
                 best = candidate;
                 bestDistance = distance;
             }
@@ -46,8 +51,13 @@ public final class Suggestion {
         return at == shorter.length();
     }
 
-    /** Levenshtein distance. */
+    private static String folderOf(String path) {
+        return path.substring(0, path.lastIndexOf('/') + 1);
+    }
+
+    /** Damerau-Levenshtein distance (optimal string alignment): insertions, deletions, substitutions, adjacent swaps. */
     static int distance(String a, String b) {
+        int[] before = new int[b.length() + 1];
         int[] previous = new int[b.length() + 1];
         int[] current = new int[b.length() + 1];
         for (int j = 0; j <= b.length(); j++) {
@@ -58,8 +68,12 @@ public final class Suggestion {
             for (int j = 1; j <= b.length(); j++) {
                 int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
                 current[j] = Math.min(substitution, Math.min(previous[j] + 1, current[j - 1] + 1));
+                if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2) && a.charAt(i - 2) == b.charAt(j - 1)) {
+                    current[j] = Math.min(current[j], before[j - 2] + 1);
+                }
             }
-            int[] swap = previous;
+            int[] swap = before;
+            before = previous;
             previous = current;
             current = swap;
         }

@@ -70,4 +70,59 @@ class CiReportTest {
         assertEquals(2, run.status(), run::toString);
         assertTrue(run.err().startsWith("Unknown options: '--shard', '1/2'"), run::toString);
     }
+
+    /** issue 35: links were checked only when every example passed, never in JUnit, never with --shard. */
+    @Test
+    void brokenLinksAndAnchorsAreReportedBesideAFailedExampleInEveryReport() throws Exception {
+        TestSite site = linkedSiteWithAFailedExample();
+        Path junit = temp.resolve("junit");
+        TestSite.Run run = site.build("--junit-xml", junit.toString());
+        assertEquals(1, run.status(), run::toString);
+        String sql = site.display("broken.md") + ":6:15: error: relation \"missing_table\" does not exist";
+        String link = site.display("index.md") + ":5:12: error: broken link 'gone.md': gone.md is not part of the site";
+        String anchor = site.display("broken.md") + ":9:13: error: broken link 'index.md#nowhere': index.html has no element with id \"nowhere\"";
+        for (String expected : List.of(sql, link, anchor)) {
+            assertTrue(run.err().contains(expected), () -> expected + "\n" + run);
+        }
+        assertTrue(!java.nio.file.Files.exists(site.out), "a failed build writes no site");
+
+        List<String> problems = new ArrayList<>();
+        new ObjectMapper().readTree(site.report.toFile()).get("problems").forEach(p -> problems.add(
+                p.get("file").asText() + ":" + p.get("line").asText() + ":" + p.get("column").asText() + ": " + p.get("message").asText()));
+        problems.sort(null);
+        List<String> expected = new ArrayList<>(List.of(sql.replace("error: ", ""), link.replace("error: ", ""), anchor.replace("error: ", "")));
+        expected.sort(null);
+        assertEquals(expected, problems);
+
+        var document = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(junit.resolve("TEST-kensho.xml").toFile());
+        NodeList failures = document.getElementsByTagName("failure");
+        List<String> messages = new ArrayList<>();
+        for (int i = 0; i < failures.getLength(); i++) {
+            messages.add(((Element) failures.item(i)).getAttribute("message"));
+        }
+        messages.sort(null);
+        List<String> inJunit = new ArrayList<>(List.of(sql.replace("error: ", "") + " [42P01]", link.replace("error: ", ""), anchor.replace("error: ", "")));
+        inJunit.sort(null);
+        assertEquals(inJunit, messages);
+    }
+
+    @Test
+    void shardsTogetherReportEveryBrokenLinkOnce() throws Exception {
+        TestSite site = linkedSiteWithAFailedExample();
+        List<String> links = new ArrayList<>();
+        for (int shard = 1; shard <= 2; shard++) {
+            TestSite.Run run = site.check("--shard", shard + "/2");
+            run.err().lines().filter(line -> line.contains("error: broken link")).forEach(links::add);
+        }
+        links.sort(null);
+        assertEquals(List.of(site.display("broken.md") + ":9:13: error: broken link 'index.md#nowhere': index.html has no element with id \"nowhere\"",
+                site.display("index.md") + ":5:12: error: broken link 'gone.md': gone.md is not part of the site"), links);
+    }
+
+    private TestSite linkedSiteWithAFailedExample() throws Exception {
+        return new TestSite(temp)
+                .page("index.md", TestSite.source("Home", "\nSee [gone](gone.md).\n\n```sql\nSELECT 1;\n```\n"))
+                .page("broken.md", TestSite.source("Broken", "\n```sql\nSELECT * FROM missing_table;\n```\n\nBack [home](index.md#nowhere).\n"));
+    }
+
 }

@@ -5,6 +5,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -70,5 +71,33 @@ class UnknownNamesTest {
         assertTrue(run.err().contains("error: broken link 'queue/retries.md': queue/retries.md is not part of the site (did you mean 'queue/retry.md'?)"), run::toString);
         assertTrue(run.err().contains("error: broken link 'queue/take.md#taking-the-job': queue/take/index.html has no element with id \"taking-the-job\" "
                 + "(did you mean 'taking-a-job'?)"), run::toString);
+    }
+
+    @Test
+    void aMisspeltPageIsAnsweredWithThePageMeantNotTheLinkingPage() throws Exception {
+        // issue 35: from queue/claiming.md (published as queue/claiming/index.html), "indexs.md" was compared as
+        // "queue/claiming/indexs.md" and the nearest file was the linking page itself.
+        TestSite site = new TestSite(temp).page("index.md", TestSite.source("Home", "\nSee [indexes](queue/indexs.md).\n"))
+                .page("queue/claiming.md", TestSite.source("Claiming", "\nSee [indexes](indexs.md) and [retries](retires.md).\n"))
+                .page("queue/indexes.md", TestSite.source("Indexes", "\nText.\n"))
+                .page("queue/retries.md", TestSite.source("Retries", "\nText.\n"))
+                .page("guide/indexes.md", TestSite.source("Guide indexes", "\nText.\n"));
+        site.theme = null;
+        TestSite.Run run = site.check();
+        assertEquals(1, run.status(), run::toString);
+        assertTrue(run.err().contains(site.display("index.md") + ":5:15: error: broken link 'queue/indexs.md': queue/indexs.md is not part of the site "
+                + "(did you mean 'queue/indexes.md'?)"), run::toString);
+        assertTrue(run.err().contains(site.display("queue/claiming.md") + ":5:15: error: broken link 'indexs.md': queue/indexs.md is not part of the site "
+                + "(did you mean 'queue/indexes.md'?)"), run::toString);
+        // Two letters swapped are one edit.
+        assertTrue(run.err().contains("error: broken link 'retires.md': queue/retires.md is not part of the site (did you mean 'queue/retries.md'?)"),
+                run::toString);
+    }
+
+    @Test
+    void ofTwoEquallyNearNamesTheOneInTheSameFolderIsSuggested() {
+        assertEquals(" (did you mean 'queue/indexes.md'?)", Suggestion.didYouMean("queue/indexs.md",
+                List.of("guide/indexes.md", "queue/indexes.md", "queue/claiming.md")));
+        assertEquals(1, Suggestion.distance("retires", "retries"));
     }
 }

@@ -32,13 +32,21 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 
 /** {@code kensho build|check}: exit 0 when everything holds, 1 when something fails, 2 for a usage error. */
-@Command(name = "kensho", mixinStandardHelpOptions = true, version = "Kensho " + KenshoVersion.VALUE,
+@Command(name = "kensho", mixinStandardHelpOptions = true, versionProvider = KenshoCommand.Version.class,
         description = "Builds a lesson site whose SQL examples are proven on PostgreSQL 18.",
         subcommands = {KenshoCommand.Init.class, KenshoCommand.Build.class, KenshoCommand.Check.class, KenshoCommand.Serve.class})
 public final class KenshoCommand implements Runnable {
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
+
+    /** "Kensho 0.1.0-SNAPSHOT (commit …)": the version alone does not say which snapshot. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            return new String[]{KenshoVersion.describe()};
+        }
+    }
 
     /** The real standard output; a progress line is drawn only for a run that writes there (not in tests). */
     private static PrintWriter DEFAULT_OUT;

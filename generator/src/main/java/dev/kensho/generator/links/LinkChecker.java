@@ -103,8 +103,12 @@ public final class LinkChecker {
                     target = target + "index.html";
                 }
                 if (!files.contains(target)) {
-                    problems.add(problem(located, sources.get(page), page, written, "broken link '" + written + "': " + target
-                            + " is not part of the site" + nearest(target, files, sources)));
+                    // A link to a source file (queue/indexs.md) is meant from the page's source, not from its output
+                    // folder (queue/claiming/): named, and compared with the site's sources, as the author wrote it.
+                    Page from = sources.get(page);
+                    String meant = from != null && uri.getPath().matches(".*\\.mdx?") ? SiteLinks.resolvePath(from.relativePath(), uri.getPath()) : target;
+                    problems.add(problem(located, from, page, written, "broken link '" + written + "': " + meant
+                            + " is not part of the site" + nearest(meant, files, sources)));
                     continue;
                 }
                 String fragment = uri.getFragment();
@@ -117,18 +121,15 @@ public final class LinkChecker {
         return new Result(problems, external);
     }
 
-    /** " (did you mean 'queue/retry.md'?)": the nearest file of the site, named by its source page when it has one. */
-    private static String nearest(String target, Set<String> files, Map<String, Page> sources) {
-        // Pages by their output path and by their source ("queue/retries.md" is near "queue/retry.md").
-        Set<String> candidates = new java.util.HashSet<>(files);
+    /**
+     * " (did you mean 'queue/retry.md'?)": the nearest file of the site, a page named by its source. The whole path is
+     * compared, so that the folder counts as much as the name, and of two equally near a file in the same folder wins.
+     */
+    private static String nearest(String meant, Set<String> files, Map<String, Page> sources) {
+        Set<String> candidates = new java.util.TreeSet<>(files);
+        candidates.removeAll(sources.keySet());
         sources.values().forEach(page -> candidates.add(page.relativePath()));
-        String suggestion = dev.kensho.generator.Suggestion.didYouMean(target, candidates);
-        if (suggestion.isEmpty()) {
-            return "";
-        }
-        String file = suggestion.substring(" (did you mean '".length(), suggestion.length() - "'?)".length());
-        Page page = sources.get(file);
-        return page == null ? suggestion : " (did you mean '" + page.relativePath() + "'?)";
+        return dev.kensho.generator.Suggestion.didYouMean(meant, candidates);
     }
 
     private static Diagnostic problem(Map<Page, SourceLinks> located, Page source, String page, String reference, String message) {

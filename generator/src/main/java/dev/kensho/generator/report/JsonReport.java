@@ -47,6 +47,8 @@ public final class JsonReport {
         List<String> ignoredSql = build.ignoredSql();
         Map<String, Object> report = new LinkedHashMap<>();
         report.put("kensho", kenshoVersion);
+        // Which snapshot: a version such as 0.1.0-SNAPSHOT names many builds.
+        report.put("kenshoCommit", dev.kensho.generator.KenshoVersion.COMMIT);
         report.put("provider", run.provider());
         report.put("providerReason", run.providerReason());
         report.put("serverVersion", run.serverVersion());

@@ -104,14 +104,14 @@ public final class StarterSite {
         return List.copyOf(files.keySet());
     }
 
-    /** A starter file, with the action's repository and this Kensho's version filled in. */
+    /** A starter file, with the action this Kensho is (a release's tag, else the commit it was built from) filled in. */
     private static String resource(String name) throws IOException {
         try (InputStream in = StarterSite.class.getResourceAsStream("/kensho-starter/" + name)) {
             if (in == null) {
                 throw new IOException("this Kensho was built without its starter files (kensho-starter/" + name + ")");
             }
             return new String(in.readAllBytes(), StandardCharsets.UTF_8)
-                    .replace("@REPOSITORY@", KenshoVersion.REPOSITORY).replace("@VERSION@", KenshoVersion.VALUE);
+                    .replace("@ACTION@", KenshoVersion.actionReference());
         }
     }
 }

@@ -1,12 +1,16 @@
 package dev.kensho.generator.verify;
 
 import dev.kensho.sqlchecks.postgres.ContainerPostgres;
+import dev.kensho.sqlchecks.postgres.DockerEngine;
 import dev.kensho.sqlchecks.postgres.EmbeddedPostgres;
 import dev.kensho.sqlchecks.postgres.ExistingServer;
 import dev.kensho.sqlchecks.postgres.FirstAvailable;
 import dev.kensho.sqlchecks.postgres.PostgresProvider;
 
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 
 /**
@@ -40,13 +44,7 @@ public record ProviderChoice(PostgresProvider provider, String reason) {
         return switch (option) {
             case "embedded" -> new ProviderChoice(new EmbeddedPostgres(), "--postgres embedded");
             case "container" -> new ProviderChoice(new ContainerPostgres(image), "--postgres container");
-            case "auto" -> {
-                String unavailable = ContainerPostgres.whyDockerIsUnavailable();
-                yield unavailable == null
-                        ? new ProviderChoice(new FirstAvailable(List.of(new ContainerPostgres(image), new EmbeddedPostgres())),
-                        "a Docker engine answered")
-                        : new ProviderChoice(new EmbeddedPostgres(), unavailable);
-            }
+            case "auto" -> auto(image, DockerEngine.host());
             default -> {
                 if (option.startsWith("jdbc:postgresql:")) {
                     yield new ProviderChoice(new ExistingServer(option), "--postgres with a JDBC URL");
@@ -55,6 +53,27 @@ public record ProviderChoice(PostgresProvider provider, String reason) {
                         + option + "'");
             }
         };
+    }
+
+    /** How long auto may ask the Docker engine before it runs the embedded binaries: a re-check in serve takes about a second. */
+    static final Duration AUTO_LIMIT = Duration.ofSeconds(1);
+
+    /** auto's answer per engine and image, asked once per process: every re-check of serve would otherwise ask again. */
+    private static final Map<String, String> AUTO_DECISIONS = new ConcurrentHashMap<>();
+
+    /**
+     * auto: a container when the Docker engine answers and already holds the image, the embedded binaries otherwise,
+     * decided within {@link #AUTO_LIMIT} and once per process, and the reason is said either way.
+     */
+    static ProviderChoice auto(String image, String dockerHost) {
+        String unavailable = AUTO_DECISIONS.computeIfAbsent(dockerHost + " " + image, key -> {
+            String why = DockerEngine.whyAutoCannotUse(dockerHost, image, AUTO_LIMIT);
+            return why == null ? "" : why;
+        });
+        return unavailable.isEmpty()
+                ? new ProviderChoice(new FirstAvailable(List.of(new ContainerPostgres(image), new EmbeddedPostgres())),
+                "--postgres auto: the Docker engine at " + dockerHost + " holds " + image)
+                : new ProviderChoice(new EmbeddedPostgres(), "--postgres auto: " + unavailable);
     }
 
     /**
