@@ -22,10 +22,19 @@ import java.nio.file.Path;
  * @param cache    folder of the verification cache, or null to run every page
  * @param jobs     pages verified and rendered at once
  * @param cacheSecret the key that signs the cache's entries ({@link CacheSecret})
+ * @param freshClockPages whether pages whose SQL reads the clock run whatever the cache holds (in CI, so that a
+ *                    published site's clock claims are checked by the build that publishes it)
  */
 public record BuildOptions(Path content, Path theme, Path out, String postgres, String image, Path report,
                            boolean render, VerifierSettings limits, Shard shard, Path junitXml, Path cache, int jobs,
-                           CacheSecret cacheSecret) {
+                           CacheSecret cacheSecret, boolean freshClockPages) {
+
+    /** Options under which a clock-reading page's cached outcome is reused for the time site.yml allows. */
+    public BuildOptions(Path content, Path theme, Path out, String postgres, String image, Path report,
+                        boolean render, VerifierSettings limits, Shard shard, Path junitXml, Path cache, int jobs,
+                        CacheSecret cacheSecret) {
+        this(content, theme, out, postgres, image, report, render, limits, shard, junitXml, cache, jobs, cacheSecret, false);
+    }
 
     /** Options whose cache entries are signed with the secret this process's environment names. */
     public BuildOptions(Path content, Path theme, Path out, String postgres, String image, Path report,

@@ -129,7 +129,8 @@ public final class KenshoBuild {
             }
             verification = SqlVerification.run(share, () -> ProviderChoice.choose(options.postgres(), options.image()),
                     ProviderChoice.identityOf(options.postgres(), options.image()), options.limits().withExtensions(config.extensions()),
-                    options.cache() == null ? null : VerificationCache.open(options.cache(), options.content(), options.cacheSecret(), log), options.jobs(), session, progress, log);
+                    options.cache() == null ? null : VerificationCache.open(options.cache(), options.content(), options.cacheSecret(),
+                            options.freshClockPages() ? Duration.ZERO : config.clockPagesFor(), log), options.jobs(), session, progress, log);
             if (!verification.pages().isEmpty()) {
                 progress.stageDone("verified " + verification.pages().size() + " page(s), " + verification.outcomes().size() + " snippet(s)");
             }
@@ -137,7 +138,7 @@ public final class KenshoBuild {
             diagnostics.addAll(sqlFailures);
         } catch (PostgresUnavailableException e) {
             environmentError = e.getMessage();
-            verification = new VerificationRun(null, null, null, null, Duration.ZERO, Map.of(), Set.of());
+            verification = VerificationRun.none();
         }
         // Said after the server line, which stays the first line of the output (README, "Command line").
         if (loader.drafts() > 0) {

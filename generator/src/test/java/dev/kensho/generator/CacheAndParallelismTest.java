@@ -84,31 +84,6 @@ class CacheAndParallelismTest {
     }
 
     @Test
-    void aPageThatReadsTheClockOrChanceRunsOnEveryBuild() throws Exception {
-        // Its ✓ was about the day it ran: SELECT current_date = DATE '…' holds today and fails tomorrow.
-        TestSite site = new TestSite(temp).page("today.md", TestSite.source("Today", """
-
-                ```sql
-                SELECT current_date >= DATE '2000-01-01' AS after_y2k, random() < 1 AS below_one;
-                ```
-                """)).page("fixed.md", TestSite.source("Fixed", """
-
-                ```sql
-                SELECT DATE '2000-01-01' AS y2k;
-                ```
-                """));
-        assertEquals(0, site.build("--cache", temp.resolve("cache").toString()).status());
-        TestSite.Run second = site.build("--cache", temp.resolve("cache").toString());
-        assertEquals(0, second.status(), second::toString);
-        assertTrue(second.out().startsWith("Kensho: PostgreSQL 18.6 via embedded"), "the clock page needs a server: " + second);
-        assertTrue(second.out().contains("; 1 unchanged page(s) from the cache; 1 page(s) read the clock or chance "
-                + "(current_date, …) and run on every build"), second::toString);
-        JsonNode report = new ObjectMapper().readTree(site.report.toFile());
-        assertEquals(1, report.get("totals").get("pagesFromCache").asInt());
-        assertEquals("UTF8, locale C (libc)", report.get("databaseLocale").asText());
-    }
-
-    @Test
     void theOutputIsTheSameByteForByteWhateverTheParallelism() throws Exception {
         TestSite site = site();
         assertEquals(0, site.build("--jobs", "1", "--no-cache").status());

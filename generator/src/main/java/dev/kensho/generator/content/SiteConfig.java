@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.net.URI;
@@ -43,16 +44,19 @@ import java.util.Collections;
  * @param extensions  extensions created in every page's database
  * @param playground  whether verified snippets get a run control in the reader's browser ({@code playground: false}
  *                    turns it off, and the site then carries no copy of the browser's PostgreSQL)
+ * @param clockPagesFor how long a page whose SQL reads the clock keeps its marks from the cache
+ *                    ({@code cache: {clockPagesFor: 6h}}; a day at most and by default, as every cache entry)
  */
 public record SiteConfig(String title, String description, String lang, Map<String, String> groups, String url,
                          UrlFormat urlFormat, Map<String, SiteLocale> locales, String defaultLocale, List<SidebarItem> sidebar,
-                         String editBaseUrl, Branding branding, List<String> extensions, boolean playground) {
+                         String editBaseUrl, Branding branding, List<String> extensions, boolean playground,
+                         Duration clockPagesFor) {
 
     public static final String FILE_NAME = "site.yml";
 
     /** Every key site.yml may hold; any other is a mistake (a misspelt key would otherwise be ignored in silence). */
     static final List<String> KEYS = List.of("title", "description", "lang", "url", "groups", "build", "locales",
-            "defaultLocale", "sidebar", "editLink", "logo", "favicon", "customCss", "social", "extensions", "playground");
+            "defaultLocale", "sidebar", "editLink", "logo", "favicon", "customCss", "social", "extensions", "playground", "cache");
 
 
     public SiteConfig {
@@ -79,7 +83,8 @@ public record SiteConfig(String title, String description, String lang, Map<Stri
     public static SiteConfig load(ContentFiles files, String displayPath, List<Diagnostic> diagnostics) throws IOException {
         Path file = files.root().resolve(FILE_NAME);
         SiteConfig defaults = new SiteConfig("Kensho", "", "ja", Map.of(), "", UrlFormat.DIRECTORY,
-                Map.of(SiteLocale.ROOT, new SiteLocale(SiteLocale.ROOT, "日本語", "ja", "ltr")), SiteLocale.ROOT, null, "", Branding.NONE, List.of(), true);
+                Map.of(SiteLocale.ROOT, new SiteLocale(SiteLocale.ROOT, "日本語", "ja", "ltr")), SiteLocale.ROOT, null, "", Branding.NONE, List.of(), true,
+                CLOCK_PAGES_AT_MOST);
         if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
             return defaults;
         }
@@ -214,7 +219,48 @@ public record SiteConfig(String title, String description, String lang, Map<Stri
                 groups,
                 url, format, locales, defaultLocale, sidebar, editBaseUrl,
                 Branding.read(map, files, text, displayPath, diagnostics), extensions(map, text, displayPath, diagnostics),
-                playground(map, text, displayPath, diagnostics));
+                playground(map, text, displayPath, diagnostics), clockPagesFor(map, text, displayPath, diagnostics));
+    }
+
+    /** A cache entry is reused for a day at most, whatever the page reads; a clock-reading page's may be shorter. */
+    public static final Duration CLOCK_PAGES_AT_MOST = Duration.ofDays(1);
+
+    /**
+     * {@code cache: {clockPagesFor: 6h}}: how long the marks of a page whose SQL reads the clock are reused from the
+     * cache ({@code 0} runs such pages on every build); written as a number and s, m, h or d, at most {@code 1d}.
+     */
+    private static Duration clockPagesFor(Map<?, ?> map, String text, String displayPath, List<Diagnostic> diagnostics) {
+        Object value = map.get("cache");
+        if (value == null) {
+            return CLOCK_PAGES_AT_MOST;
+        }
+        String usage = "site settings: cache takes clockPagesFor, a time of at most a day such as 0, 30m, 6h or 1d "
+                + "(how long a page whose SQL reads the clock keeps its marks from the cache)";
+        if (!(value instanceof Map<?, ?> cache) || !cache.keySet().stream().allMatch("clockPagesFor"::equals)) {
+            diagnostics.add(Diagnostic.at(displayPath, lineOf(text, "cache:"), 1, usage, null));
+            return CLOCK_PAGES_AT_MOST;
+        }
+        Object written = cache.get("clockPagesFor");
+        if (written == null) {
+            return CLOCK_PAGES_AT_MOST;
+        }
+        java.util.regex.Matcher time = java.util.regex.Pattern.compile("(\\d{1,6})([smhd]?)").matcher(String.valueOf(written).strip());
+        Duration duration = null;
+        if (time.matches() && (!time.group(2).isEmpty() || time.group(1).matches("0+"))) { // a bare number only as 0
+            long amount = Long.parseLong(time.group(1));
+            duration = switch (time.group(2)) {
+                case "s" -> Duration.ofSeconds(amount);
+                case "m" -> Duration.ofMinutes(amount);
+                case "h" -> Duration.ofHours(amount);
+                case "d" -> Duration.ofDays(amount);
+                default -> Duration.ZERO;
+            };
+        }
+        if (duration == null || duration.compareTo(CLOCK_PAGES_AT_MOST) > 0) {
+            diagnostics.add(Diagnostic.at(displayPath, lineOf(text, "clockPagesFor:"), 1, usage + ", not '" + written + "'", null));
+            return CLOCK_PAGES_AT_MOST;
+        }
+        return duration;
     }
 
     /**

@@ -27,6 +27,7 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.time.format.DateTimeFormatter;
 import java.util.Set;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -205,7 +206,8 @@ public final class SiteRenderer {
                 PageResult result = verification.pages().get(page.relativePath());
                 // The build time is shown only under verified SQL: other pages are reused across minutes.
                 String key = memo == null ? null : RenderMemo.key(shared, page.body(), page.frontMatter().toString(),
-                        outcomesFingerprint(result), lastUpdated.get(page.relativePath()), result == null ? "" : builtAt);
+                        outcomesFingerprint(result), lastUpdated.get(page.relativePath()), result == null ? "" : builtAt,
+                        String.valueOf(verification.clockPages().get(page.relativePath())));
                 RenderMemo.Entry reused = memo == null ? null : memo.get(page.outputPath(), key);
                 boolean lastUse = sharing.get(page.relativePath()) == 1;
                 rendered.add(pool.submit(() -> {
@@ -394,7 +396,7 @@ public final class SiteRenderer {
         pageModel.put("lastUpdated", furniture.lastUpdated(page));
         pageModel.put("source", page.relativePath());
         pageModel.put("meta", page.frontMatter().extra());
-        pageModel.put("verification", pageVerification(result));
+        pageModel.put("verification", pageVerification(page, result));
         pageModel.put("fallback", page.fallback());
         pageModel.put("contentLang", config.locales().get(page.fallback() ? config.defaultLocale() : page.locale()).lang());
         pageModel.put("editUrl", furniture.editUrl(page));
@@ -431,7 +433,7 @@ public final class SiteRenderer {
         return xml.append("</urlset>\n").toString();
     }
 
-    private Map<String, Object> pageVerification(PageResult result) {
+    private Map<String, Object> pageVerification(Page page, PageResult result) {
         if (result == null) {
             return null;
         }
@@ -441,6 +443,13 @@ public final class SiteRenderer {
         verified.put("passed", result.outcomes().stream().filter(Outcome::passed).count());
         verified.put("serverVersion", verification.serverVersion());
         verified.put("builtAt", builtAt);
+        // A page reading the clock says when its claims were checked: they hold for that moment, maybe not for today.
+        VerificationRun.ClockReading clock = verification.clockPages().get(page.relativePath());
+        if (clock != null) {
+            verified.put("clockReads", clock.reads());
+            verified.put("clockVerifiedAt", DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")
+                    .format(clock.verifiedAt().atOffset(java.time.ZoneOffset.UTC)));
+        }
         return verified;
     }
 

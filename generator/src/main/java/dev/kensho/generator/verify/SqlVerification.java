@@ -13,6 +13,8 @@ import dev.kensho.sqlchecks.execution.VerifierSettings;
 import dev.kensho.sqlchecks.postgres.PostgresUnavailableException;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -48,11 +50,12 @@ public final class SqlVerification {
         List<MarkdownDocument> withSql = documents.stream().filter(d -> d.verifiable() && !d.sqlFences().isEmpty()).toList();
         if (withSql.isEmpty()) {
             log.accept("Kensho: no SQL on any page; no PostgreSQL server started");
-            return new VerificationRun(null, null, null, null, Duration.ZERO, Map.of(), Set.of());
+            return VerificationRun.none();
         }
         Map<String, PageResult> results = new LinkedHashMap<>();
         Map<String, String> keys = new LinkedHashMap<>();
         Set<String> fromCache = new HashSet<>();
+        Map<String, VerificationRun.ClockReading> clockPages = new HashMap<>();
         List<MarkdownDocument> toRun = new ArrayList<>();
         String cachedVersion = null;
         String cachedServer = null;
@@ -65,6 +68,7 @@ public final class SqlVerification {
             if (hit.isPresent()) {
                 results.put(page, hit.get().result());
                 fromCache.add(page);
+                clock(document, hit.get().verifiedAt(), clockPages);
                 cachedVersion = hit.get().serverVersion();
                 cachedServer = hit.get().serverDescription();
             } else {
@@ -78,7 +82,8 @@ public final class SqlVerification {
         if (toRun.isEmpty()) {
             log.accept("Kensho: all " + withSql.size() + " page(s) with SQL unchanged since PostgreSQL " + cachedVersion
                     + " verified them; outcomes from the cache, no PostgreSQL server started");
-            return new VerificationRun("cache", "every page unchanged", cachedVersion, cachedServer, Duration.ZERO, results, fromCache);
+            return new VerificationRun("cache", "every page unchanged", cachedVersion, cachedServer, Duration.ZERO, results, fromCache,
+                    clockPages);
         }
         // Chosen only now: asking whether a Docker engine answers can take seconds, and cached pages need no server.
         ProviderChoice choice = chooser.get();
@@ -95,19 +100,24 @@ public final class SqlVerification {
             ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, jobs));
             try {
                 Map<String, Future<PageResult>> running = new LinkedHashMap<>();
+                Map<String, Instant> ranAt = new java.util.concurrent.ConcurrentHashMap<>();
                 for (MarkdownDocument document : toRun) {
                     running.put(document.page().relativePath(), pool.submit(() -> {
+                        // A clock-reading page's claims hold for the moment its run began: the first statement's now().
+                        ranAt.put(document.page().relativePath(), Instant.now());
                         PageResult result = verifier.verifyPage(document.page().displayPath(), snippets(document));
                         progress.pagesVerified.incrementAndGet();
                         progress.snippetsVerified.addAndGet(result.outcomes().size());
                         return result;
                     }));
                 }
-                for (Map.Entry<String, Future<PageResult>> entry : running.entrySet()) {
-                    PageResult result = entry.getValue().get();
-                    results.put(entry.getKey(), result);
+                for (MarkdownDocument document : toRun) {
+                    String page = document.page().relativePath();
+                    PageResult result = running.get(page).get();
+                    results.put(page, result);
+                    clock(document, ranAt.get(page), clockPages);
                     if (cache != null) {
-                        cache.store(keys.get(entry.getKey()), result, verifier.serverVersion(), verifier.serverDescription(), log);
+                        cache.store(keys.get(page), result, verifier.serverVersion(), verifier.serverDescription(), ranAt.get(page), log);
                     }
                 }
             } catch (InterruptedException e) {
@@ -119,9 +129,17 @@ public final class SqlVerification {
                 pool.shutdownNow();
             }
             return new VerificationRun(choice.provider().name(), choice.fullReason(), verifier.serverVersion(),
-                    verifier.serverDescription(), start, results, fromCache);
+                    verifier.serverDescription(), start, results, fromCache, clockPages);
         } finally {
             session.release(verifier);
+        }
+    }
+
+    /** Notes when a page whose SQL reads the clock was verified (a page reading chance says nothing: it ran just now). */
+    private static void clock(MarkdownDocument document, Instant verifiedAt, Map<String, VerificationRun.ClockReading> clockPages) {
+        TimeDependentSql.Reading reading = TimeDependentSql.read(snippets(document).stream().map(Snippet::sql).toList());
+        if (reading != null && reading.kind() == TimeDependentSql.Kind.CLOCK) {
+            clockPages.put(document.page().relativePath(), new VerificationRun.ClockReading(reading.word(), verifiedAt));
         }
     }
 
@@ -161,11 +179,11 @@ public final class SqlVerification {
                 failure.message(), failure.sqlState(), failure.sourceLine(), notes);
     }
 
-    /** Says how many pages the cache never serves because their SQL reads the clock or chance, and the first reason. */
+    /** Says how many pages the cache never serves because their SQL reads chance or the run, and the first reason. */
     private static String timeDependent(List<MarkdownDocument> toRun) {
-        List<String> reasons = toRun.stream().map(d -> TimeDependentSql.find(snippets(d).stream().map(Snippet::sql).toList()))
-                .filter(java.util.Objects::nonNull).toList();
-        return reasons.isEmpty() ? "" : "; " + reasons.size() + " page(s) read the clock or chance (" + reasons.get(0)
+        List<String> reasons = toRun.stream().map(d -> TimeDependentSql.read(snippets(d).stream().map(Snippet::sql).toList()))
+                .filter(r -> r != null && r.kind() == TimeDependentSql.Kind.CHANCE).map(TimeDependentSql.Reading::word).toList();
+        return reasons.isEmpty() ? "" : "; " + reasons.size() + " page(s) read chance or the run (" + reasons.get(0)
                 + ", …) and run on every build";
     }
 }

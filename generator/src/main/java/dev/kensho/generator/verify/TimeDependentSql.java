@@ -9,20 +9,40 @@ import java.util.Set;
 /**
  * SQL whose outcome depends on when or by chance it runs: the clock ({@code now()}, {@code current_date},
  * {@code 'now'::timestamptz}, …), randomness ({@code random()}, {@code gen_random_uuid()},
- * {@code TABLESAMPLE}, …) or the run itself ({@code pg_backend_pid()}, {@code txid_current()}, …). A ✓ recorded for such a page says nothing about today's run, so its
- * outcome is never reused from the cache: the page runs on every build. Found with the project's
+ * {@code TABLESAMPLE}, …) or the run itself ({@code pg_backend_pid()}, {@code txid_current()}, …). A ✓ recorded for
+ * such a page is about the moment or the draw it ran with. A clock-reading page's outcome is reused from the cache for
+ * the time site.yml allows ({@code cache: clockPagesFor}, a day at most), and the page says when it was verified; a
+ * page reading chance or the run is never reused: each build draws again, so a claim that holds only by luck gets its
+ * chance to fail instead of being kept. Found with the project's
  * lexer, never in comments; inside string and dollar-quoted bodies too, because a function or a
  * DEFAULT written there runs when the page does. Erring towards a miss only costs time.
  */
 final class TimeDependentSql {
 
-    /** Keywords that read the clock or sample by chance wherever they stand. */
-    private static final Set<String> KEYWORDS = Set.of(
-            "current_date", "current_time", "current_timestamp", "localtime", "localtimestamp", "tablesample");
-    /** Functions whose value comes from the clock or the random generator, when called (a column may be named age). */
-    private static final Set<String> FUNCTIONS = Set.of(
-            // the clock (age(x) with one argument counts from current_date)
-            "now", "clock_timestamp", "statement_timestamp", "transaction_timestamp", "timeofday", "age",
+    /** What a page's SQL depends on besides itself. */
+    enum Kind {
+        /** The time it runs: the same claims hold for a while. */
+        CLOCK,
+        /** A random draw or the identity of the run (a backend, a transaction, a port): nothing carries over. */
+        CHANCE
+    }
+
+    /** The first word or literal of one kind found in a page's SQL. */
+    record Reading(Kind kind, String word) {
+    }
+
+    /** Keywords that read the clock wherever they stand. */
+    private static final Set<String> CLOCK_KEYWORDS = Set.of(
+            "current_date", "current_time", "current_timestamp", "localtime", "localtimestamp");
+    /** Keywords that sample by chance. */
+    private static final Set<String> CHANCE_KEYWORDS = Set.of("tablesample");
+    /** Functions whose value comes from the clock, when called (a column may be named age). */
+    private static final Set<String> CLOCK_FUNCTIONS = Set.of(
+            // age(x) with one argument counts from current_date
+            "now", "clock_timestamp", "statement_timestamp", "transaction_timestamp", "timeofday", "age");
+    /** Functions whose value comes from the random generator or the run, when called. */
+    private static final Set<String> CHANCE_FUNCTIONS = Set.of(
+            // when this server started or read its configuration: different on every build
             "pg_postmaster_start_time", "pg_conf_load_time",
             // chance
             "random", "random_normal", "setseed", "gen_random_uuid", "uuidv4", "uuidv7", "uuid_generate_v1",
@@ -41,44 +61,68 @@ final class TimeDependentSql {
 
     /** The first word or literal that makes the SQL depend on the clock or on chance, or null. */
     static String find(String sql) {
-        return find(sql, 0);
+        Reading found = firstIn(sql, 0, null);
+        return found == null ? null : found.word();
     }
 
     /** The first such word in any of the snippets, or null. */
     static String find(List<String> sqls) {
-        for (String sql : sqls) {
-            String found = find(sql);
-            if (found != null) {
-                return found;
-            }
-        }
-        return null;
+        Reading found = read(sqls);
+        return found == null ? null : found.word();
     }
 
-    private static String find(String sql, int depth) {
+    /** What the snippets read: their first reading of chance when there is one (it decides), else of the clock, or null. */
+    static Reading read(List<String> sqls) {
+        Reading clock = null;
+        for (String sql : sqls) {
+            Reading chance = firstIn(sql, 0, Kind.CHANCE);
+            if (chance != null) {
+                return chance;
+            }
+            if (clock == null) {
+                clock = firstIn(sql, 0, Kind.CLOCK);
+            }
+        }
+        return clock;
+    }
+
+    /** What a word reads as a keyword, or null. */
+    private static Kind keywordKind(String word) {
+        return CHANCE_KEYWORDS.contains(word) ? Kind.CHANCE : CLOCK_KEYWORDS.contains(word) ? Kind.CLOCK : null;
+    }
+
+    /** What a called function of this name reads, or null. */
+    private static Kind functionKind(String name) {
+        return CHANCE_FUNCTIONS.contains(name) ? Kind.CHANCE : CLOCK_FUNCTIONS.contains(name) ? Kind.CLOCK : null;
+    }
+
+    /** The first reading of {@code wanted} (of either kind when null) in the SQL, or null. */
+    private static Reading firstIn(String sql, int depth, Kind wanted) {
         List<SqlLexer.Token> tokens = SqlLexer.tokens(sql).stream().filter(SqlLexer.Token::significant).toList();
         for (int i = 0; i < tokens.size(); i++) {
             SqlLexer.Token token = tokens.get(i);
             boolean called = i + 1 < tokens.size() && tokens.get(i + 1).kind() == SqlLexer.Kind.OPEN_PAREN;
             switch (token.kind()) {
                 case WORD -> {
-                    if (KEYWORDS.contains(token.word()) || (called && FUNCTIONS.contains(token.word()))) {
-                        return token.word();
+                    Kind kind = keywordKind(token.word()) != null ? keywordKind(token.word()) : called ? functionKind(token.word()) : null;
+                    if (kind != null && (wanted == null || wanted == kind)) {
+                        return new Reading(kind, token.word());
                     }
                 }
                 case QUOTED_IDENTIFIER -> {
                     String name = unquote(token.text(), '"');
-                    if (called && FUNCTIONS.contains(name)) {
-                        return name;
+                    Kind kind = called ? functionKind(name) : null;
+                    if (kind != null && (wanted == null || wanted == kind)) {
+                        return new Reading(kind, name);
                     }
                 }
                 case STRING, DOLLAR_STRING -> {
                     String body = token.kind() == SqlLexer.Kind.STRING ? stringBody(token.text()) : dollarBody(token.text());
-                    if (CLOCK_LITERALS.contains(body.strip().toLowerCase(Locale.ROOT))) {
-                        return "'" + body.strip() + "'";
+                    if (wanted != Kind.CHANCE && CLOCK_LITERALS.contains(body.strip().toLowerCase(Locale.ROOT))) {
+                        return new Reading(Kind.CLOCK, "'" + body.strip() + "'");
                     }
                     if (depth < MAX_DEPTH) {
-                        String inside = find(body, depth + 1);
+                        Reading inside = firstIn(body, depth + 1, wanted);
                         if (inside != null) {
                             return inside;
                         }

@@ -49,9 +49,10 @@ import java.security.GeneralSecurityException;
  * decides its outcome: Kensho's version and a digest of its code (so that a changed checker runs
  * every page again even when nobody edited the version), which server it ran on, the limits, the
  * session settings, and every fence's SQL, meta and expected rows. Only pages that passed are kept,
- * so a failure is always run again, and never a page whose SQL reads the clock or the random
- * generator ({@link TimeDependentSql}): its ✓ was about the day it ran, so such a page runs on
- * every build.
+ * so a failure is always run again. An entry is reused for a day at most; one of a page whose SQL reads
+ * the clock ({@link TimeDependentSql}) only for the time site.yml allows ({@code cache: clockPagesFor}),
+ * and the page then says when it was verified. A page reading chance or the run is never kept: each
+ * build draws again.
  *
  * <p>Anyone can compute a key from the public jar, so a key proves nothing: each entry is signed
  * with HMAC-SHA256 under this machine's secret ({@link CacheSecret}) over its key, its page and its
@@ -73,10 +74,13 @@ public final class VerificationCache {
     private final AtomicInteger expired = new AtomicInteger();
     /** How long a page's verified outcome is reused: a day, whatever the page reads. */
     static final Duration MAX_AGE = Duration.ofHours(24);
+    /** How long a clock-reading page's outcome is reused (at most {@link #MAX_AGE}). */
+    private final Duration clockPagesFor;
 
-    private VerificationCache(Path folder, byte[] secret) {
+    private VerificationCache(Path folder, byte[] secret, Duration clockPagesFor) {
         this.folder = folder;
         this.secret = secret.clone();
+        this.clockPagesFor = clockPagesFor.compareTo(MAX_AGE) > 0 ? MAX_AGE : clockPagesFor;
     }
 
     /**
@@ -84,14 +88,15 @@ public final class VerificationCache {
      * ({@link CacheFolder#refusal}) or the secret cannot be used: then every page runs, and one line
      * on {@code log} says why.
      */
-    public static VerificationCache open(Path folder, Path content, CacheSecret secret, Consumer<String> log) {
+    /** @param clockPagesFor how long the outcome of a page whose SQL reads the clock is reused ({@link Duration#ZERO}: never) */
+    public static VerificationCache open(Path folder, Path content, CacheSecret secret, Duration clockPagesFor, Consumer<String> log) {
         String refusal = CacheFolder.refusal(folder, content);
         if (refusal != null) {
             log.accept("Kensho: verification cache " + folder + " ignored: " + refusal + "; every page runs on PostgreSQL");
             return null;
         }
         try {
-            return new VerificationCache(folder, secret.key());
+            return new VerificationCache(folder, secret.key(), clockPagesFor);
         } catch (CacheSecret.Unusable e) {
             log.accept("Kensho: verification cache " + folder + " ignored: " + e.getMessage() + "; every page runs on PostgreSQL");
             return null;
@@ -125,8 +130,13 @@ public final class VerificationCache {
                          String plan, ScenarioTranscript transcript, long durationNanos) {
     }
 
-    /** A page's outcomes restored from the cache. */
-    public record Hit(PageResult result, String serverVersion, String serverDescription) {
+    /** A page's outcomes restored from the cache, and when they were verified. */
+    public record Hit(PageResult result, String serverVersion, String serverDescription, java.time.Instant verifiedAt) {
+    }
+
+    /** How long the outcome of a page reading {@code reading} may be reused; zero when never. */
+    Duration reuseFor(TimeDependentSql.Reading reading) {
+        return reading == null ? MAX_AGE : reading.kind() == TimeDependentSql.Kind.CLOCK ? clockPagesFor : Duration.ZERO;
     }
 
     public static String key(MarkdownDocument document, String kenshoVersion, String serverIdentity, VerifierSettings settings) {
@@ -205,8 +215,8 @@ public final class VerificationCache {
      */
     public Optional<Hit> load(String key, String page, List<Snippet> snippets) {
         Path file = folder.resolve(key + ".json");
-        if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)
-                || TimeDependentSql.find(snippets.stream().map(Snippet::sql).toList()) != null) {
+        Duration reuseFor = reuseFor(TimeDependentSql.read(snippets.stream().map(Snippet::sql).toList()));
+        if (reuseFor.isZero() || !Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
             return Optional.empty();
         }
         byte[] stored;
@@ -225,9 +235,10 @@ public final class VerificationCache {
         try {
             Entry entry = JSON.readValue(payload, Entry.class);
             long age = java.time.Instant.now().getEpochSecond() - entry.verifiedAtEpochSecond();
-            if (age < 0 || age > MAX_AGE.toSeconds()) {
+            if (age < 0 || age > reuseFor.toSeconds()) {
                 // A page may depend on the day in a way TimeDependentSql does not see (a clock read spelt at run time,
-                // a value that changes per server): its mark is about the day it ran, so it is made anew at least daily.
+                // a value that changes per server): its mark is about the day it ran, so it is made anew at least daily;
+                // a page seen reading the clock, as often as site.yml says.
                 expired.incrementAndGet();
                 return Optional.empty();
             }
@@ -246,7 +257,8 @@ public final class VerificationCache {
                 }
                 outcomes.add(outcome);
             }
-            return Optional.of(new Hit(new PageResult(page, outcomes, Duration.ZERO), entry.serverVersion(), entry.serverDescription()));
+            return Optional.of(new Hit(new PageResult(page, outcomes, Duration.ZERO), entry.serverVersion(), entry.serverDescription(),
+                    java.time.Instant.ofEpochSecond(entry.verifiedAtEpochSecond())));
         } catch (IOException | RuntimeException e) {
             unjudged.incrementAndGet();
             return Optional.empty();
@@ -256,18 +268,20 @@ public final class VerificationCache {
     /**
      * Stores a page that passed, signed for its key and page; a write that fails is said on {@code log} and skipped.
      * A page whose record could not bear out its claims when read back (a compared value too long to keep whole)
-     * is not stored: it runs on every build, as a page that reads the clock does.
+     * is not stored: it runs on every build, as a page that reads chance does.
+     *
+     * @param verifiedAt when the page ran, which decides how long the entry is reused
      */
-    public void store(String key, PageResult result, String serverVersion, String serverDescription, Consumer<String> log) {
-        if (!result.passed() || TimeDependentSql.find(result.outcomes().stream().map(o -> o.snippet().sql()).toList()) != null
+    public void store(String key, PageResult result, String serverVersion, String serverDescription, java.time.Instant verifiedAt,
+                      Consumer<String> log) {
+        if (!result.passed() || reuseFor(TimeDependentSql.read(result.outcomes().stream().map(o -> o.snippet().sql()).toList())).isZero()
                 || result.outcomes().stream().anyMatch(o -> RecordedOutcome.problem(o.snippet(), o) != null)) {
             return;
         }
         List<CachedOutcome> outcomes = result.outcomes().stream().map(o -> new CachedOutcome(o.status(), o.failure(),
                 o.results(), o.assertions(), o.plan(), o.transcript(), o.duration().toNanos())).toList();
         try {
-            byte[] payload = JSON.writeValueAsBytes(new Entry(serverVersion, serverDescription,
-                    java.time.Instant.now().getEpochSecond(), outcomes));
+            byte[] payload = JSON.writeValueAsBytes(new Entry(serverVersion, serverDescription, verifiedAt.getEpochSecond(), outcomes));
             byte[] signature = HexFormat.of().formatHex(sign(key, result.page(), payload)).concat("\n").getBytes(StandardCharsets.US_ASCII);
             Files.createDirectories(folder);
             Path temp = Files.createTempFile(folder, key, ".tmp");

@@ -4,6 +4,7 @@ import dev.kensho.sqlchecks.model.Outcome;
 import dev.kensho.sqlchecks.model.PageResult;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.Map;
 import java.util.Collections;
@@ -20,13 +21,25 @@ import java.util.Set;
  * @param serverStart       time to get the server accepting connections
  * @param pages             outcomes per page
  * @param fromCache         pages (paths below content/) whose outcomes came from the cache
+ * @param clockPages        pages whose SQL reads the clock: what they read and when their claims were checked
  */
 public record VerificationRun(String provider, String providerReason, String serverVersion, String serverDescription,
-                              Duration serverStart, Map<String, PageResult> pages, Set<String> fromCache) {
+                              Duration serverStart, Map<String, PageResult> pages, Set<String> fromCache,
+                              Map<String, ClockReading> clockPages) {
+
+    /** A page's claims hold for the moment they were checked: {@code verifiedAt}, reading the clock with {@code reads}. */
+    public record ClockReading(String reads, Instant verifiedAt) {
+    }
 
     public VerificationRun {
         pages = Collections.unmodifiableMap(new LinkedHashMap<>(pages));
         fromCache = Set.copyOf(fromCache);
+        clockPages = Map.copyOf(clockPages);
+    }
+
+    /** A run that verified nothing. */
+    public static VerificationRun none() {
+        return new VerificationRun(null, null, null, null, Duration.ZERO, Map.of(), Set.of(), Map.of());
     }
 
     public long count(Outcome.Status status) {
