@@ -6,3 +6,5 @@ SELECT E'a\u0085b' AS x, 'y' AS "  bunch o blanks  ";
 SELECT E'a\u0085b\x01\x7Fc\u009F' AS controls, 2 AS n;
 SELECT E'tab\there' AS t, E'cr\rx' AS r, E'two\nlines' AS l;
 SELECT 'あいう' AS wide, E'e\u0301' AS combining, 'x' AS "名前";
+SELECT E'\u231A' AS watch, E'\U0001F680!' AS rocket, E'\uFE50' AS comma, 'x' AS U&"\231Ay";
+SELECT E'\U0001F680|\n\u231A' AS a, 'y' AS b;

@@ -987,14 +987,16 @@ class BrowserTest {
     void theBrowserPrintsAndComparesAsTheBuildDoes() {
         driver.get(base + "idempotency/keyset/");
         // Tables whose psql output sql-checks' PsqlOutputTest holds (made by psql): a result without columns, names with
-        // spaces of their own, C0 and C1 controls, and the cases the printer always had.
+        // spaces of their own, C0 and C1 controls, wide emoji, and the cases the printer always had.
         List<List<List<String>>> tables = List.of(
                 List.of(List.of("id", "名前", "note"), List.of("int4", "text", "text"),
                         java.util.Arrays.asList("1", "冪等キー", "two\nlines"), java.util.Arrays.asList("20", null, "tab\there"),
                         java.util.Arrays.asList("300", "é\u0301", "\u0007bell")),
                 List.of(List.of(), List.of(), List.of(), List.of()),
                 List.of(List.of("x", "  bunch o blanks  "), List.of("text", "text"), List.of("a\u0085b\u0001\u007fc\u009f", "y")),
-                List.of(List.of("  bunch o blanks  ", "n"), List.of("text", "int4"), List.of("y", "1"), List.of("cr\rx", "22")));
+                List.of(List.of("  bunch o blanks  ", "n"), List.of("text", "int4"), List.of("y", "1"), List.of("cr\rx", "22")),
+                // psql's widths (ucs_wcwidth's tables): emoji and symbols Unicode made wide take two columns.
+                List.of(List.of("a", "b"), List.of("text", "text"), List.of("\uD83D\uDE80|\n\u231A", "y"), List.of("\uFE50", "\u4DC0")));
         for (List<List<String>> table : tables) {
             List<String> columns = table.get(0);
             List<String> types = table.get(1);

@@ -10,7 +10,7 @@ import java.util.Set;
  * continue on the next line with a {@code +} at the cell's edge, a tab advances to the next multiple
  * of 8, {@code \r} and other control characters are escaped as psql's {@code pg_wcsformat} escapes
  * them: C0 controls and DEL as {@code \xHH}, C1 controls (U+0080 to U+009F) as a backslash, u and four hex digits, each
- * as wide as its escape), widths count East Asian wide characters as two columns, numbers are
+ * as wide as its escape), widths are psql's own ({@link PsqlCharWidth}), numbers are
  * right-aligned. A result without columns prints as psql prints it: {@code --} and the footer. NULL is shown as {@value #NULL}, as
  * {@code \pset null '(null)'} makes psql show it, so that it cannot be mistaken for an empty string.
  */
@@ -79,18 +79,13 @@ public final class PsqlFormat {
         return width;
     }
 
-    /** Columns one code point takes: 0 for combining marks, 2 for East Asian wide and full-width characters. */
+    /**
+     * Columns one code point takes, as psql's ucs_wcwidth gives them ({@link PsqlCharWidth}). A control character
+     * is never measured by psql (it prints its escape instead); here it counts as one column.
+     */
     public static int width(int cp) {
-        int type = Character.getType(cp);
-        if (type == Character.NON_SPACING_MARK || type == Character.ENCLOSING_MARK || type == Character.FORMAT || cp == 0x200B) {
-            return 0;
-        }
-        boolean wide = (cp >= 0x1100 && cp <= 0x115F) || (cp >= 0x2E80 && cp <= 0x303E) || (cp >= 0x3041 && cp <= 0x33FF)
-                || (cp >= 0x3400 && cp <= 0x4DBF) || (cp >= 0x4E00 && cp <= 0x9FFF) || (cp >= 0xA000 && cp <= 0xA4CF)
-                || (cp >= 0xAC00 && cp <= 0xD7A3) || (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0xFE30 && cp <= 0xFE4F)
-                || (cp >= 0xFF00 && cp <= 0xFF60) || (cp >= 0xFFE0 && cp <= 0xFFE6) || (cp >= 0x1F300 && cp <= 0x1F64F)
-                || (cp >= 0x1F900 && cp <= 0x1F9FF) || (cp >= 0x20000 && cp <= 0x3FFFD);
-        return wide ? 2 : 1;
+        int width = PsqlCharWidth.of(cp);
+        return width < 0 ? 1 : width;
     }
 
     /**

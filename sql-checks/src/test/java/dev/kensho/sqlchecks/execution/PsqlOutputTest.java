@@ -119,4 +119,22 @@ class PsqlOutputTest {
         Outcome outcome = TestPage.on(verifier).add("", "SELECT E'a\\u0085b' AS x;", " x\n---\n a\u0085b\n(1 row)\n").last();
         assertEquals("rows differ (as a multiset, because the query has no ORDER BY)", outcome.failure().message());
     }
+
+    @Test
+    void widthsArePsqlsOwnForEveryCodePointItsTablesName() throws Exception {
+        // ucs_wcwidth with PostgreSQL 18.6's tables: emoji and symbols that Unicode made wide (⌚, 🚀, ﹐; ䷀ since Unicode 16,
+        // which PostgreSQL 18's tables follow, so psql 15 still gives it one) take two columns; a code point no table names takes one, whatever block it stands in (U+2E9A, an unassigned
+        // radical); a non-spacing one none (U+0600, an Arabic number sign; U+00AD, the soft hyphen).
+        assertEquals(List.of(2, 2, 2, 2, 1, 0, 0, 1), java.util.stream.IntStream.of(0x231A, 0x1F680, 0x4DC0, 0xFE50, 0x2E9A, 0x0600, 0x00AD, 'a')
+                .mapToObj(PsqlFormat::width).toList());
+        // psql's own table (in cases.out) for a value holding a '|' after a wide character: laid out with the rocket one
+        // column wide, its bars stand where the dashes do not put them, and it is refused at the line.
+        String narrow = " a  | b\n----+---\n \uD83D\uDE80|+| y\n \u231A +|\n(1 row)\n";
+        var e = org.junit.jupiter.api.Assertions.assertThrows(dev.kensho.sqlchecks.model.InvalidDirectiveException.class,
+                () -> ExpectedRows.parse(narrow));
+        assertEquals("line 3 has 3 cell(s) but the header has 2 column(s), and its '|' are not where the dashed line puts them: \uD83D\uDE80|+| y",
+                e.getMessage());
+        Outcome outcome = TestPage.on(verifier).add("", "SELECT E'\\U0001F680|\\n\\u231A' AS a, 'y' AS b;", cases().get(9).psql()).last();
+        assertTrue(outcome.passed(), () -> String.valueOf(outcome.failure()));
+    }
 }
