@@ -163,7 +163,14 @@ public final class ScenarioRunner {
         }
 
         /** A step issued and not yet reported complete, with the markers of its entry in the permutation. */
-        private record Running(Scenario.Step step, Future<StepResult> result, Scenario.Markers markers) {
+        private record Running(Scenario.Step step, Future<StepResult> result, Scenario.Markers markers, int[] noticeTargets) {
+        }
+
+        /** Each session's NOTICE, WARNING and INFO messages, counted as they arrive. */
+        private final Map<String, SqlExecution.LiveNotices> sessionNotices = new java.util.concurrent.ConcurrentHashMap<>();
+
+        private SqlExecution.LiveNotices noticesOf(String session) {
+            return sessionNotices.computeIfAbsent(session, s -> new SqlExecution.LiveNotices());
         }
 
         /**
@@ -248,8 +255,8 @@ public final class ScenarioRunner {
                     if (stuck == null) {
                         Running first = waiting.values().iterator().next();
                         return failAt(first.step().line(), "step " + first.step().name() + " is held back until "
-                                + heldBy(first) + " completes, which is itself held back: the permutation's markers block "
-                                + "each other");
+                                + heldBy(first) + ", and nothing left in the permutation can make that happen (the "
+                                + "permutation's markers block each other, or wait for notices no step raises)");
                     }
                     List<String> holders = blockers(stuck.step().session());
                     StepResult done = get(stuck.result());
@@ -283,8 +290,12 @@ public final class ScenarioRunner {
          */
         private Failure issue(Scenario.Step step, Scenario.Markers markers) throws InterruptedException, SQLException {
             Connection connection = connections.get(step.session());
-            Future<StepResult> result = executors.get(step.session()).submit(() -> execute(connection, step.sql()));
-            Running running = new Running(step, result, markers);
+            // As the tester counts them for a "notices N" marker: from this step's issue on.
+            int[] targets = markers.afterNotices().stream()
+                    .mapToInt(n -> n.count() + noticesOf(scenario.step(n.step()).orElseThrow().session()).raised()).toArray();
+            SqlExecution.LiveNotices raised = noticesOf(step.session());
+            Future<StepResult> result = executors.get(step.session()).submit(() -> execute(connection, step.sql(), raised));
+            Running running = new Running(step, result, markers, targets);
             lastIssued = step.name();
             if (markers.reportWaiting()) {
                 events.add(event(step, ScenarioTranscript.Kind.WAITING, List.of(), null));
@@ -373,7 +384,7 @@ public final class ScenarioRunner {
                 if (System.nanoTime() > deadline) {
                     return failAt(permutation.line(), "step " + next + " cannot be issued: session " + session
                             + " is still waiting in step " + blocked.step().name() + (done
-                            ? " (its report is held back until " + heldBy(blocked) + " completes)"
+                            ? " (its report is held back until " + heldBy(blocked) + ")"
                             : " (for " + String.join(", ", blockers(session)) + ")"));
                 }
                 if (!done) {
@@ -401,8 +412,9 @@ public final class ScenarioRunner {
         }
 
         /**
-         * The step a marker of this entry still waits for: one its markers name that is its session's
-         * active step (issued, not yet reported complete), as the tester's step_has_blocker decides; else null.
+         * What a marker of this entry still waits for, as the tester's step_has_blocker decides: a step it
+         * names that is its session's active step (issued, not yet reported complete), or notices the
+         * named step's session has not yet raised; else null.
          */
         private String heldBy(Running running) {
             for (String after : running.markers().afterSteps()) {
@@ -412,7 +424,15 @@ public final class ScenarioRunner {
                     active = justIssued;
                 }
                 if (active != null && active.step().name().equals(after)) {
-                    return after;
+                    return after + " completes";
+                }
+            }
+            for (int i = 0; i < running.markers().afterNotices().size(); i++) {
+                Scenario.NoticeCount notices = running.markers().afterNotices().get(i);
+                String session = scenario.step(notices.step()).orElseThrow().session();
+                if (noticesOf(session).raised() < running.noticeTargets()[i]) {
+                    return "session " + session + " (of " + notices.step() + ") has raised " + notices.count() + " notice(s) "
+                            + "since it was issued";
                 }
             }
             return null;
@@ -774,16 +794,15 @@ public final class ScenarioRunner {
     }
 
     /** A step goes to the server as one query string, as the isolation tester sends it (see {@link SqlExecution#executeAll}). */
-    private StepResult execute(Connection connection, String sql) {
-        List<String> notices = java.util.Collections.synchronizedList(new ArrayList<>());
+    private StepResult execute(Connection connection, String sql, SqlExecution.LiveNotices notices) {
         List<SqlStatement> statements = SqlSplitter.split(sql);
         ParseCapture parsed = capture(statements);
         try {
             List<ResultTable> results = SqlExecution.executeAll(connection, sql, guard, null, parsed, notices);
-            return new StepResult(results, follow(connection, statements, parsed, results), null, notices);
+            return new StepResult(results, follow(connection, statements, parsed, results), null, notices.take());
         } catch (SQLException e) {
             orders(connection).forget();
-            return new StepResult(null, null, e, notices);
+            return new StepResult(null, null, e, notices.take());
         }
     }
 

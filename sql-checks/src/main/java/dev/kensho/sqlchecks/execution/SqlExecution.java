@@ -63,9 +63,9 @@ public final class SqlExecution {
         return executeAll(connection, sql, guard, plans, parses, null, whole).stream().reduce((first, second) -> second).orElse(null);
     }
 
-    /** {@link #executeAll(Connection, String, StatementGuard, PlanCapture, ParseCapture, List, boolean)}, every row kept. */
+    /** {@link #executeAll(Connection, String, StatementGuard, PlanCapture, ParseCapture, LiveNotices, boolean)}, every row kept. */
     static List<ResultTable> executeAll(Connection connection, String sql, StatementGuard guard, PlanCapture plans,
-                                        ParseCapture parses, List<String> notices) throws SQLException {
+                                        ParseCapture parses, LiveNotices notices) throws SQLException {
         return executeAll(connection, sql, guard, plans, parses, notices, true);
     }
 
@@ -79,7 +79,7 @@ public final class SqlExecution {
      * @return every row-returning result, in order
      */
     static List<ResultTable> executeAll(Connection connection, String sql, StatementGuard guard, PlanCapture plans,
-                                        ParseCapture parses, List<String> notices, boolean whole) throws SQLException {
+                                        ParseCapture parses, LiveNotices notices, boolean whole) throws SQLException {
         return guard.run(connection, () -> {
             try (Statement statement = connection.createStatement()) {
                 statement.setEscapeProcessing(false);
@@ -88,6 +88,9 @@ public final class SqlExecution {
                 // messages to the list asked for, the rest is let go.
                 NoticeDrain drainer = new NoticeDrain(statement, plans, parses, notices);
                 ScheduledFuture<?> drain = StatementGuard.every(NOTICE_DRAIN, drainer::drain);
+                if (notices != null) {
+                    notices.drain = drainer::drain;
+                }
                 List<ResultTable> results = new ArrayList<>();
                 List<Integer> positions = new ArrayList<>();
                 int position = 0;
@@ -97,6 +100,9 @@ public final class SqlExecution {
                 } finally {
                     drain.cancel(false);
                     drainer.finish();
+                    if (notices != null) {
+                        notices.drain = LiveNotices.NOTHING;
+                    }
                     dropNotifications(connection);
                 }
                 while (true) {
@@ -150,6 +156,43 @@ public final class SqlExecution {
     private static final Duration NOTICE_DRAIN = Duration.ofMillis(50);
 
     /**
+     * A session's NOTICE, WARNING and INFO messages as they arrive, as the isolation tester prints them
+     * ({@code NOTICE:  text}), counted over all its statements; a scenario's "notices N" marker waits on the
+     * count. While a statement runs, {@link #takeNow} takes what the driver has received so far (else it is
+     * taken every {@link #NOTICE_DRAIN}), so that a count read after the server showed the session waiting
+     * includes every message it raised before it began to wait.
+     */
+    static final class LiveNotices {
+        static final Runnable NOTHING = () -> { };
+        private final List<String> messages = new ArrayList<>();
+        private int raised;
+        private volatile Runnable drain = NOTHING;
+
+        synchronized void add(String message) {
+            messages.add(message);
+            raised++;
+        }
+
+        /** Every message so far, and no longer counted as the next statement's. */
+        synchronized List<String> take() {
+            List<String> taken = List.copyOf(messages);
+            messages.clear();
+            return taken;
+        }
+
+        int raised() {
+            takeNow();
+            synchronized (this) {
+                return raised;
+            }
+        }
+
+        void takeNow() {
+            drain.run();
+        }
+    }
+
+    /**
      * Takes a running statement's NOTICEs without losing one. The driver appends each to the chain the
      * statement holds, and clearing replaces that chain; a NOTICE appended to the old chain just as it
      * was cleared is still reachable from it, so each chain is walked once more on the next round
@@ -161,9 +204,9 @@ public final class SqlExecution {
         private final ParseCapture parses;
         private SQLWarning detachedLast;
 
-        private final List<String> messages;
+        private final LiveNotices messages;
 
-        NoticeDrain(Statement statement, PlanCapture plans, ParseCapture parses, List<String> messages) {
+        NoticeDrain(Statement statement, PlanCapture plans, ParseCapture parses, LiveNotices messages) {
             this.statement = statement;
             this.plans = plans;
             this.parses = parses;

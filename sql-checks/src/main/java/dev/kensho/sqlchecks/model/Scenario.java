@@ -91,17 +91,28 @@ public record Scenario(List<String> setup, String teardown, List<Session> sessio
      *                      server shows it waiting; its completion is looked for only after the next step is issued
      * @param afterSteps    {@code (s2b)}: not reported complete while step s2b is its session's active step (issued
      *                      and not yet reported complete), even if the server has finished it
+     * @param afterNotices  {@code (s2b notices 3)}: not reported complete before s2b's session has raised that many
+     *                      NOTICE, WARNING or INFO messages since this step was issued
      */
-    public record Markers(boolean reportWaiting, List<String> afterSteps) {
-        public static final Markers NONE = new Markers(false, List.of());
+    public record Markers(boolean reportWaiting, List<String> afterSteps, List<NoticeCount> afterNotices) {
+        public static final Markers NONE = new Markers(false, List.of(), List.of());
 
         public Markers {
             afterSteps = List.copyOf(afterSteps);
+            afterNotices = List.copyOf(afterNotices);
+        }
+
+        public Markers(boolean reportWaiting, List<String> afterSteps) {
+            this(reportWaiting, afterSteps, List.of());
         }
 
         public boolean any() {
-            return reportWaiting || !afterSteps.isEmpty();
+            return reportWaiting || !afterSteps.isEmpty() || !afterNotices.isEmpty();
         }
+    }
+
+    /** {@code s2b notices 3}: the session of step s2b has raised three messages (counted from the marked step's issue). */
+    public record NoticeCount(String step, int count) {
     }
 
     public Optional<Step> step(String name) {

@@ -302,6 +302,17 @@ public final class ScenarioParser {
                             permutation.line());
                 }
             }
+            for (Scenario.NoticeCount notices : markers.afterNotices()) {
+                if (!order.contains(notices.step())) {
+                    throw new ScenarioSyntaxException("step " + name + "'s marker (" + notices.step() + " notices "
+                            + notices.count() + ") names a step this permutation does not issue", permutation.line());
+                }
+                if (sessionOf.get(notices.step()).equals(sessionOf.get(name))) {
+                    throw new ScenarioSyntaxException("step " + name + "'s marker (" + notices.step() + " notices "
+                            + notices.count() + ") names a step of its own session " + sessionOf.get(name) + ", whose notices "
+                            + "are its own; a marker names a step of another session", permutation.line());
+                }
+            }
             StepBuilder step = steps.get(name);
             if (markers.reportWaiting() && !step.waitsFor.isEmpty() && !step.waitsFor.equals(List.of(Scenario.ANY_SESSION))) {
                 throw new ScenarioSyntaxException("step " + name + " is marked (*): it counts as waiting whether or not the server "
@@ -401,6 +412,7 @@ public final class ScenarioParser {
         }
         boolean reportWaiting = false;
         List<String> after = new ArrayList<>();
+        List<Scenario.NoticeCount> notices = new ArrayList<>();
         for (String marker : text.substring(pos + 1, close).split(",", -1)) {
             String written = marker.strip();
             if (written.equals("*")) {
@@ -414,16 +426,21 @@ public final class ScenarioParser {
                     throw new ScenarioSyntaxException("step " + step + " has the marker " + name + " twice", line);
                 }
                 after.add(name);
-            } else if (written.matches("\"?[A-Za-z_][A-Za-z0-9_]*\"?\\s+notices\\s+[0-9]+")) {
-                throw new ScenarioSyntaxException("the marker '" + written + "' of step " + step + " is not supported: Kensho "
-                        + "reads a step's notices when the step ends, so it cannot hold a report until some arrive", line);
+            } else if (written.matches("\"?[A-Za-z_][A-Za-z0-9_]*\"?\\s+notices\\s+[0-9]{1,6}")) {
+                String[] parts = written.split("\\s+");
+                int count = Integer.parseInt(parts[2]);
+                if (count == 0) {
+                    throw new ScenarioSyntaxException("the marker '" + written + "' of step " + step + " waits for no notice; "
+                            + "a notices marker counts one or more", line);
+                }
+                notices.add(new Scenario.NoticeCount(parts[0].replace("\"", ""), count));
             } else {
                 throw new ScenarioSyntaxException("a marker of step " + step + " is * or the name of another step, separated "
-                        + "by commas (" + step + "(*), " + step + "(s2b)), not '" + written + "'", line);
+                        + "by commas (" + step + "(*), " + step + "(s2b), " + step + "(s2b notices 2)), not '" + written + "'", line);
             }
         }
         pos = close + 1;
-        return new Scenario.Markers(reportWaiting, after);
+        return new Scenario.Markers(reportWaiting, after, notices);
     }
 
     private String word(String what) throws ScenarioSyntaxException {

@@ -248,6 +248,68 @@ class IsolationMarkersTest {
         assertTrue(!outcome.transcript().toString().contains("step s3r"), outcome.transcript().toString());
     }
 
+    /**
+     * The tester's "notices N" marker, as insert-conflict-specconflict uses it: s2n raises one notice,
+     * then waits for s1's lock, then raises another; s3q(s2n notices 1) counts from its own issue, so it
+     * is held back until the second notice, which s2n raises only once s1c has released it.
+     */
+    private static final String NOTICES = """
+            setup { CREATE TABLE t (); }
+            teardown { DROP TABLE t; }
+            session s1
+            setup { BEGIN; }
+            step s1l { LOCK TABLE t; }
+            step s1c { COMMIT; }
+            step s1e { SELECT 2; }
+            session s2
+            step s2n waits-for=s1 completes-after=s1c { DO $$ BEGIN RAISE NOTICE 'before'; LOCK TABLE t; RAISE NOTICE 'after'; END $$; }
+            notices {
+            s2: NOTICE:  before
+            s2: NOTICE:  after
+            }
+            session s3
+            step s3q completes-after=s1c { SELECT 1 AS one; }
+            permutation s1l s2n s3q(s2n notices 1) s1c s1e
+            """;
+
+    @Test
+    void aStepHeldBackUntilAnotherSessionRaisesNoticesCompletesOnceTheyArrive() throws Exception {
+        Outcome outcome = run(NOTICES);
+        assertTrue(outcome.passed(), () -> outcome.failure() + "\n" + outcome.transcript());
+        assertEquals("""
+                starting permutation: s1l s2n s3q s1c s1e
+                step s1l: LOCK TABLE t;
+                step s2n: DO $$ BEGIN RAISE NOTICE 'before'; LOCK TABLE t; RAISE NOTICE 'after'; END $$; <waiting ...>
+                step s3q: SELECT 1 AS one; <waiting ...>
+                step s1c: COMMIT;
+                step s2n: <... completed>
+                step s3q: <... completed>
+                one
+                1
+                step s1e: SELECT 2;
+                ?column?
+                2
+
+                """, outcome.transcript().toString());
+    }
+
+    @Test
+    void aStepHeldBackForNoticesClaimedToCompleteElsewhereFails() throws Exception {
+        Outcome outcome = run(NOTICES.replace("step s3q completes-after=s1c", "step s3q completes-after=s1e"));
+        assertEquals("step s3q completed after s1c, not after s1e (its <... completed> follows s1c's line)",
+                outcome.failure().message());
+        assertEquals("page.md:24:1", outcome.failure().location().toString());
+    }
+
+    @Test
+    void aStepHeldBackForNoticesNoStepRaisesFailsAtItsLine() throws Exception {
+        Outcome outcome = run(NOTICES.replace("s3q(s2n notices 1)", "s3q(s2n notices 3)"));
+        assertEquals("step s3q is held back until session s2 (of s2n) has raised 3 notice(s) since it was issued, and nothing "
+                + "left in the permutation can make that happen (the permutation's markers block each other, or wait for "
+                + "notices no step raises)", outcome.failure().message());
+        assertEquals("page.md:24:1", outcome.failure().location().toString());
+    }
+
     private static String parseError(String scenario) {
         return assertThrows(ScenarioSyntaxException.class, () -> ScenarioParser.parse(scenario)).getMessage();
     }
@@ -260,10 +322,15 @@ class IsolationMarkersTest {
                 parseError(HELD.replace("s3q(s2l)", "s3q(s1x)")));
         assertEquals("the markers of step s3q opened by '(' are never closed by ')' on this line",
                 parseError(HELD.replace("s3q(s2l)", "s3q(s2l")));
-        assertEquals("a marker of step s3q is * or the name of another step, separated by commas (s3q(*), s3q(s2b)), not ''",
+        assertEquals("a marker of step s3q is * or the name of another step, separated by commas (s3q(*), s3q(s2b), "
+                + "s3q(s2b notices 2)), not ''",
                 parseError(HELD.replace("s3q(s2l)", "s3q()")));
-        assertEquals("the marker 's2l notices 1' of step s3q is not supported: Kensho reads a step's notices when the step "
-                + "ends, so it cannot hold a report until some arrive", parseError(HELD.replace("s3q(s2l)", "s3q(s2l notices 1)")));
+        assertEquals("the marker 's2l notices 0' of step s3q waits for no notice; a notices marker counts one or more",
+                parseError(HELD.replace("s3q(s2l)", "s3q(s2l notices 0)")));
+        assertEquals("step s3q's marker (s3q notices 1) names a step of its own session s3, whose notices are its own; a "
+                + "marker names a step of another session", parseError(HELD.replace("s3q(s2l)", "s3q(s3q notices 1)")));
+        assertEquals("step s3q's marker (s1x notices 1) names a step this permutation does not issue",
+                parseError(HELD.replace("s3q(s2l)", "s3q(s1x notices 1)")));
         assertEquals("step s3q has the marker * twice", parseError(HELD.replace("s3q(s2l)", "s3q(*, *)")));
         assertEquals("step s3q states completes-after=s1l, but this permutation does not issue s1l after it",
                 parseError(HELD.replace("step s3q {", "step s3q completes-after=s1l {")));
