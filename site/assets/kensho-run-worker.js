@@ -71,7 +71,10 @@ async function execute(sql) {
   const { messages } = await db.execProtocol(protocol.serialize.query(sql), { throwOnError: false });
   const failed = messages.find((m) => m.name === 'error');
   const tables = await tablesOf(parse.parseResults(messages.filter((m) => m.name !== 'error'), db.parsers, { rowMode: 'array' }));
-  return failed ? { tables, error: { sqlstate: failed.code, message: failed.message, detail: failed.detail || null } } : { tables };
+  // The session's transaction status when the server was ready again: I idle, T in a transaction, E in a failed one.
+  const ready = messages.filter((m) => m.name === 'readyForQuery').pop();
+  const status = ready ? ready.status : null;
+  return failed ? { tables, status, error: { sqlstate: failed.code, message: failed.message, detail: failed.detail || null } } : { tables, status };
 }
 
 /** Tables as the page shows them: at most ROWS_SHOWN rows each, with the count. */
@@ -158,13 +161,54 @@ async function run({ engine, plan, target, text, exercise }, progress) {
   // sorted rows are compared in order there too.
   const verifiedSorts = [];
   for (const statement of snippet.statements || []) verifiedSorts.push(await sorts(statement));
+  // An exercise's cases first, each from the state before the answer and rolled back: the main run may change it.
+  const cases = [];
+  if (exercise && snippet.cases) {
+    progress('cases');
+    for (const dataSet of snippet.cases) {
+      const ran = await runCase(dataSet, text);
+      if (ran.diverged) {
+        clean = false;
+        return { diverged: ran.diverged };
+      }
+      cases.push(ran);
+      if (ran.ended) {
+        // The reader's text ended the transaction the case ran in: its data stays, so nothing more is judged on this state.
+        clean = false;
+        return { tables: [], cases, sorted, verifiedSorts };
+      }
+    }
+    progress('running');
+  }
   const outcome = exercise ? await execute(text) : await runAsBuilt(snippet, text);
+  if (cases.length) outcome.cases = cases;
   if (own) {
     clean = false;
   } else {
     position = target;
   }
   return { ...outcome, sorted, verifiedSorts };
+}
+
+/**
+ * Runs the reader's text on one of an exercise's data sets as the build ran the model answer on it (ScriptRunner):
+ * in a transaction, the data set's statements, then the text; then the transaction is rolled back.
+ */
+async function runCase(dataSet, text) {
+  await execute('BEGIN');
+  for (const statement of dataSet.statements) {
+    const done = await execute(statement);
+    if (done.error) {
+      await execute('ROLLBACK');
+      return { diverged: { line: dataSet.line, expected: null, error: done.error } };
+    }
+  }
+  const outcome = await execute(text);
+  if (outcome.status !== 'T' && outcome.status !== 'E') {
+    return { name: dataSet.name, ended: true, tables: [] };
+  }
+  await execute('ROLLBACK');
+  return { name: dataSet.name, tables: outcome.tables, error: outcome.error || null };
 }
 
 /**

@@ -575,14 +575,32 @@ async function openExercise(button) {
   button.hidden = true;
   const expect = model.expect || {};
   const judge = () => runAndShow(plan, parts, engine, { target, text: area.value, exercise: true }, (outcome) => {
+    const wrong = (text) => ({ kind: 'different', text: sentences(plan, words(plan, 'exerciseWrong'), text) });
+    // A case whose transaction the reader's text ended is said first: nothing after it ran on the page's state.
+    const ended = (outcome.cases || []).find((c) => c.ended);
+    if (ended) return wrong(words(plan, 'exerciseCaseEnded', ended.name));
     const expected = model.results[model.results.length - 1];
     let difference = outcome.error ? words(plan, 'answerErrorInstead')
       : !outcome.tables.length ? words(plan, 'exerciseNoRows')
       : tableDifference(plan, expected, outcome.tables[outcome.tables.length - 1], { ordered: expect.ordered, keys: expect.keys }, 'answer');
     // Rows in the model answer's order by chance are not sorted rows: the task asks for the order.
     if (!difference && expect.ordered && outcome.sorted !== true) difference = words(plan, 'answerNotSorted');
-    return difference ? { kind: 'different', text: sentences(plan, words(plan, 'exerciseWrong'), difference) }
-      : { kind: 'same', text: words(plan, 'exerciseRight') };
+    if (difference) return wrong(difference);
+    // Then each case the build ran the model answer on, under the same rules; a failing one is named, its rows not shown.
+    const cases = model.cases || [];
+    for (let i = 0; i < cases.length; i++) {
+      const verified = cases[i];
+      const got = (outcome.cases || [])[i];
+      if (!got || got.name !== verified.name) return wrong(words(plan, 'exerciseCaseWrong', verified.name));
+      if (got.error) return wrong(words(plan, 'exerciseCaseError', verified.name, got.error.sqlstate));
+      const order = verified.expect || {};
+      const differs = !got.tables.length || tableDifference(plan, verified.results[verified.results.length - 1],
+        got.tables[got.tables.length - 1], { ordered: order.ordered, keys: order.keys }, 'answer');
+      if (differs) {
+        return wrong(words(plan, differs === words(plan, 'answerOrderDiffers') ? 'exerciseCaseOrder' : 'exerciseCaseWrong', verified.name));
+      }
+    }
+    return { kind: 'same', text: cases.length ? words(plan, 'exerciseRightCases', cases.length) : words(plan, 'exerciseRight') };
   });
   check.addEventListener('click', (e) => { if (e.isTrusted) judge(); });
   area.addEventListener('keydown', (e) => {

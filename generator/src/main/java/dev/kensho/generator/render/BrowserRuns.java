@@ -64,6 +64,12 @@ public final class BrowserRuns {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /**
+     * The reason key of an exercise's data set (a snippet with {@code case=NAME}): the browser never replays it with
+     * the page; it runs it with the model answer it follows, as the build did, when it checks a reader's query.
+     */
+    public static final String CASE = "case";
+
+    /**
      * One snippet's place in the browser: runnable, or why not.
      *
      * @param reason    why not, in English (the JSON report), or null when runnable
@@ -103,6 +109,11 @@ public final class BrowserRuns {
         for (int index : order) {
             Outcome outcome = result.outcomes().get(index);
             Snippet snippet = outcome.snippet();
+            if (snippet.directives().caseName() != null) {
+                entries[index] = new Entry(index, snippet.location().line(), "a data set of an exercise: the browser runs it only with "
+                        + "the model answer before it, when it checks a reader's query", CASE, "", false);
+                continue;
+            }
             Problem own = !site.playground() ? new Problem("site.yml turns the browser's run controls off (playground: false)", "off")
                     : !outcome.passed() ? new Problem("the build did not verify it (" + outcome.status().label() + ")", "unverified")
                     : !siteExtensions.isEmpty() ? new Problem("the site's databases hold extensions (" + String.join(", ", siteExtensions)
@@ -117,8 +128,12 @@ public final class BrowserRuns {
                     own = pageBudget();
                 } else {
                     bytes += replay;
+                    // The answer's cases come with it: over a budget, none of them can judge a reader's query, so none does.
                     Problem budget = resultBudget(outcome);
-                    long rows = budget == null ? size(chunk(outcome)) : 0;
+                    for (int c : casesOf(index)) {
+                        budget = budget != null ? budget : resultBudget(result.outcomes().get(c));
+                    }
+                    long rows = budget == null ? size(chunk(index)) : 0;
                     if (budget == null && bytes + rows > PAGE_BYTES) {
                         budget = pageBudget();
                     }
@@ -250,6 +265,9 @@ public final class BrowserRuns {
         List<Map<String, Object>> runs = new ArrayList<>();
         for (int index : order) {
             Entry entry = entries[index];
+            if (CASE.equals(entry.reasonKey())) {
+                continue; // in its answer's entry (a case is never replayed with the page)
+            }
             if (!entry.replayed()) {
                 Map<String, Object> run = new LinkedHashMap<>();
                 run.put("snippet", index);
@@ -262,7 +280,7 @@ public final class BrowserRuns {
             if (!entry.runnable()) {
                 run.put("reason", entry.reason());
             } else {
-                files.put(chunkName(stem, index), json(chunk(result.outcomes().get(index))));
+                files.put(chunkName(stem, index), json(chunk(index)));
             }
             runs.add(run);
         }
@@ -312,10 +330,52 @@ public final class BrowserRuns {
         }
         run.put("expect", expectation(outcome));
         run.put("planClaims", snippet.directives().plan() != null);
+        List<Map<String, Object>> cases = new ArrayList<>();
+        for (int c : casesOf(index)) {
+            Snippet dataSet = result.outcomes().get(c).snippet();
+            Map<String, Object> one = new LinkedHashMap<>();
+            one.put("name", dataSet.directives().caseName());
+            one.put("line", dataSet.location().line());
+            one.put("statements", SqlSplitter.split(dataSet.sql()).stream().map(SqlStatement::text).toList());
+            cases.add(one);
+        }
+        if (!cases.isEmpty()) {
+            // Each run by the browser as the build ran it (ScriptRunner): in a transaction, the data set, then the query; rolled back.
+            run.put("cases", cases);
+        }
         if (chunk != null) {
             run.put("rows", chunk);
         }
         return run;
+    }
+
+    /** The snippets written right after snippet {@code index} as its cases (its data sets), in document order. */
+    private List<Integer> casesOf(int index) {
+        List<Integer> cases = new ArrayList<>();
+        for (int c = index + 1; c < result.outcomes().size() && result.outcomes().get(c).snippet().directives().caseName() != null; c++) {
+            cases.add(c);
+        }
+        return cases;
+    }
+
+    /** A snippet's rows file: its own results, and its cases' (the model answer's results on each data set). */
+    private Map<String, Object> chunk(int index) {
+        Map<String, Object> chunk = new LinkedHashMap<>(chunk(result.outcomes().get(index)));
+        List<Map<String, Object>> cases = new ArrayList<>();
+        for (int c : casesOf(index)) {
+            Outcome outcome = result.outcomes().get(c);
+            Map<String, Object> one = new LinkedHashMap<>();
+            one.put("name", outcome.snippet().directives().caseName());
+            // The answer's statements, not the data set's, returned these: statement indexes are the answer's.
+            one.put("results", chunk(new Outcome(result.outcomes().get(index).snippet(), outcome.status(), outcome.failure(),
+                    outcome.results(), outcome.assertions(), null, null, outcome.duration())).get("results"));
+            one.put("expect", expectation(outcome));
+            cases.add(one);
+        }
+        if (!cases.isEmpty()) {
+            chunk.put("cases", cases);
+        }
+        return chunk;
     }
 
     /**

@@ -31,6 +31,8 @@ final class ComponentAssembler {
 
     /** A verified ```sql fence and a ```rows fence the build compared with it, as code.ftlh marks them. */
     private static final Pattern VERIFIED_SQL = Pattern.compile("<figure class=\"code-block\\b[^\"]*\\bverified\" data-language=\"sql\"");
+    /** A verified data set of the answer (```sql case=NAME), which code.ftlh marks: not a second answer. */
+    private static final Pattern VERIFIED_CASE = Pattern.compile("<figure class=\"code-block\\b[^\"]*\\bverified\" data-language=\"sql\" data-kensho-case=");
     private static final Pattern COMPARED_ROWS = Pattern.compile("<figure class=\"code-block expected-rows verified\"");
 
     private final Theme theme;
@@ -86,7 +88,7 @@ final class ComponentAssembler {
      */
     private static void exerciseProblem(ComponentTag tag, Map<String, String> slots, MarkdownDocument document) throws Theme.ThemeException {
         String answer = slots.getOrDefault("answer", "");
-        long snippets = VERIFIED_SQL.matcher(answer).results().count();
+        long snippets = VERIFIED_SQL.matcher(answer).results().count() - VERIFIED_CASE.matcher(answer).results().count();
         String problem = !slots.containsKey("answer") ? "has no model answer: put it in <Fragment slot=\"answer\">, as a ```sql fence "
                 + "followed by the ```rows it returns"
                 : snippets != 1 ? "needs exactly one verified ```sql fence in its answer slot, and it has " + snippets

@@ -70,6 +70,10 @@ final class SnippetNodeRenderer implements NodeRenderer {
         // Hidden SQL ran and shapes what the page shows, so readers may open it, as mdBook's hidden lines.
         model.put("hidden", outcome != null && outcome.snippet().directives().hidden());
         model.put("setupRunsFirst", outcome != null && runsBeforeEarlierSnippets(outcome));
+        if (outcome != null && outcome.snippet().directives().caseName() != null) {
+            // A data set of an exercise: the Exercise component tells it from the model answer by this mark.
+            model.put("caseName", outcome.snippet().directives().caseName());
+        }
         CodeDisplay display = CodeDisplay.of(info, node.getContentChars().toString());
         String text = display.text();
         String language = display.language();
@@ -101,7 +105,8 @@ final class SnippetNodeRenderer implements NodeRenderer {
         if (browser != null && browser.runnable()) {
             // The browser's run control: contributor HTML can carry no data- attribute, so only the build makes one.
             model.put("run", Map.of("snippet", Integer.toString(browser.snippet()), "plan", planUrl));
-        } else if (browser != null && outcome != null && outcome.passed() && !browser.reasonKey().equals("off")) {
+        } else if (browser != null && outcome != null && outcome.passed() && !browser.reasonKey().equals("off")
+                && !browser.reasonKey().equals(BrowserRuns.CASE)) {
             // A verified snippet without one says why, so that a reader does not take it for an oversight.
             model.put("runUnavailable", Map.of("key", browser.reasonKey(), "argument", browser.argument()));
         }

@@ -146,6 +146,33 @@ final class ScriptRunner {
                 outcomes[index] = new Outcome(snippet, Outcome.Status.SKIPPED, reason, List.of(), List.of(), null, null, Duration.ZERO);
                 continue;
             }
+            if (snippet.directives().caseName() != null) {
+                // Run with the snippet it is a data set for, before that one (below); on its own it does nothing.
+                if (outcomes[index] == null) {
+                    outcomes[index] = new Outcome(snippet, Outcome.Status.FAILED, new Failure("case \"" + snippet.directives().caseName()
+                            + "\" is a data set for a model answer: put it right after the ```sql fence and ```rows of the answer it tests",
+                            null, snippet.location(), snippet.lineAt(0), null, null), List.of(), List.of(), null, null, Duration.ZERO);
+                    failed = outcomes[index];
+                }
+                continue;
+            }
+            // The cases written after this snippet: each from the state before it, so that they see what it would have seen.
+            Outcome caseFailed = null;
+            java.util.Set<String> caseNames = new java.util.HashSet<>();
+            for (int c = index + 1; c < snippets.size() && snippets.get(c).directives().caseName() != null && caseFailed == null; c++) {
+                Snippet dataSet = snippets.get(c);
+                outcomes[c] = !caseNames.add(dataSet.directives().caseName())
+                        ? caseFailure(dataSet, "is named twice; give each case of an answer its own name (the reader is told it by name)")
+                        : runCase(dataSet, snippet);
+                caseFailed = outcomes[c].passed() ? null : outcomes[c];
+            }
+            if (caseFailed != null) {
+                failed = caseFailed;
+                outcomes[index] = new Outcome(snippet, Outcome.Status.SKIPPED, new Failure("not run: its case at "
+                        + caseFailed.snippet().location() + " failed", null, snippet.location(), snippet.lineAt(0), null, null),
+                        List.of(), List.of(), null, null, Duration.ZERO);
+                continue;
+            }
             ran.add(snippet);
             conditions.before(snippet);
             boolean inTransaction = inTransaction();
@@ -187,6 +214,112 @@ final class ScriptRunner {
             }
         }
         return Arrays.asList(outcomes);
+    }
+
+    /** Transaction control a data set may not hold: it runs inside the transaction Kensho rolls back. */
+    private static final java.util.Set<String> TRANSACTION_CONTROL = java.util.Set.of("begin", "start", "commit", "end", "rollback",
+            "abort", "savepoint", "release", "prepare");
+
+    private static Outcome caseFailure(Snippet dataSet, String problem) {
+        return new Outcome(dataSet, Outcome.Status.FAILED, new Failure("case \"" + dataSet.directives().caseName() + "\" " + problem,
+                null, dataSet.location(), dataSet.lineAt(0), null, null), List.of(), List.of(), null, null, Duration.ZERO);
+    }
+
+    /**
+     * Runs the model answer on one named data set: in a transaction of Kensho's, the data set's statements, then the
+     * answer's, its last result compared with the case's own rows; then the transaction is rolled back. The page goes on
+     * from the state it had, as the reader's browser does (it runs a case the same way and never replays one), so a
+     * case may leave nothing a rollback does not undo: a sequence's value, a prepared statement, a cursor, a session lock.
+     */
+    private Outcome runCase(Snippet dataSet, Snippet answer) {
+        String name = dataSet.directives().caseName();
+        if (answer.expectedRows() == null || answer.directives().caseName() != null) {
+            return caseFailure(dataSet, "is a data set for the snippet right before it, which compares no rows: put the case after "
+                    + "the model answer's ```sql fence and its ```rows");
+        }
+        if (dataSet.expectedRows() == null) {
+            return caseFailure(dataSet, "needs the rows the model answer returns on its data: write a ```rows fence right after it");
+        }
+        for (SqlStatement statement : SqlSplitter.split(dataSet.sql(), standardConformingStrings())) {
+            String first = SqlLexer.firstWord(statement.text(), standardConformingStrings());
+            if (TRANSACTION_CONTROL.contains(first)) {
+                return new Outcome(dataSet, Outcome.Status.FAILED, new Failure("case \"" + name + "\": its data set runs inside a "
+                        + "transaction Kensho rolls back, so it may not control transactions (" + first.toUpperCase(java.util.Locale.ROOT)
+                        + ")", null, dataSet.locate(statement.offset()), dataSet.lineAt(statement.offset()), null, null),
+                        List.of(), List.of(), null, null, Duration.ZERO);
+            }
+        }
+        if (inTransaction()) {
+            return caseFailure(dataSet, "runs in a transaction Kensho opens and rolls back, and the page has a transaction open "
+                    + "here; end it before the model answer");
+        }
+        long started = System.nanoTime();
+        List<String> before;
+        try {
+            before = sessionState();
+            executeOwn("BEGIN");
+        } catch (SQLException e) {
+            return caseFailure(dataSet, "could not be started: " + e.getMessage());
+        }
+        Outcome data;
+        Outcome run;
+        try {
+            data = new SnippetRun(dataSet.with(Directives.NONE, null), List.of(), null).run();
+            run = data.passed() ? new SnippetRun(answer.with(answer.directives().rowsOnly(), dataSet.expectedRows()), List.of(), null).run() : null;
+        } finally {
+            try {
+                executeOwn("ROLLBACK");
+            } catch (SQLException ignored) {
+                // A broken connection fails the page with the next statement.
+            }
+            orders.forget();
+        }
+        if (!data.passed()) {
+            Failure f = data.failure();
+            return new Outcome(dataSet, Outcome.Status.FAILED, new Failure("case \"" + name + "\": its data set fails: " + f.message(),
+                    f.sqlState(), f.location(), f.sourceLine(), f.detail(), f.hint()), data.results(), data.assertions(), null, null, data.duration());
+        }
+        if (!run.passed()) {
+            Failure f = run.failure();
+            // A server error points into the answer; a comparison points at the case, whose rows it compared.
+            boolean server = f.sqlState() != null;
+            return new Outcome(dataSet, Outcome.Status.FAILED, new Failure("case \"" + name + "\": the model answer " + (server
+                    ? "fails on its data: " : "does not return its rows: ") + f.message(), f.sqlState(),
+                    server ? f.location() : dataSet.location(), server ? f.sourceLine() : dataSet.lineAt(0), f.detail(), f.hint()),
+                    run.results(), run.assertions(), null, null, run.duration());
+        }
+        ResultTable last = run.results().get(run.results().size() - 1);
+        if (last.totalRows() == 0) {
+            return caseFailure(dataSet, "gives the model answer no rows, so a query that returns nothing would pass it; give it "
+                    + "data the answer finds");
+        }
+        try {
+            List<String> after = sessionState();
+            for (int i = 0; i < before.size(); i++) {
+                if (!before.get(i).equals(after.get(i))) {
+                    return caseFailure(dataSet, "leaves the session changed after Kensho's rollback (" + SESSION_STATE_NAMES.get(i)
+                            + " before: [" + before.get(i) + "], after: [" + after.get(i) + "]), so the page after it would not run as "
+                            + "in the reader's browser; give explicit values instead of a sequence's");
+                }
+            }
+        } catch (SQLException e) {
+            return caseFailure(dataSet, "could not be checked: " + e.getMessage());
+        }
+        return new Outcome(dataSet, Outcome.Status.PASSED, null, run.results(), run.assertions(), null, null,
+                Duration.ofNanos(System.nanoTime() - started));
+    }
+
+    private static final List<String> SESSION_STATE_NAMES = List.of("sequences", "prepared statements", "cursors", "advisory locks");
+
+    /** What a rollback leaves as it was: sequences' values, prepared statements, open cursors, session-level advisory locks. */
+    private List<String> sessionState() throws SQLException {
+        ResultTable table = executeOwn("SELECT (SELECT pg_catalog.string_agg(format('%I.%I=%s', schemaname, sequencename, last_value), ', '"
+                + " ORDER BY schemaname, sequencename) FROM pg_catalog.pg_sequences),"
+                + " (SELECT pg_catalog.string_agg(name, ', ' ORDER BY name) FROM pg_catalog.pg_prepared_statements),"
+                + " (SELECT pg_catalog.string_agg(name, ', ' ORDER BY name) FROM pg_catalog.pg_cursors),"
+                + " (SELECT pg_catalog.count(*)::text FROM pg_catalog.pg_locks WHERE locktype = 'advisory' AND pid = pg_catalog.pg_backend_pid())");
+        List<String> row = table.rows().get(0);
+        return row.stream().map(v -> v == null ? "" : v).toList();
     }
 
     /**

@@ -24,11 +24,14 @@ import java.util.regex.PatternSyntaxException;
  * @param plan           assertions about the last statement's plan, or null
  * @param showResult     show readers the rows the last statement returned
  * @param showPlan       show readers EXPLAIN (ANALYZE, BUFFERS) of the last statement
+ * @param caseName       when not null, the snippet is a named data set (a case) for the snippet before it: it runs,
+ *                       then that snippet runs on it, in a transaction that is rolled back (see ScriptRunner)
  */
 public record Directives(boolean setup, boolean hidden, String expectError, Pattern errorPattern,
-                         List<Parameter> parameters, PlanExpectations plan, boolean showResult, boolean showPlan) {
+                         List<Parameter> parameters, PlanExpectations plan, boolean showResult, boolean showPlan,
+                         String caseName) {
 
-    public static final Directives NONE = new Directives(false, false, null, null, List.of(), null, false, false);
+    public static final Directives NONE = new Directives(false, false, null, null, List.of(), null, false, false, null);
 
     /** Meta keys that belong to presentation (Expressive Code) rather than to verification. */
     private static final Set<String> PRESENTATION = Set.of("title", "frame", "wrap", "mark", "ins", "del", "collapse",
@@ -69,6 +72,7 @@ public record Directives(boolean setup, boolean hidden, String expectError, Patt
         Long maxRowsRemoved = null;
         boolean showResult = false;
         boolean showPlan = false;
+        String caseName = null;
         for (Map.Entry<String, String> entry : meta.entrySet()) {
             String key = entry.getKey();
             String value = entry.getValue();
@@ -96,6 +100,12 @@ public record Directives(boolean setup, boolean hidden, String expectError, Patt
                         throw new InvalidDirectiveException("error-matches is not a valid regular expression: " + e.getDescription());
                     }
                 }
+                case "case" -> {
+                    caseName = required(key, value).strip();
+                    if (caseName.isEmpty()) {
+                        throw new InvalidDirectiveException("case needs a name: case=\"tie at the cursor\"");
+                    }
+                }
                 case "uses-index" -> usesIndex = required(key, value);
                 case "scan-in" -> {
                     for (String node : required(key, value).split(",")) {
@@ -114,7 +124,7 @@ public record Directives(boolean setup, boolean hidden, String expectError, Patt
                 default -> {
                     // "{2,4-5}" marks lines, as in Expressive Code.
                     if (!PRESENTATION.contains(key) && !key.startsWith("{")) {
-                        throw new InvalidDirectiveException("unknown directive '" + key + "'; known: setup, hidden, result, explain, "
+                        throw new InvalidDirectiveException("unknown directive '" + key + "'; known: setup, hidden, result, explain, case=NAME, "
                                 + "expect-error=SQLSTATE, error-matches=REGEX, $N:TYPE=VALUE, uses-index=NAME, scan-in=NODES, "
                                 + "no-sort, no-seq-scan=TABLE, index-cond-contains=TEXT, max-buffers=N, max-rows-removed=N, title=TEXT");
                     }
@@ -137,7 +147,16 @@ public record Directives(boolean setup, boolean hidden, String expectError, Patt
         if (plan != null && expectError != null) {
             throw new InvalidDirectiveException("a snippet expected to fail has no plan to assert; drop the plan directives or expect-error");
         }
-        return new Directives(setup, hidden, expectError, errorPattern, parameters, plan, showResult, showPlan);
+        if (caseName != null && (setup || expectError != null || plan != null || !parameters.isEmpty() || showPlan)) {
+            throw new InvalidDirectiveException("a case is a data set for the model answer before it and states nothing of its own; "
+                    + "write only case=NAME (and hidden or result) on its fence");
+        }
+        return new Directives(setup, hidden, expectError, errorPattern, parameters, plan, showResult, showPlan, caseName);
+    }
+
+    /** The same directives without the plan claims and shown plan: what a snippet states when it is run again on a case's data. */
+    public Directives rowsOnly() {
+        return new Directives(false, false, null, null, parameters, null, false, false, null);
     }
 
     private static boolean flag(String key, String value) throws InvalidDirectiveException {
