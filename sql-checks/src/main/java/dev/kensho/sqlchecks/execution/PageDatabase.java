@@ -10,6 +10,7 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Properties;
 
 /** A database and its owning role, made for one page and dropped afterwards. */
@@ -45,18 +46,25 @@ final class PageDatabase implements AutoCloseable {
      */
     static final java.util.List<String> SETTABLE_BY_PAGES = java.util.List.of("deadlock_timeout");
 
+    /** GRANT SET ON PARAMETER came with PostgreSQL 15: on 14 a page's SET of these fails as it would for any non-superuser there. */
+    private static List<String> settableOn(int major) {
+        return major >= 15 ? SETTABLE_BY_PAGES : List.of();
+    }
+
     static PageDatabase create(RunningPostgres server, Connection admin, DatabaseDropper dropper, String name, VerifierSettings settings,
                                PlanCapture.Switch capture) throws SQLException {
         long diskBytes = settings.databaseBytes();
         String password = HexFormat.of().formatHex(new SecureRandom().generateSeed(16));
+        // What this major version's CREATE ROLE/DATABASE accept (pgjdbc knows it from the connection's start-up).
+        int major = admin.getMetaData().getDatabaseMajorVersion();
         synchronized (admin) {
             try (Statement statement = admin.createStatement()) {
                 // The role lives for one page and its password is 128 random bits: a costly SCRAM
                 // verifier would only slow every page's login down.
                 // One round trip for the role and its settings (the simple protocol sends them as one query).
-                StringBuilder role = new StringBuilder("SET scram_iterations = 16; CREATE ROLE " + name
+                StringBuilder role = new StringBuilder((ParametersByVersion.exists("scram_iterations", major) ? "SET scram_iterations = 16; " : "") + "CREATE ROLE " + name
                         + " LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS PASSWORD '" + password + "'");
-                for (String stock : SessionSettings.roleStatements(name)) {
+                for (String stock : SessionSettings.roleStatements(name, major)) {
                     role.append("; ").append(stock);
                 }
                 // Kensho's own bound on temporary files; only a superuser can change it, so an error it
@@ -65,22 +73,23 @@ final class PageDatabase implements AutoCloseable {
                 // scenario sessions, so its share is split between them and the page as a whole stays within.
                 long perProcess = Math.max(1, (diskBytes / (1 + ScenarioParser.MAX_SESSIONS)) >> 10);
                 role.append("; ALTER ROLE ").append(name).append(" SET temp_file_limit = '").append(perProcess).append("kB'");
-                for (String setting : PlanCapture.roleStatements(name)) {
+                for (String setting : PlanCapture.roleStatements(name, major)) {
                     role.append("; ").append(setting);
                 }
-                if (!SETTABLE_BY_PAGES.isEmpty()) {
+                List<String> settable = settableOn(major);
+                if (!settable.isEmpty()) {
                     // One pg_parameter_acl row per parameter is shared by every page's role, and the dropper
                     // revokes on its own connection meanwhile (deleting the row with the last grant): taken in
                     // turn, or a grant fails with "tuple concurrently deleted".
                     role.append("; ").append(PARAMETER_ACL_LOCK);
                 }
-                for (String parameter : SETTABLE_BY_PAGES) {
+                for (String parameter : settable) {
                     role.append("; GRANT SET ON PARAMETER ").append(parameter).append(" TO ").append(name);
                 }
                 statement.execute(role.toString());
                 // Every provider gives page databases the same encoding and locale (text ORDER BY depends on them).
                 statement.execute("CREATE DATABASE " + name + " OWNER " + name + " TEMPLATE " + server.pageTemplate() + " "
-                        + server.databaseLocale().createOptions() + (server.disposable() ? " STRATEGY FILE_COPY" : ""));
+                        + server.databaseLocale().createOptions(major) + (server.disposable() && major >= 15 ? " STRATEGY FILE_COPY" : ""));
                 statement.execute("REVOKE ALL ON DATABASE " + name + " FROM PUBLIC");
             }
         }
@@ -158,7 +167,7 @@ final class PageDatabase implements AutoCloseable {
                 // The page owns its database and may have marked it a template, which DROP refuses.
                 statement.execute("ALTER DATABASE " + name + " IS_TEMPLATE false");
                 statement.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
-                for (String parameter : SETTABLE_BY_PAGES) {
+                for (String parameter : settableOn(admin.getMetaData().getDatabaseMajorVersion())) {
                     // One query string, so the lock is held until the revoke commits (see PARAMETER_ACL_LOCK).
                     statement.execute(PARAMETER_ACL_LOCK + "; DO $$BEGIN IF EXISTS (SELECT FROM pg_roles WHERE rolname = '"
                             + name + "') THEN REVOKE SET ON PARAMETER " + parameter + " FROM " + name + "; END IF; END$$");

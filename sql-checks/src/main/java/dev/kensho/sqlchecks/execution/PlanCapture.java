@@ -50,9 +50,12 @@ public final class PlanCapture {
             "auto_explain.log_parameter_max_length = 0",
             "auto_explain.sample_rate = 1");
 
-    static List<String> roleStatements(String role) {
+    static List<String> roleStatements(String role, int major) {
         List<String> statements = new ArrayList<>();
         for (String setting : SETTINGS) {
+            if (!ParametersByVersion.exists(setting.substring(0, setting.indexOf(' ')), major)) {
+                continue;
+            }
             statements.add("ALTER ROLE " + role + " SET " + setting);
         }
         return statements;

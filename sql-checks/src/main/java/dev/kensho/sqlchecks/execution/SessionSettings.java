@@ -57,8 +57,8 @@ public final class SessionSettings {
     }
 
     /** Statements that give a new role the stock limits. */
-    static List<String> roleStatements(String role) {
-        return ROLE.entrySet().stream().map(e -> "ALTER ROLE " + role + " SET " + e.getKey() + " = '" + e.getValue() + "'").toList();
+    static List<String> roleStatements(String role, int major) {
+        return ROLE.entrySet().stream().filter(e -> ParametersByVersion.exists(e.getKey(), major)).map(e -> "ALTER ROLE " + role + " SET " + e.getKey() + " = '" + e.getValue() + "'").toList();
     }
 
     /** Applies the output settings and resets planner settings the server's configuration changed. */

@@ -5,6 +5,7 @@ import dev.kensho.sqlchecks.model.PageResult;
 import dev.kensho.sqlchecks.model.Snippet;
 
 import dev.kensho.sqlchecks.postgres.PostgresProvider;
+import dev.kensho.sqlchecks.postgres.PostgresReleases;
 import dev.kensho.sqlchecks.postgres.PostgresUnavailableException;
 import dev.kensho.sqlchecks.postgres.RunningPostgres;
 
@@ -40,7 +41,6 @@ import dev.kensho.sqlchecks.model.ScenarioParser;
  */
 public final class Verifier implements AutoCloseable {
 
-    private static final int REQUIRED_MAJOR = 18;
 
     private final RunningPostgres server;
     private final Connection admin;
@@ -88,12 +88,20 @@ public final class Verifier implements AutoCloseable {
      * @throws PostgresUnavailableException when no server could be had or it is another major version
      */
     public static Verifier start(PostgresProvider provider, VerifierSettings settings) throws PostgresUnavailableException {
+        return start(provider, settings, PostgresReleases.BUNDLED_MAJOR);
+    }
+
+    /**
+     * Starts a server from the provider and checks that it is PostgreSQL {@code major}: a container or a
+     * server the author runs says which version it is, and one of another version is refused.
+     */
+    public static Verifier start(PostgresProvider provider, VerifierSettings settings, int major) throws PostgresUnavailableException {
         RunningPostgres server = provider.start();
         PlanCapture.Switch capture = new PlanCapture.Switch();
         Connection admin = null;
         try {
             admin = server.connectAdmin();
-            String version = checkVersion(server, admin);
+            String version = checkVersion(server, admin, major);
             if (PageDatabase.guardedTemplate(server)) {
                 // Every page database is copied from template1: guard it once. A server Kensho does not
                 // own has each page database guarded instead (PageDatabase).
@@ -141,15 +149,16 @@ public final class Verifier implements AutoCloseable {
         }
     }
 
-    private static String checkVersion(RunningPostgres server, Connection admin) throws PostgresUnavailableException {
+    private static String checkVersion(RunningPostgres server, Connection admin, int major) throws PostgresUnavailableException {
         try (Statement statement = admin.createStatement();
              ResultSet rs = statement.executeQuery("SELECT current_setting('server_version_num')::int, current_setting('server_version')")) {
             rs.next();
             int versionNum = rs.getInt(1);
             String version = rs.getString(2);
-            if (versionNum / 10000 != REQUIRED_MAJOR) {
+            if (versionNum / 10000 != major) {
                 throw new PostgresUnavailableException("the server at " + server.description() + " runs PostgreSQL "
-                        + version + "; Kensho verifies lessons on PostgreSQL " + REQUIRED_MAJOR + " only");
+                        + version.split(" ")[0] + ", not " + major + ": this check runs on PostgreSQL " + major
+                        + " (a site names its versions in site.yml postgres.versions)");
             }
             return version.split(" ")[0];
         } catch (SQLException e) {

@@ -23,7 +23,15 @@ public record DatabaseLocale(String encoding, String provider, String locale) {
 
     /** The CREATE DATABASE options that give a new database this locale, e.g. {@code ENCODING 'UTF8' LOCALE_PROVIDER libc LOCALE 'C'}. */
     public String createOptions() {
-        return "ENCODING '" + encoding + "' LOCALE_PROVIDER " + provider + " LOCALE '" + locale + "'";
+        return createOptions(PostgresReleases.BUNDLED_MAJOR);
+    }
+
+    /** {@link #createOptions()} as PostgreSQL {@code major} takes them: before 15 libc was the only provider, and unnamed. */
+    public String createOptions(int major) {
+        if (major < 15 && !"libc".equals(provider)) {
+            throw new IllegalStateException("PostgreSQL " + major + " has no locale provider " + provider);
+        }
+        return "ENCODING '" + encoding + "'" + (major >= 15 ? " LOCALE_PROVIDER " + provider : "") + " LOCALE '" + locale + "'";
     }
 
     /** What the evidence and the cache key say, e.g. {@code UTF8, locale C (libc)}. */
@@ -36,8 +44,10 @@ public record DatabaseLocale(String encoding, String provider, String locale) {
      * that names it): a provider that cannot create a database as asked must not produce a mark.
      */
     public String differenceIn(Connection connection) throws SQLException {
+        // pg_database.datlocprovider came with PostgreSQL 15; before it every database was libc's.
+        String providerColumn = connection.getMetaData().getDatabaseMajorVersion() >= 15 ? "datlocprovider" : "'c'::\"char\"";
         try (Statement statement = connection.createStatement();
-             ResultSet rs = statement.executeQuery("SELECT pg_catalog.pg_encoding_to_char(encoding), datlocprovider, datcollate, datctype"
+             ResultSet rs = statement.executeQuery("SELECT pg_catalog.pg_encoding_to_char(encoding), " + providerColumn + ", datcollate, datctype"
                      + " FROM pg_catalog.pg_database WHERE datname = pg_catalog.current_database()")) {
             rs.next();
             String actualProvider = switch (rs.getString(2)) {

@@ -72,6 +72,18 @@ public final class EmbeddedPostgres implements PostgresProvider {
     /** Bumped when what initdb makes changes, so that kept templates of an older layout are not reused. */
     private static final String CLUSTER_LAYOUT = "auth-scram-2";
 
+    private final int major;
+
+    /** PostgreSQL 18, whose binaries are on the class path. */
+    public EmbeddedPostgres() {
+        this(PostgresReleases.BUNDLED_MAJOR);
+    }
+
+    /** PostgreSQL {@code major} (one of {@link PostgresReleases#SUPPORTED}); binaries other than 18's are fetched on first start. */
+    public EmbeddedPostgres(int major) {
+        this.major = major;
+    }
+
     @Override
     public String name() {
         return "embedded";
@@ -79,12 +91,12 @@ public final class EmbeddedPostgres implements PostgresProvider {
 
     @Override
     public String identity() {
-        return "embedded:" + PostgresBinaries.archiveIdentity() + ":" + String.join(",", SERVER_SETTINGS);
+        return "embedded:" + PostgresBinaries.archiveIdentity(major) + ":" + String.join(",", SERVER_SETTINGS);
     }
 
     @Override
     public RunningPostgres start() throws PostgresUnavailableException {
-        Path binaries = PostgresBinaries.install();
+        Path binaries = PostgresBinaries.install(major);
         removeAbandonedClusters();
         Path workDir = null;
         try {
@@ -121,17 +133,20 @@ public final class EmbeddedPostgres implements PostgresProvider {
         Files.setPosixFilePermissions(workDir, PosixFilePermissions.fromString("rwx------"));
 
         long t0 = System.nanoTime();
-        ClusterTemplate template = new ClusterTemplate(clusterRoot(), PostgresBinaries.archiveIdentity() + ":" + CLUSTER_LAYOUT, account);
+        ClusterTemplate template = new ClusterTemplate(clusterRoot(), PostgresBinaries.archiveIdentity(major) + ":" + CLUSTER_LAYOUT, account);
         String templatePassword = template.copyTo(dataDir);
         if (templatePassword != null) {
             password = templatePassword;
             Files.deleteIfExists(passwordFile);
         } else {
-            List<String> initdb = asServerAccount(account, List.of(
+            List<String> initdb = asServerAccount(account, new ArrayList<>(List.of(
                     binaries.resolve("bin/initdb").toString(), "-D", dataDir.toString(), "-U", SUPERUSER,
                     "--pwfile=" + passwordFile, "--auth-local=scram-sha-256", "--auth-host=scram-sha-256",
                     "-E", DatabaseLocale.PAGE.encoding(), "--locale=" + DatabaseLocale.PAGE.locale(),
-                    "--locale-provider=" + DatabaseLocale.PAGE.provider(), "--no-sync", "--no-instructions"));
+                    "--no-sync", "--no-instructions")));
+            if (major >= 15) { // before 15 libc was initdb's only locale provider, and had no option
+                initdb.add(initdb.size() - 2, "--locale-provider=" + DatabaseLocale.PAGE.provider());
+            }
             runToCompletion(initdb, workDir.resolve("initdb.log"), "initdb");
             Files.deleteIfExists(passwordFile);
             template.keep(dataDir, password);

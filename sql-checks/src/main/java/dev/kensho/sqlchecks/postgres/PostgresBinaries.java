@@ -5,6 +5,9 @@ import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 import org.apache.commons.compress.compressors.xz.XZCompressorInputStream;
 
 import java.io.BufferedInputStream;
+import java.io.ByteArrayInputStream;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -39,40 +42,102 @@ final class PostgresBinaries {
     private PostgresBinaries() {
     }
 
-    /** Returns the folder holding bin/, lib/ and share/, unpacking the archive if needed. */
+    /** Returns the folder holding bin/, lib/ and share/ of the bundled version, unpacking the archive if needed. */
     static Path install() throws PostgresUnavailableException {
+        return install(PostgresReleases.BUNDLED_MAJOR);
+    }
+
+    /**
+     * Returns the folder holding bin/, lib/ and share/ of PostgreSQL {@code major}, unpacking it if needed:
+     * the bundled version from the class path, any other from its pinned jar ({@link BinariesCache}),
+     * fetched on first use. No jar is fetched for a version nobody asked for.
+     */
+    static Path install(int major) throws PostgresUnavailableException {
         String resource = archiveResource();
-        URL archive = PostgresBinaries.class.getClassLoader().getResource(resource);
-        if (archive == null) {
-            throw new PostgresUnavailableException("no embedded PostgreSQL binaries for this platform ("
-                    + System.getProperty("os.name") + ", " + System.getProperty("os.arch") + ") on the class path"
-                    + carried() + "; use --postgres container or --postgres jdbc:postgresql://host/db");
-        }
-        try {
-            long size = archive.openConnection().getContentLengthLong();
-            String owner = System.getProperty("user.name").replaceAll("[^A-Za-z0-9_-]", "_");
-            Path target = Path.of(System.getProperty("java.io.tmpdir"),
-                    "kensho-" + resource.replace(".txz", "") + "-" + size + "-" + owner);
-            if (Files.isRegularFile(target.resolve(".complete")) && ownedByUs(target)) {
-                return target;
+        if (major == PostgresReleases.BUNDLED_MAJOR) {
+            URL archive = PostgresBinaries.class.getClassLoader().getResource(resource);
+            if (archive == null) {
+                throw new PostgresUnavailableException("no embedded PostgreSQL binaries for this platform ("
+                        + System.getProperty("os.name") + ", " + System.getProperty("os.arch") + ") on the class path"
+                        + carried() + "; use --postgres container or --postgres jdbc:postgresql://host/db");
             }
-            Path staging = Files.createTempDirectory(target.getParent(), target.getFileName() + ".unpacking-");
             try {
-                unpack(archive, staging);
-                makeReadableByAll(staging);
-                Files.createFile(staging.resolve(".complete"));
-                Files.move(staging, target, StandardCopyOption.ATOMIC_MOVE);
-            } catch (FileAlreadyExistsException | AtomicMoveNotSupportedException | DirectoryNotEmptyException raced) {
-                // Another build unpacked the same archive meanwhile; theirs is as good as ours.
-                deleteTree(staging);
+                long size = archive.openConnection().getContentLengthLong();
+                return unpackOnce(resource.replace(".txz", "") + "-" + size, archive::openStream);
+            } catch (IOException e) {
+                throw new PostgresUnavailableException("could not unpack PostgreSQL binaries: " + e.getMessage(), e);
             }
-            if (!Files.isRegularFile(target.resolve(".complete"))) {
-                throw new PostgresUnavailableException("could not unpack PostgreSQL binaries into " + target);
-            }
-            return target;
-        } catch (IOException e) {
-            throw new PostgresUnavailableException("could not unpack PostgreSQL binaries: " + e.getMessage(), e);
         }
+        PostgresReleases.Pinned pin = PostgresReleases.pinned(major);
+        String name = resource.replace(".txz", "") + "-" + pin.version() + "-" + pin.sha256().substring(0, 16);
+        Path ready = unpacked(name);
+        if (ready != null) {
+            return ready;
+        }
+        byte[] jar = BinariesCache.forUser(System.getenv()).jar(pin); // checked against the pin, in memory
+        try {
+            return unpackOnce(name, () -> archiveInJar(jar, resource));
+        } catch (IOException e) {
+            throw new PostgresUnavailableException("could not unpack PostgreSQL " + major + " binaries: " + e.getMessage(), e);
+        }
+    }
+
+    /** What the archive of a folder comes from: opened once the folder is known to need unpacking. */
+    interface ArchiveSource {
+        InputStream open() throws IOException;
+    }
+
+    private static Path folderFor(String name) {
+        String owner = System.getProperty("user.name").replaceAll("[^A-Za-z0-9_-]", "_");
+        return Path.of(System.getProperty("java.io.tmpdir"), "kensho-" + name + "-" + owner);
+    }
+
+    /** The folder of a complete earlier unpacking of ours, or null. */
+    private static Path unpacked(String name) {
+        Path target = folderFor(name);
+        try {
+            return Files.isRegularFile(target.resolve(".complete")) && ownedByUs(target) ? target : null;
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    private static Path unpackOnce(String name, ArchiveSource source) throws IOException, PostgresUnavailableException {
+        Path target = folderFor(name);
+        if (unpacked(name) != null) {
+            return target;
+        }
+        Path staging = Files.createTempDirectory(target.getParent(), target.getFileName() + ".unpacking-");
+        try {
+            try (InputStream in = source.open()) {
+                unpack(in, staging);
+            }
+            makeReadableByAll(staging);
+            Files.createFile(staging.resolve(".complete"));
+            Files.move(staging, target, StandardCopyOption.ATOMIC_MOVE);
+        } catch (FileAlreadyExistsException | AtomicMoveNotSupportedException | DirectoryNotEmptyException raced) {
+            // Another build unpacked the same archive meanwhile; theirs is as good as ours.
+            deleteTree(staging);
+        } catch (IOException | RuntimeException e) {
+            deleteTree(staging);
+            throw e;
+        }
+        if (!Files.isRegularFile(target.resolve(".complete"))) {
+            throw new PostgresUnavailableException("could not unpack PostgreSQL binaries into " + target);
+        }
+        return target;
+    }
+
+    /** The .txz inside one of zonky's jars. */
+    private static InputStream archiveInJar(byte[] jar, String resource) throws IOException {
+        ZipInputStream zip = new ZipInputStream(new ByteArrayInputStream(jar));
+        ZipEntry entry;
+        while ((entry = zip.getNextEntry()) != null) {
+            if (entry.getName().equals(resource)) {
+                return zip;
+            }
+        }
+        throw new IOException("the jar holds no " + resource);
     }
 
     /** The platforms whose archives this class path does carry, for the message when this one's is missing. */
@@ -84,6 +149,19 @@ final class PostgresBinaries {
             }
         }
         return platforms.isEmpty() ? "" : " (this Kensho carries them for " + String.join(", ", platforms) + ")";
+    }
+
+    /** The archive of PostgreSQL {@code major}: its pinned jar's version and hash, or the bundled one's {@link #archiveIdentity()}. */
+    static String archiveIdentity(int major) {
+        if (major == PostgresReleases.BUNDLED_MAJOR) {
+            return archiveIdentity();
+        }
+        try {
+            PostgresReleases.Pinned pin = PostgresReleases.pinned(major);
+            return archiveResource() + "@" + pin.version() + "#" + pin.sha256();
+        } catch (PostgresUnavailableException e) {
+            return archiveResource() + "@" + major + ":unavailable";
+        }
     }
 
     /** The archive's name and size: changes whenever Maven brings other binaries. */
@@ -114,38 +192,55 @@ final class PostgresBinaries {
         return Files.getOwner(dir, LinkOption.NOFOLLOW_LINKS).getName().equals(System.getProperty("user.name"));
     }
 
-    private static void unpack(URL archive, Path into) throws IOException {
-        try (InputStream raw = new BufferedInputStream(archive.openStream(), 1 << 16);
-             TarArchiveInputStream tar = new TarArchiveInputStream(new XZCompressorInputStream(raw))) {
+    /**
+     * Unpacks a tar.xz into {@code into}. Every entry, and every link's target, must stay inside it: an
+     * archive is data, and no entry of it may write or point anywhere else (links are made last, and
+     * only to targets inside, so no write goes through one either).
+     */
+    static void unpack(InputStream raw, Path into) throws IOException {
+        try (TarArchiveInputStream tar = new TarArchiveInputStream(new XZCompressorInputStream(new BufferedInputStream(raw, 1 << 16)))) {
             TarArchiveEntry entry;
             List<TarArchiveEntry> links = new ArrayList<>();
             while ((entry = tar.getNextEntry()) != null) {
-                Path path = into.resolve(entry.getName()).normalize();
-                if (!path.startsWith(into)) {
-                    throw new IOException("archive entry outside its folder: " + entry.getName());
-                }
+                Path path = inside(into, into.resolve(entry.getName()), entry.getName());
                 if (entry.isDirectory()) {
                     Files.createDirectories(path);
                 } else if (entry.isSymbolicLink() || entry.isLink()) {
                     links.add(entry);
-                } else {
+                } else if (entry.isFile()) {
                     Files.createDirectories(path.getParent());
                     Files.copy(tar, path, StandardCopyOption.REPLACE_EXISTING);
                     if ((entry.getMode() & 0100) != 0) {
                         Files.setPosixFilePermissions(path, PosixFilePermissions.fromString("rwxr-xr-x"));
                     }
+                } else {
+                    throw new IOException("archive entry of an unexpected kind (device or pipe): " + entry.getName());
                 }
             }
             for (TarArchiveEntry link : links) {
-                Path path = into.resolve(link.getName()).normalize();
+                Path path = inside(into, into.resolve(link.getName()), link.getName());
                 Files.createDirectories(path.getParent());
                 if (link.isSymbolicLink()) {
-                    Files.createSymbolicLink(path, Path.of(link.getLinkName()));
+                    Path target = Path.of(link.getLinkName());
+                    if (target.isAbsolute()) {
+                        throw new IOException("archive link outside its folder: " + link.getName() + " -> " + link.getLinkName());
+                    }
+                    inside(into, path.getParent().resolve(target), link.getName() + " -> " + link.getLinkName());
+                    Files.createSymbolicLink(path, target);
                 } else {
-                    Files.createLink(path, into.resolve(link.getLinkName()).normalize());
+                    Path target = inside(into, into.resolve(link.getLinkName()), link.getName() + " -> " + link.getLinkName());
+                    Files.createLink(path, target);
                 }
             }
         }
+    }
+
+    private static Path inside(Path root, Path path, String what) throws IOException {
+        Path normal = path.normalize();
+        if (!normal.startsWith(root)) {
+            throw new IOException("archive entry outside its folder: " + what);
+        }
+        return normal;
     }
 
     private static void makeReadableByAll(Path root) throws IOException {
