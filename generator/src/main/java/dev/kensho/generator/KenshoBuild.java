@@ -99,7 +99,8 @@ public final class KenshoBuild {
         ContentFiles contentFiles = new ContentFiles(options.content().toAbsolutePath().normalize());
         String siteSettings = display(workingDir, contentFiles.root().resolve(SiteConfig.FILE_NAME));
         SiteConfig config = SiteConfig.load(contentFiles, siteSettings, diagnostics);
-        ContentLoader loader = new ContentLoader(contentFiles, workingDir, config);
+        // From here on, files a page names may start with the site's own aliases (site.yml), through the same gate.
+        ContentLoader loader = new ContentLoader(contentFiles.withAliases(config.aliases()), workingDir, config);
         List<Page> pages = loader.load(diagnostics);
         long fallbacks = pages.stream().filter(Page::fallback).count();
         int sourcePages = (int) (pages.size() - fallbacks);

@@ -43,16 +43,18 @@ import java.util.Collections;
  * @param extensions  extensions created in every page's database
  * @param playground  whether verified snippets get a run control in the reader's browser ({@code playground: false}
  *                    turns it off, and the site then carries no copy of the browser's PostgreSQL)
+ * @param aliases     the site's own path prefixes ({@code aliases: {"~/": "shared/"}}), as a tsconfig's {@code paths}
  */
 public record SiteConfig(String title, String description, String lang, Map<String, String> groups, String url,
                          UrlFormat urlFormat, Map<String, SiteLocale> locales, String defaultLocale, List<SidebarItem> sidebar,
-                         String editBaseUrl, Branding branding, List<String> extensions, boolean playground) {
+                         String editBaseUrl, Branding branding, List<String> extensions, boolean playground,
+                         PathAliases aliases) {
 
     public static final String FILE_NAME = "site.yml";
 
     /** Every key site.yml may hold; any other is a mistake (a misspelt key would otherwise be ignored in silence). */
     static final List<String> KEYS = List.of("title", "description", "lang", "url", "groups", "build", "locales",
-            "defaultLocale", "sidebar", "editLink", "logo", "favicon", "customCss", "social", "extensions", "playground");
+            "defaultLocale", "sidebar", "editLink", "logo", "favicon", "customCss", "social", "extensions", "playground", "aliases");
 
 
     public SiteConfig {
@@ -79,7 +81,7 @@ public record SiteConfig(String title, String description, String lang, Map<Stri
     public static SiteConfig load(ContentFiles files, String displayPath, List<Diagnostic> diagnostics) throws IOException {
         Path file = files.root().resolve(FILE_NAME);
         SiteConfig defaults = new SiteConfig("Kensho", "", "ja", Map.of(), "", UrlFormat.DIRECTORY,
-                Map.of(SiteLocale.ROOT, new SiteLocale(SiteLocale.ROOT, "日本語", "ja", "ltr")), SiteLocale.ROOT, null, "", Branding.NONE, List.of(), true);
+                Map.of(SiteLocale.ROOT, new SiteLocale(SiteLocale.ROOT, "日本語", "ja", "ltr")), SiteLocale.ROOT, null, "", Branding.NONE, List.of(), true, PathAliases.NONE);
         if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
             return defaults;
         }
@@ -214,7 +216,8 @@ public record SiteConfig(String title, String description, String lang, Map<Stri
                 groups,
                 url, format, locales, defaultLocale, sidebar, editBaseUrl,
                 Branding.read(map, files, text, displayPath, diagnostics), extensions(map, text, displayPath, diagnostics),
-                playground(map, text, displayPath, diagnostics));
+                playground(map, text, displayPath, diagnostics),
+                PathAliases.read(map.get("aliases"), lineOf(text, "aliases:"), displayPath, diagnostics));
     }
 
     /**
