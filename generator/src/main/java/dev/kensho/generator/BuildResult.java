@@ -9,7 +9,8 @@ import java.util.List;
  * How a build ended.
  *
  * @param diagnostics      problems in the sources, in the order found; empty when all holds
- * @param environmentError why no PostgreSQL server could be had, or null
+ * @param environmentError a problem of the machine, not of the sources (no PostgreSQL server could be had, a report
+ *                         could not be written), or null
  * @param verification     the outcomes of every snippet that ran
  * @param pages            pages loaded
  * @param written          whether the site folder was replaced

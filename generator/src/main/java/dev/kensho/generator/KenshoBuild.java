@@ -14,6 +14,7 @@ import dev.kensho.generator.render.ContentSecurityPolicy;
 import dev.kensho.generator.render.BrowserEngine;
 import dev.kensho.generator.render.BrowserRuns;
 import dev.kensho.generator.output.SiteOutput;
+import dev.kensho.generator.output.Unwritable;
 import dev.kensho.generator.render.Navigation;
 import dev.kensho.generator.render.RenderedSite;
 import dev.kensho.generator.render.SiteSink;
@@ -98,7 +99,8 @@ public final class KenshoBuild {
         ContentFiles contentFiles = new ContentFiles(options.content().toAbsolutePath().normalize());
         String siteSettings = display(workingDir, contentFiles.root().resolve(SiteConfig.FILE_NAME));
         SiteConfig config = SiteConfig.load(contentFiles, siteSettings, diagnostics);
-        ContentLoader loader = new ContentLoader(contentFiles, workingDir, config);
+        // From here on, files a page names may start with the site's own aliases (site.yml), through the same gate.
+        ContentLoader loader = new ContentLoader(contentFiles.withAliases(config.aliases()), workingDir, config);
         List<Page> pages = loader.load(diagnostics);
         long fallbacks = pages.stream().filter(Page::fallback).count();
         int sourcePages = (int) (pages.size() - fallbacks);
@@ -177,7 +179,7 @@ public final class KenshoBuild {
             // A build writes each file to the staging folder as it is made; the preview keeps the site in memory.
             Map<String, String> kept = sink == null ? null : new ConcurrentHashMap<>();
             boolean writing = options.render() && sink == null && diagnostics.isEmpty();
-            try (SiteOutput output = writing ? SiteOutput.begin(options.out()) : null) {
+            try (SiteOutput output = writing ? begin(options.out()) : null) {
                 SiteSink target = writing ? output::write : sink != null ? kept::put : (path, content) -> { };
                 for (Map.Entry<String, String> svg : svgs.entrySet()) {
                     target.write(svg.getKey(), svg.getValue());
@@ -241,12 +243,30 @@ public final class KenshoBuild {
         if (ShutdownSignal.received()) {
             throw new IOException("the build was interrupted; nothing was written");
         }
-        JsonReport.write(options.report(), new JsonReport.Build(KenshoVersion.VALUE, verification, diagnostics, sourcePages,
-                elapsed.toMillis(), externalLinks, unverifiedSql, ignoredSql, browserRuns));
+        // A report that cannot be written fails the run after its problems are listed: they are not lost with it.
+        try {
+            JsonReport.write(options.report(), new JsonReport.Build(KenshoVersion.VALUE, verification, diagnostics, sourcePages,
+                    elapsed.toMillis(), externalLinks, unverifiedSql, ignoredSql, browserRuns));
+        } catch (java.nio.file.FileSystemException e) {
+            environmentError = environmentError != null ? environmentError : Unwritable.explain("the JSON report", options.report(), e).getMessage();
+        }
         if (options.junitXml() != null) {
-            JUnitReport.write(options.junitXml(), verification, diagnostics);
+            Path junitFile = options.junitXml().resolve(JUnitReport.FILE_NAME);
+            try {
+                JUnitReport.write(options.junitXml(), verification, diagnostics);
+            } catch (java.nio.file.FileSystemException e) {
+                environmentError = environmentError != null ? environmentError : Unwritable.explain("the JUnit XML", junitFile, e).getMessage();
+            }
         }
         return new BuildResult(diagnostics, environmentError, verification, sourcePages, written, elapsed, ignoredSql);
+    }
+
+    private static SiteOutput begin(Path out) throws IOException {
+        try {
+            return SiteOutput.begin(out);
+        } catch (java.nio.file.FileSystemException e) {
+            throw Unwritable.explain("the site", out, e);
+        }
     }
 
     /**

@@ -571,6 +571,83 @@ class StarlightCompatTest {
     }
 
     /** Builds the site, which must fail, the first error being at {@code file} and starting with {@code error}. */
+    /** issue 35: Starlight's own Japanese docs write asides with attributes; the aside was printed as text. */
+    @Test
+    void anAsideWithAttributesIsAnAsideAndOnlyItsIconReachesThePage() throws Exception {
+        TestSite site = new TestSite(temp).page("a.md", TestSite.source("A", """
+
+                :::tip{icon="heart"}
+                Starlight's attribute.
+                :::
+
+                :::caution[気をつけて]{#warn .wide onclick="alert(1)" style='position:fixed' data-x=1 hidden icon=star}
+                Unknown attributes are read and dropped.
+                :::
+
+                :::note{icon="<img src=x onerror=alert(1)>"}
+                No such icon.
+                :::
+                """));
+        TestSite.Run run = site.build();
+        assertEquals(0, run.status(), run::toString);
+        Document html = Jsoup.parse(site.out.resolve("a/index.html").toFile());
+        assertEquals(List.of("aside aside-tip", "aside aside-caution", "aside aside-note"), html.select("main aside").eachAttr("class"));
+        assertEquals(List.of("♥ ヒント", "★ 気をつけて", "メモ"), html.select("main aside .aside-title").eachText());
+        assertEquals(List.of("Starlight's attribute.", "Unknown attributes are read and dropped.", "No such icon."),
+                html.select("main aside .aside-content").eachText());
+        String main = html.selectFirst("main").outerHtml();
+        for (String dropped : List.of("onclick", "alert", "position:fixed", "data-x", "id=\"warn\"", "wide", "onerror", ":::")) {
+            assertFalse(main.contains(dropped), dropped + " reached the page: " + main);
+        }
+    }
+
+    @Test
+    void malformedAsideAttributesFailAtTheirLine() throws Exception {
+        TestSite site = new TestSite(temp).page("a.md", TestSite.source("A", "\n:::tip{icon=\"heart}\nText.\n:::\n"));
+        site.theme = null;
+        TestSite.Run run = site.check();
+        assertEquals(1, run.status(), run::toString);
+        assertTrue(run.err().contains(site.display("a.md") + ":5:7: error: aside attributes {icon=\"heart}: cannot read 'icon=\"heart'; "
+                + "write name=\"value\" pairs, as :::tip{icon=\"heart\"}"), run::toString);
+    }
+
+    /** issue 35: a Starlight site's own alias (tsconfig paths "~/*": ["src/*"]) is declared in site.yml and read through the content gate. */
+    @Test
+    void aSitesOwnPathAliasNamesFilesInsideContentOnly() throws Exception {
+        TestSite site = new TestSite(temp)
+                .page("site.yml", "title: Aliases\naliases: {\"~/\": \"shared/\"}\n")
+                .page("shared/assets/chart.png", "not really a PNG")
+                .page("shared/snippets/q.js", "const answer = 42;\n")
+                .page("guides/a.mdx", "---\ntitle: A\n---\nimport example from '~/snippets/q.js?raw';\n\n![chart](~/assets/chart.png)\n\n"
+                        + "<Code code={example} lang=\"js\" />\n");
+        TestSite.Run run = site.build();
+        assertEquals(0, run.status(), run::toString);
+        Document html = Jsoup.parse(site.out.resolve("guides/a/index.html").toFile());
+        assertEquals("../../shared/assets/chart.png", html.selectFirst("main img").attr("src"));
+        assertEquals("const answer = 42;", html.selectFirst("figure code").text().strip());
+
+        Files.delete(site.content.resolve("shared/snippets/q.js")); // imported by no page now, so not publishable
+        site.page("guides/a.mdx", "---\ntitle: A\n---\nimport secret from '~/../../../../../etc/passwd?raw';\n\n![gone](~/assets/gone.png)\n");
+        run = site.check();
+        assertEquals(1, run.status(), run::toString);
+        assertTrue(run.err().contains(site.display("guides/a.mdx") + ":4:1: error: import '~/../../../../../etc/passwd?raw': it is outside the content "
+                + "folder and not a file git tracks in this repository"), run::toString);
+        assertFalse(run.err().contains("root:"), "nothing of the file outside content/ is shown");
+
+        site.page("guides/a.mdx", "---\ntitle: A\n---\n\n![gone](~/assets/gone.png)\n");
+        run = site.check();
+        assertTrue(run.err().contains(site.display("guides/a.mdx") + ":5:9: error: broken link '~/assets/gone.png': shared/assets/gone.png is not part "
+                + "of the site (did you mean 'shared/assets/chart.png'?)"), run::toString);
+
+        site.page("site.yml", "title: Aliases\naliases: {\"~/\": \"../\", \"/abs/\": \"x/\"}\n");
+        run = site.check();
+        assertEquals(1, run.status(), run::toString);
+        assertTrue(run.err().contains(site.display("site.yml") + ":2:1: error: site settings: aliases: '~/': '../' is outside the content folder; "
+                + "an alias names a folder inside content/, such as 'shared/'"), run::toString);
+        assertTrue(run.err().contains(site.display("site.yml") + ":2:1: error: site settings: aliases: '/abs/': a prefix is a short name ending in '/' "
+                + "that no relative path, absolute path or URL starts with, such as '~/' or '@/'"), run::toString);
+    }
+
     private static TestSite.Run assertFailsAt(TestSite site, String file, String error) {
         TestSite.Run run = site.build();
         assertEquals(1, run.status(), run::toString);

@@ -31,6 +31,9 @@ public final class ContentFiles {
     /** What the folder is called in messages ("content", "theme"). */
     private final String folder;
 
+    /** The site's own path prefixes (site.yml's aliases), which name files from the root. */
+    private final PathAliases aliases;
+
     public ContentFiles(Path root) throws IOException {
         this(root, "content");
     }
@@ -45,6 +48,29 @@ public final class ContentFiles {
         this.root = root.toAbsolutePath().normalize();
         this.realRoot = this.root.toRealPath();
         this.owner = unixAttribute(realRoot, "uid");
+        this.aliases = PathAliases.NONE;
+    }
+
+    private ContentFiles(ContentFiles gate, PathAliases aliases) {
+        this.folder = gate.folder;
+        this.root = gate.root;
+        this.realRoot = gate.realRoot;
+        this.owner = gate.owner;
+        this.aliases = aliases;
+    }
+
+    /** The same gate, where names may also start with one of the site's aliases ({@code ~/assets/chart.png}). */
+    public ContentFiles withAliases(PathAliases aliases) {
+        return new ContentFiles(this, aliases);
+    }
+
+    /**
+     * The file a page in {@code folder} names: relative to it, from the root when it starts with "/" or an alias. Only
+     * a name: {@link #check} and the reads still refuse anything outside the root.
+     */
+    public Path named(Path folder, String name) throws Refused {
+        String expanded = aliases.expand(name);
+        return expanded.startsWith("/") ? resolve(root, expanded.substring(1)) : resolve(folder, expanded);
     }
 
     /** A "unix:" attribute of a file, not followed if a link, or null where the file system has none. */

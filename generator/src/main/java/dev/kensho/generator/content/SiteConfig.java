@@ -46,17 +46,18 @@ import java.util.Collections;
  *                    turns it off, and the site then carries no copy of the browser's PostgreSQL)
  * @param clockPagesFor how long a page whose SQL reads the clock keeps its marks from the cache
  *                    ({@code cache: {clockPagesFor: 6h}}; a day at most and by default, as every cache entry)
+ * @param aliases     the site's own path prefixes ({@code aliases: {"~/": "shared/"}}), as a tsconfig's {@code paths}
  */
 public record SiteConfig(String title, String description, String lang, Map<String, String> groups, String url,
                          UrlFormat urlFormat, Map<String, SiteLocale> locales, String defaultLocale, List<SidebarItem> sidebar,
                          String editBaseUrl, Branding branding, List<String> extensions, boolean playground,
-                         Duration clockPagesFor) {
+                         Duration clockPagesFor, PathAliases aliases) {
 
     public static final String FILE_NAME = "site.yml";
 
     /** Every key site.yml may hold; any other is a mistake (a misspelt key would otherwise be ignored in silence). */
     static final List<String> KEYS = List.of("title", "description", "lang", "url", "groups", "build", "locales",
-            "defaultLocale", "sidebar", "editLink", "logo", "favicon", "customCss", "social", "extensions", "playground", "cache");
+            "defaultLocale", "sidebar", "editLink", "logo", "favicon", "customCss", "social", "extensions", "playground", "cache", "aliases");
 
 
     public SiteConfig {
@@ -84,7 +85,7 @@ public record SiteConfig(String title, String description, String lang, Map<Stri
         Path file = files.root().resolve(FILE_NAME);
         SiteConfig defaults = new SiteConfig("Kensho", "", "ja", Map.of(), "", UrlFormat.DIRECTORY,
                 Map.of(SiteLocale.ROOT, new SiteLocale(SiteLocale.ROOT, "日本語", "ja", "ltr")), SiteLocale.ROOT, null, "", Branding.NONE, List.of(), true,
-                CLOCK_PAGES_AT_MOST);
+                CLOCK_PAGES_AT_MOST, PathAliases.NONE);
         if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
             return defaults;
         }
@@ -219,7 +220,8 @@ public record SiteConfig(String title, String description, String lang, Map<Stri
                 groups,
                 url, format, locales, defaultLocale, sidebar, editBaseUrl,
                 Branding.read(map, files, text, displayPath, diagnostics), extensions(map, text, displayPath, diagnostics),
-                playground(map, text, displayPath, diagnostics), clockPagesFor(map, text, displayPath, diagnostics));
+                playground(map, text, displayPath, diagnostics), clockPagesFor(map, text, displayPath, diagnostics),
+                PathAliases.read(map.get("aliases"), lineOf(text, "aliases:"), displayPath, diagnostics));
     }
 
     /** A cache entry is reused for a day at most, whatever the page reads; a clock-reading page's may be shorter. */

@@ -8,6 +8,7 @@ import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -28,13 +29,48 @@ public final class ComponentSyntax {
     /** Deeper nesting is refused: no lesson needs it, and it would only cost memory and stack. */
     static final int MAX_NESTING = 32;
     private static final Pattern FENCE = Pattern.compile("^\\s*(`{3,}|~{3,})");
-    /** Starlight's asides in directive syntax: {@code :::note}, {@code :::tip[タイトル]}, closed by {@code :::}. */
-    private static final Pattern ASIDE_OPEN = Pattern.compile("^\\s*:::(note|tip|caution|danger)(?:\\[(.*)\\])?\\s*$");
+    /**
+     * Starlight's asides in directive syntax: {@code :::note}, {@code :::tip[タイトル]}, {@code :::tip{icon="heart"}},
+     * closed by {@code :::}.
+     */
+    private static final Pattern ASIDE_OPEN = Pattern.compile("^\\s*:::(note|tip|caution|danger)(?:\\[(.*?)\\])?(?:\\{(.*)\\})?\\s*$");
+    /**
+     * One attribute of a directive (remark-directive's syntax): {@code name="v"}, {@code name='v'}, {@code name=v},
+     * {@code name}, {@code #id}, {@code .class}.
+     */
+    private static final Pattern DIRECTIVE_ATTRIBUTE = Pattern.compile(
+            "\\s*(?:([A-Za-z_:][-A-Za-z0-9_:.]*)(?:\\s*=\\s*(?:\"([^\"]*)\"|'([^']*)'|([^\\s\"'=<>`{}]+))|(?=\\s|$))|#[^\\s#.{}\"']+|\\.[^\\s#.{}\"']+)\\s*");
+    /** The directive attributes an aside honours (Starlight's): its icon, drawn by the theme's icon set; others are ignored. */
+    private static final Set<String> ASIDE_ATTRIBUTES = Set.of("icon");
     private static final Pattern ASIDE_CLOSE = Pattern.compile("^\\s*:::\\s*$");
     /** Lines an opening tag may span. */
     private static final int MAX_TAG_LINES = 50;
 
     private ComponentSyntax() {
+    }
+
+    /**
+     * Reads an aside's {@code {…}} attributes into {@code attributes}: those it honours as the component attribute of
+     * the same name (which then passes the same checks and escaping as {@code <Aside icon="…">}), the rest (ids,
+     * classes, event handlers, styles) are read and dropped, so that nothing of them reaches the page. Null, or what
+     * is malformed.
+     */
+    private static String directiveAttributes(String text, Map<String, Object> attributes) {
+        Matcher attribute = DIRECTIVE_ATTRIBUTE.matcher(text);
+        int at = 0;
+        while (at < text.length()) {
+            if (!attribute.region(at, text.length()).lookingAt() || attribute.end() == at) {
+                return "aside attributes {" + text + "}: cannot read '" + text.substring(at).strip()
+                        + "'; write name=\"value\" pairs, as :::tip{icon=\"heart\"}";
+            }
+            String name = attribute.group(1);
+            if (name != null && ASIDE_ATTRIBUTES.contains(name)) {
+                String value = attribute.group(2) != null ? attribute.group(2) : attribute.group(3) != null ? attribute.group(3) : attribute.group(4);
+                attributes.put(name, value == null ? "" : value);
+            }
+            at = attribute.end();
+        }
+        return null;
     }
 
     /** The page body with markers in place of tags, and the tags in order. */
@@ -78,6 +114,12 @@ public final class ComponentSyntax {
                 attributes.put("type", asideOpen.group(1));
                 if (asideOpen.group(2) != null && !asideOpen.group(2).isBlank()) {
                     attributes.put("title", asideOpen.group(2).strip());
+                }
+                if (asideOpen.group(3) != null) {
+                    String problem = directiveAttributes(asideOpen.group(3), attributes);
+                    if (problem != null) {
+                        diagnostics.add(Diagnostic.at(file, number, line.indexOf('{') + 1, problem, line));
+                    }
                 }
                 ComponentTag tag = new ComponentTag(tags.size(), ComponentTag.Kind.OPEN, ASIDE, attributes, number, null);
                 open.push(tag);

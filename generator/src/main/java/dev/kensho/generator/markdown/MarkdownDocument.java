@@ -222,7 +222,7 @@ public final class MarkdownDocument {
      * @param trackedBeside also a file git tracks outside content/ (text a page imports with ?raw, as Vite reads it) */
     private static String readText(Page page, ContentFiles files, String path, long maxBytes, boolean trackedBeside)
             throws ContentFiles.Refused, CharacterCodingException {
-        Path file = path.startsWith("/") ? ContentFiles.resolve(files.root(), path.substring(1)) : ContentFiles.resolve(page.source().getParent(), path);
+        Path file = files.named(page.source().getParent(), path);
         return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(trackedBeside ? files.readTracked(file, maxBytes) : files.read(file, maxBytes))).toString();
     }
 

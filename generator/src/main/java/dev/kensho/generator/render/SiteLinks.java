@@ -38,7 +38,12 @@ public final class SiteLinks {
     /** The base path of url: in site.yml without slashes ("kensho"), or "" (root-absolute links may carry it). */
     private final String base;
 
-    public SiteLinks(Map<String, String> sourceByOutput, Set<String> assets, String basePath, UrlFormat format) {
+    /** The site's own path prefixes (site.yml's aliases): "~/assets/a.png" is "/shared/assets/a.png". */
+    private final dev.kensho.generator.content.PathAliases aliases;
+
+    public SiteLinks(Map<String, String> sourceByOutput, Set<String> assets, String basePath, UrlFormat format,
+                     dev.kensho.generator.content.PathAliases aliases) {
+        this.aliases = aliases;
         this.sources = Map.copyOf(sourceByOutput);
         this.assets = Set.copyOf(assets);
         this.format = format;
@@ -81,7 +86,8 @@ public final class SiteLinks {
     }
 
     /** The relative URL (from {@code fromOutputPath}) a written link means, or null to leave it as written. */
-    String resolve(String fromOutputPath, String href) {
+    String resolve(String fromOutputPath, String written) {
+        String href = aliases.expand(written);
         if (href.isEmpty() || href.startsWith("#") || href.startsWith("//") || href.matches("^[A-Za-z][A-Za-z0-9+.-]*:.*")) {
             return null;
         }

@@ -177,7 +177,7 @@ public final class SiteRenderer {
         Map<String, String> sourceByOutput = new HashMap<>();
         order.forEach(p -> sourceByOutput.put(p.outputPath(), p.relativePath()));
         sourceByOutput.putIfAbsent("index.html", "index.html"); // the theme's home page when the site has no index.md
-        links = new SiteLinks(sourceByOutput, assetPaths, config.basePath(), config.urlFormat());
+        links = new SiteLinks(sourceByOutput, assetPaths, config.basePath(), config.urlFormat(), config.aliases());
         sidebar = new SidebarView(navigation, theme, links);
         furniture = new PageFurniture(config, links, lastUpdated);
         translations = new HashMap<>();

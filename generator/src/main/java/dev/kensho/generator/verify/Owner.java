@@ -6,7 +6,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 
 /** Whether a file or folder belongs to the user the build runs as (by uid where the system has one). */
-final class Owner {
+public final class Owner {
 
     private Owner() {
     }
@@ -23,7 +23,7 @@ final class Owner {
     }
 
     /** Null when {@code path} (not followed if a link) is the build user's; else a one-line reason. */
-    static String problem(Path path) {
+    public static String problem(Path path) {
         try {
             if (UID >= 0) {
                 int uid = (Integer) Files.getAttribute(path, "unix:uid", LinkOption.NOFOLLOW_LINKS);
