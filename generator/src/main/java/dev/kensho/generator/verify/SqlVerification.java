@@ -179,11 +179,10 @@ public final class SqlVerification {
                 failure.message(), failure.sqlState(), failure.sourceLine(), notes);
     }
 
-    /** Says how many pages the cache never serves because their SQL reads chance or the run, and the first reason. */
+    /** Says how many of the pages that run read the clock or chance, and the first reason (why a cached site may still run some). */
     private static String timeDependent(List<MarkdownDocument> toRun) {
         List<String> reasons = toRun.stream().map(d -> TimeDependentSql.read(snippets(d).stream().map(Snippet::sql).toList()))
-                .filter(r -> r != null && r.kind() == TimeDependentSql.Kind.CHANCE).map(TimeDependentSql.Reading::word).toList();
-        return reasons.isEmpty() ? "" : "; " + reasons.size() + " page(s) read chance or the run (" + reasons.get(0)
-                + ", …) and run on every build";
+                .filter(java.util.Objects::nonNull).map(TimeDependentSql.Reading::word).toList();
+        return reasons.isEmpty() ? "" : "; " + reasons.size() + " page(s) that run read the clock or chance (" + reasons.get(0) + ", …)";
     }
 }
