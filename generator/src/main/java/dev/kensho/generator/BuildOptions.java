@@ -22,14 +22,14 @@ import java.nio.file.Path;
  * @param cache    folder of the verification cache, or null to run every page
  * @param jobs     pages verified and rendered at once
  * @param cacheSecret the key that signs the cache's entries ({@link CacheSecret})
- * @param freshClockPages whether pages whose SQL reads the clock run whatever the cache holds (in CI, so that a
- *                    published site's clock claims are checked by the build that publishes it)
+ * @param freshTimeDependent whether pages whose SQL reads the clock or chance run whatever the cache holds (in CI,
+ *                    so that the build that publishes a site checks its clock claims that day and draws again)
  */
 public record BuildOptions(Path content, Path theme, Path out, String postgres, String image, Path report,
                            boolean render, VerifierSettings limits, Shard shard, Path junitXml, Path cache, int jobs,
-                           CacheSecret cacheSecret, boolean freshClockPages) {
+                           CacheSecret cacheSecret, boolean freshTimeDependent) {
 
-    /** Options under which a clock-reading page's cached outcome is reused for the time site.yml allows. */
+    /** Options under which a clock- or chance-reading page's cached outcome is reused as site.yml allows. */
     public BuildOptions(Path content, Path theme, Path out, String postgres, String image, Path report,
                         boolean render, VerifierSettings limits, Shard shard, Path junitXml, Path cache, int jobs,
                         CacheSecret cacheSecret) {

@@ -132,7 +132,7 @@ public final class KenshoBuild {
             verification = SqlVerification.run(share, () -> ProviderChoice.choose(options.postgres(), options.image()),
                     ProviderChoice.identityOf(options.postgres(), options.image()), options.limits().withExtensions(config.extensions()),
                     options.cache() == null ? null : VerificationCache.open(options.cache(), options.content(), options.cacheSecret(),
-                            options.freshClockPages() ? Duration.ZERO : config.clockPagesFor(), log), options.jobs(), session, progress, log);
+                            config.clockPagesFor(), options.freshTimeDependent(), log), options.jobs(), session, progress, log);
             if (!verification.pages().isEmpty()) {
                 progress.stageDone("verified " + verification.pages().size() + " page(s), " + verification.outcomes().size() + " snippet(s)");
             }

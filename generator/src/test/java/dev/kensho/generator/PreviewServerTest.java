@@ -30,6 +30,23 @@ class PreviewServerTest {
     Path temp;
 
     private final HttpClient http = HttpClient.newHttpClient();
+    private String sourceDateEpoch;
+
+    /** A fixed build time: a rebuild that crosses a minute would render every page showing it again, and counts would vary. */
+    @org.junit.jupiter.api.BeforeEach
+    void pinBuildTime() {
+        sourceDateEpoch = System.getProperty("kensho.sourceDateEpoch");
+        System.setProperty("kensho.sourceDateEpoch", "1800000000");
+    }
+
+    @org.junit.jupiter.api.AfterEach
+    void restoreBuildTime() {
+        if (sourceDateEpoch == null) {
+            System.clearProperty("kensho.sourceDateEpoch");
+        } else {
+            System.setProperty("kensho.sourceDateEpoch", sourceDateEpoch);
+        }
+    }
 
     private HttpResponse<String> get(int port, String path) throws Exception {
         return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(), HttpResponse.BodyHandlers.ofString());
@@ -46,7 +63,8 @@ class PreviewServerTest {
     @Test
     void anEditIsRebuiltReverifiedAndAnErrorPageAppearsAndClears() throws Exception {
         TestSite site = new TestSite(temp).page("a.md", TestSite.source("A", "\n```sql\nSELECT 1 AS one;\n```\n\nfirst version\n"))
-                .page("b.md", TestSite.source("B", "\n```sql\nSELECT 'b' AS page;\n```\n\nanother page\n"));
+                // B reads the clock: its outcome is kept for a day (cache.clockPagesFor), so an edit of A leaves it alone.
+                .page("b.md", TestSite.source("B", "\n```sql\nSELECT now() > TIMESTAMPTZ '2000-01-01' AS after_y2k;\n```\n\nanother page\n"));
         BuildOptions options = new BuildOptions(site.content, TestSite.THEME, site.out, "embedded", "postgres:18", site.report,
                 true, VerifierSettings.DEFAULTS, Shard.ALL, null, temp.resolve("cache"), 2);
         List<String> log = Collections.synchronizedList(new ArrayList<>());
@@ -69,8 +87,15 @@ class PreviewServerTest {
             assertTrue(get(port, "/a/").body().contains("second version"));
             System.out.println("preview: edit to rebuilt page in " + latencyMs + " ms");
             String rebuilt = log.get(log.size() - 1);
-            assertTrue(rebuilt.startsWith("rebuilt 2 page(s) in ") && rebuilt.endsWith("ms; rendered 1, reused the rest; 1 page(s) verified from the cache"),
+            assertTrue(rebuilt.startsWith("rebuilt 2 page(s) in ") && rebuilt.endsWith("ms; rendered 1, reused the rest; 1 page(s) run on PostgreSQL, 1 from the cache"),
                     "only the edited page is verified and rendered again: " + rebuilt);
+
+            generation = preview.generation();
+            site.page("a.md", TestSite.source("A", "\n```sql\nSELECT 2 AS two;\n```\n\nsecond version, prose edited\n"));
+            awaitGeneration(preview, generation);
+            assertTrue(get(port, "/a/").body().contains("second version, prose edited"));
+            String proseOnly = log.get(log.size() - 1);
+            assertTrue(proseOnly.endsWith("; 0 page(s) run on PostgreSQL, 2 from the cache"), "a prose edit runs no SQL: " + proseOnly);
 
             generation = preview.generation();
             site.page("a.md", TestSite.source("A", "\n```sql\nSELECT * FROM missing_table;\n```\n"));

@@ -176,7 +176,7 @@ public final class KenshoCommand implements Runnable {
                     }
                 }
                 Path verificationCache = noCache ? null : cache != null ? cache : CacheFolder.forProject(content, environment);
-                // CI (CI or GITHUB_ACTIONS set, as every hosted CI does) runs clock-reading pages afresh: its build publishes.
+                // CI (CI or GITHUB_ACTIONS set, as hosted CI systems do) runs clock- and chance-reading pages afresh: its build publishes.
                 boolean inCi = environment.get("CI") != null || "true".equals(environment.get("GITHUB_ACTIONS"));
                 return new BuildOptions(content, themeFolder(), out, postgres, image, report, render, limits, shard, junit,
                         verificationCache, Math.max(1, jobs), CacheSecret.of(environment), inCi);

@@ -195,8 +195,7 @@ public final class PreviewServer implements AutoCloseable {
             }
             log.accept((problems.isEmpty() && environmentError == null ? "rebuilt " : "build failed: " + problems.size()
                     + " problem(s); ") + result.pages() + " page(s) in " + (System.nanoTime() - t0) / 1_000_000 + " ms"
-                    + "; rendered " + memo.lastRendered() + ", reused the rest"
-                    + (result.verification().fromCache().isEmpty() ? "" : "; " + result.verification().fromCache().size() + " page(s) verified from the cache"));
+                    + "; rendered " + memo.lastRendered() + ", reused the rest" + verified(result));
         } catch (IOException | RuntimeException e) {
             problems = List.of();
             environmentError = e.toString();
@@ -204,6 +203,13 @@ public final class PreviewServer implements AutoCloseable {
         }
         generation++;
         broadcast("data: " + generation + "\n\n");
+    }
+
+    /** How many pages with SQL ran on PostgreSQL in this rebuild and how many kept their outcomes (unchanged since they ran). */
+    private static String verified(BuildResult result) {
+        int pages = result.verification().pages().size();
+        int reused = result.verification().fromCache().size();
+        return pages == 0 ? "" : "; " + (pages - reused) + " page(s) run on PostgreSQL, " + reused + " from the cache";
     }
 
     private void broadcast(String event) {

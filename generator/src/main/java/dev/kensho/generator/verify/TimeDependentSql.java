@@ -11,9 +11,9 @@ import java.util.Set;
  * {@code 'now'::timestamptz}, …), randomness ({@code random()}, {@code gen_random_uuid()},
  * {@code TABLESAMPLE}, …) or the run itself ({@code pg_backend_pid()}, {@code txid_current()}, …). A ✓ recorded for
  * such a page is about the moment or the draw it ran with. A clock-reading page's outcome is reused from the cache for
- * the time site.yml allows ({@code cache: clockPagesFor}, a day at most), and the page says when it was verified; a
- * page reading chance or the run is never reused: each build draws again, so a claim that holds only by luck gets its
- * chance to fail instead of being kept. Found with the project's
+ * the time site.yml allows ({@code cache: clockPagesFor}, a day at most), and the page says when it was verified. A
+ * page reading chance or the run is reused as any page is: its recorded run is one draw, as a run made now would be
+ * (a claim that holds only by luck is wrong either way). CI runs both kinds again. Found with the project's
  * lexer, never in comments; inside string and dollar-quoted bodies too, because a function or a
  * DEFAULT written there runs when the page does. Erring towards a miss only costs time.
  */

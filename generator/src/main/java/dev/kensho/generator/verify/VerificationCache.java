@@ -51,8 +51,8 @@ import java.security.GeneralSecurityException;
  * session settings, and every fence's SQL, meta and expected rows. Only pages that passed are kept,
  * so a failure is always run again. An entry is reused for a day at most; one of a page whose SQL reads
  * the clock ({@link TimeDependentSql}) only for the time site.yml allows ({@code cache: clockPagesFor}),
- * and the page then says when it was verified. A page reading chance or the run is never kept: each
- * build draws again.
+ * and the page then says when it was verified. A page reading chance is reused as any page: its recorded
+ * run is one draw, as a run made now would be. CI runs both kinds afresh.
  *
  * <p>Anyone can compute a key from the public jar, so a key proves nothing: each entry is signed
  * with HMAC-SHA256 under this machine's secret ({@link CacheSecret}) over its key, its page and its
@@ -76,11 +76,14 @@ public final class VerificationCache {
     static final Duration MAX_AGE = Duration.ofHours(24);
     /** How long a clock-reading page's outcome is reused (at most {@link #MAX_AGE}). */
     private final Duration clockPagesFor;
+    /** Whether pages reading the clock or chance are never reused (CI). */
+    private final boolean freshTimeDependent;
 
-    private VerificationCache(Path folder, byte[] secret, Duration clockPagesFor) {
+    private VerificationCache(Path folder, byte[] secret, Duration clockPagesFor, boolean freshTimeDependent) {
         this.folder = folder;
         this.secret = secret.clone();
         this.clockPagesFor = clockPagesFor.compareTo(MAX_AGE) > 0 ? MAX_AGE : clockPagesFor;
+        this.freshTimeDependent = freshTimeDependent;
     }
 
     /**
@@ -88,15 +91,19 @@ public final class VerificationCache {
      * ({@link CacheFolder#refusal}) or the secret cannot be used: then every page runs, and one line
      * on {@code log} says why.
      */
-    /** @param clockPagesFor how long the outcome of a page whose SQL reads the clock is reused ({@link Duration#ZERO}: never) */
-    public static VerificationCache open(Path folder, Path content, CacheSecret secret, Duration clockPagesFor, Consumer<String> log) {
+    /**
+     * @param clockPagesFor      how long the outcome of a page whose SQL reads the clock is reused ({@link Duration#ZERO}: never)
+     * @param freshTimeDependent whether pages reading the clock or chance always run
+     */
+    public static VerificationCache open(Path folder, Path content, CacheSecret secret, Duration clockPagesFor,
+                                         boolean freshTimeDependent, Consumer<String> log) {
         String refusal = CacheFolder.refusal(folder, content);
         if (refusal != null) {
             log.accept("Kensho: verification cache " + folder + " ignored: " + refusal + "; every page runs on PostgreSQL");
             return null;
         }
         try {
-            return new VerificationCache(folder, secret.key(), clockPagesFor);
+            return new VerificationCache(folder, secret.key(), clockPagesFor, freshTimeDependent);
         } catch (CacheSecret.Unusable e) {
             log.accept("Kensho: verification cache " + folder + " ignored: " + e.getMessage() + "; every page runs on PostgreSQL");
             return null;
@@ -136,7 +143,10 @@ public final class VerificationCache {
 
     /** How long the outcome of a page reading {@code reading} may be reused; zero when never. */
     Duration reuseFor(TimeDependentSql.Reading reading) {
-        return reading == null ? MAX_AGE : reading.kind() == TimeDependentSql.Kind.CLOCK ? clockPagesFor : Duration.ZERO;
+        if (reading == null) {
+            return MAX_AGE;
+        }
+        return freshTimeDependent ? Duration.ZERO : reading.kind() == TimeDependentSql.Kind.CLOCK ? clockPagesFor : MAX_AGE;
     }
 
     public static String key(MarkdownDocument document, String kenshoVersion, String serverIdentity, VerifierSettings settings) {
@@ -268,7 +278,7 @@ public final class VerificationCache {
     /**
      * Stores a page that passed, signed for its key and page; a write that fails is said on {@code log} and skipped.
      * A page whose record could not bear out its claims when read back (a compared value too long to keep whole)
-     * is not stored: it runs on every build, as a page that reads chance does.
+     * is not stored: it runs on every build.
      *
      * @param verifiedAt when the page ran, which decides how long the entry is reused
      */
