@@ -40,6 +40,11 @@ REGRESS_SRC = [DEFAULT_SRC]  # the replay's PG_ABS_SRCDIR (its COPY reads the da
 # ---------------------------------------------------------------------------------------------- splitting
 
 
+# Lines that start inside a quote, a dollar quote or a comment (psql echoes those even when empty); filled by
+# split_statements for the script it last split.
+QUOTED_LINES = set()
+
+
 def split_statements(lines):
     """psql's splitting of a script: returns items (kind, first_line, last_line, text).
 
@@ -47,6 +52,7 @@ def split_statements(lines):
     command. Quotes ('', E'', "", $tag$), comments (--, nested /* */) and parentheses are honoured as psql's
     lexer does; a backslash outside them starts a meta-command that runs to the end of the line.
     """
+    QUOTED_LINES.clear()
     items = []
     buf = []
     start = None
@@ -54,6 +60,8 @@ def split_statements(lines):
     state = None  # None, "'", "e'", '"', '/*', '$tag$'
     comment_depth = 0
     for ln, line in enumerate(lines):
+        if state is not None:
+            QUOTED_LINES.add(ln)
         i = 0
         n = len(line)
         if start is None and line.strip() == "":
@@ -169,8 +177,8 @@ def split_statements(lines):
 
 def align_outputs(sql_lines, out_lines, ending_lines):
     """For each input line index, the output lines psql printed after echoing it (psql -a echoes every line
-    that is not empty)."""
-    echoed = [(i, line) for i, line in enumerate(sql_lines) if line.strip() != '']
+    but an empty one outside quotes: MainLoop skips those before echoing)."""
+    echoed = [(i, line) for i, line in enumerate(sql_lines) if line != '' or i in QUOTED_LINES]
     texts = [line for _, line in echoed]
     outputs = {}
     e = 0
@@ -433,19 +441,24 @@ def convert(args):
             i += 1
         items = split_statements(sql_lines)
         ending_lines = {item[2] for item in items}
-        exp_outputs = align_outputs(sql_lines, expected.rstrip('\n').split('\n'), ending_lines)
+        try:
+            exp_outputs = align_outputs(sql_lines, expected.rstrip('\n').split('\n'), ending_lines)
+        except ValueError as err:
+            print(f'{test}: not converted: the expected file cannot be aligned with the input: {err}', flush=True)
+            continue
         rep_text, setup_out = replay(args.pg, test, sql_text, '\n'.join(REGRESS_SETTINGS) + '\n' + setup_sql)
         if 'ERROR' in setup_out:
             sys.exit(f'setup failed in the replay: {setup_out[:2000]}')
         try:
             rep_outputs = align_outputs(sql_lines, rep_text.rstrip('\n').split('\n'), ending_lines)
         except ValueError as err:
-            sys.exit(f'{test}: the replay cannot be aligned with the input: {err}')
+            print(f'{test}: not converted: the replay cannot be aligned with the input: {err}', flush=True)
+            continue
         ends = {}
         for item in items:
             ends.setdefault(item[2], []).append(item)
         stats = dict(statements=0, rows=0, errors=0, plain=0, not_reproduced=0, meta=0, psql_variables=0,
-                     several_on_a_line=0, other_format=0, copy=0)
+                     several_on_a_line=0, other_format=0, copy=0, combined_queries=0)
         data_file = None
         body = ['---', f'title: "regress: {test}"', '---', '',
                 f'PostgreSQL 18.6 `src/test/regress/sql/{test}.sql`, with its `expected/{test}.out` as claims.', '',
@@ -470,6 +483,11 @@ def convert(args):
                 stats['statements'] += 1
                 stats['copy'] += 1
                 body += [f'<!-- {test}.sql:{first + 1}: {text} (its data as one INSERT) -->', '```sql', copy, '```', '']
+                continue
+            if kind == 'sqlmeta' and '\\;' in text:
+                # psql's \; sends the statements as one query string (one implicit transaction); a snippet cannot.
+                stats['combined_queries'] += 1
+                body += [f'<!-- {test}.sql:{first + 1}: not converted (psql \\; query string): {text[:200]} -->', '']
                 continue
             if kind == 'sqlmeta' or re.search(r"(?<![:\w]):'?[A-Za-z_]\w*'?", re.sub(r"'[^']*'|::\w+", '', text)):
                 stats['psql_variables' if kind == 'sql' else 'meta'] += 1
@@ -526,9 +544,77 @@ def convert(args):
 
 # ---------------------------------------------------------------------------------------------- tally
 
+def classify(message):
+    """A failure's class, from Kensho's message (first match wins)."""
+    rules = [('DateStyle (Kensho needs ISO; pg_regress uses Postgres)', r'DateStyle to begin with ISO'),
+             ('skipped after an earlier failure', r'^$'),
+             ('error message differs', r'the error message'),
+             ('SQLSTATE differs / no error', r'expected .*SQLSTATE|expected to fail|fails with|succeeded'),
+             ('rows differ', r'rows differ|columns differ|row count|expected rows'),
+             ('rows fence refused', r'psql-style|cell\(s\)|dashed line'),
+             ('plan/conditions', r'plan|planner|conditions'),
+             ('unexpected error', r'.')]
+    for name, pattern in rules:
+        if re.search(pattern, message or ''):
+            return name
+    return 'other'
+
+
 def tally(args):
+    """Claims per page: a claim is a rows fence or an expect-error; passed, failed, or not run (skipped)."""
     report = json.load(open(args.report, encoding='utf-8'))
-    json.dump(report, sys.stdout, indent=1)
+    pages = {}
+    classes = {}
+    for s in report['snippets']:
+        if s['kind'] != 'sql':
+            continue
+        page = os.path.basename(s['file'])[:-3]
+        names = [a['assertion'] for a in (s.get('assertions') or [])]
+        lines = _LINES.setdefault(s['file'], open(os.path.join(args.out, s['file']), encoding='utf-8').read().split('\n'))
+        fence = s['line'] - 1  # the report gives the statement's line (an error's position): find its fence
+        while fence > 0 and not lines[fence].startswith('```sql'):
+            fence -= 1
+        is_claim = 'expect-error=' in lines[fence] or _rows_follows(args.out, s['file'], fence + 1)
+        p = pages.setdefault(page, dict(claims=0, passed=0, failed=0, skipped=0, statements_failed=0))
+        if not is_claim:
+            if s['status'] == 'failed':
+                p['statements_failed'] += 1
+                key = classify(s.get('message'))
+                classes.setdefault(key, []).append(f"{s['file']}:{s['line']}: {(s.get('message') or '')[:160]}")
+            continue
+        p['claims'] += 1
+        p[s['status'] if s['status'] in ('passed', 'failed') else 'skipped'] += 1
+        if s['status'] == 'failed':
+            key = classify(s.get('message'))
+            classes.setdefault(key, []).append(f"{s['file']}:{s['line']}: {(s.get('message') or '')[:160]}")
+    total = dict(claims=0, passed=0, failed=0, skipped=0, statements_failed=0)
+    print('| page | claims | passed | failed | not run | claimless statements failed |')
+    print('|---|---|---|---|---|---|')
+    for page, p in sorted(pages.items()):
+        print(f"| {page} | {p['claims']} | {p['passed']} | {p['failed']} | {p['skipped']} | {p['statements_failed']} |")
+        for k in total:
+            total[k] += p[k]
+    print(f"| **total** | {total['claims']} | {total['passed']} | {total['failed']} | {total['skipped']} | {total['statements_failed']} |")
+    print()
+    for name, items in sorted(classes.items(), key=lambda kv: -len(kv[1])):
+        print(f'{name}: {len(items)}')
+        for item in items[:args.examples]:
+            print('   ', item)
+
+
+_LINES = {}
+
+
+def _rows_follows(out, file, line):
+    """Whether the fence opening at `line` is followed, after its closing fence, by a rows fence."""
+    lines = _LINES.setdefault(file, open(os.path.join(out, file), encoding='utf-8').read().split('\n'))
+    i = line
+    while i < len(lines) and lines[i] != '```':
+        i += 1
+    i += 1
+    while i < len(lines) and lines[i] == '':
+        i += 1
+    return i < len(lines) and lines[i] == '```rows'
 
 
 def main():
@@ -542,6 +628,7 @@ def main():
     t = sub.add_parser('tally')
     t.add_argument('out')
     t.add_argument('report')
+    t.add_argument('--examples', type=int, default=3)
     args = p.parse_args()
     {'convert': convert, 'tally': tally}[args.cmd](args)
 
