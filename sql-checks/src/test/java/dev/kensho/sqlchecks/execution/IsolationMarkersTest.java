@@ -158,6 +158,66 @@ class IsolationMarkersTest {
         assertEquals(46, e.line());
     }
 
+    /**
+     * deadlock-soft-2.spec of PostgreSQL 18: s1b's deadlock check (10ms) moves it ahead of s3a and s4a in
+     * a2's queue; they then wait for s1 as well as s2, but for the very lock they waited for before, so
+     * s1b released neither, and nothing is left to the scheduler.
+     */
+    private static final String DEADLOCK_SOFT_2 = """
+            setup { CREATE TABLE a1 (); CREATE TABLE a2 (); }
+            teardown { DROP TABLE a1, a2; }
+            session s1
+            setup { BEGIN; SET deadlock_timeout = '10ms'; }
+            step s1a { LOCK TABLE a1 IN SHARE UPDATE EXCLUSIVE MODE; }
+            step s1b waits-for=* { LOCK TABLE a2 IN SHARE UPDATE EXCLUSIVE MODE; }
+            step s1c { COMMIT; }
+            session s2
+            setup { BEGIN; SET deadlock_timeout = '100s'; }
+            step s2a { LOCK TABLE a2 IN ACCESS SHARE MODE; }
+            step s2b waits-for=s1 completes-after=s1c { LOCK TABLE a1 IN SHARE UPDATE EXCLUSIVE MODE; }
+            step s2c { COMMIT; }
+            session s3
+            setup { BEGIN; SET deadlock_timeout = '100s'; }
+            step s3a waits-for=s2 completes-after=s2c { LOCK TABLE a2 IN ACCESS EXCLUSIVE MODE; }
+            step s3c { COMMIT; }
+            session s4
+            setup { BEGIN; SET deadlock_timeout = '100s'; }
+            step s4a waits-for=s2,s3 completes-after=s3c { LOCK TABLE a2 IN ACCESS EXCLUSIVE MODE; }
+            step s4c { COMMIT; }
+            permutation s1a s2a s2b s3a s4a s1b(*) s1c s2c s3c s4c
+            """;
+
+    @Test
+    void deadlockSoft2RunsAsItsExpectedOutputShows() throws Exception {
+        Outcome outcome = run(DEADLOCK_SOFT_2);
+        assertTrue(outcome.passed(), () -> outcome.failure() + "\n" + outcome.transcript());
+        assertEquals("""
+                starting permutation: s1a s2a s2b s3a s4a s1b s1c s2c s3c s4c
+                step s1a: LOCK TABLE a1 IN SHARE UPDATE EXCLUSIVE MODE;
+                step s2a: LOCK TABLE a2 IN ACCESS SHARE MODE;
+                step s2b: LOCK TABLE a1 IN SHARE UPDATE EXCLUSIVE MODE; <waiting ...>
+                step s3a: LOCK TABLE a2 IN ACCESS EXCLUSIVE MODE; <waiting ...>
+                step s4a: LOCK TABLE a2 IN ACCESS EXCLUSIVE MODE; <waiting ...>
+                step s1b: LOCK TABLE a2 IN SHARE UPDATE EXCLUSIVE MODE; <waiting ...>
+                step s1b: <... completed>
+                step s1c: COMMIT;
+                step s2b: <... completed>
+                step s2c: COMMIT;
+                step s3a: <... completed>
+                step s3c: COMMIT;
+                step s4a: <... completed>
+                step s4c: COMMIT;
+
+                """, outcome.transcript().toString());
+    }
+
+    @Test
+    void deadlockSoft2WithAWaiterClaimedToCompleteEarlierFails() throws Exception {
+        Outcome outcome = run(DEADLOCK_SOFT_2.replace("step s3a waits-for=s2 completes-after=s2c", "step s3a waits-for=s2 completes-after=s1c"));
+        assertEquals("step s3a completed after s2c, not after s1c (its <... completed> follows s2c's line)", outcome.failure().message());
+        assertEquals("page.md:24:1", outcome.failure().location().toString());
+    }
+
     /** Three sessions: s2 waits for s1's lock; s3's quick query is held back by the marker s3q(s2l). */
     private static final String HELD = """
             setup { CREATE TABLE t (); }
