@@ -422,7 +422,9 @@ def scenario(spec, perm, entries, with_notices, void_functions):
                     opts.append('completes-after=' + kn_after(o, occ))
                     claims.append(('completes-after', o['kname']))
                 elif o['completed']:
-                    notes.append('%s: completes right after its own line (no completes-after can name it)' % o['kname'])
+                    # its <... completed> follows its own line: no other step was issued in between
+                    opts.append('completes-after=' + o['kname'])
+                    claims.append(('completes-after', o['kname']))
             if o['error'] is not None and o['tables']:
                 notes.append('%s: results before its error are not expressible' % o['kname'])
             lines.append('step %s %s%s' % (kname(o['kname']), ' '.join(opts) + (' ' if opts else ''), block(sql)))
@@ -602,7 +604,7 @@ CLASSES = [
 
 def classify(message):
     for verdict, name, pattern in CLASSES:
-        if re.search(pattern, message or ''):
+        if re.search(pattern, message or '', re.M):
             return verdict, name
     return 'failed', 'other'
 
@@ -681,30 +683,35 @@ def score(pairs, verbose=False):
 
 # ---------------------------------------------------------------- false claims
 
-def mutate(out, mut, seed=31):
-    """Pages whose every scenario carries one false claim made from a true one (the expected output,
+def mutate(out, mut, every=1, seed=31):
+    """Pages each holding one scenario with one false claim made from a true one (the expected output,
     mutated): a waiting step claimed not to wait or the reverse, a completion moved, a row's value
-    changed, a row dropped, an error message changed, a notice dropped or invented."""
+    changed, an error message changed, a notice changed. One page per scenario, since a failed scenario
+    stops the rest of its page; every N-th scenario of the suite only, when N > 1."""
     rnd = random.Random(seed)
     content = os.path.join(mut, 'content')
     os.makedirs(content, exist_ok=True)
     open(os.path.join(content, 'site.yml'), 'w').write(open(os.path.join(out, 'content', 'site.yml')).read())
     made = {}
+    index = 0
     for fn in sorted(os.listdir(os.path.join(out, 'content'))):
         if not fn.endswith('.md'):
             continue
         text = open(os.path.join(out, 'content', fn), encoding='utf-8').read()
-        parts = re.split(r'(```scenario title="[^"]+"\n.*?\n```\n)', text, flags=re.S)
-        page = []
-        for part in parts:
-            if part.startswith('```scenario'):
-                part, kind = mutate_one(part, rnd)
-                if kind:
-                    made[kind] = made.get(kind, 0) + 1
-            page.append(part)
-        open(os.path.join(content, fn), 'w', encoding='utf-8').write(''.join(page))
+        head = text[:text.index('```scenario')] if '```scenario' in text else text
+        for fence in re.findall(r'```scenario title="[^"]+"\n.*?\n```\n', text, flags=re.S):
+            index += 1
+            if index % every:
+                continue
+            title = re.match(r'```scenario title="([^"]+)"', fence).group(1)
+            fence, kind = mutate_one(fence, rnd)
+            if not kind:
+                continue
+            made[kind] = made.get(kind, 0) + 1
+            with open(os.path.join(content, '%s--%s.md' % (fn[:-3].split('--')[0], title)), 'w', encoding='utf-8') as f:
+                f.write(head + fence)
     json.dump(made, open(os.path.join(mut, 'mutations.json'), 'w'))
-    print('mutations:', made)
+    print('mutations:', made, 'total', sum(made.values()))
 
 
 def mutate_one(fence, rnd):
@@ -789,10 +796,19 @@ def mutate_one_fallback(lines, i):
 
 def score_false(mut, report_path):
     report = json.load(open(report_path))
-    accepted = [sn for sn in report['snippets'] if sn['status'] == 'passed']
-    print('false claims: %d scenarios each with one false claim, %d accepted' % (len(report['snippets']), len(accepted)))
-    for sn in accepted[:20]:
-        print('  ACCEPTED', sn['file'], sn['line'])
+    kinds = {}
+    accepted = []
+    for sn in report['snippets']:
+        fence = open(sn['file'], encoding='utf-8').read()
+        kind = 'unknown'
+        verdict = 'accepted' if sn['status'] == 'passed' else classify((sn.get('message') or '') + '\n' + (sn.get('detail') or ''))[0]
+        kinds.setdefault(verdict, 0)
+        kinds[verdict] += 1
+        if sn['status'] == 'passed':
+            accepted.append(sn['file'])
+    print('false claims: %d scenarios each with one false claim: %s' % (len(report['snippets']), kinds))
+    for f in accepted[:20]:
+        print('  ACCEPTED', f)
 
 
 if __name__ == '__main__':
@@ -807,6 +823,6 @@ if __name__ == '__main__':
         args = [a for a in sys.argv[2:] if a != '-v']
         score(list(zip(args[0::2], args[1::2])), '-v' in sys.argv)
     elif sys.argv[1] == 'mutate':
-        mutate(sys.argv[2], sys.argv[3])
+        mutate(sys.argv[2], sys.argv[3], int(sys.argv[4]) if len(sys.argv) > 4 else 1)
     elif sys.argv[1] == 'score-false':
         score_false(sys.argv[2], sys.argv[3])

@@ -150,6 +150,22 @@ class IsolationMarkersTest {
     }
 
     @Test
+    void deadlockHardsDetectingStepCompletesRightAfterItsOwnLine() throws Exception {
+        // deadlock-hard.out: "step s8a1: <... completed>" follows s8a1's own line, before s8c is issued.
+        Outcome outcome = run(DEADLOCK_HARD.replace("step s8a1 {", "step s8a1 completes-after=s8a1 {"));
+        assertTrue(outcome.passed(), () -> outcome.failure() + "\n" + outcome.transcript());
+        assertTrue(outcome.assertions().stream().anyMatch(a -> a.description().equals("s8a1 completes after s8a1")),
+                outcome.assertions()::toString);
+    }
+
+    @Test
+    void aWaiterClaimedToCompleteRightAfterItsOwnLineFailsWhenAnotherStepCameBetween() throws Exception {
+        Outcome outcome = run(DEADLOCK_HARD.replace("step s6a7 waits-for=s7 completes-after=s7c", "step s6a7 waits-for=s7 completes-after=s6a7"));
+        assertEquals("step s6a7 completed after s7c, not after s6a7 (its <... completed> follows s7c's line)", outcome.failure().message());
+        assertEquals("page.md:43:1", outcome.failure().location().toString());
+    }
+
+    @Test
     void aStepMarkedStarCannotClaimWhomItWaitsFor() {
         ScenarioSyntaxException e = assertThrows(ScenarioSyntaxException.class,
                 () -> ScenarioParser.parse(DEADLOCK_HARD.replace("step s8a1 {", "step s8a1 waits-for=s1 {")));
@@ -395,7 +411,8 @@ class IsolationMarkersTest {
         assertEquals("step s3q states completes-after=s1l, but this permutation does not issue s1l after it",
                 parseError(HELD.replace("step s3q {", "step s3q completes-after=s1l {")));
         assertEquals("completes-after names a step of another session (the last step issued before this one is reported "
-                + "complete), not 's3q'", parseError(HELD.replace("step s3q {", "step s3q completes-after=s3q {")));
+                + "complete) or the step itself (reported complete before any other step is issued), not 's1c'",
+                parseError(HELD.replace("step s1l {", "step s1l completes-after=s1c {")));
         // Both markers together parse: the step is reported waiting at once and held until s2l completes.
         assertEquals(new dev.kensho.sqlchecks.model.Scenario.Markers(true, List.of("s2l")),
                 assertDoesNotThrow(() -> ScenarioParser.parse(HELD.replace("s3q(s2l)", "s3q(s2l, *)"))).permutations().get(0).markers().get(2));
