@@ -258,19 +258,33 @@ def width(s):
 NUMERIC = re.compile(r'^-?(\d+(\.\d+)?|\.\d+)([eE][-+]?\d+)?$|^-?(Infinity|NaN)$')
 
 
-def psql_table(table):
-    """The table as psql prints it in its aligned format: header centred, numbers right-aligned."""
+# (PGDATESTYLE 'Postgres, MDY' too, which Kensho refuses: the JDBC driver reads results only with DateStyle ISO.)
+REGRESS_SETTINGS = "SET timezone = 'America/Los_Angeles';"
+VOID_FUNCTIONS = {'pg_advisory_lock', 'pg_advisory_lock_shared', 'pg_advisory_xact_lock', 'pg_advisory_xact_lock_shared',
+                  'pg_advisory_unlock_all', 'pg_sleep', 'pg_notify', 'pg_stat_force_next_flush', 'pg_stat_clear_snapshot'}
+
+
+def psql_table(table, void_functions):
+    """The table for a rows block. The tester's PQprint output carries no types, so:
+    - every cell is written left-aligned (Kensho compares values, and a value's own leading spaces count:
+      PQprint pads a column only on the left when all its values look numeric, so those are stripped);
+    - an empty cell is NULL (PQprint prints NULL as nothing), unless its column is named after a function
+      returning void, whose value psql prints as an empty string."""
     cols = table['columns']
     if not cols:
         n = table['count']
         return '--\n(%d %s)' % (n, 'row' if n == 1 else 'rows')
-    rows = [[c.strip() for c in r] for r in table['raw']]
-    # PQprint pads numbers on the left: a column whose values carry leading spaces is numeric.
-    right = []
-    for i, c in enumerate(cols):
-        vals = [r[i] for r in rows if r[i] != '']
-        right.append(bool(vals) and all(NUMERIC.match(v) for v in vals)
-                     and any(raw[i].startswith(' ') or len(raw[i].rstrip()) == len(raw[i]) for raw in table['raw']))
+    raw = [[c.rstrip() for c in r] for r in table['raw']]
+    numeric = [all(NUMERIC.match(r[i].strip()) for r in raw if r[i].strip()) for i in range(len(cols))]
+    rows = []
+    for r in raw:
+        row = []
+        for i, v in enumerate(r):
+            v = v.strip() if numeric[i] else v
+            if v.strip() == '' and cols[i] not in void_functions:
+                v = '(null)'
+            row.append(v)
+        rows.append(row)
     widths = [max([width(c)] + [width(r[i]) for r in rows]) for i, c in enumerate(cols)]
     out = []
     head = []
@@ -280,11 +294,7 @@ def psql_table(table):
     out.append((' ' + ' | '.join(head)).rstrip())
     out.append('+'.join('-' * (w + 2) for w in widths))
     for r in rows:
-        cells = []
-        for i, v in enumerate(r):
-            pad = widths[i] - width(v)
-            cells.append(' ' * pad + v if right[i] else v + ' ' * pad)
-        out.append((' ' + ' | '.join(cells)).rstrip())
+        out.append((' ' + ' | '.join(v + ' ' * (widths[i] - width(v)) for i, v in enumerate(r))).rstrip())
     n = len(rows)
     out.append('(%d %s)' % (n, 'row' if n == 1 else 'rows'))
     return '\n'.join(out)
@@ -339,6 +349,15 @@ def attribute(perm, spec):
                 pending.setdefault(s, []).append(ev['text'])
         else:
             (last_reported['other'] if last_reported else unplaced).append(ev['text'])
+    # Tables printed after the last step line by the teardown blocks (sessions' then the scenario's) are theirs.
+    teardown_results = sum(len([st for st in re.split(r';\s*', sql or '') if re.match(r'\s*select\b', st, re.I)])
+                           for sql in [ses['teardown'] for ses in spec['sessions']] + [spec['teardown']])
+    if teardown_results and last_reported is not None:
+        steps_seen = [i for i, ev in enumerate(perm['events']) if ev['kind'] in ('issued', 'completed')]
+        trailing = sum(1 for ev in perm['events'][steps_seen[-1] + 1:] if ev['kind'] == 'table') if steps_seen else 0
+        cut = min(teardown_results, trailing)
+        if cut:
+            del last_reported['tables'][len(last_reported['tables']) - cut:]
     # notices after a session's last step line: that step's if it was the last reported, else teardown's
     for s, texts in pending.items():
         mine = [o for o in occ if o['session'] == s]
@@ -358,7 +377,7 @@ def kname(name):
     return name if re.match(r'^[A-Za-z_][A-Za-z0-9_]*$', name) else '"%s"' % name
 
 
-def scenario(spec, perm, entries, with_notices):
+def scenario(spec, perm, entries, with_notices, void_functions):
     """One scenario fence for one permutation; returns (text, claims, notes)."""
     occ = attribute(perm, spec)
     claims = []
@@ -384,8 +403,8 @@ def scenario(spec, perm, entries, with_notices):
         mine = [o for o in occ if o['session'] == ses['name']]
         lines.append('')
         lines.append('session %s' % kname(ses['name']))
-        if ses['setup']:
-            lines.append('setup ' + block(ses['setup']))
+        # pg_regress runs the tester with PGTZ set: each session starts with it.
+        lines.append('setup ' + block(REGRESS_SETTINGS + ('\n' + ses['setup'] if ses['setup'] else '')))
         if ses['teardown']:
             lines.append('teardown ' + block(ses['teardown']))
         if not mine:
@@ -403,7 +422,9 @@ def scenario(spec, perm, entries, with_notices):
                     opts.append('completes-after=' + kn_after(o, occ))
                     claims.append(('completes-after', o['kname']))
                 elif o['completed']:
-                    notes.append('%s: completes right after its own line (no completes-after can name it)' % o['kname'])
+                    # its <... completed> follows its own line: no other step was issued in between
+                    opts.append('completes-after=' + o['kname'])
+                    claims.append(('completes-after', o['kname']))
             if o['error'] is not None and o['tables']:
                 notes.append('%s: results before its error are not expressible' % o['kname'])
             lines.append('step %s %s%s' % (kname(o['kname']), ' '.join(opts) + (' ' if opts else ''), block(sql)))
@@ -418,7 +439,7 @@ def scenario(spec, perm, entries, with_notices):
                 else:
                     for t in o['tables']:
                         lines.append('rows {')
-                        lines.append(psql_table(t))
+                        lines.append(psql_table(t, void_functions))
                         lines.append('}')
                         claims.append(('rows', o['kname']))
             if with_notices:
@@ -469,7 +490,8 @@ def kn_after(o, occ):
     return (later[-1] if later else cands[-1])['kname']
 
 
-def convert(src, out):
+def convert(src, out, split=()):
+    """split: specs written one page per permutation (a failed scenario stops the rest of its page)."""
     content = os.path.join(out, 'content')
     os.makedirs(content, exist_ok=True)
     with open(os.path.join(content, 'site.yml'), 'w') as f:
@@ -511,8 +533,12 @@ def convert(src, out):
         alternatives = sorted(f for f in os.listdir(os.path.join(src, 'expected')) if re.match(re.escape(name) + r'_\d+\.out$', f))
         if alternatives:
             entry['notes'].append('alternative expected outputs: ' + ', '.join(alternatives))
+        void_functions = VOID_FUNCTIONS | {m.lower() for m in re.findall(
+            r'FUNCTION\s+(\w+)\s*\([^)]*\)\s*RETURNS\s+void', text, re.I)}
         with_notices = any(e['kind'] == 'notice' for p in perms for e in p['events'])
-        page = ['---', 'title: "%s"' % name, '---', '', 'PostgreSQL 18.6 isolation test `%s` (src/test/isolation).' % name, '']
+        head = ['---', 'title: "%s"' % name, '---', '', 'PostgreSQL 18.6 isolation test `%s` (src/test/isolation).' % name, '']
+        page = list(head)
+        pages = {}
         spec_perms = [[n for n, _ in p] for p in spec['permutations']]
         for index, perm in enumerate(perms):
             entries = None
@@ -524,19 +550,23 @@ def convert(src, out):
             if perm['order'] in spec_perms:
                 entries = spec['permutations'][spec_perms.index(perm['order'])]
             try:
-                text_, claims, notes = scenario(spec, perm, entries, with_notices)
+                text_, claims, notes = scenario(spec, perm, entries, with_notices, void_functions)
             except (ValueError, IndexError) as e:
                 entry['notes'].append('permutation %d not converted: %s' % (index + 1, e))
                 continue
             title = 'p%d' % (index + 1)
             entry['claims'][title] = claims
             entry['notes'].extend('%s: %s' % (title, n) for n in notes)
-            page.append('```scenario title="%s"' % title)
-            page.append(text_)
-            page.append('```')
-            page.append('')
-        with open(os.path.join(content, name + '.md'), 'w', encoding='utf-8') as f:
-            f.write('\n'.join(page))
+            fence = ['```scenario title="%s"' % title, text_, '```', '']
+            if name in split or 'all' in split:
+                pages['%s--%s' % (name, title)] = head + fence
+            else:
+                page.extend(fence)
+        if len(page) > len(head):
+            pages[name] = page
+        for file, lines in pages.items():
+            with open(os.path.join(content, file + '.md'), 'w', encoding='utf-8') as f:
+                f.write('\n'.join(lines))
     with open(os.path.join(out, 'manifest.json'), 'w') as f:
         json.dump(manifest, f, indent=1)
     conv = [n for n, e in manifest.items() if not e['skipped']]
@@ -550,9 +580,13 @@ def convert(src, out):
 # Kensho's answer to a true claim: refused (it says the claim cannot be checked, or the syntax is not
 # supported) or failed (it says the claim is false). Classes by the failure message.
 CLASSES = [
+    ('refused', 'not run: an earlier scenario of its page failed', r'^not run:'),
+    ('refused', "reads the session settings Kensho gives", r'reads a setting Kensho gives'),
     ('refused', 'release of several waiters', r'at once \(each waited for'),
     ('refused', 'notices N marker', r'notices [0-9]+.* is not supported'),
     ('refused', 'scenario syntax', r'^(expected |step options|a marker|the marker|waits-for|completes-after|unknown step option|session|a scenario|step \S+ is in no|step \S+\'s marker|step \S+ is marked|step \S+ states completes-after|rows:|expected rows|.*block)'),
+    ('failed', 'converter: NULL or empty string (the tester prints both empty)', r'(missing|extra): .*(\(null\)|\| *$)'),
+    ('failed', 'DateStyle (JDBC reads ISO only)', r'\d\d-\d\d-\d{4}'),
     ('failed', 'permission (non-superuser page)', r'permission denied|must be (superuser|owner)|must have privileges|only superuser'),
     ('failed', 'completion position', r'completed after \S+, not after'),
     ('failed', 'not waiting as claimed', r'finished without waiting|never showed it waiting'),
@@ -570,7 +604,7 @@ CLASSES = [
 
 def classify(message):
     for verdict, name, pattern in CLASSES:
-        if re.search(pattern, message or ''):
+        if re.search(pattern, message or '', re.M):
             return verdict, name
     return 'failed', 'other'
 
@@ -585,35 +619,39 @@ def fences(md):
     return out
 
 
-def score(out, report_path, verbose=False):
-    manifest = json.load(open(os.path.join(out, 'manifest.json')))
-    report = json.load(open(report_path))
+def score(pairs, verbose=False):
+    """pairs: (OUT, REPORT) in order; a later run's outcome for a scenario replaces an earlier one's."""
+    manifest = json.load(open(os.path.join(pairs[0][0], 'manifest.json')))
+    outcome = {}
+    for out, report_path in pairs:
+        report = json.load(open(report_path))
+        lines_of = {}
+        for sn in report['snippets']:
+            file = os.path.basename(sn['file'])[:-3]
+            if file not in lines_of:
+                lines_of[file] = fences(os.path.join(out, 'content', file + '.md'))
+            lines = lines_of[file]
+            start = max([l for l in lines if l <= sn['line']], default=None)
+            if start is not None:
+                outcome[(file.split('--')[0], lines[start])] = sn
     results = {}
-    for sn in report['snippets']:
-        name = os.path.basename(sn['file'])[:-3]
-        results.setdefault(name, []).append(sn)
+    for (name, title), sn in outcome.items():
+        results.setdefault(name, []).append((title, sn))
     totals = {'accepted': 0, 'refused': 0, 'failed': 0}
     by_class = {}
     rows = []
     for name, entry in sorted(manifest.items()):
         if entry['skipped']:
             continue
-        md = os.path.join(out, 'content', name + '.md')
-        lines = fences(md)
         spec = {'accepted': 0, 'refused': 0, 'failed': 0}
         seen = set()
-        for sn in results.get(name, []):
-            # a fence's snippet is reported at the fence's line, or at the line inside it where it failed
-            start = max([l for l in lines if l <= sn['line']], default=None)
-            if start is None:
-                continue
-            title = lines[start]
+        for title, sn in results.get(name, []):
             seen.add(title)
             n = len(entry['claims'].get(title, []))
             if sn['status'] == 'passed':
                 spec['accepted'] += n
             else:
-                verdict, cls = classify(sn.get('message'))
+                verdict, cls = classify((sn.get('message') or '') + '\n' + (sn.get('detail') or ''))
                 spec[verdict] += n
                 by_class.setdefault((verdict, cls), [0, 0, []])
                 by_class[(verdict, cls)][0] += 1
@@ -636,7 +674,7 @@ def score(out, report_path, verbose=False):
             print('%-45s %8d %8d %8d' % (name, spec['accepted'], spec['refused'], spec['failed']))
     total = sum(totals.values())
     print('TOTAL claims %d: accepted %d, refused %d, failed %d' % (total, totals['accepted'], totals['refused'], totals['failed']))
-    print('scenarios: %d passed of %d' % (sum(1 for sn in report['snippets'] if sn['status'] == 'passed'), len(report['snippets'])))
+    print('scenarios: %d passed of %d' % (sum(1 for sn in outcome.values() if sn['status'] == 'passed'), len(outcome)))
     for (verdict, cls), (scen, claims, examples) in sorted(by_class.items(), key=lambda kv: -kv[1][1]):
         print('%-8s %-40s %4d scenarios %6d claims' % (verdict, cls, scen, claims))
         for e in examples[:4 if verbose else 2]:
@@ -645,30 +683,35 @@ def score(out, report_path, verbose=False):
 
 # ---------------------------------------------------------------- false claims
 
-def mutate(out, mut, seed=31):
-    """Pages whose every scenario carries one false claim made from a true one (the expected output,
+def mutate(out, mut, every=1, seed=31):
+    """Pages each holding one scenario with one false claim made from a true one (the expected output,
     mutated): a waiting step claimed not to wait or the reverse, a completion moved, a row's value
-    changed, a row dropped, an error message changed, a notice dropped or invented."""
+    changed, an error message changed, a notice changed. One page per scenario, since a failed scenario
+    stops the rest of its page; every N-th scenario of the suite only, when N > 1."""
     rnd = random.Random(seed)
     content = os.path.join(mut, 'content')
     os.makedirs(content, exist_ok=True)
     open(os.path.join(content, 'site.yml'), 'w').write(open(os.path.join(out, 'content', 'site.yml')).read())
     made = {}
+    index = 0
     for fn in sorted(os.listdir(os.path.join(out, 'content'))):
         if not fn.endswith('.md'):
             continue
         text = open(os.path.join(out, 'content', fn), encoding='utf-8').read()
-        parts = re.split(r'(```scenario title="[^"]+"\n.*?\n```\n)', text, flags=re.S)
-        page = []
-        for part in parts:
-            if part.startswith('```scenario'):
-                part, kind = mutate_one(part, rnd)
-                if kind:
-                    made[kind] = made.get(kind, 0) + 1
-            page.append(part)
-        open(os.path.join(content, fn), 'w', encoding='utf-8').write(''.join(page))
+        head = text[:text.index('```scenario')] if '```scenario' in text else text
+        for fence in re.findall(r'```scenario title="[^"]+"\n.*?\n```\n', text, flags=re.S):
+            index += 1
+            if index % every:
+                continue
+            title = re.match(r'```scenario title="([^"]+)"', fence).group(1)
+            fence, kind = mutate_one(fence, rnd)
+            if not kind:
+                continue
+            made[kind] = made.get(kind, 0) + 1
+            with open(os.path.join(content, '%s--%s.md' % (fn[:-3].split('--')[0], title)), 'w', encoding='utf-8') as f:
+                f.write(head + fence)
     json.dump(made, open(os.path.join(mut, 'mutations.json'), 'w'))
-    print('mutations:', made)
+    print('mutations:', made, 'total', sum(made.values()))
 
 
 def mutate_one(fence, rnd):
@@ -676,6 +719,7 @@ def mutate_one(fence, rnd):
     options = []
     perm_line = [l for l in lines if l.startswith('permutation ')][0]
     starred = set(re.findall(r'(\S+)\([^)]*\*', perm_line))
+    marked = set(re.findall(r'(\S+)\(', perm_line))
     in_rows = False
     after_dashes = False
     for i, line in enumerate(lines):
@@ -695,7 +739,8 @@ def mutate_one(fence, rnd):
                 options.append(('wait removed', i))
             if 'completes-after=' in line:
                 options.append(('completion moved', i))
-        elif line.startswith('step ') and 'waits-for' not in line and not line.split()[1].startswith('kensho_idle'):
+        elif line.startswith('step ') and 'waits-for' not in line and not line.split()[1].startswith('kensho_idle') \
+                and line.split()[1] not in marked:
             options.append(('wait added', i))
         elif line.startswith('error { ERROR:  '):
             options.append(('error message changed', i))
@@ -703,7 +748,9 @@ def mutate_one(fence, rnd):
             options.append(('notice changed', i))
     if not options:
         return fence, None
-    kind, i = rnd.choice(options)
+    # each kind of mutation as likely as another, whatever the number of places it could go
+    kind = rnd.choice(sorted({k for k, _ in options}))
+    i = rnd.choice([j for k, j in options if k == kind])
     line = lines[i]
     if kind == 'wait removed':
         lines[i] = re.sub(r' completes-after=\S+', '', line.replace('waits-for=* ', ''))
@@ -749,18 +796,33 @@ def mutate_one_fallback(lines, i):
 
 def score_false(mut, report_path):
     report = json.load(open(report_path))
-    accepted = [sn for sn in report['snippets'] if sn['status'] == 'passed']
-    print('false claims: %d scenarios each with one false claim, %d accepted' % (len(report['snippets']), len(accepted)))
-    for sn in accepted[:20]:
-        print('  ACCEPTED', sn['file'], sn['line'])
+    kinds = {}
+    accepted = []
+    for sn in report['snippets']:
+        fence = open(sn['file'], encoding='utf-8').read()
+        kind = 'unknown'
+        verdict = 'accepted' if sn['status'] == 'passed' else classify((sn.get('message') or '') + '\n' + (sn.get('detail') or ''))[0]
+        kinds.setdefault(verdict, 0)
+        kinds[verdict] += 1
+        if sn['status'] == 'passed':
+            accepted.append(sn['file'])
+    print('false claims: %d scenarios each with one false claim: %s' % (len(report['snippets']), kinds))
+    for f in accepted[:20]:
+        print('  ACCEPTED', f)
 
 
 if __name__ == '__main__':
     if sys.argv[1] == 'convert':
-        convert(sys.argv[2], sys.argv[3])
+        convert(sys.argv[2], sys.argv[3], sys.argv[4].split(',') if len(sys.argv) > 4 else ())
+    elif sys.argv[1] == 'failed-specs':
+        # the specs of a run with a scenario that did not pass: to run again one page per permutation
+        report = json.load(open(sys.argv[2]))
+        print(','.join(sorted({os.path.basename(sn['file'])[:-3].split('--')[0] for sn in report['snippets']
+                               if sn['status'] != 'passed'} | set(sys.argv[3:]))))
     elif sys.argv[1] == 'score':
-        score(sys.argv[2], sys.argv[3], '-v' in sys.argv)
+        args = [a for a in sys.argv[2:] if a != '-v']
+        score(list(zip(args[0::2], args[1::2])), '-v' in sys.argv)
     elif sys.argv[1] == 'mutate':
-        mutate(sys.argv[2], sys.argv[3])
+        mutate(sys.argv[2], sys.argv[3], int(sys.argv[4]) if len(sys.argv) > 4 else 1)
     elif sys.argv[1] == 'score-false':
         score_false(sys.argv[2], sys.argv[3])

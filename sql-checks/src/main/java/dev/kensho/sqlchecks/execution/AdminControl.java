@@ -69,6 +69,20 @@ final class AdminControl implements StatementGuard.ServerControl {
         }
     }
 
+    @Override
+    public String awaitedLock(int pid) throws SQLException {
+        synchronized (admin) {
+            try (PreparedStatement statement = admin.prepareStatement("SELECT pg_catalog.concat_ws('/', locktype, database, "
+                    + "relation, page, tuple, virtualxid, transactionid, classid, objid, objsubid, mode) FROM pg_catalog.pg_locks "
+                    + "WHERE pid = ? AND NOT granted")) {
+                statement.setInt(1, pid);
+                try (ResultSet rs = statement.executeQuery()) {
+                    return rs.next() ? rs.getString(1) : null;
+                }
+            }
+        }
+    }
+
     private void call(String sql, int pid) throws SQLException {
         synchronized (admin) {
             try (PreparedStatement statement = admin.prepareStatement(sql)) {

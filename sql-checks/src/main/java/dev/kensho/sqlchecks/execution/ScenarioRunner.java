@@ -147,6 +147,8 @@ public final class ScenarioRunner {
         private final Map<String, Running> waiting = new LinkedHashMap<>();
         /** For each waiting session, the sessions it waited for when last seen waiting. */
         private final Map<String, List<String>> waitedFor = new LinkedHashMap<>();
+        /** For each waiting session, the lock it waited to be granted when last seen waiting (null: none known). */
+        private final Map<String, String> awaitedLock = new LinkedHashMap<>();
         /** For each step seen waiting, every session it was seen waiting for over its wait, in order. */
         private final Map<String, Set<String>> seenWaitingFor = new LinkedHashMap<>();
         /** Sessions whose wait ended since the step now being issued, with whom they had waited for. */
@@ -326,6 +328,7 @@ public final class ScenarioRunner {
             events.add(event(step, ScenarioTranscript.Kind.WAITING, blockers, null));
             justIssued = running;
             waitedFor.put(step.session(), blockers);
+            awaitedLock.put(step.session(), guard.control().awaitedLock(pids.get(step.session())));
             seenWaitingFor.put(step.name(), new java.util.LinkedHashSet<>(blockers));
             if (!step.waits()) {
                 return failAt(step.line(), "step " + step.name() + " waits for " + String.join(", ", blockers)
@@ -450,6 +453,7 @@ public final class ScenarioRunner {
         private Failure complete(Running running, StepResult done) {
             Scenario.Step step = running.step();
             waiting.remove(step.session());
+            awaitedLock.remove(step.session());
             released.add(new Release(step, waitedFor.remove(step.session()), done, stillInTransaction(step.session())));
             events.add(event(step, ScenarioTranscript.Kind.COMPLETED_AFTER_WAIT, List.of(), done));
             if (step.completesAfter() != null && !step.completesAfter().equals(lastIssued)) {
@@ -493,9 +497,15 @@ public final class ScenarioRunner {
                     continue;
                 }
                 List<String> now = blockers(session);
+                String lockNow = guard.control().awaitedLock(pids.get(session));
                 observeWait(running.step(), now);
                 List<String> before = waitedFor.put(session, now);
-                if (before != null && !before.containsAll(now)) {
+                String lockBefore = awaitedLock.put(session, lockNow);
+                // Still waiting for the very lock it waited for (a backend woken is granted it, and would wait
+                // for another): it was never woken, though the sessions ahead of it changed (a lock granted
+                // before it when the deadlock detector reordered the queue, say).
+                boolean sameWait = lockBefore != null && lockBefore.equals(lockNow);
+                if (before != null && !before.containsAll(now) && !sameWait) {
                     released.add(new Release(running.step(), before));
                 }
             }
@@ -556,7 +566,7 @@ public final class ScenarioRunner {
             // run (which of them lost the race is not, so that is said of "one of them").
             for (Release release : releases) {
                 java.util.regex.Matcher drawn = SEQUENCE_DRAW.matcher(release.step().sql().toLowerCase(java.util.Locale.ROOT));
-                if (drawn.find()) {
+                if (drawn.find() && (drawn.group(1).endsWith("val") || mayHaveSequences())) {
                     return release.step().name() + " may draw sequence numbers (" + drawn.group(1) + "), which are taken in wake order";
                 }
             }
@@ -577,6 +587,35 @@ public final class ScenarioRunner {
             }
             return null;
         }
+        private Boolean sequencesSeen;
+
+        /**
+         * Whether a statement of the scenario could draw from a sequence without naming nextval: true when the
+         * page's database has a sequence (asked on a connection of its own, outside the scenario's sessions) or
+         * the scenario's SQL could make one (serial, identity, a sequence), as a session's open transaction may
+         * have done unseen by other connections.
+         */
+        private boolean mayHaveSequences() {
+            if (sequencesSeen == null) {
+                java.util.regex.Pattern making = java.util.regex.Pattern.compile("(?i)serial|sequence|identity|nextval");
+                boolean written = scenario.setup().stream().anyMatch(sql -> making.matcher(sql).find())
+                        || scenario.sessions().stream().anyMatch(session -> making.matcher(session.setup()).find()
+                        || session.steps().stream().anyMatch(step -> making.matcher(step.sql()).find()));
+                sequencesSeen = written || databaseHasSequences();
+            }
+            return sequencesSeen;
+        }
+
+        private boolean databaseHasSequences() {
+            try (Connection look = sessions.open(); Statement statement = look.createStatement();
+                 ResultSet rs = statement.executeQuery("SELECT EXISTS (SELECT FROM pg_catalog.pg_class WHERE relkind = 'S')")) {
+                rs.next();
+                return rs.getBoolean(1);
+            } catch (SQLException e) {
+                return true;
+            }
+        }
+
         /**
          * Waits until the step finishes (true) or the server reports it blocked (false). Past the
          * watchdog's deadline the step is cancelled and reported as finished with that error.

@@ -57,6 +57,13 @@ public final class StatementGuard {
 
         /** {@code pg_blocking_pids} and {@code pg_safe_snapshot_blocking_pids}: every session the backend waits for. */
         int[] blockingPids(int pid) throws SQLException;
+
+        /**
+         * The lock the backend waits to be granted (its one ungranted row of {@code pg_locks}: type, object and
+         * mode), or null when it waits for none. A backend woken from a wait is granted that lock; were it to wait
+         * again, it would wait for another.
+         */
+        String awaitedLock(int pid) throws SQLException;
     }
 
     /** A statement to run under the guard. */

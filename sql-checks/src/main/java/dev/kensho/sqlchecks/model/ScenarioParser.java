@@ -252,10 +252,13 @@ public final class ScenarioParser {
         }
         for (SessionBuilder session : sessions) {
             for (StepBuilder step : session.steps) {
-                if (step.completesAfter != null && (!sessionOf.containsKey(step.completesAfter)
+                // Its own name: reported complete before any other step is issued (a step marked (*) whose
+                // <... completed> line follows its own, as deadlock-hard's s8a1).
+                if (step.completesAfter != null && !step.completesAfter.equals(step.name) && (!sessionOf.containsKey(step.completesAfter)
                         || sessionOf.get(step.completesAfter).equals(session.name))) {
                     throw new ScenarioSyntaxException("completes-after names a step of another session (the last step issued "
-                            + "before this one is reported complete), not '" + step.completesAfter + "'", step.line);
+                            + "before this one is reported complete) or the step itself (reported complete before any other "
+                            + "step is issued), not '" + step.completesAfter + "'", step.line);
                 }
             }
         }
@@ -319,7 +322,8 @@ public final class ScenarioParser {
                         + "shows it waiting, so whether it is seen waiting for " + String.join(", ", step.waitsFor) + " is left "
                         + "to timing; state waits-for=* or no waits-for", permutation.line());
             }
-            if (step.completesAfter != null && !order.subList(i + 1, order.size()).contains(step.completesAfter)) {
+            if (step.completesAfter != null && !step.completesAfter.equals(name)
+                    && !order.subList(i + 1, order.size()).contains(step.completesAfter)) {
                 throw new ScenarioSyntaxException("step " + name + " states completes-after=" + step.completesAfter + ", but this "
                         + "permutation does not issue " + step.completesAfter + " after it", permutation.line());
             }

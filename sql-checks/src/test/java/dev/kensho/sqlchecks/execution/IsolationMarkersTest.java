@@ -150,12 +150,88 @@ class IsolationMarkersTest {
     }
 
     @Test
+    void deadlockHardsDetectingStepCompletesRightAfterItsOwnLine() throws Exception {
+        // deadlock-hard.out: "step s8a1: <... completed>" follows s8a1's own line, before s8c is issued.
+        Outcome outcome = run(DEADLOCK_HARD.replace("step s8a1 {", "step s8a1 completes-after=s8a1 {"));
+        assertTrue(outcome.passed(), () -> outcome.failure() + "\n" + outcome.transcript());
+        assertTrue(outcome.assertions().stream().anyMatch(a -> a.description().equals("s8a1 completes after s8a1")),
+                outcome.assertions()::toString);
+    }
+
+    @Test
+    void aWaiterClaimedToCompleteRightAfterItsOwnLineFailsWhenAnotherStepCameBetween() throws Exception {
+        Outcome outcome = run(DEADLOCK_HARD.replace("step s6a7 waits-for=s7 completes-after=s7c", "step s6a7 waits-for=s7 completes-after=s6a7"));
+        assertEquals("step s6a7 completed after s7c, not after s6a7 (its <... completed> follows s7c's line)", outcome.failure().message());
+        assertEquals("page.md:43:1", outcome.failure().location().toString());
+    }
+
+    @Test
     void aStepMarkedStarCannotClaimWhomItWaitsFor() {
         ScenarioSyntaxException e = assertThrows(ScenarioSyntaxException.class,
                 () -> ScenarioParser.parse(DEADLOCK_HARD.replace("step s8a1 {", "step s8a1 waits-for=s1 {")));
         assertEquals("step s8a1 is marked (*): it counts as waiting whether or not the server shows it waiting, so whether it "
                 + "is seen waiting for s1 is left to timing; state waits-for=* or no waits-for", e.getMessage());
         assertEquals(46, e.line());
+    }
+
+    /**
+     * deadlock-soft-2.spec of PostgreSQL 18: s1b's deadlock check (10ms) moves it ahead of s3a and s4a in
+     * a2's queue; they then wait for s1 as well as s2, but for the very lock they waited for before, so
+     * s1b released neither, and nothing is left to the scheduler.
+     */
+    private static final String DEADLOCK_SOFT_2 = """
+            setup { CREATE TABLE a1 (); CREATE TABLE a2 (); }
+            teardown { DROP TABLE a1, a2; }
+            session s1
+            setup { BEGIN; SET deadlock_timeout = '10ms'; }
+            step s1a { LOCK TABLE a1 IN SHARE UPDATE EXCLUSIVE MODE; }
+            step s1b waits-for=* { LOCK TABLE a2 IN SHARE UPDATE EXCLUSIVE MODE; }
+            step s1c { COMMIT; }
+            session s2
+            setup { BEGIN; SET deadlock_timeout = '100s'; }
+            step s2a { LOCK TABLE a2 IN ACCESS SHARE MODE; }
+            step s2b waits-for=s1 completes-after=s1c { LOCK TABLE a1 IN SHARE UPDATE EXCLUSIVE MODE; }
+            step s2c { COMMIT; }
+            session s3
+            setup { BEGIN; SET deadlock_timeout = '100s'; }
+            step s3a waits-for=s2 completes-after=s2c { LOCK TABLE a2 IN ACCESS EXCLUSIVE MODE; }
+            step s3c { COMMIT; }
+            session s4
+            setup { BEGIN; SET deadlock_timeout = '100s'; }
+            step s4a waits-for=s2,s3 completes-after=s3c { LOCK TABLE a2 IN ACCESS EXCLUSIVE MODE; }
+            step s4c { COMMIT; }
+            permutation s1a s2a s2b s3a s4a s1b(*) s1c s2c s3c s4c
+            """;
+
+    @Test
+    void deadlockSoft2RunsAsItsExpectedOutputShows() throws Exception {
+        Outcome outcome = run(DEADLOCK_SOFT_2);
+        assertTrue(outcome.passed(), () -> outcome.failure() + "\n" + outcome.transcript());
+        assertEquals("""
+                starting permutation: s1a s2a s2b s3a s4a s1b s1c s2c s3c s4c
+                step s1a: LOCK TABLE a1 IN SHARE UPDATE EXCLUSIVE MODE;
+                step s2a: LOCK TABLE a2 IN ACCESS SHARE MODE;
+                step s2b: LOCK TABLE a1 IN SHARE UPDATE EXCLUSIVE MODE; <waiting ...>
+                step s3a: LOCK TABLE a2 IN ACCESS EXCLUSIVE MODE; <waiting ...>
+                step s4a: LOCK TABLE a2 IN ACCESS EXCLUSIVE MODE; <waiting ...>
+                step s1b: LOCK TABLE a2 IN SHARE UPDATE EXCLUSIVE MODE; <waiting ...>
+                step s1b: <... completed>
+                step s1c: COMMIT;
+                step s2b: <... completed>
+                step s2c: COMMIT;
+                step s3a: <... completed>
+                step s3c: COMMIT;
+                step s4a: <... completed>
+                step s4c: COMMIT;
+
+                """, outcome.transcript().toString());
+    }
+
+    @Test
+    void deadlockSoft2WithAWaiterClaimedToCompleteEarlierFails() throws Exception {
+        Outcome outcome = run(DEADLOCK_SOFT_2.replace("step s3a waits-for=s2 completes-after=s2c", "step s3a waits-for=s2 completes-after=s1c"));
+        assertEquals("step s3a completed after s2c, not after s1c (its <... completed> follows s2c's line)", outcome.failure().message());
+        assertEquals("page.md:24:1", outcome.failure().location().toString());
     }
 
     /** Three sessions: s2 waits for s1's lock; s3's quick query is held back by the marker s3q(s2l). */
@@ -335,7 +411,8 @@ class IsolationMarkersTest {
         assertEquals("step s3q states completes-after=s1l, but this permutation does not issue s1l after it",
                 parseError(HELD.replace("step s3q {", "step s3q completes-after=s1l {")));
         assertEquals("completes-after names a step of another session (the last step issued before this one is reported "
-                + "complete), not 's3q'", parseError(HELD.replace("step s3q {", "step s3q completes-after=s3q {")));
+                + "complete) or the step itself (reported complete before any other step is issued), not 's1c'",
+                parseError(HELD.replace("step s1l {", "step s1l completes-after=s1c {")));
         // Both markers together parse: the step is reported waiting at once and held until s2l completes.
         assertEquals(new dev.kensho.sqlchecks.model.Scenario.Markers(true, List.of("s2l")),
                 assertDoesNotThrow(() -> ScenarioParser.parse(HELD.replace("s3q(s2l)", "s3q(s2l, *)"))).permutations().get(0).markers().get(2));

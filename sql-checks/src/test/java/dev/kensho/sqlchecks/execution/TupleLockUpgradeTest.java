@@ -254,6 +254,8 @@ class TupleLockUpgradeTest {
                 + "to run; release them one at a time (for example, issue one of them only after the other has finished)",
                 run(autocommit).failure().message());
         String sequences = RELEASED_TOGETHER
+                .replace("INSERT INTO r VALUES (1, 'a'), (2, 'a'), (3, 'a');", "INSERT INTO r VALUES (1, 'a'), (2, 'a'), (3, 'a'); "
+                        + "ALTER TABLE r ADD COLUMN n serial;")
                 .replace("session s2\n", "session s2\nsetup { BEGIN; }\n")
                 .replace("step s2r waits-for=s1 { SELECT v FROM r WHERE k = 1; }", "step s2r waits-for=s1 { INSERT INTO r VALUES (4, 'b') RETURNING v; }");
         Outcome outcome = run(sequences);
