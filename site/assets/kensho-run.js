@@ -51,14 +51,14 @@ function loadPlan(url) {
   return plans.get(absolute);
 }
 
-/** The rows the build recorded of one snippet of the plan at `url`: its own file, next to the plan. */
+/** The rows the build recorded of one snippet of the plan at `url` (and of an exercise's cases): its own file, next to the plan. */
 function loadRows(url, snippet) {
   const absolute = new URL(snippet.rows, new URL(url, location.href)).href;
   if (!recorded.has(absolute)) {
     recorded.set(absolute, fetch(absolute).then((response) => {
       if (!response.ok) throw new Error(absolute + ': HTTP ' + response.status);
       return response.json();
-    }).then((file) => file.results));
+    }));
   }
   return recorded.get(absolute);
 }
@@ -505,7 +505,7 @@ async function openSnippet(button) {
   const index = Number(figure.dataset.kenshoSnippet);
   const target = plan.runs.findIndex((r) => r.snippet === index);
   // The plan's entry with the build's rows, which only the page uses (the worker replays from the plan alone).
-  const snippet = { ...plan.runs[target], results: await loadRows(button.dataset.kenshoRun, plan.runs[target]) };
+  const snippet = { ...plan.runs[target], results: (await loadRows(button.dataset.kenshoRun, plan.runs[target])).results };
   const panel = element('div', { class: 'run-panel', role: 'group', 'aria-label': words(plan, 'panelLabel') });
   const parts = panelParts(plan);
   const { wrap, area } = editor(plan, snippet.sql, words(plan, 'editorLabel'));
@@ -560,7 +560,9 @@ async function openExercise(button) {
   const plan = await loadPlan(answerButton.dataset.kenshoRun);
   const index = Number(answer.dataset.kenshoSnippet);
   const target = plan.runs.findIndex((r) => r.snippet === index);
-  const model = { ...plan.runs[target], results: await loadRows(answerButton.dataset.kenshoRun, plan.runs[target]) };
+  const recordedRows = await loadRows(answerButton.dataset.kenshoRun, plan.runs[target]);
+  // The model answer's rows on the page's data, and on each case the build ran it on (with how each is ordered).
+  const model = { ...plan.runs[target], results: recordedRows.results, cases: recordedRows.cases || [] };
   const parts = panelParts(plan);
   const { wrap, area } = editor(plan, '', words(plan, 'exerciseEditor'), 6);
   area.placeholder = 'SELECT …';

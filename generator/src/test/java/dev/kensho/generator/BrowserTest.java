@@ -31,6 +31,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -221,6 +222,22 @@ class BrowserTest {
                  a
                  c
                 (4 rows)
+                ```
+
+                ```sql case="grp 0 の行と id 0 の行"
+                INSERT INTO t VALUES (5, 0, 'e'), (0, 2, 'z');
+                ```
+
+                ```rows
+                 name
+                ------
+                 e
+                 b
+                 d
+                 z
+                 a
+                 c
+                (6 rows)
                 ```
 
                 </Fragment>
@@ -955,10 +972,14 @@ class BrowserTest {
                 assertEquals("", editor.getAttribute("value"), "the reader starts from an empty editor, not the answer");
                 js("arguments[0].value = arguments[1]", editor, answer);
                 exercise.findElement(By.cssSelector(".run-go")).click();
-                WebElement verdict = waitUpTo(120).until(d -> exercise.findElements(By.cssSelector(".run-verdict[data-kensho-verdict]")).stream().findFirst().orElse(null));
+                WebElement verdict = waitUpTo(240).withMessage(() -> page + ": a verdict; the status says: "
+                                + exercise.findElement(By.cssSelector(".run-status")).getText())
+                        .until(d -> exercise.findElements(By.cssSelector(".run-verdict[data-kensho-verdict]")).stream().findFirst().orElse(null));
                 assertEquals("same", verdict.getAttribute("data-kensho-verdict"), page + ": " + verdict.getText());
                 boolean english = "en".equals(driver.findElement(By.tagName("html")).getAttribute("lang"));
-                assertEquals(english ? "Correct. Your query returns the model answer's result (the result is compared, not how the query is written)."
+                int cases = exercise.findElements(By.cssSelector(".exercise-answer figure[data-kensho-case]")).size();
+                assertEquals(cases > 0 ? right(cases)
+                        : english ? "Correct. Your query returns the model answer's result (the result is compared, not how the query is written)."
                         : "正解です。模範解答と同じ結果になりました（比べたのは結果で、書き方までは確かめていません）。", verdict.getText());
                 // A wrong query: the model answer's rows, one short.
                 js("arguments[0].value = 'SELECT * FROM (' + arguments[1].replace(/;\\s*$/, '') + ') AS answer OFFSET 1'", editor, answer);
@@ -1080,6 +1101,111 @@ class BrowserTest {
         assertClean();
     }
 
+    /** The verdict on a query that gives the model answer's result on the page's data and on its {@code cases} cases. */
+    private static String right(int cases) {
+        return "正解です。このページのデータでも、ビルドが模範解答で確かめた " + cases + " 件のケース（別のデータ）でも、模範解答と同じ結果になりました"
+                + "（比べたのは結果で、書き方までは確かめていません）。";
+    }
+
+    /** The verdict on a query whose result differs from the model answer's on the case named {@code name}: its name, no row of it. */
+    private static String wrongOnCase(String name) {
+        return "まだ違います。ケース「" + name + "」で、結果が模範解答と違います（このページのデータとは別に、ビルドが模範解答で確かめたデータです。"
+                + "どんなデータかは模範解答を開くと見られます）。";
+    }
+
+    @Test
+    void anExerciseIsJudgedOnEachVerifiedCaseAndAWrongQueryIsToldTheCaseByName() {
+        openWithRunControls(base + "sample/guides/run/");
+        WebElement exercise = driver.findElement(By.cssSelector("[data-kensho-exercise]"));
+        assertEquals("あなたのクエリは、このページのデータのほかに、ビルドが模範解答で確かめた 1 件の別のデータ（ケース）でも模範解答と比べます。"
+                + "どれか一つでも結果が違えば、そのケースの名前を示します。", exercise.findElement(By.cssSelector(".exercise-cases")).getText());
+        WebElement answer = startExercise(exercise);
+        WebElement place = exercise.findElement(By.cssSelector(".exercise-try"));
+        // Right on the page's data (b d a c), wrong on the case's: z sorts after a and c by name, before them by id.
+        js("arguments[0].value = 'SELECT name FROM t ORDER BY grp, name;'", answer);
+        WebElement verdict = rerun(place);
+        assertEquals("different", verdict.getAttribute("data-kensho-verdict"), verdict.getText());
+        assertEquals("まだ違います。ケース「grp 0 の行と id 0 の行」で、行はそろっていますが順序が模範解答と違います。", verdict.getText());
+        // The output shown is the reader's run on the page's data; nothing of the case's rows.
+        assertFalse(place.findElement(By.cssSelector("[data-kensho-run-output]")).getAttribute("textContent").contains("z"));
+        js("arguments[0].value = 'SELECT name FROM t ORDER BY grp, id LIMIT 100 + 0 / (SELECT count(*) - 6 FROM t);'", answer);
+        verdict = rerun(place);
+        assertEquals("まだ違います。ケース「grp 0 の行と id 0 の行」で、あなたのクエリはエラーになりました（SQLSTATE 22012）。", verdict.getText());
+        // A query that ends the transaction a case runs in is not judged on that case's data (it would stay).
+        js("arguments[0].value = 'COMMIT; SELECT name FROM t ORDER BY grp, id;'", answer);
+        verdict = rerun(place);
+        assertEquals("まだ違います。あなたのクエリがトランザクションを終えたため、ケース「grp 0 の行と id 0 の行」では確かめられません"
+                + "（各ケースは一つのトランザクションの中で実行し、最後に取り消します）。クエリだけを書いてください。", verdict.getText());
+        // The next check starts from the page's state again (the committed case data is gone): the model answer holds everywhere.
+        js("arguments[0].value = 'SELECT name FROM t ORDER BY grp, id;'", answer);
+        verdict = rerun(place);
+        assertEquals("same", verdict.getAttribute("data-kensho-verdict"), verdict.getText());
+        assertEquals(right(1), verdict.getText());
+        assertEquals(" name\n------\n b\n d\n a\n c\n(4 rows)", place.findElement(By.cssSelector("[data-kensho-run-output]")).getAttribute("textContent"));
+        assertClean();
+    }
+
+    /**
+     * The mistakes each lesson page warns about, as a reader would write them: each is refused, by the case that
+     * tells it from the model answer (or by the page's own data), and the model answer passes on every case.
+     */
+    @Test
+    void theLessonExercisesRefuseTheMistakesTheirPagesWarnAbout() {
+        String account = "'6f1c2a4e-0000-4000-8000-000000000001'";
+        Map<String, List<List<String>>> mistakes = new java.util.LinkedHashMap<>();
+        mistakes.put("idempotency/keyset/", List.of(
+                List.of("SELECT order_id, amount_minor FROM orders WHERE account_id = " + account
+                        + " ORDER BY created_at DESC, order_id DESC OFFSET 3 LIMIT 3;", wrongOnCase("一覧の先頭に新しい注文が入った")),
+                List.of("SELECT order_id, amount_minor FROM orders WHERE account_id = " + account
+                        + " AND created_at < timestamptz '2026-11-20 10:02:00+00' ORDER BY created_at DESC, order_id DESC LIMIT 3;",
+                        wrongOnCase("カーソルと同じ時刻の注文")),
+                List.of("SELECT '00000000-0000-4000-8000-00000000000d'::uuid AS order_id, 4000::bigint AS amount_minor ORDER BY 1;",
+                        wrongOnCase("カーソルと同じ時刻の注文"))));
+        String decision = " AS decision, response_status FROM idempotency_records WHERE account_id = " + account
+                + " AND operation = 'create_order' AND key = 'k-7f3a';";
+        mistakes.put("idempotency/overview/", List.of(
+                List.of("SELECT CASE WHEN response_status IS NULL THEN 'in_progress' WHEN canonical_request <> "
+                        + "'{\"currency\": \"JPY\", \"item\": \"book-43\", \"quantity\": 1}'::jsonb THEN 'mismatch' ELSE 'replay' END"
+                        + decision, wrongOnCase("処理中の記録に、別の本文の再送")),
+                List.of("SELECT 'mismatch'" + decision, wrongOnCase("処理中の記録に、別の本文の再送"))));
+        mistakes.put("idempotency/fingerprint/", List.of(
+                List.of("SELECT '{\"quantity\": 1, \"item\": \"book-42\", \"quantity\": 2}'::jsonb::text AS duplicated_as_text,"
+                        + " true AS jsonb_equal, true AS hash_equal;", wrongOnCase("後ろの quantity が一度目と違う再送")),
+                List.of("SELECT body::jsonb::text AS duplicated_as_text, true AS jsonb_equal, true AS hash_equal"
+                        + " FROM arrived_bodies WHERE label = 'first';", wrongOnCase("後ろの quantity が一度目と違う再送"))));
+        String attempts = " FROM payment_attempts AS a JOIN orders AS o USING (order_id)";
+        mistakes.put("idempotency/payments/", List.of(
+                List.of("SELECT a.merchant_reference, a.amount_minor, a.currency, o.state AS order_state" + attempts
+                        + " WHERE a.state <> 'succeeded' ORDER BY a.merchant_reference;", wrongOnCase("まだ送り始めていない試行")),
+                List.of("SELECT a.merchant_reference, a.amount_minor, a.currency, 'awaiting_payment'::text AS order_state" + attempts
+                        + " WHERE a.state = 'unknown' ORDER BY a.merchant_reference;", wrongOnCase("支払い済みの注文に残った unknown の試行")),
+                List.of("SELECT a.merchant_reference, o.amount_minor, a.currency, o.state AS order_state" + attempts
+                        + " WHERE a.state = 'unknown' ORDER BY a.merchant_reference;", wrongOnCase("支払い済みの注文に残った unknown の試行"))));
+        List<String> unexpected = new ArrayList<>();
+        mistakes.forEach((page, queries) -> {
+            openWithRunControls(base + page);
+            WebElement exercise = driver.findElement(By.cssSelector("[data-kensho-exercise]:has([data-kensho-exercise-start])"));
+            String model = (String) js("return arguments[0].querySelector('.exercise-answer figure[data-kensho-snippet] pre').textContent", exercise);
+            int cases = exercise.findElements(By.cssSelector(".exercise-answer figure[data-kensho-case]")).size();
+            WebElement answer = startExercise(exercise);
+            WebElement place = exercise.findElement(By.cssSelector(".exercise-try"));
+            for (List<String> mistake : queries) {
+                js("arguments[0].value = arguments[1]", answer, mistake.get(0));
+                WebElement verdict = rerun(place);
+                if (!verdict.getText().equals(mistake.get(1))) {
+                    unexpected.add(page + " " + mistake.get(0) + "\n  expected: " + mistake.get(1) + "\n  got:      " + verdict.getText());
+                }
+            }
+            js("arguments[0].value = arguments[1]", answer, model);
+            WebElement verdict = rerun(place);
+            if (!verdict.getText().equals(right(cases))) {
+                unexpected.add(page + " the model answer: " + verdict.getText());
+            }
+            assertClean();
+        });
+        assertEquals("", String.join("\n", unexpected));
+    }
+
     /** Opens an exercise's editor and returns it. */
     private static WebElement startExercise(WebElement exercise) {
         js("arguments[0].scrollIntoView({block: 'center'})", exercise);
@@ -1091,7 +1217,8 @@ class BrowserTest {
     private static WebElement rerun(WebElement container) {
         js("arguments[0].querySelector('.run-verdict').removeAttribute('data-kensho-verdict')", container);
         container.findElement(By.cssSelector(".run-go")).click();
-        return waitUpTo(120).until(d -> container.findElements(By.cssSelector(".run-verdict[data-kensho-verdict]")).stream().findFirst().orElse(null));
+        return waitUpTo(240).withMessage(() -> "a verdict; the status says: " + container.findElement(By.cssSelector(".run-status")).getText())
+                .until(d -> container.findElements(By.cssSelector(".run-verdict[data-kensho-verdict]")).stream().findFirst().orElse(null));
     }
 
     @Test

@@ -132,6 +132,9 @@ final class ScriptRunner {
         long deadline = System.nanoTime() + pageTimeout.toNanos();
         for (int index : order) {
             Snippet snippet = snippets.get(index);
+            if (snippet.directives().caseName() != null && outcomes[index] != null) {
+                continue; // run with the answer before it (below), its outcome already kept
+            }
             if (failed == null && System.nanoTime() > deadline) {
                 Failure reason = new Failure("Kensho stopped the page before this snippet: its snippets ran longer than "
                         + StatementGuard.seconds(pageTimeout) + " together (its limit per page, --page-timeout); a limit of "
@@ -147,13 +150,10 @@ final class ScriptRunner {
                 continue;
             }
             if (snippet.directives().caseName() != null) {
-                // Run with the snippet it is a data set for, before that one (below); on its own it does nothing.
-                if (outcomes[index] == null) {
-                    outcomes[index] = new Outcome(snippet, Outcome.Status.FAILED, new Failure("case \"" + snippet.directives().caseName()
-                            + "\" is a data set for a model answer: put it right after the ```sql fence and ```rows of the answer it tests",
-                            null, snippet.location(), snippet.lineAt(0), null, null), List.of(), List.of(), null, null, Duration.ZERO);
-                    failed = outcomes[index];
-                }
+                // Not run with an answer: the first snippet of the page, or after a scenario.
+                outcomes[index] = caseFailure(snippet, "is a data set for the snippet right before it, which compares no rows: "
+                        + "put the case after the model answer's ```sql fence and its ```rows");
+                failed = outcomes[index];
                 continue;
             }
             // The cases written after this snippet: each from the state before it, so that they see what it would have seen.

@@ -147,9 +147,9 @@ public record Directives(boolean setup, boolean hidden, String expectError, Patt
         if (plan != null && expectError != null) {
             throw new InvalidDirectiveException("a snippet expected to fail has no plan to assert; drop the plan directives or expect-error");
         }
-        if (caseName != null && (setup || expectError != null || plan != null || !parameters.isEmpty() || showPlan)) {
+        if (caseName != null && (setup || hidden || expectError != null || plan != null || !parameters.isEmpty() || showPlan)) {
             throw new InvalidDirectiveException("a case is a data set for the model answer before it and states nothing of its own; "
-                    + "write only case=NAME (and hidden or result) on its fence");
+                    + "write only case=NAME (and result) on its fence; it is shown with the model answer");
         }
         return new Directives(setup, hidden, expectError, errorPattern, parameters, plan, showResult, showPlan, caseName);
     }

@@ -1,0 +1,294 @@
+package dev.kensho.generator;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.jsoup.Jsoup;
+import org.jsoup.nodes.Document;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * An exercise's named data sets (```sql case=NAME and its ```rows): the build runs the model answer on each, from the
+ * state before the answer, in a transaction it rolls back, and records the rows for the browser; bad authoring fails
+ * at its line. The browser half (the reader's query judged on each case) is BrowserTest's.
+ */
+class ExerciseCasesTest {
+
+    @TempDir
+    Path temp;
+
+    /** A page whose exercise has two cases; {@code cases} replaces them (line 28 is the first case's fence). */
+    private static String page(String cases) {
+        return TestSite.source("A", """
+
+                ```sql
+                CREATE TABLE t (id int PRIMARY KEY, status text);
+                INSERT INTO t VALUES (1, 'paid'), (2, 'paid');
+                ```
+
+                <Exercise title="Paid">
+                Return the ids of paid rows, smallest first.
+
+                <Fragment slot="answer">
+
+                ```sql
+                SELECT id FROM t WHERE status = 'paid' ORDER BY id;
+                ```
+
+                ```rows
+                 id
+                ----
+                  1
+                  2
+                (2 rows)
+                ```
+
+                """ + cases + """
+
+                </Fragment>
+                </Exercise>
+
+                ```sql
+                SELECT count(*) AS n FROM t;
+                ```
+
+                ```rows
+                 n
+                ---
+                 2
+                (1 row)
+                ```
+                """);
+    }
+
+    private static final String TWO_CASES = """
+            ```sql case="a NULL status"
+            INSERT INTO t VALUES (3, NULL), (4, 'paid');
+            ```
+
+            ```rows
+             id
+            ----
+              1
+              2
+              4
+            (3 rows)
+            ```
+
+            ```sql case="only refunds"
+            UPDATE t SET status = 'refunded' WHERE id = 1;
+            ```
+
+            ```rows
+             id
+            ----
+              2
+            (1 row)
+            ```
+            """;
+
+    @SuppressWarnings("unchecked")
+    @Test
+    void theBuildRunsTheAnswerOnEachCaseFromTheStateBeforeItAndRecordsItsRowsForTheBrowser() throws Exception {
+        TestSite site = new TestSite(temp).page("a.mdx", page(TWO_CASES));
+        TestSite.Run run = site.build();
+        assertEquals(0, run.status(), run::toString);
+        // The case's rows were rolled back: the page after the exercise counts two rows, as the reader's replay does.
+        Map<String, Object> plan = new ObjectMapper().readValue(site.out.resolve("a/index.run.json").toFile(), Map.class);
+        List<Map<String, Object>> runs = (List<Map<String, Object>>) plan.get("runs");
+        assertEquals(List.of(0, 1, 4), runs.stream().map(r -> r.get("snippet")).toList(), "the cases are not replayed with the page");
+        assertEquals(List.of(Map.of("name", "a NULL status", "line", 28, "statements", List.of("INSERT INTO t VALUES (3, NULL), (4, 'paid')")),
+                Map.of("name", "only refunds", "line", 41, "statements", List.of("UPDATE t SET status = 'refunded' WHERE id = 1"))),
+                runs.get(1).get("cases"));
+        Map<String, Object> rows = new ObjectMapper().readValue(site.out.resolve("a/" + runs.get(1).get("rows")).toFile(), Map.class);
+        List<Map<String, Object>> cases = (List<Map<String, Object>>) rows.get("cases");
+        assertEquals(List.of("a NULL status", "only refunds"), cases.stream().map(c -> c.get("name")).toList());
+        assertEquals(List.of(List.of("1"), List.of("2"), List.of("4")),
+                ((List<Map<String, Object>>) cases.get(0).get("results")).get(0).get("rows"));
+        assertEquals(List.of(List.of("2")), ((List<Map<String, Object>>) cases.get(1).get("results")).get(0).get("rows"));
+        assertEquals(true, ((Map<String, Object>) cases.get(1).get("expect")).get("ordered"));
+        Document html = Jsoup.parse(site.out.resolve("a/index.html").toFile());
+        var figures = html.select(".exercise-answer figure[data-kensho-case]");
+        assertEquals(List.of("a NULL status", "only refunds"), figures.eachAttr("data-kensho-case"));
+        assertEquals("ケース：a NULL status", figures.get(0).selectFirst("figcaption").text());
+        assertTrue(figures.select("[data-kensho-run], .run-unavailable").isEmpty(), "a case has no run control and no note of its own");
+        assertNotNull(html.selectFirst(".exercise-answer figure[data-kensho-snippet]:not([data-kensho-case])"));
+        assertTrue(html.select(".exercise-expected figure[data-kensho-case]").isEmpty(), "the expected result is the page data's alone");
+        assertEquals(3, html.select(".exercise-expected .expected-rows").size() + html.select(".exercise-answer .expected-rows").size(),
+                "the answer's rows under the expected result, each case's with the answer");
+        assertNotNull(html.selectFirst("[data-kensho-exercise-start]"), "the exercise can still be checked in the browser");
+    }
+
+    @Test
+    void aDataSetThatFailsFailsTheBuildAtItsStatement() throws Exception {
+        TestSite.Run run = new TestSite(temp).page("a.mdx", page("""
+                ```sql case="broken"
+                INSERT INTO t VALUES (3, 'paid');
+                INSERT INTO nowhere VALUES (1);
+                ```
+
+                ```rows
+                 id
+                ----
+                  1
+                (1 row)
+                ```
+                """)).check();
+        assertEquals(1, run.status(), run::toString);
+        assertTrue(run.err().contains("a.mdx:29:13: error: case \"broken\": its data set fails: relation \"nowhere\" does not exist"),
+                run::toString);
+    }
+
+    @Test
+    void aCaseOnWhichTheAnswerReturnsNoRowsFailsTheBuild() throws Exception {
+        TestSite.Run run = new TestSite(temp).page("a.mdx", page("""
+                ```sql case="nothing paid"
+                DELETE FROM t;
+                ```
+
+                ```rows
+                 id
+                ----
+                (0 rows)
+                ```
+                """)).check();
+        assertEquals(1, run.status(), run::toString);
+        assertTrue(run.err().contains("a.mdx:28:1: error: case \"nothing paid\" gives the model answer no rows, so a query that "
+                + "returns nothing would pass it; give it data the answer finds"), run::toString);
+    }
+
+    @Test
+    void aCaseWhoseRowsAreNotTheAnswersFailsTheBuildAtTheCase() throws Exception {
+        TestSite.Run run = new TestSite(temp).page("a.mdx", page("""
+                ```sql case="one more"
+                INSERT INTO t VALUES (3, 'paid');
+                ```
+
+                ```rows
+                 id
+                ----
+                  1
+                  2
+                (2 rows)
+                ```
+                """)).check();
+        assertEquals(1, run.status(), run::toString);
+        assertTrue(run.err().contains("a.mdx:28:1: error: case \"one more\": the model answer does not return its rows: "), run::toString);
+    }
+
+    @Test
+    void aCaseWithoutANameOrNamedTwiceOrWithoutRowsOrAfterNoAnswerFailsTheBuild() throws Exception {
+        TestSite.Run unnamed = new TestSite(temp.resolve("unnamed")).page("a.mdx", page("""
+                ```sql case
+                INSERT INTO t VALUES (3, 'paid');
+                ```
+                """)).check();
+        assertTrue(unnamed.err().contains("a.mdx:27:1: error: case needs a value: case=…"), unnamed::toString);
+        TestSite.Run twice = new TestSite(temp.resolve("twice")).page("a.mdx", page("""
+                ```sql case="more"
+                INSERT INTO t VALUES (3, 'paid');
+                ```
+
+                ```rows
+                 id
+                ----
+                  1
+                  2
+                  3
+                (3 rows)
+                ```
+
+                ```sql case="more"
+                INSERT INTO t VALUES (4, 'paid');
+                ```
+
+                ```rows
+                 id
+                ----
+                  1
+                  2
+                  4
+                (3 rows)
+                ```
+                """)).check();
+        assertTrue(twice.err().contains("a.mdx:41:1: error: case \"more\" is named twice; give each case of an answer its own name "
+                + "(the reader is told it by name)"), twice::toString);
+        TestSite.Run noRows = new TestSite(temp.resolve("norows")).page("a.mdx", page("""
+                ```sql case="more"
+                INSERT INTO t VALUES (3, 'paid');
+                ```
+                """)).check();
+        assertTrue(noRows.err().contains("a.mdx:28:1: error: case \"more\" needs the rows the model answer returns on its data: "
+                + "write a ```rows fence right after it"), noRows::toString);
+        TestSite.Run stray = new TestSite(temp.resolve("stray")).page("a.mdx", TestSite.source("A", """
+
+                ```sql
+                SELECT 1 AS one;
+                ```
+
+                ```sql case="lonely"
+                SELECT 2;
+                ```
+
+                ```rows
+                 one
+                -----
+                   1
+                (1 row)
+                ```
+                """)).check();
+        assertTrue(stray.err().contains("a.mdx:10:1: error: case \"lonely\" is a data set for the snippet right before it, which "
+                + "compares no rows: put the case after the model answer's ```sql fence and its ```rows"), stray::toString);
+    }
+
+    @Test
+    void aCaseThatLeavesWhatARollbackDoesNotUndoFailsTheBuild() throws Exception {
+        TestSite.Run run = new TestSite(temp).page("a.mdx", page("""
+                ```sql case="a sequence"
+                SELECT nextval('t_seq');
+                ```
+
+                ```rows
+                 id
+                ----
+                  1
+                  2
+                (2 rows)
+                ```
+                """).replace("INSERT INTO t VALUES (1, 'paid'), (2, 'paid');",
+                "INSERT INTO t VALUES (1, 'paid'), (2, 'paid'); CREATE SEQUENCE t_seq;")).check();
+        assertEquals(1, run.status(), run::toString);
+        assertTrue(run.err().contains("a.mdx:28:1: error: case \"a sequence\" leaves the session changed after Kensho's rollback "
+                + "(sequences before: [public.t_seq=], after: [public.t_seq=1]), so the page after it would not run as in the "
+                + "reader's browser; give explicit values instead of a sequence's"), run::toString);
+    }
+
+    @Test
+    void aDataSetMayNotEndTheTransactionItRunsIn() throws Exception {
+        TestSite.Run run = new TestSite(temp).page("a.mdx", page("""
+                ```sql case="committed"
+                INSERT INTO t VALUES (3, 'paid');
+                COMMIT;
+                ```
+
+                ```rows
+                 id
+                ----
+                  1
+                  2
+                  3
+                (3 rows)
+                ```
+                """)).check();
+        assertEquals(1, run.status(), run::toString);
+        assertTrue(run.err().contains("a.mdx:29:1: error: case \"committed\": its data set runs inside a transaction Kensho rolls "
+                + "back, so it may not control transactions (COMMIT)"), run::toString);
+    }
+}
