@@ -44,13 +44,12 @@ public final class ExtensionGuard {
     }
 
     /**
-     * Installs the guard, the plan-capture switch and the allowed extensions on {@code superuser}, a
+     * Installs the guard and the allowed extensions on {@code superuser}, a
      * connection to the database they protect.
      */
-    static void install(Connection superuser, List<String> allowed, PlanCapture.Switch capture) throws SQLException {
+    static void install(Connection superuser, List<String> allowed) throws SQLException {
         try (Statement statement = superuser.createStatement()) {
             statement.execute(installSql(allowed));
-            statement.execute(capture.installSql());
             for (String extension : allowed) {
                 statement.execute("CREATE EXTENSION IF NOT EXISTS " + extension);
             }

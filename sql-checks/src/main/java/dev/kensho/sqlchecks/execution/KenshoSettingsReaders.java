@@ -3,81 +3,236 @@ package dev.kensho.sqlchecks.execution;
 import dev.kensho.sqlchecks.script.SqlLexer;
 import dev.kensho.sqlchecks.script.SqlLexer.Kind;
 import dev.kensho.sqlchecks.script.SqlLexer.Token;
+import dev.kensho.sqlchecks.script.SqlSplitter;
+import dev.kensho.sqlchecks.script.SqlStatement;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
 
 /**
  * Finds SQL that reads the settings Kensho gives a page's session and a reader's session does not have
- * (how parse trees and plans reach Kensho: client_min_messages, debug_print_parse, debug_pretty_print,
- * auto_explain's, and the connection's application_name). What a statement shows of them is Kensho's
+ * (how parse trees reach Kensho: client_min_messages, debug_print_parse, debug_pretty_print, the
+ * connection's application_name; and on a page that claims a plan, how plans reach it:
+ * session_preload_libraries and auto_explain's settings). What a statement shows of them is Kensho's
  * doing, not the reader's SQL's, so no claim can rest on it. Setting them (SET, RESET) is the page's
- * own business; reading them, by name or through a list of every setting or session, is what counts.
+ * own business; reading them is what counts: by name, through a name the page computes, through the
+ * role settings Kensho gives the page's role, or through a list of every setting or every session.
+ * A list of settings read only for names Kensho does not set ({@code WHERE name = 'work_mem'},
+ * {@code name IN (…)}, {@code name LIKE 'enable%'}, nothing else in an OR or NOT) reads nothing of
+ * Kensho's; the list of sessions always does (Kensho's own sessions are among them).
  * The text is read with the one SQL lexer, string literals and function bodies included, so that a
  * name hidden in dynamic SQL or a function defined earlier is found too.
  */
 final class KenshoSettingsReaders {
 
-    static final Set<String> NAMES = Set.of("client_min_messages", "debug_print_parse", "debug_pretty_print", "application_name",
-            "session_preload_libraries");
+    /** Given to every page's session: how the server reports parse trees to Kensho, and the connection's name. */
+    static final Set<String> SESSION = Set.of("client_min_messages", "debug_print_parse", "debug_pretty_print", "application_name");
+    /** Given to the sessions of a page that claims a plan ({@link PlanCapture}). */
+    private static final String PRELOAD = "session_preload_libraries";
     private static final String PREFIX = "auto_explain";
-    /** Views and functions that list every setting or every session (application_name among their columns). */
-    private static final Set<String> LISTS = Set.of("pg_settings", "pg_show_all_settings", "pg_file_settings", "pg_stat_activity",
-            "pg_stat_get_activity", "pg_db_role_setting");
+    /** Views and functions that list every setting: precise when restricted by name. */
+    private static final Set<String> SETTING_LISTS = Set.of("pg_settings", "pg_show_all_settings", "pg_file_settings");
+    /** Lists that always show Kensho's doing: every session (Kensho's own ones, application_name), every role or database default. */
+    private static final Set<String> WHOLE_LISTS = Set.of("pg_stat_activity", "pg_stat_get_activity", "pg_db_role_setting",
+            "rolconfig", "useconfig", "setconfig");
+
+    /** What reads a setting of Kensho's, as written, and where in the text given. */
+    record Read(String what, int offset) {
+    }
 
     private KenshoSettingsReaders() {
     }
 
-    /** What in {@code sql} reads one of Kensho's settings, as written, or null when nothing does. */
-    static String find(String sql) {
-        for (dev.kensho.sqlchecks.script.SqlStatement statement : dev.kensho.sqlchecks.script.SqlSplitter.split(sql)) {
-            List<Token> tokens = SqlLexer.tokens(statement.text()).stream().filter(Token::significant).toList();
-            if (tokens.isEmpty()) {
-                continue;
+    /** The settings Kensho gives a page's sessions, in words, for messages. */
+    static String described(boolean claimsPlans) {
+        TreeSet<String> names = new TreeSet<>(SESSION);
+        if (claimsPlans) {
+            names.add(PRELOAD);
+            return String.join(", ", names) + " and auto_explain's settings to see plans and parse trees";
+        }
+        List<String> sorted = new ArrayList<>(names);
+        return String.join(", ", sorted.subList(0, sorted.size() - 1)) + " and " + sorted.get(sorted.size() - 1)
+                + " to see parse trees";
+    }
+
+    /** The first read of one of Kensho's settings in {@code sql}, or null when nothing reads one. */
+    static Read find(String sql, boolean claimsPlans) {
+        for (SqlStatement statement : SqlSplitter.split(sql)) {
+            Read read = inStatement(statement.text(), claimsPlans);
+            if (read != null) {
+                return new Read(read.what(), statement.offset() + read.offset());
             }
-            String first = tokens.get(0).word();
-            for (int i = 0; i < tokens.size(); i++) {
-                Token token = tokens.get(i);
-                String text = token.text().toLowerCase(Locale.ROOT);
-                if (token.kind() == Kind.WORD && LISTS.contains(text)) {
-                    return token.text();
+        }
+        return null;
+    }
+
+    private static boolean isKenshos(String name, boolean claimsPlans) {
+        String lower = name.toLowerCase(Locale.ROOT);
+        return SESSION.contains(lower) || claimsPlans && (lower.equals(PRELOAD) || lower.startsWith(PREFIX));
+    }
+
+    private static Read inStatement(String text, boolean claimsPlans) {
+        List<Token> tokens = SqlLexer.tokens(text).stream().filter(Token::significant).toList();
+        if (tokens.isEmpty()) {
+            return null;
+        }
+        String first = tokens.get(0).word();
+        boolean setsIt = first.equals("set") || first.equals("reset");
+        for (int i = 0; i < tokens.size(); i++) {
+            Token token = tokens.get(i);
+            String lower = token.text().toLowerCase(Locale.ROOT);
+            if (token.kind() == Kind.WORD && WHOLE_LISTS.contains(lower)) {
+                return new Read(token.text(), token.start());
+            }
+            if (token.kind() == Kind.WORD && SETTING_LISTS.contains(lower) && !onlyOthers(tokens, claimsPlans)) {
+                return new Read(token.text(), token.start());
+            }
+            if (token.kind() == Kind.WORD && lower.equals("show") && i + 1 < tokens.size() && tokens.get(i + 1).word().equals("all")) {
+                return new Read("SHOW ALL", token.start());
+            }
+            if (token.kind() == Kind.WORD && lower.equals("current_setting")) {
+                // A name the page computes could be any of them.
+                boolean literal = i + 3 < tokens.size() && tokens.get(i + 1).kind() == Kind.OPEN_PAREN
+                        && tokens.get(i + 2).kind() == Kind.STRING && tokens.get(i + 2).text().startsWith("'")
+                        && (tokens.get(i + 3).kind() == Kind.CLOSE_PAREN || tokens.get(i + 3).text().equals(","));
+                if (!literal) {
+                    return new Read("current_setting with a computed name", token.start());
                 }
-                if (token.kind() == Kind.WORD && text.equals("show") && i + 1 < tokens.size() && tokens.get(i + 1).word().equals("all")) {
-                    return "SHOW ALL";
-                }
-                if (token.kind() == Kind.WORD && text.equals("current_setting")) {
-                    // A name the page computes could be any of them.
-                    boolean literal = i + 3 < tokens.size() && tokens.get(i + 1).kind() == Kind.OPEN_PAREN
-                            && tokens.get(i + 2).kind() == Kind.STRING && tokens.get(i + 2).text().startsWith("'")
-                            && (tokens.get(i + 3).kind() == Kind.CLOSE_PAREN || tokens.get(i + 3).text().equals(","));
-                    if (!literal) {
-                        return "current_setting with a computed name";
+            }
+            if (!setsIt && (token.kind() == Kind.WORD || token.kind() == Kind.QUOTED_IDENTIFIER || token.kind() == Kind.STRING
+                    || token.kind() == Kind.DOLLAR_STRING)) {
+                for (String name : new TreeSet<>(SESSION)) {
+                    if (lower.contains(name)) {
+                        return new Read(name, token.start());
                     }
                 }
-                boolean setsIt = first.equals("set") || first.equals("reset");
-                if (!setsIt && (token.kind() == Kind.WORD || token.kind() == Kind.QUOTED_IDENTIFIER || token.kind() == Kind.STRING
-                        || token.kind() == Kind.DOLLAR_STRING)) {
-                    for (String name : NAMES) {
-                        if (text.contains(name)) {
-                            return name;
-                        }
-                    }
-                    if (text.contains(PREFIX)) {
-                        return "auto_explain's settings";
-                    }
-                    if (token.kind() != Kind.WORD && (text.contains("current_setting") || LISTS.stream().anyMatch(text::contains)
-                            || text.contains("show all"))) {
-                        // Dynamic SQL or a function body: read as SQL in its turn.
-                        String inner = find(unquoted(token));
-                        if (inner != null) {
-                            return inner;
-                        }
+                if (claimsPlans && lower.contains(PRELOAD)) {
+                    return new Read(PRELOAD, token.start());
+                }
+                if (claimsPlans && lower.contains(PREFIX)) {
+                    return new Read("auto_explain's settings", token.start());
+                }
+                if (token.kind() != Kind.WORD && (lower.contains("current_setting") || lower.contains("show all")
+                        || SETTING_LISTS.stream().anyMatch(lower::contains) || WHOLE_LISTS.stream().anyMatch(lower::contains))) {
+                    // Dynamic SQL or a function body: read as SQL in its turn; what it reads is reported at the string.
+                    Read inner = find(unquoted(token), claimsPlans);
+                    if (inner != null) {
+                        return new Read(inner.what(), token.start());
                     }
                 }
             }
         }
         return null;
+    }
+
+    /**
+     * Whether the statement reads a list of settings only for names Kensho does not set: every row it can
+     * see is restricted by {@code name = '…'}, {@code name IN ('…', …)} or {@code name [I]LIKE '…'}, and
+     * no OR or NOT can widen that. Anything else counts as reading the whole list.
+     */
+    private static boolean onlyOthers(List<Token> tokens, boolean claimsPlans) {
+        // One read of one list, and the names that may qualify its column: the list's own and its alias.
+        Set<String> qualifiers = new java.util.HashSet<>();
+        int lists = 0;
+        for (int i = 0; i < tokens.size(); i++) {
+            if (SETTING_LISTS.contains(tokens.get(i).word())) {
+                lists++;
+                qualifiers.add(tokens.get(i).word());
+                int alias = i + 1 < tokens.size() && tokens.get(i + 1).word().equals("as") ? i + 2 : i + 1;
+                if (alias < tokens.size() && tokens.get(alias).kind() == Kind.WORD) {
+                    qualifiers.add(tokens.get(alias).word());
+                }
+            }
+        }
+        if (lists != 1) {
+            return false;
+        }
+        boolean restricted = false;
+        for (int i = 0; i < tokens.size(); i++) {
+            String word = tokens.get(i).word();
+            if (Set.of("or", "not", "union", "except", "intersect").contains(word)) {
+                return false;
+            }
+            if (!word.equals("name") || i + 2 >= tokens.size()) {
+                continue;
+            }
+            boolean qualified = i >= 2 && tokens.get(i - 1).text().equals(".");
+            if (qualified && !qualifiers.contains(tokens.get(i - 2).word())) {
+                continue;
+            }
+            Token operator = tokens.get(i + 1);
+            if (operator.text().equals("=") && isLiteral(tokens.get(i + 2)) && (i + 3 >= tokens.size()
+                    || !tokens.get(i + 3).text().equals("|"))) {
+                if (isKenshos(literal(tokens.get(i + 2)), claimsPlans)) {
+                    return false;
+                }
+                restricted = true;
+            } else if ((operator.word().equals("like") || operator.word().equals("ilike")) && isLiteral(tokens.get(i + 2))) {
+                Pattern pattern = likePattern(literal(tokens.get(i + 2)), operator.word().equals("ilike"));
+                for (String name : kenshosNames(claimsPlans)) {
+                    if (pattern.matcher(name).matches()) {
+                        return false;
+                    }
+                }
+                restricted = true;
+            } else if (operator.word().equals("in") && tokens.get(i + 2).kind() == Kind.OPEN_PAREN) {
+                int j = i + 3;
+                for (; j < tokens.size() && isLiteral(tokens.get(j)); j += 2) {
+                    if (isKenshos(literal(tokens.get(j)), claimsPlans)) {
+                        return false;
+                    }
+                    if (j + 1 < tokens.size() && tokens.get(j + 1).kind() == Kind.CLOSE_PAREN) {
+                        restricted = true;
+                        break;
+                    }
+                    if (j + 1 >= tokens.size() || !tokens.get(j + 1).text().equals(",")) {
+                        return false;
+                    }
+                }
+            }
+        }
+        return restricted;
+    }
+
+    /** Every name Kensho sets on such a page, for matching a LIKE pattern against. */
+    private static List<String> kenshosNames(boolean claimsPlans) {
+        List<String> names = new ArrayList<>(SESSION);
+        if (claimsPlans) {
+            names.add(PRELOAD);
+            names.addAll(PlanCapture.settingNames());
+        }
+        return names;
+    }
+
+    private static boolean isLiteral(Token token) {
+        return token.kind() == Kind.STRING && token.text().startsWith("'");
+    }
+
+    private static String literal(Token token) {
+        String text = token.text();
+        return text.substring(1, text.length() - 1).replace("''", "'");
+    }
+
+    /** LIKE's pattern language (% any run, _ one character, \ escapes) as a regular expression. */
+    private static Pattern likePattern(String like, boolean ignoreCase) {
+        StringBuilder regex = new StringBuilder();
+        for (int i = 0; i < like.length(); i++) {
+            char c = like.charAt(i);
+            if (c == '\\' && i + 1 < like.length()) {
+                regex.append(Pattern.quote(String.valueOf(like.charAt(++i))));
+            } else if (c == '%') {
+                regex.append("(?s).*");
+            } else if (c == '_') {
+                regex.append("(?s).");
+            } else {
+                regex.append(Pattern.quote(String.valueOf(c)));
+            }
+        }
+        return Pattern.compile(regex.toString(), ignoreCase ? Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE : 0);
     }
 
     /** A string literal's or a dollar-quoted body's text, roughly: enough to look for names in it. */

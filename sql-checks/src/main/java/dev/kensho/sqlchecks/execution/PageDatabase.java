@@ -34,11 +34,6 @@ final class PageDatabase implements AutoCloseable {
     }
 
     /**
-     * @param admin   a connection of an account that may create roles and databases; PageDatabase
-     *                uses it but does not close it
-     * @param dropper drops the database when the page is done
-     */
-    /**
      * Superuser-only settings a page's role may SET, because they decide what a scenario shows and the
      * isolation tester's specs set them (it runs as a superuser): which session of a deadlock detects it
      * is decided by each one's deadlock_timeout. Granting SET changes no default and no result; it
@@ -51,8 +46,14 @@ final class PageDatabase implements AutoCloseable {
         return major >= 15 ? SETTABLE_BY_PAGES : List.of();
     }
 
+    /**
+     * @param admin   a connection of an account that may create roles and databases; PageDatabase
+     *                uses it but does not close it
+     * @param dropper drops the database when the page is done
+     * @param claimsPlans whether a snippet of the page claims or shows a plan: only then do the page's sessions load auto_explain
+     */
     static PageDatabase create(RunningPostgres server, Connection admin, DatabaseDropper dropper, String name, VerifierSettings settings,
-                               PlanCapture.Switch capture) throws SQLException {
+                               boolean claimsPlans) throws SQLException {
         long diskBytes = settings.databaseBytes();
         String password = HexFormat.of().formatHex(new SecureRandom().generateSeed(16));
         // What this major version's CREATE ROLE/DATABASE accept (pgjdbc knows it from the connection's start-up).
@@ -73,11 +74,8 @@ final class PageDatabase implements AutoCloseable {
                 // scenario sessions, so its share is split between them and the page as a whole stays within.
                 long perProcess = Math.max(1, (diskBytes / (1 + ScenarioParser.MAX_SESSIONS)) >> 10);
                 role.append("; ALTER ROLE ").append(name).append(" SET temp_file_limit = '").append(perProcess).append("kB'");
-                for (String setting : PlanCapture.roleStatements(name, major)) {
-                    role.append("; ").append(setting);
-                }
                 List<String> settable = settableOn(major);
-                if (!settable.isEmpty()) {
+                if (!settable.isEmpty() || claimsPlans) {
                     // One pg_parameter_acl row per parameter is shared by every page's role, and the dropper
                     // revokes on its own connection meanwhile (deleting the row with the last grant): taken in
                     // turn, or a grant fails with "tuple concurrently deleted".
@@ -85,6 +83,12 @@ final class PageDatabase implements AutoCloseable {
                 }
                 for (String parameter : settable) {
                     role.append("; GRANT SET ON PARAMETER ").append(parameter).append(" TO ").append(name);
+                }
+                if (claimsPlans) {
+                    // Decided here, before any session of the page opens: a page without plan claims loads no auto_explain.
+                    for (String setting : PlanCapture.roleStatements(name, major)) {
+                        role.append("; ").append(setting);
+                    }
                 }
                 statement.execute(role.toString());
                 // Every provider gives page databases the same encoding and locale (text ORDER BY depends on them).
@@ -95,7 +99,7 @@ final class PageDatabase implements AutoCloseable {
         }
         if (!guardedTemplate(server)) {
             try (Connection guard = DriverManager.getConnection(server.urlFor(name), server.adminCredentials())) {
-                ExtensionGuard.install(guard, settings.extensions(), capture);
+                ExtensionGuard.install(guard, settings.extensions());
             } catch (SQLException e) {
                 drop(admin, name);
                 throw e;
@@ -172,6 +176,10 @@ final class PageDatabase implements AutoCloseable {
                     statement.execute(PARAMETER_ACL_LOCK + "; DO $$BEGIN IF EXISTS (SELECT FROM pg_roles WHERE rolname = '"
                             + name + "') THEN REVOKE SET ON PARAMETER " + parameter + " FROM " + name + "; END IF; END$$");
                 }
+                // Granted only on a page that claims a plan; the row exists once any page had it.
+                statement.execute(PARAMETER_ACL_LOCK + "; DO $$BEGIN IF EXISTS (SELECT FROM pg_roles WHERE rolname = '" + name
+                        + "') AND EXISTS (SELECT FROM pg_catalog.pg_parameter_acl WHERE parname = '" + PlanCapture.PARAMETER
+                        + "') THEN REVOKE SET ON PARAMETER " + PlanCapture.PARAMETER + " FROM " + name + "; END IF; END$$");
                 statement.execute("DROP ROLE IF EXISTS " + name);
             } catch (SQLException e) {
                 System.err.println("warning: could not drop page database " + name + ": " + e.getMessage());

@@ -110,6 +110,11 @@ final class ParseCapture {
         trees.add(server.getDetail());
     }
 
+    /** Whether the server reported any parse tree for the statement (read or not). */
+    synchronized boolean reported() {
+        return !trees.isEmpty() || surplus;
+    }
+
     /** The statement's own tree, or null when none was reported or it could not be read. */
     NodeTree.Node statement() {
         return tree(0);

@@ -14,8 +14,18 @@ import java.util.List;
  * functions), each measured on that very execution with ANALYZE and BUFFERS. Plans arrive as NOTICEs
  * on the page's connection ({@code auto_explain.log_level = notice}); a NOTICE counts as a plan only
  * when the server says auto_explain's own C function raised it, which no SQL, PL/pgSQL {@code RAISE}
- * included, can claim. The other auto_explain settings are fixed on the page's role by Kensho's
- * superuser connection and cannot be changed by a page (see {@link PageDatabase}).
+ * included, can claim.
+ *
+ * <p>Whether a page's sessions can report plans at all is decided before they open, by the role
+ * Kensho's superuser connection makes for the page ({@link #roleStatements}): a page with no plan or
+ * work claim loads no auto_explain, and nothing of it is sent on its connection. On a page with one,
+ * the claimed statement alone is measured, between {@link #ON} and {@link #OFF}: two {@code SET}
+ * statements, which PostgreSQL runs without a snapshot, a transaction ID, a lock or a catalog access
+ * (so a later {@code SET TRANSACTION} is still first, and a repeatable-read transaction's snapshot is
+ * its first query's). Measuring every statement instead would send a plan for every row's foreign-key
+ * check of a bulk INSERT (10,000 rows took longer than the 5 s statement limit), so the switch stays
+ * per statement. Measuring changes no result, lock, snapshot or transaction state: auto_explain only
+ * adds instrumentation to the executor and prints the plan at the statement's end.
  */
 public final class PlanCapture {
 
@@ -32,8 +42,10 @@ public final class PlanCapture {
      * auto_explain's settings, fixed on a page's role by the superuser connection: every plan
      * measured (ANALYZE, BUFFERS, timing), nested statements and triggers included, as JSON with the
      * settings that shaped it, sent to the page's own connection as a NOTICE. The page cannot change
-     * any of them (they are superuser settings and the role holds no SET privilege on them); only
-     * {@link Switch} turns capture on and off, for the claimed statement.
+     * any of them (they are superuser settings and the role holds no SET privilege on them) but
+     * {@link #PARAMETER}, which the role may SET so that Kensho's switch is a plain {@code SET}: a page
+     * that sets it itself changes nothing Kensho measures (the switch sets it again around the claimed
+     * statement) and at worst silences plans, which fails the claim.
      */
     private static final List<String> SETTINGS = List.of(
             "session_preload_libraries = 'auto_explain'",
@@ -50,6 +62,20 @@ public final class PlanCapture {
             "auto_explain.log_parameter_max_length = 0",
             "auto_explain.sample_rate = 1");
 
+    /** The one setting that switches capture, which a page's role may SET (see {@link #SETTINGS}). */
+    static final String PARAMETER = "auto_explain.log_min_duration";
+    /** Sent on the page's connection right before the claimed statement. */
+    static final String ON = "SET " + PARAMETER + " = 0";
+    /** Sent right after it: back to the role's value (-1, nothing measured). */
+    static final String OFF = "RESET " + PARAMETER;
+
+    /** The names of auto_explain's settings Kensho sets. */
+    static List<String> settingNames() {
+        return SETTINGS.stream().map(setting -> setting.substring(0, setting.indexOf(' '))).filter(n -> n.startsWith("auto_explain"))
+                .toList();
+    }
+
+    /** Statements that make a page's role report plans; only for a page that claims one (see the class comment). */
     static List<String> roleStatements(String role, int major) {
         List<String> statements = new ArrayList<>();
         for (String setting : SETTINGS) {
@@ -58,59 +84,29 @@ public final class PlanCapture {
             }
             statements.add("ALTER ROLE " + role + " SET " + setting);
         }
+        statements.add("GRANT SET ON PARAMETER " + PARAMETER + " TO " + role);
         return statements;
-    }
-
-    /**
-     * The one way to switch capture: a SECURITY DEFINER function owned by the superuser, which sets
-     * {@code auto_explain.log_min_duration} only for a caller that knows this build's random key. Its
-     * body holds the key's SHA-256, never the key, so a page that reads the function's source learns
-     * nothing it can call it with. The function has no SET clause (that would undo the change on
-     * return); every name in it is schema-qualified instead.
-     */
-    static final class Switch {
-        private final String key = java.util.HexFormat.of().formatHex(new java.security.SecureRandom().generateSeed(16));
-
-        String installSql() {
-            String digest;
-            try {
-                digest = java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
-                        .digest(key.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
-            } catch (java.security.NoSuchAlgorithmException e) {
-                throw new IllegalStateException(e);
-            }
-            return "CREATE OR REPLACE FUNCTION kensho_guard.capture_plans(key text, capture boolean) RETURNS void"
-                    + " LANGUAGE plpgsql SECURITY DEFINER AS $switch$ BEGIN"
-                    + " IF pg_catalog.encode(pg_catalog.sha256(pg_catalog.convert_to(key, 'UTF8')), 'hex') OPERATOR(pg_catalog.<>) '"
-                    + digest + "' THEN RAISE EXCEPTION 'Kensho: only Kensho switches plan capture' USING ERRCODE = '42501'; END IF;"
-                    + " PERFORM pg_catalog.set_config('auto_explain.log_min_duration', CASE WHEN capture THEN '0' ELSE '-1' END, false);"
-                    + " END $switch$; GRANT USAGE ON SCHEMA kensho_guard TO PUBLIC;"
-                    + " GRANT EXECUTE ON FUNCTION kensho_guard.capture_plans(text, boolean) TO PUBLIC";
-        }
-
-        String on() {
-            return "SELECT kensho_guard.capture_plans('" + key + "', true)";
-        }
-
-        String off() {
-            return "SELECT kensho_guard.capture_plans('" + key + "', false)";
-        }
     }
 
     private final List<CapturedPlans.Plan> plans = new ArrayList<>();
     private long chars;
     private boolean overflowed;
 
-    /** Takes one NOTICE of the running statement; anything but auto_explain's report is let go. */
-    synchronized void offer(SQLWarning warning) {
+    /** Whether a message is auto_explain's report (raised by its C function), which a page's SQL cannot forge. */
+    static boolean isReport(SQLWarning warning) {
         if (!(warning instanceof PSQLWarning psql)) {
-            return;
+            return false;
         }
         ServerErrorMessage server = psql.getServerErrorMessage();
-        if (server == null || !ROUTINE.equals(server.getRoutine()) || server.getFile() == null || !server.getFile().endsWith(FILE)) {
+        return server != null && ROUTINE.equals(server.getRoutine()) && server.getFile() != null && server.getFile().endsWith(FILE);
+    }
+
+    /** Takes one NOTICE of the running statement; anything but auto_explain's report is let go. */
+    synchronized void offer(SQLWarning warning) {
+        if (!isReport(warning)) {
             return;
         }
-        String message = String.valueOf(server.getMessage());
+        String message = String.valueOf(((PSQLWarning) warning).getServerErrorMessage().getMessage());
         int mark = message.indexOf(PLAN_MARK);
         if (mark < 0) {
             return;

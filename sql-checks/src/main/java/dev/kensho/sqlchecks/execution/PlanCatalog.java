@@ -16,9 +16,10 @@ import java.util.List;
  * the page's role: a catalog query on the page's connection would take locks that the reader's open
  * transaction then holds (and a later {@code pg_locks} read would show). Only an object that
  * connection cannot see (one the page's still open transaction created, a temporary one of the
- * page's session) is looked up on the page's connection, since no other can see it; that is the one
- * case where the claim's check leaves catalog locks in the reader's transaction, and the guide says
- * so. Every catalog object, function and operator is schema-qualified, so that nothing the page
+ * page's session) is looked up on the page's connection, since no other can see it; inside the
+ * reader's transaction that read runs in a savepoint of Kensho's which is then rolled back and
+ * released ({@link #onPage}), so the catalog locks it took are gone and an error it raised leaves the
+ * reader's transaction as it was. Every catalog object, function and operator is schema-qualified, so that nothing the page
  * defined or put on its search_path can change the answer.
  */
 final class PlanCatalog implements dev.kensho.sqlchecks.assertion.PlanCheck.Catalog, AutoCloseable {
@@ -102,15 +103,13 @@ final class PlanCatalog implements dev.kensho.sqlchecks.assertion.PlanCheck.Cata
 
     /** The relation and everything that inherits from it (partitions, their indexes, inheritance children), the named one first. */
     private List<Relation> family(String written, Relation named) throws SQLException {
-        List<Relation> family = new ArrayList<>();
-        try (PreparedStatement statement = seeing(written).prepareStatement(FAMILY)) {
-            statement.setString(1, written);
-            try (ResultSet rs = statement.executeQuery()) {
-                while (rs.next()) {
-                    family.add(new Relation(rs.getString(1), rs.getString(2)));
-                }
+        List<Relation> family = query(FAMILY, written, rs -> {
+            List<Relation> found = new ArrayList<>();
+            while (rs.next()) {
+                found.add(new Relation(rs.getString(1), rs.getString(2)));
             }
-        }
+            return found;
+        });
         family.remove(named);
         family.add(0, named);
         return family;
@@ -136,29 +135,22 @@ final class PlanCatalog implements dev.kensho.sqlchecks.assertion.PlanCheck.Cata
 
     @Override
     public List<String> indexKeys(String schema, String index) throws SQLException {
-        List<String> keys = new ArrayList<>();
-        try (PreparedStatement statement = seeing(qualified(schema, index)).prepareStatement(INDEX_KEYS)) {
-            statement.setString(1, qualified(schema, index));
-            try (ResultSet rs = statement.executeQuery()) {
-                while (rs.next()) {
-                    if (rs.getString(1) == null) {
-                        return null; // an expression key
-                    }
-                    keys.add(rs.getString(1) + (rs.getBoolean(2) ? " DESC" : ""));
+        List<String> keys = query(INDEX_KEYS, qualified(schema, index), rs -> {
+            List<String> found = new ArrayList<>();
+            while (rs.next()) {
+                if (rs.getString(1) == null) {
+                    return List.of(); // an expression key
                 }
+                found.add(rs.getString(1) + (rs.getBoolean(2) ? " DESC" : ""));
             }
-        }
+            return found;
+        });
         return keys.isEmpty() ? null : keys;
     }
 
     @Override
     public long toastBytes(String schema, String table) throws SQLException {
-        try (PreparedStatement statement = seeing(qualified(schema, table)).prepareStatement(TOAST_BYTES)) {
-            statement.setString(1, qualified(schema, table));
-            try (ResultSet rs = statement.executeQuery()) {
-                return rs.next() ? rs.getLong(1) : 0;
-            }
-        }
+        return query(TOAST_BYTES, qualified(schema, table), rs -> rs.next() ? rs.getLong(1) : 0L);
     }
 
     private static String qualified(String schema, String name) {
@@ -167,15 +159,61 @@ final class PlanCatalog implements dev.kensho.sqlchecks.assertion.PlanCheck.Cata
 
     /** {schema, name, relkind}, or null when the name resolves to nothing. */
     private String[] resolve(String written) throws SQLException {
-        try (PreparedStatement statement = seeing(written).prepareStatement(RESOLVE)) {
-            statement.setString(1, written);
+        try {
+            return query(RESOLVE, written, rs -> rs.next() ? new String[]{rs.getString(1), rs.getString(2), rs.getString(3)} : null);
+        } catch (SQLException e) {
+            if ("42602".equals(e.getSQLState()) || "3F000".equals(e.getSQLState())) {
+                return null; // not a valid name, or an unknown schema
+            }
+            throw e;
+        }
+    }
+
+    private interface Rows<T> {
+        T read(ResultSet rs) throws SQLException;
+    }
+
+    /** Runs one catalog query about {@code name} on the connection that sees it ({@link #seeing}). */
+    private <T> T query(String sql, String name, Rows<T> rows) throws SQLException {
+        Connection on = seeing(name);
+        if (on == page) {
+            return onPage(sql, name, rows);
+        }
+        try (PreparedStatement statement = on.prepareStatement(sql)) {
+            statement.setString(1, name);
             try (ResultSet rs = statement.executeQuery()) {
-                return rs.next() ? new String[]{rs.getString(1), rs.getString(2), rs.getString(3)} : null;
-            } catch (SQLException e) {
-                if ("42602".equals(e.getSQLState()) || "3F000".equals(e.getSQLState())) {
-                    return null; // not a valid name, or an unknown schema
+                return rows.read(rs);
+            }
+        }
+    }
+
+    /**
+     * A catalog read on the page's connection. Outside a transaction block it is a read-only statement of
+     * its own. Inside the reader's transaction it runs in a savepoint that is rolled back and released
+     * at once: the locks it took are released with the rollback, an error it raises is undone, and the
+     * savepoint takes no transaction ID (nothing is written), so the reader's transaction is left with
+     * its own locks, snapshot and state. The savepoint's name is random, so it cannot be one of the page's.
+     */
+    private <T> T onPage(String sql, String name, Rows<T> rows) throws SQLException {
+        org.postgresql.core.TransactionState state = page.unwrap(org.postgresql.core.BaseConnection.class).getTransactionState();
+        if (state == org.postgresql.core.TransactionState.FAILED) {
+            throw new SQLException("the page's transaction has failed, so " + name + " cannot be looked up in it");
+        }
+        boolean inTransaction = state == org.postgresql.core.TransactionState.OPEN;
+        String savepoint = "kensho_" + java.util.HexFormat.of().formatHex(new java.security.SecureRandom().generateSeed(8));
+        try (java.sql.Statement control = page.createStatement()) {
+            if (inTransaction) {
+                control.execute("SAVEPOINT " + savepoint);
+            }
+            try (PreparedStatement statement = page.prepareStatement(sql)) {
+                statement.setString(1, name);
+                try (ResultSet rs = statement.executeQuery()) {
+                    return rows.read(rs);
                 }
-                throw e;
+            } finally {
+                if (inTransaction) {
+                    control.execute("ROLLBACK TO SAVEPOINT " + savepoint + "; RELEASE SAVEPOINT " + savepoint);
+                }
             }
         }
     }

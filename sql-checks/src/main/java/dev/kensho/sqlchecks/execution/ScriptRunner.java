@@ -71,22 +71,18 @@ final class ScriptRunner {
      */
     private Snippet cachedPlansOf;
 
-    private final PlanCapture.Switch capture;
-
     /**
      * Statements that take no snapshot (PostgreSQL's {@code PlannedStmtRequiresSnapshot}): transaction
-     * control, LOCK, SET, SHOW, FETCH, LISTEN/NOTIFY, CHECKPOINT. They have no plan; the capture switch,
-     * a query, must not run before them (it would take the snapshot a later SET TRANSACTION must come
-     * before). The first keyword names the statement in PostgreSQL's grammar.
+     * control, LOCK, SET, SHOW, FETCH, LISTEN/NOTIFY, CHECKPOINT. They have no plan, so a plan claim on
+     * one fails saying so, before it runs. The first keyword names the statement in PostgreSQL's grammar.
      */
     private static final java.util.Set<String> TAKE_NO_SNAPSHOT = java.util.Set.of("begin", "start", "commit", "end", "rollback",
             "abort", "savepoint", "release", "lock", "set", "reset", "show", "fetch", "move", "listen", "notify", "unlisten",
             "checkpoint");
 
     ScriptRunner(Connection connection, ScenarioRunner.SessionFactory sessions, StatementGuard guard, Duration pageTimeout,
-                 Semaphore scenarioSlots, PlanCapture.Switch capture) {
+                 Semaphore scenarioSlots) {
         this.scenarioSlots = scenarioSlots;
-        this.capture = capture;
         this.connection = connection;
         this.pageTimeout = pageTimeout;
         this.scenarios = new ScenarioRunner(connection, sessions, guard);
@@ -109,6 +105,14 @@ final class ScriptRunner {
         }
     }
 
+    /**
+     * Whether a page's sessions must report plans (a snippet claims or shows one): decided before the
+     * page's database and role are made, so that nothing switches capture on the reader's connection.
+     */
+    static boolean claimsPlans(List<Snippet> snippets) {
+        return snippets.stream().anyMatch(s -> s.directives().plan() != null || s.directives().showPlan());
+    }
+
     /** Whether a snippet states something beyond running: rows, an error, a plan, a scenario's steps. */
     private static boolean claims(Snippet snippet) {
         return snippet.expectedRows() != null || snippet.directives().expectError() != null || snippet.directives().plan() != null
@@ -128,7 +132,8 @@ final class ScriptRunner {
         Outcome failed = null;
         Snippet transactionOpenedBy = null;
         Snippet readsKenshosSettings = null;
-        String readWhat = null;
+        KenshoSettingsReaders.Read read = null;
+        boolean claimsPlans = claimsPlans(snippets);
         long deadline = System.nanoTime() + pageTimeout.toNanos();
         for (int index : order) {
             Snippet snippet = snippets.get(index);
@@ -192,15 +197,18 @@ final class ScriptRunner {
                 outcome = run.run();
                 stoppedPage = !outcome.passed() && !run.ranAsWritten;
             }
-            if (readsKenshosSettings == null && (readWhat = KenshoSettingsReaders.find(snippet.sql())) != null) {
+            if (readsKenshosSettings == null && (read = KenshoSettingsReaders.find(snippet.sql(), claimsPlans)) != null) {
                 readsKenshosSettings = snippet;
             }
             if (readsKenshosSettings != null && outcome.passed() && claims(snippet)) {
                 // What the page reads of Kensho's session settings is Kensho's doing: a reader's session shows other values.
+                // The reading snippet fails at the read; a later claim may rest on what it stored, and fails at its own line.
+                SourceLocation at = readsKenshosSettings.locate(read.offset());
+                boolean reader = readsKenshosSettings == snippet;
                 Failure reason = new Failure("this claim cannot be checked: the page reads a setting Kensho gives its session and a "
-                        + "reader's session does not have (" + readWhat + ", at " + readsKenshosSettings.location() + "; Kensho sets "
-                        + String.join(", ", new java.util.TreeSet<>(KenshoSettingsReaders.NAMES)) + " and auto_explain's settings "
-                        + "to see plans and parse trees)", null, snippet.location(), snippet.lineAt(0), null, null);
+                        + "reader's session does not have (" + read.what() + ", at " + at + "; Kensho sets "
+                        + KenshoSettingsReaders.described(claimsPlans) + ")", null, reader ? at : snippet.location(),
+                        reader ? snippet.lineAt(read.offset()) : snippet.lineAt(0), null, null);
                 outcome = new Outcome(snippet, Outcome.Status.FAILED, reason, outcome.results(), outcome.assertions(), outcome.plan(),
                         outcome.transcript(), outcome.duration());
             }
@@ -345,6 +353,15 @@ final class ScriptRunner {
         }
     }
 
+    /** Whether the page's transaction has failed, as the driver last saw it (nothing is asked of the server). */
+    private boolean aborted() {
+        try {
+            return connection.unwrap(BaseConnection.class).getTransactionState() == TransactionState.FAILED;
+        } catch (SQLException e) {
+            return true;
+        }
+    }
+
     private boolean inTransaction() {
         try {
             return connection.unwrap(BaseConnection.class).getTransactionState() != TransactionState.IDLE;
@@ -407,7 +424,7 @@ final class ScriptRunner {
                     String sent = isLast && target != null ? target.sql : statement.text();
                     PlanCapture plans = isLast && capture ? new PlanCapture() : null;
                     if (plans != null) {
-                        captureProblem = startCapture(statement);
+                        captureProblem = planless(statement);
                         if (captureProblem != null) {
                             plans = null;
                         }
@@ -462,7 +479,7 @@ final class ScriptRunner {
                 if (rows != null) {
                     return rows;
                 }
-                Outcome planOutcome = checkPlan(captured, captureProblem);
+                Outcome planOutcome = checkPlan(captured, captureProblem, lastParse);
                 if (planOutcome != null) {
                     return planOutcome;
                 }
@@ -529,34 +546,38 @@ final class ScriptRunner {
 
         /**
          * Switches auto_explain on for the next statement; the reason when it cannot be. The switch is a
-         * query (a function call), sent only right before a statement that takes a snapshot itself, in the
-         * same transaction: it assigns no transaction ID, holds no lock, writes nothing, and the snapshot
-         * it takes is the one the statement would have taken a moment later.
+         * SET ({@link PlanCapture#ON}): PostgreSQL runs it with no snapshot, no transaction ID, no lock and
+         * no catalog access, so the statement after it is still its transaction's first query. A statement
+         * with no plan is told from its text, before anything is sent.
          */
-        private String startCapture(SqlStatement statement) {
+        private String planless(SqlStatement statement) {
             String first = SqlLexer.firstWord(statement.text(), standardConformingStrings());
             if (TAKE_NO_SNAPSHOT.contains(first) || (first.equals("prepare") && SqlLexer.tokens(statement.text()).stream()
                     .filter(SqlLexer.Token::significant).skip(1).findFirst().map(t -> t.word().equals("transaction")).orElse(false))) {
                 return "the statement has no plan (" + first.toUpperCase(java.util.Locale.ROOT) + " is run without one); claim the "
                         + "plan of a query or of INSERT, UPDATE, DELETE or MERGE";
             }
+            if (aborted()) {
+                return null; // The statement fails as the reader's does (25P02); nothing is sent for it.
+            }
             try {
-                executeOwn(capture.on());
+                executeOwn(PlanCapture.ON);
                 return null;
             } catch (SQLException e) {
-                rollbackIfAborted(false);
                 return "the server did not let Kensho measure the statement with auto_explain (" + e.getMessage()
                         + "); plan and work claims need auto_explain, which PostgreSQL ships in contrib";
             }
         }
 
+        /** Back to the role's value; in a failed transaction nothing is sent (its end undoes the SET, which was transactional). */
         private void stopCapture() {
+            if (aborted()) {
+                return;
+            }
             try {
-                executeOwn(capture.off());
-                // The switch's key leaves pg_stat_activity's last query of this session, which scenario sessions may read.
-                executeOwn("SELECT NULL");
+                executeOwn(PlanCapture.OFF);
             } catch (SQLException ignored) {
-                // In a failed transaction the call fails too; the transaction's end restores the role's value.
+                // The connection is gone; the page fails with it.
             }
         }
 
@@ -653,7 +674,7 @@ final class ScriptRunner {
             return null;
         }
 
-        private Outcome checkPlan(CapturedPlans captured, String captureProblem) {
+        private Outcome checkPlan(CapturedPlans captured, String captureProblem, ParseCapture parsed) {
             Directives.PlanExpectations expected = directives.plan();
             if (expected == null && !directives.showPlan()) {
                 return null;
@@ -670,7 +691,7 @@ final class ScriptRunner {
             }
             if (captured == null || captured.isEmpty()) {
                 return fail("plan claims cannot be checked: the server reported no plan for this execution of the statement ("
-                        + noPlanReason() + ")", null, null);
+                        + noPlanReason(parsed) + ")", null, null);
             }
             if (captured.plans().stream().noneMatch(CapturedPlans.ParsedPlan::ownPlan)) {
                 return fail("plan claims cannot be checked: the statement has no plan of its own (a utility statement such as "
@@ -734,15 +755,16 @@ final class ScriptRunner {
             return null;
         }
 
-        private String noPlanReason() {
-            try {
-                ResultTable level = executeOwn("SHOW client_min_messages");
-                String value = level.rows().get(0).get(0);
-                if (!value.equals("notice") && !value.startsWith("debug") && !value.equals("log")) {
-                    return "client_min_messages is " + value + ", and plans reach Kensho as notices; leave it as Kensho sets it (log)";
-                }
-            } catch (SQLException ignored) {
-                // The reason below stands.
+        /**
+         * Told from what the statement's own execution sent, never by asking the reader's session: the
+         * server reports every statement's parse tree (at log level) and, on this page, its plan (as a
+         * notice). When neither came, the page kept the session from sending Kensho its messages.
+         */
+        private String noPlanReason(ParseCapture parsed) {
+            if (parsed != null && !parsed.reported()) {
+                return "the server sent not even the statement's parse tree, which Kensho's session asks for at log level: the "
+                        + "page raised client_min_messages above notice or turned debug_print_parse off, and plans reach Kensho "
+                        + "as notices; leave both as Kensho sets them (log, on)";
             }
             return "a utility statement such as CREATE INDEX or VACUUM has no plan; claim the plan of a query or of INSERT, "
                     + "UPDATE, DELETE or MERGE";
@@ -846,7 +868,7 @@ final class ScriptRunner {
     }
 
     /**
-     * A statement of Kensho's own on the page's session (the capture switch, DISCARD PLANS, SHOW): it
+     * A statement of Kensho's own on the page's session (the capture switch's SETs, DISCARD PLANS between the page's transactions): it
      * opens, closes and prepares nothing, so the session's cursors and prepared statements stay known.
      */
     private ResultTable executeOwn(String sql) throws SQLException {

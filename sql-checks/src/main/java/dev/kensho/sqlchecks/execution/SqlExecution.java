@@ -243,7 +243,9 @@ public final class SqlExecution {
                 if (parses != null) {
                     parses.offer(warning);
                 }
-                if (messages != null && warning instanceof org.postgresql.util.PSQLWarning psql && psql.getServerErrorMessage() != null
+                // auto_explain's reports are Kensho's measuring (on a page that claims a plan), never the step's notices.
+                if (messages != null && !PlanCapture.isReport(warning)
+                        && warning instanceof org.postgresql.util.PSQLWarning psql && psql.getServerErrorMessage() != null
                         && java.util.Set.of("NOTICE", "WARNING", "INFO").contains(psql.getServerErrorMessage().getSeverity())) {
                     messages.add(psql.getServerErrorMessage().getSeverity() + ":  "
                             + MessageScrubber.scrub(psql.getServerErrorMessage().getMessage()));

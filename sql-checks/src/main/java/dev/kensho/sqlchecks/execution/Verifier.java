@@ -47,7 +47,6 @@ public final class Verifier implements AutoCloseable {
     private final DatabaseDropper dropper;
     private final StatementGuard guard;
     private final VerifierSettings settings;
-    private final PlanCapture.Switch capture;
     private final String serverVersion;
     /** What the server's configuration changes from initdb's defaults ({@link ServerConfiguration}); stated with the server. */
     private final List<String> serverConfiguration;
@@ -69,9 +68,8 @@ public final class Verifier implements AutoCloseable {
             });
 
     private Verifier(RunningPostgres server, Connection admin, DatabaseDropper dropper, VerifierSettings settings, String serverVersion,
-                     List<String> serverConfiguration, PlanCapture.Switch capture) {
+                     List<String> serverConfiguration) {
         this.serverConfiguration = List.copyOf(serverConfiguration);
-        this.capture = capture;
         this.server = server;
         this.admin = admin;
         this.dropper = dropper;
@@ -97,7 +95,6 @@ public final class Verifier implements AutoCloseable {
      */
     public static Verifier start(PostgresProvider provider, VerifierSettings settings, int major) throws PostgresUnavailableException {
         RunningPostgres server = provider.start();
-        PlanCapture.Switch capture = new PlanCapture.Switch();
         Connection admin = null;
         try {
             admin = server.connectAdmin();
@@ -106,12 +103,12 @@ public final class Verifier implements AutoCloseable {
                 // Every page database is copied from template1: guard it once. A server Kensho does not
                 // own has each page database guarded instead (PageDatabase).
                 try (Connection template = DriverManager.getConnection(server.urlFor("template1"), server.adminCredentials())) {
-                    ExtensionGuard.install(template, settings.extensions(), capture);
+                    ExtensionGuard.install(template, settings.extensions());
                 }
                 warmTemplateCache(server);
             }
             List<String> configuration = ServerConfiguration.read(admin);
-            return new Verifier(server, admin, new DatabaseDropper(server), settings, version, configuration, capture);
+            return new Verifier(server, admin, new DatabaseDropper(server), settings, version, configuration);
         } catch (SQLException e) {
             closeQuietly(admin);
             server.close();
@@ -190,9 +187,9 @@ public final class Verifier implements AutoCloseable {
         String name = namePrefix + "_" + pageCounter.incrementAndGet();
         long t0 = System.nanoTime();
         activeDatabases.add(name);
-        try (PageDatabase database = PageDatabase.create(server, admin, dropper, name, settings, capture)) {
+        try (PageDatabase database = PageDatabase.create(server, admin, dropper, name, settings, ScriptRunner.claimsPlans(snippets))) {
             Duration setup = Duration.ofNanos(System.nanoTime() - t0);
-            List<Outcome> outcomes = new ScriptRunner(database.connection(), database::openSession, guard, settings.pageTimeout(), scenarioSlots, capture).run(snippets);
+            List<Outcome> outcomes = new ScriptRunner(database.connection(), database::openSession, guard, settings.pageTimeout(), scenarioSlots).run(snippets);
             return new PageResult(page, outcomes, setup);
         } catch (SQLException e) {
             throw new IllegalStateException("could not prepare a database for " + page + ": " + e.getMessage(), e);
