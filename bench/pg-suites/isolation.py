@@ -41,6 +41,8 @@ SUPERUSER_WORDS = [
     (re.compile(r'\bLOAD\s+\'', re.I), 'LOAD of a module'),
     (re.compile(r'\bVACUUM\b[^;]*\bpg_(class|database|authid|proc|attribute)\b|\bpg_database\b.*\bVACUUM\b', re.I), 'VACUUM of a shared or system catalog: only its owner (the superuser) may'),
     (re.compile(r'\bdblink\b', re.I), 'dblink: an extension a page cannot create'),
+    (re.compile(r'\bLANGUAGE\s+internal\b', re.I), 'a function in LANGUAGE internal: superuser only'),
+    (re.compile(r'\bFROM\s+pg_class\b[^;]*\bFOR\s+(KEY\s+SHARE|SHARE|UPDATE|NO\s+KEY\s+UPDATE)\b', re.I), 'row locks on pg_class: a non-superuser may not'),
 ]
 
 
@@ -395,6 +397,8 @@ def scenario(spec, perm, entries, with_notices, void_functions):
         kn.setdefault(o['step'], []).append(o['kname'])
     lines = []
     if spec['setup']:
+        # the tester's setup connection has PGTZ too: a timestamptz literal of the setup is read in that zone
+        lines.append('setup ' + block(REGRESS_SETTINGS))
         for s in spec['setup']:
             lines.append('setup ' + block(s))
     if spec['teardown']:
@@ -794,6 +798,22 @@ def mutate_one_fallback(lines, i):
     return '\n'.join(lines), 'wait removed'
 
 
+def split_pages(out, out2, specs):
+    """OUT's pages of the given specs, one page per scenario, into OUT2 (a failed scenario stops the rest of its page)."""
+    content = os.path.join(out2, 'content')
+    os.makedirs(content, exist_ok=True)
+    open(os.path.join(content, 'site.yml'), 'w').write(open(os.path.join(out, 'content', 'site.yml')).read())
+    for name in specs:
+        path = os.path.join(out, 'content', name + '.md')
+        if not os.path.exists(path):
+            continue
+        text = open(path, encoding='utf-8').read()
+        head = text[:text.index('```scenario')]
+        for fence in re.findall(r'```scenario title="[^"]+"\n.*?\n```\n', text, flags=re.S):
+            title = re.match(r'```scenario title="([^"]+)"', fence).group(1)
+            open(os.path.join(content, '%s--%s.md' % (name, title)), 'w', encoding='utf-8').write(head + fence)
+
+
 def score_false(mut, report_path):
     report = json.load(open(report_path))
     kinds = {}
@@ -824,5 +844,7 @@ if __name__ == '__main__':
         score(list(zip(args[0::2], args[1::2])), '-v' in sys.argv)
     elif sys.argv[1] == 'mutate':
         mutate(sys.argv[2], sys.argv[3], int(sys.argv[4]) if len(sys.argv) > 4 else 1)
+    elif sys.argv[1] == 'split':
+        split_pages(sys.argv[2], sys.argv[3], sys.argv[4].split(','))
     elif sys.argv[1] == 'score-false':
         score_false(sys.argv[2], sys.argv[3])
