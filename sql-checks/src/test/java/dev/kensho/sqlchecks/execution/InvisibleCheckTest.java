@@ -97,6 +97,13 @@ class InvisibleCheckTest {
                 .failure().message().contains("(current_setting with a computed name, at page.md:1:8;"));
         assertTrue(page().add("", "SELECT count(*) > 0 AS any FROM pg_settings WHERE setting = 'log';", " any\n-----\n t\n").last()
                 .failure().message().contains("(pg_settings, at page.md:1:33;"));
+        // The list of sessions shows Kensho's own (and the last statement Kensho sent on the page's connection): refused.
+        Outcome sessions = page().add("max-buffers=100", "SELECT count(*) AS n FROM pg_stat_activity WHERE pid = pg_backend_pid();",
+                " n\n---\n 1\n").last();
+        assertEquals("this claim cannot be checked: the page reads a setting Kensho gives its session and a reader's session does "
+                + "not have (pg_stat_activity, at page.md:1:27; Kensho sets application_name, client_min_messages, debug_pretty_print, "
+                + "debug_print_parse, session_preload_libraries and auto_explain's settings to see plans and parse trees)",
+                sessions.failure().message());
         // The role settings Kensho gives the page's role are Kensho's too.
         assertTrue(page().add("", "SELECT rolconfig IS NULL AS none FROM pg_roles WHERE rolname = current_user;", " none\n------\n f\n")
                 .last().failure().message().contains("(rolconfig, at page.md:1:8;"));
