@@ -29,8 +29,10 @@ public final class Suggestion {
             return "";
         }
         // A third of the longer name may be wrong (at least two edits: "logos" → "logo", "titel" → "title"), or the
-        // shorter one is the longer with letters left out ("source" → "src").
-        boolean close = bestDistance <= Math.max(2, Math.max(best.length(), written.length()) / 3)
+        // shorter one is the longer with letters left out ("source" → "src"). Of a path, the file's own name counts:
+        // "queue/retries.md" is not a typo of "queue/indexes.md" because the folder is the same.
+        int span = Math.max(fileName(best).length(), fileName(written).length());
+        boolean close = bestDistance <= Math.max(2, span / 3)
                 || abbreviates(written.toLowerCase(Locale.ROOT), best.toLowerCase(Locale.ROOT));
         return close ? " (did you mean '" + best + "'?)" : "";
     }
@@ -49,6 +51,10 @@ public final class Suggestion {
             }
         }
         return at == shorter.length();
+    }
+
+    private static String fileName(String path) {
+        return path.substring(path.lastIndexOf('/') + 1);
     }
 
     private static String folderOf(String path) {

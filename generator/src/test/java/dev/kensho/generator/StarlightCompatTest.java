@@ -637,7 +637,7 @@ class StarlightCompatTest {
         site.page("guides/a.mdx", "---\ntitle: A\n---\n\n![gone](~/assets/gone.png)\n");
         run = site.check();
         assertTrue(run.err().contains(site.display("guides/a.mdx") + ":5:9: error: broken link '~/assets/gone.png': shared/assets/gone.png is not part "
-                + "of the site (did you mean 'shared/assets/chart.png'?)"), run::toString);
+                + "of the site\n"), run::toString);
 
         site.page("site.yml", "title: Aliases\naliases: {\"~/\": \"../\", \"/abs/\": \"x/\"}\n");
         run = site.check();

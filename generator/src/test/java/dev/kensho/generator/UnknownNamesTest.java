@@ -99,5 +99,7 @@ class UnknownNamesTest {
         assertEquals(" (did you mean 'queue/indexes.md'?)", Suggestion.didYouMean("queue/indexs.md",
                 List.of("guide/indexes.md", "queue/indexes.md", "queue/claiming.md")));
         assertEquals(1, Suggestion.distance("retires", "retries"));
+        // A page in the same folder whose name is far from the one written is no suggestion.
+        assertEquals("", Suggestion.didYouMean("queue/retries.md", List.of("queue/indexes.md", "queue/claiming.md")));
     }
 }
