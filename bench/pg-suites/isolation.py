@@ -277,12 +277,16 @@ def psql_table(table, void_functions):
         n = table['count']
         return '--\n(%d %s)' % (n, 'row' if n == 1 else 'rows')
     raw = [[c.rstrip() for c in r] for r in table['raw']]
-    numeric = [all(NUMERIC.match(r[i].strip()) for r in raw if r[i].strip()) for i in range(len(cols))]
+    # PQprint (fe-print.c) right-aligns a column when every value is made of digits, signs, '.', 'e' and 'E' only
+    numeric = [all(re.match(r'^[0-9+\-.eE]+$', r[i].strip()) for r in raw if r[i].strip()) for i in range(len(cols))]
     rows = []
     for r in raw:
         row = []
         for i, v in enumerate(r):
             v = v.strip() if numeric[i] else v
+            # pg_regress's DateStyle 'Postgres, MDY' prints a date as 12-23-2008; Kensho's sessions read results
+            # in ISO (the JDBC driver requires it), so the same date is stated as 2008-12-23.
+            v = re.sub(r'^(\d\d)-(\d\d)-(\d{4})$', r'\3-\1-\2', v)
             if v.strip() == '' and cols[i] not in void_functions:
                 v = '(null)'
             row.append(v)
@@ -739,7 +743,8 @@ def mutate_one(fence, rnd):
                 options.append(('row value changed', i))
             continue
         if line.startswith('step ') and 'waits-for=*' in line:
-            if line.split()[1] not in starred:
+            # a step a marker holds back is reported waiting whether or not it waits: no wait claim to remove
+            if line.split()[1] not in marked:
                 options.append(('wait removed', i))
             if 'completes-after=' in line:
                 options.append(('completion moved', i))
@@ -775,7 +780,7 @@ def mutate_one(fence, rnd):
                 session_of[l.split()[1]] = sess
         choices = [p for p in later if p != current and session_of.get(p) != session_of.get(me)]
         if not choices:
-            return mutate_one_fallback(lines, i)
+            return fence, None
         lines[i] = line.replace('completes-after=' + current, 'completes-after=' + rnd.choice(choices))
     elif kind == 'wait added':
         lines[i] = line.replace(' {', ' waits-for=* {', 1)

@@ -298,6 +298,15 @@ public record ExpectedRows(List<String> columns, List<List<String>> rows, List<S
                 if (!last && (barAt >= width || index.get(barAt) < 0 || line.charAt(index.get(barAt)) != '|')) {
                     return null;
                 }
+                // The border spaces around a bar belong to no value: psql prints a space there (before a bar, '+'
+                // when the value goes on). Anything else there is text a reader sees (" key-cx| …" typed over a
+                // border), so the line does not line up and is read by its bars instead, never with a character dropped.
+                if (c > 0 && !margin(line, index, starts[c], " ")) {
+                    return null;
+                }
+                if (!last && !margin(line, index, barAt - 1, " +")) {
+                    return null;
+                }
                 int from = starts[c] + 1;
                 int to = last ? width : barAt - 1;
                 String content = slice(line, index, from, to);
@@ -315,6 +324,15 @@ public record ExpectedRows(List<String> columns, List<List<String>> rows, List<S
                 cells[c] = new Cell(content.stripTrailing(), continues, content);
             }
             return cells;
+        }
+
+        /** Whether the display column holds one of {@code allowed} (or lies past the line's end). */
+        private static boolean margin(String line, List<Integer> index, int column, String allowed) {
+            if (column >= index.size()) {
+                return true;
+            }
+            int at = index.get(column);
+            return at >= 0 && allowed.indexOf(line.charAt(at)) >= 0;
         }
 
         /** Text between two display columns; null when a wide character straddles either edge. */

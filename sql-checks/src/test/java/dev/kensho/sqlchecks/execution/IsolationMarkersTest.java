@@ -386,6 +386,28 @@ class IsolationMarkersTest {
         assertEquals("page.md:24:1", outcome.failure().location().toString());
     }
 
+    /** A value typed over psql's border space ("key-cx|") is compared whole: the step's rows claim is false. */
+    @Test
+    void aRowValueTypedOverTheBorderSpaceFailsTheStep() throws Exception {
+        String scenario = """
+                session s1
+                step s1q { SELECT 'key-c' AS key, 1 AS n; }
+                rows {
+                  key  | n
+                -------+---
+                 key-cx| 1
+                (1 row)
+                }
+                session s2
+                step s2q { SELECT 1; }
+                permutation s1q s2q
+                """;
+        Outcome outcome = run(scenario);
+        assertEquals("step s1q: rows differ (as a multiset, because the query has no ORDER BY)", outcome.failure().message());
+        assertEquals("page.md:11:1", outcome.failure().location().toString());
+        assertTrue(run(scenario.replace(" key-cx| 1", " key-c | 1")).passed());
+    }
+
     private static String parseError(String scenario) {
         return assertThrows(ScenarioSyntaxException.class, () -> ScenarioParser.parse(scenario)).getMessage();
     }

@@ -56,6 +56,19 @@ class DirectivesTest {
     }
 
     @Test
+    void aCharacterTypedOverABorderSpaceIsPartOfItsValueNotDropped() throws Exception {
+        // Found by a false claim made from PostgreSQL's eval-plan-qual-trigger output: "key-cx" stood where psql
+        // prints "key-c " and was read as key-c, so a page showing key-cx passed. Such a line is read by its bars.
+        ExpectedRows rows = ExpectedRows.parse("  key  |  data\n-------+-------\n key-b | val-a\n key-cx| val-c\n(2 rows)\n");
+        assertEquals(List.of(List.of("key-b", "val-a"), List.of("key-cx", "val-c")), rows.rows());
+        ExpectedRows after = ExpectedRows.parse("  key  |  data\n-------+-------\n key-b |xval-a\n(1 row)\n");
+        assertEquals(List.of(List.of("key-b", "xval-a")), after.rows());
+        // psql's own continuation mark in that place still continues the value.
+        ExpectedRows continued = ExpectedRows.parse("  key  | data\n-------+------\n key-b+| v\n c     | \n(1 row)\n");
+        assertEquals(List.of(List.of("key-b\nc", "v")), continued.rows());
+    }
+
+    @Test
     void parsesPsqlTablesAndChecksTheFooter() throws Exception {
         ExpectedRows rows = ExpectedRows.parse(" a | b\n---+---\n 1 | x\n   | y\n(2 rows)\n");
         assertEquals(List.of("a", "b"), rows.columns());
