@@ -11,7 +11,7 @@ work=$(mktemp -d /tmp/kensho-serve.XXXXXX)
 cp -r content "$work/content"
 port=$((20000 + RANDOM % 20000))
 url="http://127.0.0.1:$port/${page%.md}/"
-KENSHO_TIMINGS=${KENSHO_TIMINGS:-} bin/kensho serve --port "$port" --content "$work/content" --cache "$work/cache" > "$work/log" 2>&1 &
+env ${KENSHO_TIMINGS:+KENSHO_TIMINGS=1} bin/kensho serve --port "$port" --content "$work/content" --cache "$work/cache" > "$work/log" 2>&1 &
 serve=$!
 trap 'kill -TERM $serve 2> /dev/null; wait $serve 2> /dev/null; rm -rf "$work"' EXIT
 for _ in $(seq 600); do curl -fs "$url" > /dev/null 2>&1 && break; sleep 0.5; done

@@ -100,13 +100,16 @@ class ClockPagesTest {
                 + "2 page(s) that run read the clock or chance ("), "CI runs the clock and the chance page, the other comes from the cache: " + inCi);
         assertTrue(!checkedAt(site, "today").isEmpty());
 
-        site.page("site.yml", "cache:\n  clockPagesFor: 0\n");
+        site.page("site.yml", "lang: en\ncache:\n  clockPagesFor: 0\n");
         TestSite.Run zero = build(site, Map.of());
         assertEquals(0, zero.status(), zero::toString);
         assertTrue(zero.out().startsWith("Kensho: PostgreSQL 18.6 via embedded") && zero.out().contains("; 2 unchanged page(s) from the cache; "
                 + "1 page(s) that run read the clock or chance (current_date, …)"), zero::toString);
+        assertTrue(Pattern.compile("SQL reads the clock \\(current_date\\): its claims were checked at "
+                        + "\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} UTC and held at that moment\\.")
+                .matcher(Files.readString(site.out.resolve("today/index.html"))).find(), "an English page says it in English");
 
-        site.page("site.yml", "cache:\n  clockPagesFor: 6h\n");
+        site.page("site.yml", "lang: en\ncache:\n  clockPagesFor: 6h\n");
         TestSite.Run sixHours = build(site, Map.of());
         assertTrue(sixHours.out().startsWith("Kensho: all 3 page(s) with SQL unchanged"), "verified under an hour ago: " + sixHours);
     }
