@@ -22,10 +22,22 @@ import java.nio.file.Path;
  * @param cache    folder of the verification cache, or null to run every page
  * @param jobs     pages verified and rendered at once
  * @param cacheSecret the key that signs the cache's entries ({@link CacheSecret})
+ * @param postgresVersion the one PostgreSQL major version to check on ({@code --postgres-version}), or 0 for every one site.yml names
  */
 public record BuildOptions(Path content, Path theme, Path out, String postgres, String image, Path report,
                            boolean render, VerifierSettings limits, Shard shard, Path junitXml, Path cache, int jobs,
-                           CacheSecret cacheSecret) {
+                           CacheSecret cacheSecret, int postgresVersion) {
+
+    public BuildOptions(Path content, Path theme, Path out, String postgres, String image, Path report,
+                        boolean render, VerifierSettings limits, Shard shard, Path junitXml, Path cache, int jobs,
+                        CacheSecret cacheSecret) {
+        this(content, theme, out, postgres, image, report, render, limits, shard, junitXml, cache, jobs, cacheSecret, 0);
+    }
+
+    /** The same options, checking on PostgreSQL {@code major} alone. */
+    public BuildOptions onVersion(int major) {
+        return new BuildOptions(content, theme, out, postgres, image, report, render, limits, shard, junitXml, cache, jobs, cacheSecret, major);
+    }
 
     /** Options whose cache entries are signed with the secret this process's environment names. */
     public BuildOptions(Path content, Path theme, Path out, String postgres, String image, Path report,

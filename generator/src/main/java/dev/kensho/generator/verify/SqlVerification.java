@@ -18,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.HashSet;
 import java.util.Optional;
 import java.util.Set;
@@ -45,7 +46,19 @@ public final class SqlVerification {
                                       String serverIdentity, VerifierSettings settings, VerificationCache cache, int jobs,
                                       ServerSession session, Progress progress,
                                       Consumer<String> log) throws PostgresUnavailableException {
-        List<MarkdownDocument> withSql = documents.stream().filter(d -> d.verifiable() && !d.sqlFences().isEmpty()).toList();
+        return run(documents, SqlVerification::snippets, chooser, serverIdentity, settings, cache, jobs, session, progress, log);
+    }
+
+    /**
+     * As above, for one PostgreSQL version of several: {@code snippetsOf} gives the snippets of a page that run on
+     * it (those whose versions= names it); a page with none is not run on it.
+     */
+    public static VerificationRun run(List<MarkdownDocument> documents, Function<MarkdownDocument, List<Snippet>> snippetsOf,
+                                      Supplier<ProviderChoice> chooser,
+                                      String serverIdentity, VerifierSettings settings, VerificationCache cache, int jobs,
+                                      ServerSession session, Progress progress,
+                                      Consumer<String> log) throws PostgresUnavailableException {
+        List<MarkdownDocument> withSql = documents.stream().filter(d -> d.verifiable() && !snippetsOf.apply(d).isEmpty()).toList();
         if (withSql.isEmpty()) {
             log.accept("Kensho: no SQL on any page; no PostgreSQL server started");
             return new VerificationRun(null, null, null, null, Duration.ZERO, Map.of(), Set.of());
@@ -61,7 +74,7 @@ public final class SqlVerification {
             results.put(page, null); // keeps document order
             String key = VerificationCache.key(document, KenshoVersion.VALUE, serverIdentity, settings);
             keys.put(page, key);
-            var hit = cache == null ? Optional.<VerificationCache.Hit>empty() : cache.load(key, document.page().displayPath(), snippets(document));
+            var hit = cache == null ? Optional.<VerificationCache.Hit>empty() : cache.load(key, document.page().displayPath(), snippetsOf.apply(document));
             if (hit.isPresent()) {
                 results.put(page, hit.get().result());
                 fromCache.add(page);
@@ -97,7 +110,7 @@ public final class SqlVerification {
                 Map<String, Future<PageResult>> running = new LinkedHashMap<>();
                 for (MarkdownDocument document : toRun) {
                     running.put(document.page().relativePath(), pool.submit(() -> {
-                        PageResult result = verifier.verifyPage(document.page().displayPath(), snippets(document));
+                        PageResult result = verifier.verifyPage(document.page().displayPath(), snippetsOf.apply(document));
                         progress.pagesVerified.incrementAndGet();
                         progress.snippetsVerified.addAndGet(result.outcomes().size());
                         return result;
@@ -125,7 +138,7 @@ public final class SqlVerification {
         }
     }
 
-    private static List<Snippet> snippets(MarkdownDocument document) {
+    static List<Snippet> snippets(MarkdownDocument document) {
         return document.sqlFences().stream().map(MarkdownDocument.SqlFence::snippet).toList();
     }
 

@@ -20,13 +20,23 @@ import java.util.Set;
  * @param serverStart       time to get the server accepting connections
  * @param pages             outcomes per page
  * @param fromCache         pages (paths below content/) whose outcomes came from the cache
+ * @param coverage          the PostgreSQL versions checked and each snippet's, or null before they are known
  */
 public record VerificationRun(String provider, String providerReason, String serverVersion, String serverDescription,
-                              Duration serverStart, Map<String, PageResult> pages, Set<String> fromCache) {
+                              Duration serverStart, Map<String, PageResult> pages, Set<String> fromCache, VersionCoverage coverage) {
 
     public VerificationRun {
         pages = Collections.unmodifiableMap(new LinkedHashMap<>(pages));
         fromCache = Set.copyOf(fromCache);
+    }
+
+    public VerificationRun(String provider, String providerReason, String serverVersion, String serverDescription,
+                           Duration serverStart, Map<String, PageResult> pages, Set<String> fromCache) {
+        this(provider, providerReason, serverVersion, serverDescription, serverStart, pages, fromCache, null);
+    }
+
+    public VerificationRun withCoverage(VersionCoverage versions) {
+        return new VerificationRun(provider, providerReason, serverVersion, serverDescription, serverStart, pages, fromCache, versions);
     }
 
     public long count(Outcome.Status status) {
