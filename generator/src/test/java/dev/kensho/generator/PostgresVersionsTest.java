@@ -41,7 +41,7 @@ class PostgresVersionsTest {
         TestSite.Run run = site.build("--jobs", "5");
         assertEquals(0, run.status(), run::toString);
         for (int major : List.of(14, 15, 16, 17, 18)) {
-            assertTrue(run.err().contains("Kensho: [" + major + "] PostgreSQL " + major + "."), run::toString);
+            assertTrue(run.out().contains("Kensho: [" + major + "] PostgreSQL " + major + "."), run::toString);
         }
         String everywhere = Files.readString(site.out.resolve("everywhere/index.html"));
         assertEquals(2, count(everywhere, "PostgreSQL 14–18 で検証済み</summary>"), everywhere);
@@ -57,7 +57,7 @@ class PostgresVersionsTest {
         assertEquals(List.of("everywhere.md:6 [14,15,16,17,18]", "everywhere.md:11 [14,15,16,17,18]",
                 "merge.md:6 [14,15,16,17,18]", "merge.md:10 [17,18]"), versions);
         // The browser runs PGlite's 18, and says so against the versions the build checked.
-        String plan = Files.readString(site.out.resolve("everywhere/index.plan.json"));
+        String plan = Files.readString(site.out.resolve("everywhere/index.run.json"));
         assertTrue(plan.contains("\"server\" : \"18.6\"") || plan.contains("\"server\":\"18.6\""), plan);
         assertTrue(plan.contains("\"versions\" : \"14–18\"") || plan.contains("\"versions\":\"14–18\""), plan);
     }
@@ -79,9 +79,9 @@ class PostgresVersionsTest {
         TestSite site = passingSite(temp);
         TestSite.Run run = site.check("--postgres-version", "15");
         assertEquals(0, run.status(), run::toString);
-        assertTrue(run.err().contains("Kensho: [15] PostgreSQL 15.14 via embedded"), run::toString);
+        assertTrue(run.out().contains("Kensho: [15] PostgreSQL 15.14 via embedded"), run::toString);
         for (int major : List.of(14, 16, 17, 18)) {
-            assertFalse(run.err().contains("PostgreSQL " + major + "."), run::toString);
+            assertFalse(run.out().contains("PostgreSQL " + major + "."), run::toString);
         }
         JsonNode report = new ObjectMapper().readTree(site.report.toFile());
         assertEquals("[15]", report.get("postgresVersions").toString());
