@@ -35,11 +35,12 @@ public record VersionCoverage(List<Integer> checked, List<Integer> named, Map<In
 
     /**
      * What a mark says of the snippet: "18.6" when the run checked one version, "14–18" when several, and
-     * whether it held only on some of them (its versions= named fewer than the site checks).
+     * whether it held only on some of them (its versions= named fewer than this run checks; a run that
+     * --postgres-version narrowed to one version marks what it checked, that version, as a one-version run does).
      */
     public Mark mark(String page, int index) {
         List<Integer> versions = of(page, index);
-        boolean only = !versions.equals(named);
+        boolean only = !versions.equals(checked);
         if (versions.size() == 1 && exact.containsKey(versions.get(0)) && !only) {
             return new Mark(exact.get(versions.get(0)), false);
         }
