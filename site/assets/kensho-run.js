@@ -392,7 +392,10 @@ async function engineLine(plan) {
   const match = /^PostgreSQL (\S+) \((PGlite [^)]+)\)/.exec(engineVersion);
   const name = match ? 'PostgreSQL ' + match[1] + ' (' + match[2] + ')' : engineVersion;
   let line = words(plan, 'engine', name);
-  if (match && plan.server && match[1] !== plan.server) line += ' ' + words(plan, 'versionsDiffer', plan.server, match[1]);
+  if (plan.versions) {
+    // The build checked several versions; the browser runs one (PGlite's), and compares with that version's run.
+    line += ' ' + words(plan, 'severalVersions', plan.versions, match ? match[1] : engineVersion, plan.server);
+  } else if (match && plan.server && match[1] !== plan.server) line += ' ' + words(plan, 'versionsDiffer', plan.server, match[1]);
   return line;
 }
 

@@ -24,16 +24,23 @@ import java.nio.file.Path;
  * @param cacheSecret the key that signs the cache's entries ({@link CacheSecret})
  * @param freshTimeDependent whether pages whose SQL reads the clock or chance run whatever the cache holds (in CI,
  *                    so that the build that publishes a site checks its clock claims that day and draws again)
+ * @param postgresVersion the one PostgreSQL major version to check on ({@code --postgres-version}), or 0 for every one site.yml names
  */
 public record BuildOptions(Path content, Path theme, Path out, String postgres, String image, Path report,
                            boolean render, VerifierSettings limits, Shard shard, Path junitXml, Path cache, int jobs,
-                           CacheSecret cacheSecret, boolean freshTimeDependent) {
+                           CacheSecret cacheSecret, boolean freshTimeDependent, int postgresVersion) {
 
-    /** Options under which a clock- or chance-reading page's cached outcome is reused as site.yml allows. */
+    /** Options under which a clock- or chance-reading page's cached outcome is reused as site.yml allows, on every version named. */
     public BuildOptions(Path content, Path theme, Path out, String postgres, String image, Path report,
                         boolean render, VerifierSettings limits, Shard shard, Path junitXml, Path cache, int jobs,
                         CacheSecret cacheSecret) {
-        this(content, theme, out, postgres, image, report, render, limits, shard, junitXml, cache, jobs, cacheSecret, false);
+        this(content, theme, out, postgres, image, report, render, limits, shard, junitXml, cache, jobs, cacheSecret, false, 0);
+    }
+
+    /** The same options, checking on PostgreSQL {@code major} alone. */
+    public BuildOptions onVersion(int major) {
+        return new BuildOptions(content, theme, out, postgres, image, report, render, limits, shard, junitXml, cache, jobs, cacheSecret,
+                freshTimeDependent, major);
     }
 
     /** Options whose cache entries are signed with the secret this process's environment names. */

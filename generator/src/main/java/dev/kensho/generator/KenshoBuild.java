@@ -28,6 +28,8 @@ import dev.kensho.generator.verify.ServerSession;
 import dev.kensho.generator.verify.Shard;
 import dev.kensho.generator.verify.VerificationCache;
 import dev.kensho.generator.verify.SqlVerification;
+import dev.kensho.generator.verify.VersionedVerification;
+import dev.kensho.sqlchecks.postgres.PostgresReleases;
 import dev.kensho.generator.verify.VerificationRun;
 import dev.kensho.sqlchecks.postgres.PostgresUnavailableException;
 
@@ -129,8 +131,14 @@ public final class KenshoBuild {
             if (!options.shard().equals(Shard.ALL)) {
                 log.accept("Kensho: shard " + options.shard() + ": " + share.size() + " of " + documents.size() + " page(s)");
             }
-            verification = SqlVerification.run(share, () -> ProviderChoice.choose(options.postgres(), options.image()),
-                    ProviderChoice.identityOf(options.postgres(), options.image()), options.limits().withExtensions(config.extensions()),
+            List<Integer> named = config.postgresVersions();
+            if (options.postgresVersion() != 0 && !named.contains(options.postgresVersion())) {
+                throw new PostgresUnavailableException("--postgres-version " + options.postgresVersion() + " is not one of the versions "
+                        + siteSettings + " names in postgres.versions (" + PostgresReleases.describe(named) + ")");
+            }
+            List<Integer> checked = options.postgresVersion() != 0 ? List.of(options.postgresVersion()) : named;
+            verification = VersionedVerification.run(share, named, checked, options.postgres(), options.image(),
+                    options.limits().withExtensions(config.extensions()),
                     options.cache() == null ? null : VerificationCache.open(options.cache(), options.content(), options.cacheSecret(),
                             config.clockPagesFor(), options.freshTimeDependent(), log), options.jobs(), session, progress, log);
             if (!verification.pages().isEmpty()) {

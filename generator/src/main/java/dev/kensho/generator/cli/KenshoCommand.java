@@ -133,6 +133,10 @@ public final class KenshoCommand implements Runnable {
         @Option(names = "--jobs", paramLabel = "N", description = "Pages verified and rendered at once (default: 4).")
         int jobs = 4;
 
+        @Option(names = "--postgres-version", paramLabel = "N", description = "Check on PostgreSQL N alone, one of the versions "
+                + "site.yml names in postgres.versions (default: every one of them).")
+        Integer postgresVersion;
+
         /** Where a path leads: its deepest existing folder with links followed, and the rest of it as written. */
         private static Path resolved(Path path) {
             Path absolute = path.toAbsolutePath().normalize();
@@ -178,8 +182,13 @@ public final class KenshoCommand implements Runnable {
                 Path verificationCache = noCache ? null : cache != null ? cache : CacheFolder.forProject(content, environment);
                 // CI (CI or GITHUB_ACTIONS set, as hosted CI systems do) runs clock- and chance-reading pages afresh: its build publishes.
                 boolean inCi = environment.get("CI") != null || "true".equals(environment.get("GITHUB_ACTIONS"));
+                if (postgresVersion != null && !dev.kensho.sqlchecks.postgres.PostgresReleases.supported(postgresVersion)) {
+                    throw new IllegalArgumentException("--postgres-version takes a PostgreSQL major version Kensho checks on ("
+                            + dev.kensho.sqlchecks.postgres.PostgresReleases.describe(dev.kensho.sqlchecks.postgres.PostgresReleases.SUPPORTED)
+                            + "), not " + postgresVersion);
+                }
                 return new BuildOptions(content, themeFolder(), out, postgres, image, report, render, limits, shard, junit,
-                        verificationCache, Math.max(1, jobs), CacheSecret.of(environment), inCi);
+                        verificationCache, Math.max(1, jobs), CacheSecret.of(environment), inCi, postgresVersion == null ? 0 : postgresVersion);
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
             }

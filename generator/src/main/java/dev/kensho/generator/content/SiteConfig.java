@@ -1,5 +1,7 @@
 package dev.kensho.generator.content;
 
+import dev.kensho.sqlchecks.postgres.PostgresReleases;
+
 import dev.kensho.sqlchecks.execution.ExtensionGuard;
 
 import dev.kensho.generator.Diagnostic;
@@ -47,17 +49,20 @@ import java.util.Collections;
  * @param clockPagesFor how long a page whose SQL reads the clock keeps its marks from the cache
  *                    ({@code cache: {clockPagesFor: 6h}}; a day at most and by default, as every cache entry)
  * @param aliases     the site's own path prefixes ({@code aliases: {"~/": "shared/"}}), as a tsconfig's {@code paths}
+ * @param postgresVersions the PostgreSQL major versions every page is checked on ({@code postgres: {versions: [14, 15, 16, 17, 18]}}),
+ *                    oldest first; [18] when none are named
  */
 public record SiteConfig(String title, String description, String lang, Map<String, String> groups, String url,
                          UrlFormat urlFormat, Map<String, SiteLocale> locales, String defaultLocale, List<SidebarItem> sidebar,
                          String editBaseUrl, Branding branding, List<String> extensions, boolean playground,
-                         Duration clockPagesFor, PathAliases aliases) {
+                         Duration clockPagesFor, PathAliases aliases,
+                         List<Integer> postgresVersions) {
 
     public static final String FILE_NAME = "site.yml";
 
     /** Every key site.yml may hold; any other is a mistake (a misspelt key would otherwise be ignored in silence). */
     static final List<String> KEYS = List.of("title", "description", "lang", "url", "groups", "build", "locales",
-            "defaultLocale", "sidebar", "editLink", "logo", "favicon", "customCss", "social", "extensions", "playground", "cache", "aliases");
+            "defaultLocale", "sidebar", "editLink", "logo", "favicon", "customCss", "social", "extensions", "playground", "cache", "aliases", "postgres");
 
 
     public SiteConfig {
@@ -65,6 +70,7 @@ public record SiteConfig(String title, String description, String lang, Map<Stri
         locales = Collections.unmodifiableMap(new LinkedHashMap<>(locales));
         sidebar = sidebar == null ? null : List.copyOf(sidebar);
         extensions = List.copyOf(extensions);
+        postgresVersions = List.copyOf(postgresVersions);
     }
 
     /** Whether pages come in several languages (locale folders), as opposed to one language at the top. */
@@ -85,7 +91,8 @@ public record SiteConfig(String title, String description, String lang, Map<Stri
         Path file = files.root().resolve(FILE_NAME);
         SiteConfig defaults = new SiteConfig("Kensho", "", "ja", Map.of(), "", UrlFormat.DIRECTORY,
                 Map.of(SiteLocale.ROOT, new SiteLocale(SiteLocale.ROOT, "日本語", "ja", "ltr")), SiteLocale.ROOT, null, "", Branding.NONE, List.of(), true,
-                CLOCK_PAGES_AT_MOST, PathAliases.NONE);
+                CLOCK_PAGES_AT_MOST, PathAliases.NONE,
+                List.of(PostgresReleases.BUNDLED_MAJOR));
         if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
             return defaults;
         }
@@ -221,7 +228,45 @@ public record SiteConfig(String title, String description, String lang, Map<Stri
                 url, format, locales, defaultLocale, sidebar, editBaseUrl,
                 Branding.read(map, files, text, displayPath, diagnostics), extensions(map, text, displayPath, diagnostics),
                 playground(map, text, displayPath, diagnostics), clockPagesFor(map, text, displayPath, diagnostics),
-                PathAliases.read(map.get("aliases"), lineOf(text, "aliases:"), displayPath, diagnostics));
+                PathAliases.read(map.get("aliases"), lineOf(text, "aliases:"), displayPath, diagnostics),
+                postgresVersions(map, text, displayPath, diagnostics));
+    }
+
+    /**
+     * {@code postgres: {versions: [14, 15, 16, 17, 18]}}: every page is checked on each (default [18]). Only versions
+     * Kensho has pinned binaries for may be named: a site.yml does not choose what the build machine downloads.
+     */
+    private static List<Integer> postgresVersions(Map<?, ?> map, String text, String displayPath, List<Diagnostic> diagnostics) {
+        Object value = map.get("postgres");
+        List<Integer> fallback = List.of(PostgresReleases.BUNDLED_MAJOR);
+        if (value == null) {
+            return fallback;
+        }
+        String usage = "site settings: postgres takes {versions: [...]}, the PostgreSQL major versions every page is checked on, such as "
+                + "{versions: [14, 15, 16, 17, 18]} (Kensho checks on " + PostgresReleases.describe(PostgresReleases.SUPPORTED) + ")";
+        if (!(value instanceof Map<?, ?> postgres)) {
+            diagnostics.add(Diagnostic.at(displayPath, lineOf(text, "postgres:"), 1, usage, null));
+            return fallback;
+        }
+        Branding.unknownKeys(postgres, "postgres", List.of("versions"), text, displayPath, diagnostics);
+        Object versions = postgres.get("versions");
+        if (versions == null) {
+            return fallback;
+        }
+        if (!(versions instanceof List<?> list) || list.isEmpty()) {
+            diagnostics.add(Diagnostic.at(displayPath, lineOf(text, "versions:"), 1, usage, null));
+            return fallback;
+        }
+        java.util.TreeSet<Integer> chosen = new java.util.TreeSet<>();
+        for (Object item : list) {
+            if (!(item instanceof Integer version) || !PostgresReleases.supported(version)) {
+                diagnostics.add(Diagnostic.at(displayPath, lineOf(text, "versions:"), 1, "site settings: postgres.versions: '" + item
+                        + "' is not a PostgreSQL major version Kensho checks on (" + PostgresReleases.describe(PostgresReleases.SUPPORTED) + ")", null));
+                return fallback;
+            }
+            chosen.add(version);
+        }
+        return List.copyOf(chosen);
     }
 
     /** A cache entry is reused for a day at most, whatever the page reads; a clock-reading page's may be shorter. */

@@ -20,6 +20,7 @@ import dev.kensho.generator.content.ContentFiles;
 import dev.kensho.generator.content.Page;
 import dev.kensho.sqlchecks.assertion.BoundedMatch;
 import dev.kensho.sqlchecks.model.Directives;
+import dev.kensho.generator.verify.FenceVersions;
 import dev.kensho.sqlchecks.model.ExpectedRows;
 import dev.kensho.sqlchecks.model.InvalidDirectiveException;
 import dev.kensho.sqlchecks.model.ScenarioParser;
@@ -333,8 +334,18 @@ public final class MarkdownDocument {
                         + "state each claim once (a second one would silently replace the first)"));
             }
             Snippet snippet = snippetOf(fence, info, page, body);
+            // versions= says where the snippet runs, on a ```sql and a ```scenario fence alike; the rest of the meta are claims.
+            List<Integer> versions = null;
+            Map<String, String> claimMeta = new java.util.LinkedHashMap<>(info.meta());
+            if (claimMeta.containsKey(FenceVersions.KEY)) {
+                try {
+                    versions = FenceVersions.parse(claimMeta.remove(FenceVersions.KEY));
+                } catch (FenceVersions.Invalid e) {
+                    diagnostics.add(fenceDiagnostic(page, body, fence, e.getMessage()));
+                }
+            }
             if (scenario) {
-                List<String> claims = info.meta().keySet().stream().filter(key -> !Directives.isPresentation(key)).toList();
+                List<String> claims = claimMeta.keySet().stream().filter(key -> !Directives.isPresentation(key)).toList();
                 if (!claims.isEmpty()) {
                     diagnostics.add(fenceDiagnostic(page, body, fence, "'" + claims.get(0) + "' on a ```scenario fence is not "
                             + "checked; state claims on its steps (waits-for=, expect-error=, rows { … })"));
@@ -350,7 +361,7 @@ public final class MarkdownDocument {
             }
             Directives directives = Directives.NONE;
             try {
-                directives = scenario ? Directives.NONE : Directives.parse(info.meta());
+                directives = scenario ? Directives.NONE : Directives.parse(claimMeta);
             } catch (InvalidDirectiveException e) {
                 diagnostics.add(fenceDiagnostic(page, body, fence, e.getMessage()));
             }
@@ -371,7 +382,7 @@ public final class MarkdownDocument {
                     }
                 }
             }
-            scan.fences.add(new SqlFence(fence, info, snippet.with(directives, expectedRows), rowsNode));
+            scan.fences.add(new SqlFence(fence, info, snippet.with(directives, expectedRows), rowsNode, versions));
         }
     }
 
@@ -442,6 +453,9 @@ public final class MarkdownDocument {
      *
      * @param rowsNode the ```rows fence right after it, or null
      */
-    public record SqlFence(FencedCodeBlock node, FenceInfo info, Snippet snippet, FencedCodeBlock rowsNode) {
+    /**
+     * @param versions the PostgreSQL major versions its {@code versions=} names, or null: every version the site checks
+     */
+    public record SqlFence(FencedCodeBlock node, FenceInfo info, Snippet snippet, FencedCodeBlock rowsNode, List<Integer> versions) {
     }
 }

@@ -258,9 +258,11 @@ public final class BrowserRuns {
      * The page's plan files (name next to the page → JSON): {@code STEM.run.json}, every snippet in run order
      * with how to replay it, and {@code STEM.run.N.json}, the rows the build recorded of runnable snippet N.
      *
-     * @param stem the page's file name without its extension ({@code index} for {@code index.html})
+     * @param stem     the page's file name without its extension ({@code index} for {@code index.html})
+     * @param versions the major versions the build checked ("14–18") when several, so that the browser (PGlite, 18)
+     *                 says which of them it runs; else null
      */
-    public Map<String, String> planFiles(String stem, String serverVersion, Map<String, String> ui) {
+    public Map<String, String> planFiles(String stem, String serverVersion, String versions, Map<String, String> ui) {
         Map<String, String> files = new LinkedHashMap<>();
         List<Map<String, Object>> runs = new ArrayList<>();
         for (int index : order) {
@@ -285,6 +287,9 @@ public final class BrowserRuns {
             runs.add(run);
         }
         Map<String, Object> plan = header(serverVersion, ui);
+        if (versions != null) {
+            plan.put("versions", versions);
+        }
         plan.put("runs", runs);
         Map<String, String> all = new LinkedHashMap<>();
         all.put(stem + PLAN_SUFFIX, json(plan));

@@ -12,6 +12,7 @@ import dev.kensho.generator.markdown.MarkupPolicy;
 import dev.kensho.generator.report.Progress;
 import dev.kensho.generator.verify.VerificationRun;
 import dev.kensho.sqlchecks.model.Outcome;
+import dev.kensho.generator.verify.VersionCoverage;
 import dev.kensho.sqlchecks.model.PageResult;
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Document;
@@ -338,6 +339,7 @@ public final class SiteRenderer {
         PageResult result = verification.pages().get(page.relativePath());
         Map<FencedCodeBlock, Outcome> outcomes = new IdentityHashMap<>();
         Map<FencedCodeBlock, Outcome> expectedRows = new IdentityHashMap<>();
+        Map<FencedCodeBlock, VersionCoverage.Mark> marks = new IdentityHashMap<>();
         Map<FencedCodeBlock, BrowserRuns.Entry> runnable = new IdentityHashMap<>();
         Map<String, String> runFiles = Map.of();
         String pageStem = stem(page.outputPath().substring(page.outputPath().lastIndexOf('/') + 1));
@@ -346,19 +348,23 @@ public final class SiteRenderer {
             BrowserRuns browser = browserRuns.get(page.relativePath());
             for (int i = 0; i < fences.size(); i++) {
                 outcomes.put(fences.get(i).node(), result.outcomes().get(i));
+                if (severalVersions()) {
+                    marks.put(fences.get(i).node(), verification.coverage().mark(page.relativePath(), i));
+                }
                 if (fences.get(i).rowsNode() != null) {
                     expectedRows.put(fences.get(i).rowsNode(), result.outcomes().get(i));
                 }
                 runnable.put(fences.get(i).node(), browser.entries().get(i));
             }
             if (browser.anyRunnable()) {
-                runFiles = browser.planFiles(pageStem, verification.serverVersion(), ui.strings());
+                runFiles = browser.planFiles(pageStem, browserComparedVersion(), severalVersions()
+                        ? dev.kensho.sqlchecks.postgres.PostgresReleases.describe(verification.coverage().checked()) : null, ui.strings());
             }
         }
         String planUrl = pageStem + BrowserRuns.PLAN_SUFFIX;
         HtmlRenderer html = HtmlRenderer.builder(MarkdownDocument.RENDER_OPTIONS)
                 .nodeRendererFactory(options -> new SnippetNodeRenderer(theme, outcomes, expectedRows, verification.serverVersion(), ui,
-                        document.textMarks(), runnable, planUrl))
+                        document.textMarks(), runnable, planUrl, marks, severalVersions() ? browserComparedVersion() : null))
                 .build();
         String body;
         try {
@@ -431,6 +437,23 @@ public final class SiteRenderer {
             xml.append("</url>\n");
         }
         return xml.append("</urlset>\n").toString();
+    }
+
+    /** Whether this run checked several PostgreSQL versions, so that each mark names its own. */
+    private boolean severalVersions() {
+        return verification.coverage() != null && verification.coverage().checked().size() > 1;
+    }
+
+    /**
+     * The exact version whose outcomes the page shows and the browser compares with: the newest checked (PGlite runs
+     * 18), since a snippet that held everywhere is shown with the newest version's outcome.
+     */
+    private String browserComparedVersion() {
+        VersionCoverage coverage = verification.coverage();
+        if (coverage == null || coverage.checked().size() < 2) {
+            return verification.serverVersion();
+        }
+        return coverage.exact().getOrDefault(coverage.newest(), Integer.toString(coverage.newest()));
     }
 
     private Map<String, Object> pageVerification(Page page, PageResult result) {

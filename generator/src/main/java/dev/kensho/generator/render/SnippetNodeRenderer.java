@@ -9,6 +9,7 @@ import dev.kensho.generator.markdown.CodeDisplay;
 import dev.kensho.generator.markdown.FenceInfo;
 import dev.kensho.generator.markdown.TextMarks;
 import dev.kensho.sqlchecks.model.Outcome;
+import dev.kensho.generator.verify.VersionCoverage;
 import dev.kensho.sqlchecks.model.ResultTable;
 import dev.kensho.sqlchecks.postgres.DatabaseLocale;
 import dev.kensho.sqlchecks.script.SqlSplitter;
@@ -32,6 +33,10 @@ final class SnippetNodeRenderer implements NodeRenderer {
     private final Map<FencedCodeBlock, Outcome> outcomes;
     private final Map<FencedCodeBlock, Outcome> expectedRows;
     private final String serverVersion;
+    /** What each verified fence's mark says of the PostgreSQL versions it held on, when the run checked several. */
+    private final Map<FencedCodeBlock, VersionCoverage.Mark> marks;
+    /** The exact version whose rows and plans the evidence shows, when the run checked several; else null. */
+    private final String evidenceVersion;
     /** The theme's words in the page's language. */
     private final UiStrings ui;
     /** Text markers found when the page was parsed, by fence. */
@@ -48,6 +53,19 @@ final class SnippetNodeRenderer implements NodeRenderer {
     SnippetNodeRenderer(Theme theme, Map<FencedCodeBlock, Outcome> outcomes, Map<FencedCodeBlock, Outcome> expectedRows,
                         String serverVersion, UiStrings ui,
                         Map<FencedCodeBlock, String[]> textMarks, Map<FencedCodeBlock, BrowserRuns.Entry> runnable, String planUrl) {
+        this(theme, outcomes, expectedRows, serverVersion, ui, textMarks, runnable, planUrl, Map.of(), null);
+    }
+
+    /**
+     * @param marks           per fence, the versions its mark names (empty when the run checked one version)
+     * @param evidenceVersion the exact version the evidence's rows and plans come from, when several were checked
+     */
+    SnippetNodeRenderer(Theme theme, Map<FencedCodeBlock, Outcome> outcomes, Map<FencedCodeBlock, Outcome> expectedRows,
+                        String serverVersion, UiStrings ui,
+                        Map<FencedCodeBlock, String[]> textMarks, Map<FencedCodeBlock, BrowserRuns.Entry> runnable, String planUrl,
+                        Map<FencedCodeBlock, VersionCoverage.Mark> marks, String evidenceVersion) {
+        this.marks = marks;
+        this.evidenceVersion = evidenceVersion;
         this.runnable = runnable;
         this.planUrl = planUrl;
         this.ui = ui;
@@ -99,7 +117,9 @@ final class SnippetNodeRenderer implements NodeRenderer {
         // Labelled as matching only when this build compared the table and the comparison held.
         model.put("expectedRowsVerified", compared != null && compared.passed()
                 && compared.assertions().stream().anyMatch(a -> a.kind().equals("rows") && a.passed()));
-        model.put("serverVersion", serverVersion == null ? "" : serverVersion);
+        VersionCoverage.Mark mark = this.marks.get(node);
+        String versions = mark != null ? mark.versions() : serverVersion;
+        model.put("serverVersion", versions == null ? "" : versions);
         model.put("ui", ui.strings());
         BrowserRuns.Entry browser = runnable.get(node);
         if (browser != null && browser.runnable()) {
@@ -111,7 +131,16 @@ final class SnippetNodeRenderer implements NodeRenderer {
             model.put("runUnavailable", Map.of("key", browser.reasonKey(), "argument", browser.argument()));
         }
         if (outcome != null) {
-            model.put("evidence", evidence(outcome, info));
+            Map<String, Object> evidence = evidence(outcome, info);
+            evidence.put("serverVersion", versions);
+            boolean only = mark != null && mark.only();
+            // "PostgreSQL 18 のみで検証済み": a versions= fence held where it said, and was not run elsewhere.
+            evidence.put("markKey", only ? "code.verifiedOnly" : "code.verified");
+            evidence.put("sessionsKey", only ? "code.verifiedSessionsOnly" : "code.verifiedSessions");
+            if (mark != null && evidenceVersion != null) {
+                evidence.put("evidenceFrom", evidenceVersion);
+            }
+            model.put("evidence", evidence);
             if (outcome.transcript() != null && outcome.snippet().scenario() != null) {
                 List<Map<String, Object>> sequences = new ArrayList<>();
                 var runs = outcome.transcript().permutations();

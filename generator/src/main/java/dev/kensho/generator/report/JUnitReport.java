@@ -3,6 +3,9 @@ package dev.kensho.generator.report;
 import dev.kensho.generator.Diagnostic;
 import dev.kensho.generator.verify.SqlVerification;
 import dev.kensho.generator.verify.VerificationRun;
+import dev.kensho.generator.verify.VersionCoverage;
+import dev.kensho.sqlchecks.postgres.PostgresReleases;
+import java.util.Map;
 import dev.kensho.sqlchecks.model.Outcome;
 import dev.kensho.sqlchecks.model.PageResult;
 
@@ -45,8 +48,8 @@ public final class JUnitReport {
             xml.writeCharacters("\n");
             xml.writeStartElement("testsuites");
             attribute(xml, "name", "kensho");
-            for (PageResult page : run.pages().values()) {
-                writePage(xml, page);
+            for (Map.Entry<String, PageResult> page : run.pages().entrySet()) {
+                writePage(xml, page.getValue(), run, page.getKey());
             }
             if (!sourceProblems.isEmpty()) {
                 writeProblems(xml, sourceProblems);
@@ -61,7 +64,9 @@ public final class JUnitReport {
         return file;
     }
 
-    private static void writePage(XMLStreamWriter xml, PageResult page) throws XMLStreamException {
+    private static void writePage(XMLStreamWriter xml, PageResult page, VerificationRun run, String relativePath) throws XMLStreamException {
+        VersionCoverage coverage = run.coverage();
+        boolean several = coverage != null && coverage.checked().size() > 1;
         List<Outcome> outcomes = page.outcomes();
         xml.writeCharacters("\n  ");
         xml.writeStartElement("testsuite");
@@ -71,12 +76,23 @@ public final class JUnitReport {
         attribute(xml, "skipped", Long.toString(outcomes.stream().filter(o -> o.status() == Outcome.Status.SKIPPED).count()));
         attribute(xml, "errors", "0");
         attribute(xml, "time", seconds(outcomes.stream().mapToLong(o -> o.duration().toNanos()).sum()));
-        for (Outcome outcome : outcomes) {
+        if (run.serverVersion() != null) {
+            // Which PostgreSQL the page was checked on ("18.6", or each version's when several were).
+            xml.writeCharacters("\n    ");
+            xml.writeStartElement("properties");
+            xml.writeEmptyElement("property");
+            attribute(xml, "name", "postgres");
+            attribute(xml, "value", run.serverVersion());
+            xml.writeEndElement();
+        }
+        for (int index = 0; index < outcomes.size(); index++) {
+            Outcome outcome = outcomes.get(index);
             xml.writeCharacters("\n    ");
             xml.writeStartElement("testcase");
             attribute(xml, "classname", page.page());
             attribute(xml, "name", outcome.snippet().location().file() + ":" + outcome.snippet().location().line()
-                    + (outcome.snippet().scenario() == null ? " sql" : " scenario"));
+                    + (outcome.snippet().scenario() == null ? " sql" : " scenario")
+                    + (several ? " on PostgreSQL " + PostgresReleases.describe(coverage.of(relativePath, index)) : ""));
             // file and line as Ant's and Surefire's reports write them, so CI systems can point at the fence.
             attribute(xml, "file", outcome.snippet().location().file());
             attribute(xml, "line", Integer.toString(outcome.snippet().location().line()));

@@ -52,6 +52,8 @@ public final class JsonReport {
         report.put("provider", run.provider());
         report.put("providerReason", run.providerReason());
         report.put("serverVersion", run.serverVersion());
+        // The major versions every page was checked on (site.yml postgres.versions, or --postgres-version).
+        report.put("postgresVersions", run.coverage() == null ? null : run.coverage().checked());
         report.put("server", run.serverDescription());
         report.put("databaseLocale", run.serverVersion() == null ? null : DatabaseLocale.PAGE.describe());
         report.put("serverStartMs", run.serverStart().toMillis());
@@ -63,6 +65,7 @@ public final class JsonReport {
             for (int i = 0; i < page.getValue().outcomes().size(); i++) {
                 Map<String, Object> entry = snippet(page.getValue().outcomes().get(i));
                 entry.put("cached", run.fromCache().contains(page.getKey()));
+                entry.put("versions", run.coverage() == null ? null : run.coverage().of(page.getKey(), i));
                 // In the reader's browser (PGlite): "runnable", or why the page shows no run control.
                 entry.put("browser", browser.get(i).runnable() ? "runnable" : browser.get(i).reason());
                 runnable += browser.get(i).runnable() ? 1 : 0;

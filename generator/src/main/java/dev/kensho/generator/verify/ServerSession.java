@@ -24,7 +24,7 @@ public interface ServerSession {
         return new ServerSession() {
             @Override
             public Verifier acquire(ProviderChoice choice, VerifierSettings settings) throws PostgresUnavailableException {
-                return Verifier.start(choice.provider(), settings);
+                return Verifier.start(choice.provider(), settings, choice.major());
             }
 
             @Override
@@ -39,16 +39,27 @@ public interface ServerSession {
         };
     }
 
-    /** One server for many builds; {@link #close()} stops it. */
+    /** One server per PostgreSQL version for many builds; {@link #close()} stops them. */
     final class LongLived implements ServerSession, AutoCloseable {
-        private Verifier verifier;
+        private final java.util.Map<Integer, Verifier> verifiers = new java.util.concurrent.ConcurrentHashMap<>();
 
         @Override
-        public synchronized Verifier acquire(ProviderChoice choice, VerifierSettings settings) throws PostgresUnavailableException {
-            if (verifier == null) {
-                verifier = Verifier.start(choice.provider(), settings);
+        public Verifier acquire(ProviderChoice choice, VerifierSettings settings) throws PostgresUnavailableException {
+            // Versions start in parallel (one thread each), so the lock is per version, not on the session.
+            synchronized (lockFor(choice.major())) {
+                Verifier verifier = verifiers.get(choice.major());
+                if (verifier == null) {
+                    verifier = Verifier.start(choice.provider(), settings, choice.major());
+                    verifiers.put(choice.major(), verifier);
+                }
+                return verifier;
             }
-            return verifier;
+        }
+
+        private final java.util.Map<Integer, Object> locks = new java.util.concurrent.ConcurrentHashMap<>();
+
+        private Object lockFor(int major) {
+            return locks.computeIfAbsent(major, m -> new Object());
         }
 
         @Override
@@ -57,16 +68,14 @@ public interface ServerSession {
         }
 
         @Override
-        public synchronized boolean starts() {
-            return verifier == null;
+        public boolean starts() {
+            return verifiers.isEmpty();
         }
 
         @Override
-        public synchronized void close() {
-            if (verifier != null) {
-                verifier.close();
-                verifier = null;
-            }
+        public void close() {
+            verifiers.values().forEach(Verifier::close);
+            verifiers.clear();
         }
     }
 }

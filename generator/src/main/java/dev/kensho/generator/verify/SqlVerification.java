@@ -20,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.HashSet;
 import java.util.Optional;
 import java.util.Set;
@@ -47,7 +48,19 @@ public final class SqlVerification {
                                       String serverIdentity, VerifierSettings settings, VerificationCache cache, int jobs,
                                       ServerSession session, Progress progress,
                                       Consumer<String> log) throws PostgresUnavailableException {
-        List<MarkdownDocument> withSql = documents.stream().filter(d -> d.verifiable() && !d.sqlFences().isEmpty()).toList();
+        return run(documents, SqlVerification::snippets, chooser, serverIdentity, settings, cache, jobs, session, progress, log);
+    }
+
+    /**
+     * As above, for one PostgreSQL version of several: {@code snippetsOf} gives the snippets of a page that run on
+     * it (those whose versions= names it); a page with none is not run on it.
+     */
+    public static VerificationRun run(List<MarkdownDocument> documents, Function<MarkdownDocument, List<Snippet>> snippetsOf,
+                                      Supplier<ProviderChoice> chooser,
+                                      String serverIdentity, VerifierSettings settings, VerificationCache cache, int jobs,
+                                      ServerSession session, Progress progress,
+                                      Consumer<String> log) throws PostgresUnavailableException {
+        List<MarkdownDocument> withSql = documents.stream().filter(d -> d.verifiable() && !snippetsOf.apply(d).isEmpty()).toList();
         if (withSql.isEmpty()) {
             log.accept("Kensho: no SQL on any page; no PostgreSQL server started");
             return VerificationRun.none();
@@ -64,7 +77,7 @@ public final class SqlVerification {
             results.put(page, null); // keeps document order
             String key = VerificationCache.key(document, KenshoVersion.VALUE, serverIdentity, settings);
             keys.put(page, key);
-            var hit = cache == null ? Optional.<VerificationCache.Hit>empty() : cache.load(key, document.page().displayPath(), snippets(document));
+            var hit = cache == null ? Optional.<VerificationCache.Hit>empty() : cache.load(key, document.page().displayPath(), snippetsOf.apply(document));
             if (hit.isPresent()) {
                 results.put(page, hit.get().result());
                 fromCache.add(page);
@@ -106,7 +119,7 @@ public final class SqlVerification {
                         // A clock-reading page's claims hold for the moment its run began: the first statement's now().
                         // Whole seconds, as the cache keeps it: the page renders the same from the run and from its entry.
                         ranAt.put(document.page().relativePath(), Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
-                        PageResult result = verifier.verifyPage(document.page().displayPath(), snippets(document));
+                        PageResult result = verifier.verifyPage(document.page().displayPath(), snippetsOf.apply(document));
                         progress.pagesVerified.incrementAndGet();
                         progress.snippetsVerified.addAndGet(result.outcomes().size());
                         return result;
@@ -144,7 +157,7 @@ public final class SqlVerification {
         }
     }
 
-    private static List<Snippet> snippets(MarkdownDocument document) {
+    static List<Snippet> snippets(MarkdownDocument document) {
         return document.sqlFences().stream().map(MarkdownDocument.SqlFence::snippet).toList();
     }
 

@@ -22,10 +22,11 @@ import java.util.Set;
  * @param pages             outcomes per page
  * @param fromCache         pages (paths below content/) whose outcomes came from the cache
  * @param clockPages        pages whose SQL reads the clock: what they read and when their claims were checked
+ * @param coverage          the PostgreSQL versions checked and each snippet's, or null before they are known
  */
 public record VerificationRun(String provider, String providerReason, String serverVersion, String serverDescription,
                               Duration serverStart, Map<String, PageResult> pages, Set<String> fromCache,
-                              Map<String, ClockReading> clockPages) {
+                              Map<String, ClockReading> clockPages, VersionCoverage coverage) {
 
     /** A page's claims hold for the moment they were checked: {@code verifiedAt}, reading the clock with {@code reads}. */
     public record ClockReading(String reads, Instant verifiedAt) {
@@ -39,7 +40,18 @@ public record VerificationRun(String provider, String providerReason, String ser
 
     /** A run that verified nothing. */
     public static VerificationRun none() {
-        return new VerificationRun(null, null, null, null, Duration.ZERO, Map.of(), Set.of(), Map.of());
+        return new VerificationRun(null, null, null, null, Duration.ZERO, Map.of(), Set.of(), Map.of(), null);
+    }
+
+    public VerificationRun(String provider, String providerReason, String serverVersion, String serverDescription,
+                           Duration serverStart, Map<String, PageResult> pages, Set<String> fromCache,
+                           Map<String, ClockReading> clockPages) {
+        this(provider, providerReason, serverVersion, serverDescription, serverStart, pages, fromCache, clockPages, null);
+    }
+
+    public VerificationRun withCoverage(VersionCoverage versions) {
+        return new VerificationRun(provider, providerReason, serverVersion, serverDescription, serverStart, pages, fromCache, clockPages,
+                versions);
     }
 
     public long count(Outcome.Status status) {

@@ -80,7 +80,10 @@ final class RunConditions {
                     + " pg_catalog.pg_type b WHERE b.typnamespace" + EQ + "'pg_catalog'::pg_catalog.regnamespace AND b.typname" + EQ + "t.typname)",
             "SELECT 'statistics target', c.oid::pg_catalog.regclass::pg_catalog.text" + CAT + "'.'" + CAT + "pg_catalog.quote_ident(a.attname),"
                     + " a.attstattarget::pg_catalog.text, '' FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_class c ON c.oid" + EQ
-                    + "a.attrelid JOIN pg_catalog.pg_namespace n ON n.oid" + EQ + "c.relnamespace WHERE a.attstattarget IS NOT NULL AND "
+                    + "a.attrelid JOIN pg_catalog.pg_namespace n ON n.oid" + EQ + "c.relnamespace WHERE a.attstattarget IS NOT NULL"
+                    // Before PostgreSQL 17 a column's default target is stored as -1 and a system column's as 0 (since 17
+                    // both as NULL): neither is a setting.
+                    + " AND a.attstattarget" + NE + "-1 AND a.attnum OPERATOR(pg_catalog.>) 0 AND "
                     + USER_SCHEMA,
             "SELECT 'column options', c.oid::pg_catalog.regclass::pg_catalog.text" + CAT + "'.'" + CAT + "pg_catalog.quote_ident(a.attname),"
                     + " pg_catalog.array_to_string(a.attoptions, ', '), '' FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_class c ON c.oid" + EQ

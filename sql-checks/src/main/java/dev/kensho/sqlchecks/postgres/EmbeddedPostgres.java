@@ -97,12 +97,18 @@ public final class EmbeddedPostgres implements PostgresProvider {
     @Override
     public RunningPostgres start() throws PostgresUnavailableException {
         Path binaries = PostgresBinaries.install(major);
-        removeAbandonedClusters();
         Path workDir = null;
         try {
-            workDir = Files.createTempDirectory(clusterRoot(), "kensho-pg-");
-            FileChannel lockChannel = FileChannel.open(workDir.resolve(LOCK_FILE), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-            FileLock ownership = lockChannel.lock();
+            FileChannel lockChannel;
+            FileLock ownership;
+            // One JVM starts several servers at once (a server per PostgreSQL version): the sweep of abandoned clusters
+            // must never see a new cluster's lock file before its lock is taken, or it would delete the cluster.
+            synchronized (EmbeddedPostgres.class) {
+                removeAbandonedClusters();
+                workDir = Files.createTempDirectory(clusterRoot(), "kensho-pg-");
+                lockChannel = FileChannel.open(workDir.resolve(LOCK_FILE), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+                ownership = lockChannel.lock();
+            }
             try {
                 Server server = boot(binaries, workDir);
                 server.ownership = ownership;
@@ -199,8 +205,12 @@ public final class EmbeddedPostgres implements PostgresProvider {
 
     private static boolean ownerIsGone(Path dir) {
         Path lockFile = dir.resolve(LOCK_FILE);
-        if (!Files.exists(lockFile)) {
-            return false; // Still being set up, or not ours.
+        try {
+            if (!Files.exists(lockFile) || Files.getLastModifiedTime(lockFile).toMillis() > System.currentTimeMillis() - 60_000) {
+                return false; // Still being set up (another build may not have locked it yet), or not ours.
+            }
+        } catch (IOException e) {
+            return false;
         }
         try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.WRITE);
              FileLock lock = channel.tryLock()) {

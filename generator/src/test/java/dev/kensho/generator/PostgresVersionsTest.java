@@ -1,0 +1,127 @@
+package dev.kensho.generator;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * site.yml postgres.versions: every page on every version named (embedded 14-17 come from their pinned jars, fetched
+ * once into ~/.cache/kensho/postgres), claims per version, marks naming them, --postgres-version for one.
+ */
+class PostgresVersionsTest {
+
+    @TempDir
+    Path temp;
+
+    private static final String EVERY_VERSION = "postgres:\n  versions: [14, 15, 16, 17, 18]\n";
+
+    private TestSite passingSite(Path root) throws Exception {
+        return new TestSite(root)
+                .page("site.yml", EVERY_VERSION)
+                .page("everywhere.md", TestSite.source("Everywhere", "\n```sql\nCREATE TABLE items (id int PRIMARY KEY, v int);\n"
+                        + "INSERT INTO items VALUES (1, 10), (2, 20);\n```\n\n```sql result\nSELECT id, v FROM items ORDER BY id;\n```\n"))
+                .page("merge.md", TestSite.source("Merge", "\n```sql\nCREATE TABLE stock (id int PRIMARY KEY, qty int);\n```\n\n"
+                        + "```sql versions=\">=17\"\nMERGE INTO stock s USING (VALUES (1, 5)) AS src(id, qty) ON s.id = src.id\n"
+                        + "WHEN NOT MATCHED THEN INSERT VALUES (src.id, src.qty)\nRETURNING merge_action(), s.*;\n```\n"));
+    }
+
+    @Test
+    void aPageThatHoldsEverywhereIsMarkedWithEveryVersionAndAFencedOneWithItsOwn() throws Exception {
+        TestSite site = passingSite(temp);
+        TestSite.Run run = site.build("--jobs", "5");
+        assertEquals(0, run.status(), run::toString);
+        for (int major : List.of(14, 15, 16, 17, 18)) {
+            assertTrue(run.out().contains("Kensho: [" + major + "] PostgreSQL " + major + "."), run::toString);
+        }
+        String everywhere = Files.readString(site.out.resolve("everywhere/index.html"));
+        assertEquals(2, count(everywhere, "PostgreSQL 14–18 で検証済み</summary>"), everywhere);
+        assertTrue(everywhere.contains("主張は検証したすべての版で成り立ちました。下の行とプランは PostgreSQL 18.6 の実行のものです。"), everywhere);
+        String merge = Files.readString(site.out.resolve("merge/index.html"));
+        // MERGE … RETURNING fails before 17: the build passing shows the fence ran on 17 and 18 alone.
+        assertEquals(1, count(merge, "PostgreSQL 17, 18 のみで検証済み（versions= で限った版）</summary>"), merge);
+        assertEquals(1, count(merge, "PostgreSQL 14–18 で検証済み</summary>"), merge);
+        JsonNode report = new ObjectMapper().readTree(site.report.toFile());
+        assertEquals("[14,15,16,17,18]", report.get("postgresVersions").toString());
+        List<String> versions = new ArrayList<>();
+        report.get("snippets").forEach(s -> versions.add(s.get("file").asText().replaceAll(".*/", "") + ":" + s.get("line").asInt() + " " + s.get("versions")));
+        assertEquals(List.of("everywhere.md:6 [14,15,16,17,18]", "everywhere.md:11 [14,15,16,17,18]",
+                "merge.md:6 [14,15,16,17,18]", "merge.md:10 [17,18]"), versions);
+        // The browser runs PGlite's 18, and says so against the versions the build checked.
+        String plan = Files.readString(site.out.resolve("everywhere/index.run.json"));
+        assertTrue(plan.contains("\"server\" : \"18.6\"") || plan.contains("\"server\":\"18.6\""), plan);
+        assertTrue(plan.contains("\"versions\" : \"14–18\"") || plan.contains("\"versions\":\"14–18\""), plan);
+    }
+
+    @Test
+    void aClaimHoldingOnlyOn18FailsAtItsLineNamingTheOthers() throws Exception {
+        TestSite site = new TestSite(temp)
+                .page("site.yml", EVERY_VERSION)
+                .page("returning.md", TestSite.source("Returning", "\n```sql\nCREATE TABLE t (id int, v int);\nINSERT INTO t VALUES (1, 1);\n```\n\n"
+                        + "```sql\nUPDATE t SET v = v + 1 RETURNING old.v AS before, new.v AS after;\n```\n"));
+        TestSite.Run run = site.check("--jobs", "5");
+        assertEquals(1, run.status(), run::toString);
+        assertTrue(run.err().contains(site.display("returning.md") + ":11:34: error: holds on 18; on 14, 15, 16, 17: missing FROM-clause entry for table \"old\""),
+                run::toString);
+    }
+
+    @Test
+    void postgresVersionChecksOnThatVersionAlone() throws Exception {
+        TestSite site = passingSite(temp);
+        TestSite.Run run = site.check("--postgres-version", "15");
+        assertEquals(0, run.status(), run::toString);
+        assertTrue(run.out().contains("Kensho: [15] PostgreSQL 15.14 via embedded"), run::toString);
+        for (int major : List.of(14, 16, 17, 18)) {
+            assertFalse(run.out().contains("PostgreSQL " + major + "."), run::toString);
+        }
+        JsonNode report = new ObjectMapper().readTree(site.report.toFile());
+        assertEquals("[15]", report.get("postgresVersions").toString());
+        JsonNode fenced = report.get("snippets").get(3);
+        assertEquals("skipped", fenced.get("status").asText());
+        assertEquals("not run: versions=\">=17\" does not name PostgreSQL 15, the only version(s) this run checks", fenced.get("message").asText());
+    }
+
+    @Test
+    void versionsOutsideTheSiteOrKenshoAreRefusedBeforeAnyServerStarts() throws Exception {
+        TestSite site = new TestSite(temp).page("a.md", TestSite.source("A", "\n```sql\nSELECT 1;\n```\n"));
+        TestSite.Run notNamed = site.check("--postgres-version", "16");
+        assertEquals(1, notNamed.status(), notNamed::toString);
+        assertTrue(notNamed.err().contains("--postgres-version 16 is not one of the versions " + site.display("site.yml")
+                + " names in postgres.versions (18)"), notNamed::toString);
+        TestSite.Run unknown = site.check("--postgres-version", "13");
+        assertEquals(2, unknown.status(), unknown::toString);
+        assertTrue(unknown.err().contains("--postgres-version takes a PostgreSQL major version Kensho checks on (14–18), not 13"), unknown::toString);
+        site.page("site.yml", "postgres:\n  versions: [13, 18]\n");
+        TestSite.Run old = site.check();
+        assertEquals(1, old.status(), old::toString);
+        assertTrue(old.err().contains(site.display("site.yml") + ":2:1: error: site settings: postgres.versions: '13' is not a PostgreSQL major version "
+                + "Kensho checks on (14–18)"), old::toString);
+        site.page("site.yml", "postgres:\n  versions: [18]\n").page("a.md", TestSite.source("A", "\n```sql versions=\"15-\"\nSELECT 1;\n```\n"));
+        TestSite.Run badFence = site.check();
+        assertEquals(1, badFence.status(), badFence::toString);
+        assertTrue(badFence.err().contains(site.display("a.md") + ":5:1: error: versions=\"15-\": write versions=\">=17\", \"<=16\", \"15-17\" or \"15,16\" (PostgreSQL 14–18)"),
+                badFence::toString);
+        site.page("a.md", TestSite.source("A", "\n```sql versions=\"<=16\"\nSELECT 1;\n```\n"));
+        TestSite.Run outside = site.check();
+        assertEquals(1, outside.status(), outside::toString);
+        assertTrue(outside.err().contains(site.display("a.md") + ":6:1: error: versions=\"<=16\" names none of the versions this site checks "
+                + "(PostgreSQL 18, site.yml postgres.versions)"), outside::toString);
+    }
+
+    private static int count(String text, String needle) {
+        int n = 0;
+        for (int i = text.indexOf(needle); i >= 0; i = text.indexOf(needle, i + 1)) {
+            n++;
+        }
+        return n;
+    }
+}
