@@ -11,9 +11,10 @@ work=$(mktemp -d /tmp/kensho-serve.XXXXXX)
 cp -r content "$work/content"
 port=$((20000 + RANDOM % 20000))
 url="http://127.0.0.1:$port/${page%.md}/"
-env ${KENSHO_TIMINGS:+KENSHO_TIMINGS=1} bin/kensho serve --port "$port" --content "$work/content" --cache "$work/cache" > "$work/log" 2>&1 &
+setsid env ${KENSHO_TIMINGS:+KENSHO_TIMINGS=1} bin/kensho serve --port "$port" --content "$work/content" --cache "$work/cache" > "$work/log" 2>&1 &
 serve=$!
-trap 'kill -TERM $serve 2> /dev/null; wait $serve 2> /dev/null; rm -rf "$work"' EXIT
+# The whole process group: on a jar's first run bin/kensho does not exec java (it moves the archive into place after).
+trap 'kill -TERM -- -$serve 2> /dev/null; wait $serve 2> /dev/null; rm -rf "$work"' EXIT
 for _ in $(seq 600); do curl -fs "$url" > /dev/null 2>&1 && break; sleep 0.5; done
 sleep 1
 latencies=()
