@@ -171,13 +171,14 @@ final class PageDatabase implements AutoCloseable {
                 // The page owns its database and may have marked it a template, which DROP refuses.
                 statement.execute("ALTER DATABASE " + name + " IS_TEMPLATE false");
                 statement.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
-                for (String parameter : settableOn(admin.getMetaData().getDatabaseMajorVersion())) {
+                int major = admin.getMetaData().getDatabaseMajorVersion();
+                for (String parameter : settableOn(major)) {
                     // One query string, so the lock is held until the revoke commits (see PARAMETER_ACL_LOCK).
                     statement.execute(PARAMETER_ACL_LOCK + "; DO $$BEGIN IF EXISTS (SELECT FROM pg_roles WHERE rolname = '"
                             + name + "') THEN REVOKE SET ON PARAMETER " + parameter + " FROM " + name + "; END IF; END$$");
                 }
-                // Granted only on a page that claims a plan; the row exists once any page had it.
-                statement.execute(PARAMETER_ACL_LOCK + "; DO $$BEGIN IF EXISTS (SELECT FROM pg_roles WHERE rolname = '" + name
+                // Granted only on a page that claims a plan (from 15, see PlanCapture); the row exists once any page had it.
+                if (PlanCapture.switchedPerStatement(major)) statement.execute(PARAMETER_ACL_LOCK + "; DO $$BEGIN IF EXISTS (SELECT FROM pg_roles WHERE rolname = '" + name
                         + "') AND EXISTS (SELECT FROM pg_catalog.pg_parameter_acl WHERE parname = '" + PlanCapture.PARAMETER
                         + "') THEN REVOKE SET ON PARAMETER " + PlanCapture.PARAMETER + " FROM " + name + "; END IF; END$$");
                 statement.execute("DROP ROLE IF EXISTS " + name);

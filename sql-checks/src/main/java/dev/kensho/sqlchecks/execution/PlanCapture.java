@@ -84,8 +84,19 @@ public final class PlanCapture {
             }
             statements.add("ALTER ROLE " + role + " SET " + setting);
         }
-        statements.add("GRANT SET ON PARAMETER " + PARAMETER + " TO " + role);
+        if (switchedPerStatement(major)) {
+            statements.add("GRANT SET ON PARAMETER " + PARAMETER + " TO " + role);
+        } else {
+            // Before 15 no role can be granted SET on a superuser setting: every statement of the page is measured
+            // (slower, as measuring costs), and Kensho keeps only the claimed statement's plans; nothing is switched.
+            statements.add("ALTER ROLE " + role + " SET " + PARAMETER + " = 0");
+        }
         return statements;
+    }
+
+    /** Whether capture is switched around the claimed statement (15 and later) or on for the page's whole run (14). */
+    static boolean switchedPerStatement(int major) {
+        return major >= 15;
     }
 
     private final List<CapturedPlans.Plan> plans = new ArrayList<>();

@@ -48,6 +48,8 @@ final class ScriptRunner {
     private static final String OUT_OF_MEMORY = "53200";
 
     private final Connection connection;
+    /** Whether capture is switched per claimed statement ({@link PlanCapture#switchedPerStatement}); else it is always on. */
+    private final boolean captureSwitched;
     private final ScenarioRunner scenarios;
     private final StatementGuard guard;
     private final PlanCatalog catalog;
@@ -84,12 +86,22 @@ final class ScriptRunner {
                  Semaphore scenarioSlots) {
         this.scenarioSlots = scenarioSlots;
         this.connection = connection;
+        this.captureSwitched = PlanCapture.switchedPerStatement(majorVersion(connection));
         this.pageTimeout = pageTimeout;
         this.scenarios = new ScenarioRunner(connection, sessions, guard);
         this.guard = guard;
         this.catalog = new PlanCatalog(sessions, connection);
         this.conditions = new RunConditions(connection, guard);
         this.plannerInputs = new PlannerInputs(conditions, ran);
+    }
+
+    /** The server's major version, as the driver learnt it at start-up (no query is sent). */
+    private static int majorVersion(Connection connection) {
+        try {
+            return connection.getMetaData().getDatabaseMajorVersion();
+        } catch (SQLException e) {
+            return Integer.MAX_VALUE;
+        }
     }
 
     /**
@@ -557,8 +569,8 @@ final class ScriptRunner {
                 return "the statement has no plan (" + first.toUpperCase(java.util.Locale.ROOT) + " is run without one); claim the "
                         + "plan of a query or of INSERT, UPDATE, DELETE or MERGE";
             }
-            if (aborted()) {
-                return null; // The statement fails as the reader's does (25P02); nothing is sent for it.
+            if (aborted() || !captureSwitched) {
+                return null; // Failing as the reader's does (25P02), or measured anyway (14): nothing is sent for it.
             }
             try {
                 executeOwn(PlanCapture.ON);
@@ -571,7 +583,7 @@ final class ScriptRunner {
 
         /** Back to the role's value; in a failed transaction nothing is sent (its end undoes the SET, which was transactional). */
         private void stopCapture() {
-            if (aborted()) {
+            if (aborted() || !captureSwitched) {
                 return;
             }
             try {
