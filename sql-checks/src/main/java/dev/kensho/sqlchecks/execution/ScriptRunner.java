@@ -433,7 +433,7 @@ final class ScriptRunner {
                 for (int i = 0; i < statements.size(); i++) {
                     SqlStatement statement = statements.get(i);
                     boolean isLast = i == statements.size() - 1;
-                    String sent = isLast && target != null ? target.sql : statement.text();
+                    String sent = isLast && target != null ? target.sql : statement.sent();
                     PlanCapture plans = isLast && capture ? new PlanCapture() : null;
                     if (plans != null) {
                         captureProblem = planless(statement);
@@ -473,7 +473,7 @@ final class ScriptRunner {
                         int from = statement.offset() + statement.text().length();
                         List<SqlStatement> rest = new ArrayList<>();
                         for (SqlStatement later : SqlSplitter.split(snippet.sql().substring(from), conforming)) {
-                            rest.add(new SqlStatement(later.text(), later.offset() + from));
+                            rest.add(new SqlStatement(later.text(), later.offset() + from, later.sent()));
                         }
                         statements = new ArrayList<>(statements.subList(0, i + 1));
                         statements.addAll(rest);

@@ -34,7 +34,7 @@ public final class SqlSplitter {
         for (Token token : tokens) {
             if (token.kind() == Kind.SEMICOLON && token.depth() == 0 && beginDepth == 0) {
                 if (first >= 0) {
-                    statements.add(new SqlStatement(sql.substring(first, last), first));
+                    statements.add(new SqlStatement(sql.substring(first, last), first, sql.substring(first, token.end())));
                 }
                 first = -1;
                 leadingWords.clear();
