@@ -597,7 +597,8 @@ public final class ScenarioRunner {
          */
         private boolean mayHaveSequences() {
             if (sequencesSeen == null) {
-                java.util.regex.Pattern making = java.util.regex.Pattern.compile("(?i)serial|sequence|identity|nextval");
+                java.util.regex.Pattern making = java.util.regex.Pattern.compile(
+                        "(?i)\\b((small|big)?serial[248]?|sequence|identity|nextval)\\b"); // not SERIALIZABLE
                 boolean written = scenario.setup().stream().anyMatch(sql -> making.matcher(sql).find())
                         || scenario.sessions().stream().anyMatch(session -> making.matcher(session.setup()).find()
                         || session.steps().stream().anyMatch(step -> making.matcher(step.sql()).find()));
