@@ -1169,7 +1169,8 @@ class BrowserTest {
                 List.of("SELECT CASE WHEN response_status IS NULL THEN 'in_progress' WHEN canonical_request <> "
                         + "'{\"currency\": \"JPY\", \"item\": \"book-43\", \"quantity\": 1}'::jsonb THEN 'mismatch' ELSE 'replay' END"
                         + decision, wrongOnCase("処理中の記録に、別の本文の再送")),
-                List.of("SELECT 'mismatch'" + decision, wrongOnCase("処理中の記録に、別の本文の再送"))));
+                // Always "mismatch" with the record's status: right while the body differs, wrong once it is the same.
+                List.of("SELECT 'mismatch'" + decision, wrongOnCase("処理中の記録に、同じ本文の再送"))));
         mistakes.put("idempotency/fingerprint/", List.of(
                 List.of("SELECT '{\"quantity\": 1, \"item\": \"book-42\", \"quantity\": 2}'::jsonb::text AS duplicated_as_text,"
                         + " true AS jsonb_equal, true AS hash_equal;", wrongOnCase("後ろの quantity が一度目と違う再送")),
