@@ -34,7 +34,7 @@ class DirectivesTest {
     @Test
     void rejectsUnknownDirectivesNamingTheKnownOnes() {
         InvalidDirectiveException e = assertThrows(InvalidDirectiveException.class, () -> Directives.parse(meta("expect", "23505")));
-        assertTrue(e.getMessage().startsWith("unknown directive 'expect'; known: setup, hidden, result, explain, expect-error=SQLSTATE"), e.getMessage());
+        assertTrue(e.getMessage().startsWith("unknown directive 'expect'; known: setup, hidden, result, explain, case=NAME, expect-error=SQLSTATE"), e.getMessage());
     }
 
     @Test
