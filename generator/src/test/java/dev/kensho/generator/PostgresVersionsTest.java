@@ -92,6 +92,24 @@ class PostgresVersionsTest {
     }
 
     @Test
+    void aBuildNarrowedByPostgresVersionMarksNoFenceItDidNotRunAndCountsOnlyWhatHeld() throws Exception {
+        TestSite site = new TestSite(temp)
+                .page("site.yml", "postgres:\n  versions: [14, 18]\n")
+                .page("a.md", TestSite.source("A", "\n```sql\nCREATE TABLE t (id int);\nINSERT INTO t VALUES (1);\n```\n\n"
+                        + "```sql versions=\"14\" result\nSELECT 14 AS major;\n```\n\n"
+                        + "```sql result\nSELECT count(*) AS n FROM t;\n```\n"));
+        TestSite.Run run = site.build("--postgres-version", "18");
+        assertEquals(0, run.status(), run::toString);
+        org.jsoup.nodes.Document html = org.jsoup.Jsoup.parse(Files.readString(site.out.resolve("a/index.html")));
+        org.jsoup.select.Elements figures = html.select("figure.code-block");
+        assertEquals(List.of("✓ PostgreSQL 18.6 で検証済み", "", "✓ PostgreSQL 18.6 で検証済み"),
+                figures.stream().map(f -> f.select(".evidence > summary").text()).toList());
+        assertEquals("未検証：このビルドはこの例を実行していません（このビルドが確かめた版を、versions= が含みません）",
+                figures.get(1).select(".not-verified-label").text());
+        assertEquals("このページの SQL 2 件（検証項目 2 件）は、", html.select(".verification-note").text().replaceAll("(は、).*", "$1"));
+    }
+
+    @Test
     void aClaimHoldingOnlyOn18FailsAtItsLineNamingTheOthers() throws Exception {
         TestSite site = new TestSite(temp)
                 .page("site.yml", EVERY_VERSION)

@@ -133,7 +133,13 @@ final class SnippetNodeRenderer implements NodeRenderer {
             // A verified snippet without one says why, so that a reader does not take it for an oversight.
             model.put("runUnavailable", Map.of("key", browser.reasonKey(), "argument", browser.argument()));
         }
-        if (outcome != null) {
+        // Evidence, and its ✓, only for a snippet that held: a build publishes a snippet it did not run when
+        // --postgres-version checked a version its versions= leaves out (skipped), and that one says so instead (a
+        // failed one is rendered only in memory, for the link check, by a build that then fails).
+        if (outcome != null && !outcome.passed()) {
+            model.put("notRunKey", outcome.status() == Outcome.Status.SKIPPED ? "code.notRun" : "code.failed");
+        }
+        if (outcome != null && outcome.passed()) {
             Map<String, Object> evidence = evidence(outcome, info);
             evidence.put("serverVersion", versions);
             boolean only = mark != null && mark.only();
