@@ -122,7 +122,7 @@ public final class BrowserRuns {
                         + "the model answer before it, when it checks a reader's query", CASE, "", false);
                 continue;
             }
-            if (coverage != null && !coverage.of(page, index).isEmpty() && !coverage.ranOnNewest(page, index)) {
+            if (site.playground() && coverage != null && !coverage.of(page, index).isEmpty() && !coverage.ranOnNewest(page, index)) {
                 String versions = dev.kensho.sqlchecks.postgres.PostgresReleases.describe(coverage.of(page, index));
                 entries[index] = new Entry(index, snippet.location().line(), "it ran only on PostgreSQL " + versions
                         + " (versions=), not on PostgreSQL " + coverage.newest() + ", whose run the browser replays and compares with",
