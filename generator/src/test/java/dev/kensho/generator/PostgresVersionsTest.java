@@ -63,6 +63,53 @@ class PostgresVersionsTest {
     }
 
     @Test
+    void aFenceLeftOutOfTheNewestVersionShowsItsOwnVersionsRowsAndIsNeitherOfferedNorReplayedInTheBrowser() throws Exception {
+        TestSite site = new TestSite(temp)
+                .page("site.yml", "postgres:\n  versions: [14, 18]\n")
+                .page("a.md", TestSite.source("A", "\n```sql\nCREATE TABLE t (id int);\nINSERT INTO t VALUES (1);\n```\n\n"
+                        + "```sql versions=\"14\" result\nSELECT current_setting('server_version_num')::int / 10000 AS major;\n```\n\n"
+                        + "```sql result\nSELECT count(*) AS n FROM t;\n```\n"));
+        TestSite.Run run = site.build("--jobs", "2");
+        assertEquals(0, run.status(), run::toString);
+        org.jsoup.nodes.Document html = org.jsoup.Jsoup.parse(Files.readString(site.out.resolve("a/index.html")));
+        org.jsoup.select.Elements figures = html.select("figure.code-block");
+        assertEquals(3, figures.size(), html::toString);
+        // The rows shown (major = 14) are the PostgreSQL 14 run's, and the page says so, not "from the 18.6 run".
+        assertEquals(List.of("主張は検証したすべての版で成り立ちました。下の行とプランは PostgreSQL 18.6 の実行のものです。",
+                        "主張は検証したすべての版で成り立ちました。下の行とプランは PostgreSQL 14.19 の実行のものです。",
+                        "主張は検証したすべての版で成り立ちました。下の行とプランは PostgreSQL 18.6 の実行のものです。"),
+                figures.stream().map(f -> f.select(".evidence-version").text()).toList());
+        // The browser runs 18 and compares with the 18 run, which never ran the 14-only fence: no run control for it,
+        // and it is not replayed before the snippet after it (which keeps its own).
+        assertEquals("", figures.get(1).select("[data-kensho-run]").attr("data-kensho-run"));
+        assertEquals("ブラウザーでは実行できません（PostgreSQL 14 だけで検証した例（versions=）で、ブラウザーが再現して比べる最新版の実行には含まれないため）",
+                figures.get(1).select(".run-unavailable").text());
+        assertFalse(figures.get(2).select("[data-kensho-run]").isEmpty(), figures.get(2)::toString);
+        JsonNode plan = new ObjectMapper().readTree(site.out.resolve("a/index.run.json").toFile());
+        List<Integer> replayed = new ArrayList<>();
+        plan.get("runs").forEach(r -> replayed.add(r.get("snippet").asInt()));
+        assertEquals(List.of(0, 2), replayed);
+    }
+
+    @Test
+    void aBuildNarrowedByPostgresVersionMarksNoFenceItDidNotRunAndCountsOnlyWhatHeld() throws Exception {
+        TestSite site = new TestSite(temp)
+                .page("site.yml", "postgres:\n  versions: [14, 18]\n")
+                .page("a.md", TestSite.source("A", "\n```sql\nCREATE TABLE t (id int);\nINSERT INTO t VALUES (1);\n```\n\n"
+                        + "```sql versions=\"14\" result\nSELECT 14 AS major;\n```\n\n"
+                        + "```sql result\nSELECT count(*) AS n FROM t;\n```\n"));
+        TestSite.Run run = site.build("--postgres-version", "18");
+        assertEquals(0, run.status(), run::toString);
+        org.jsoup.nodes.Document html = org.jsoup.Jsoup.parse(Files.readString(site.out.resolve("a/index.html")));
+        org.jsoup.select.Elements figures = html.select("figure.code-block");
+        assertEquals(List.of("✓ PostgreSQL 18.6 で検証済み", "", "✓ PostgreSQL 18.6 で検証済み"),
+                figures.stream().map(f -> f.select(".evidence > summary").text()).toList());
+        assertEquals("未検証：このビルドはこの例を実行していません（このビルドが確かめた版を、versions= が含みません）",
+                figures.get(1).select(".not-verified-label").text());
+        assertEquals("このページの SQL 2 件（検証項目 2 件）は、", html.select(".verification-note").text().replaceAll("(は、).*", "$1"));
+    }
+
+    @Test
     void aClaimHoldingOnlyOn18FailsAtItsLineNamingTheOthers() throws Exception {
         TestSite site = new TestSite(temp)
                 .page("site.yml", EVERY_VERSION)

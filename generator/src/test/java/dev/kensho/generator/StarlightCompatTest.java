@@ -611,6 +611,16 @@ class StarlightCompatTest {
                 + "write name=\"value\" pairs, as :::tip{icon=\"heart\"}"), run::toString);
     }
 
+    @Test
+    void anAsideIconWithAScriptSchemeFailsAtItsLineAndColumn() throws Exception {
+        TestSite site = new TestSite(temp).page("a.md", TestSite.source("A", "\n  :::danger{icon=javascript:alert(1)}\nText.\n:::\n"));
+        site.theme = null;
+        TestSite.Run run = site.check();
+        assertEquals(1, run.status(), run::toString);
+        assertTrue(run.err().contains(site.display("a.md") + ":5:3: error: <Aside> icon=\"…\": the URL scheme 'javascript:' is not allowed "
+                + "on the published site (use a relative link, http, https, mailto or tel)"), run::toString);
+    }
+
     /** issue 35: a Starlight site's own alias (tsconfig paths "~/*": ["src/*"]) is declared in site.yml and read through the content gate. */
     @Test
     void aSitesOwnPathAliasNamesFilesInsideContentOnly() throws Exception {

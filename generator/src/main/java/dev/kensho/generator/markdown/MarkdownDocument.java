@@ -150,7 +150,7 @@ public final class MarkdownDocument {
                     diagrams.put(tag.id(), SvgDiagram.sanitize(readDiagram(page, files, src), src, alt, "d" + tag.id() + "-"));
                 } catch (SvgDiagram.Problem e) {
                     String source = page.body().split("\n", -1)[tag.line() - 1];
-                    found.add(Diagnostic.at(page.displayPath(), tag.line(), source.indexOf('<') + 1, e.getMessage(), source));
+                    found.add(Diagnostic.at(page.displayPath(), tag.line(), tagColumn(source), e.getMessage(), source));
                 }
             }
         }
@@ -166,7 +166,7 @@ public final class MarkdownDocument {
             }
             if (problem != null) {
                 String source = page.body().split("\n", -1)[tag.line() - 1];
-                found.add(Diagnostic.at(page.displayPath(), tag.line(), source.indexOf('<') + 1, "<" + tag.name() + "> " + problem, source));
+                found.add(Diagnostic.at(page.displayPath(), tag.line(), tagColumn(source), "<" + tag.name() + "> " + problem, source));
             }
         }
         Document document;
@@ -457,5 +457,14 @@ public final class MarkdownDocument {
      * @param versions the PostgreSQL major versions its {@code versions=} names, or null: every version the site checks
      */
     public record SqlFence(FencedCodeBlock node, FenceInfo info, Snippet snippet, FencedCodeBlock rowsNode, List<Integer> versions) {
+    }
+
+    /** Where a component starts on its line, 1-based: its '<', or the ':::' of an aside in directive syntax (which has none). */
+    private static int tagColumn(String source) {
+        int at = source.indexOf('<');
+        if (at < 0) {
+            at = source.indexOf(":::");
+        }
+        return Math.max(at, 0) + 1;
     }
 }

@@ -3,6 +3,7 @@ package dev.kensho.generator.render;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.kensho.generator.content.SiteConfig;
+import dev.kensho.generator.verify.VersionCoverage;
 import dev.kensho.sqlchecks.model.Assertion;
 import dev.kensho.sqlchecks.model.Binding;
 import dev.kensho.sqlchecks.model.Failure;
@@ -74,7 +75,7 @@ public final class BrowserRuns {
      *
      * @param reason    why not, in English (the JSON report), or null when runnable
      * @param reasonKey the same as a key the theme words in the page's language ({@code run.unavailable.KEY}): off,
-     *                  unverified, siteExtensions, scenario, extension, load, conformingStrings; resultRows,
+     *                  unverified, otherVersions, siteExtensions, scenario, extension, load, conformingStrings; resultRows,
      *                  resultCharacters, resultValue, pageBytes (over a budget); or after (see argument)
      * @param argument  the figure the theme's words put in as {0}: for "after", the line of the snippet before it
      *                  that the browser cannot replay; for a budget, the budget; else empty
@@ -97,7 +98,14 @@ public final class BrowserRuns {
     private final List<Integer> order;
     private final Entry[] entries;
 
-    private BrowserRuns(PageResult result, SiteConfig site) {
+    /**
+     * The reason key of a snippet whose versions= leaves out the newest version the build checked: the build's run on
+     * that version, the one the page's rows come from and the browser compares with, never ran it, so the browser
+     * neither offers it nor replays it (which would give the snippets after it a state the build did not check).
+     */
+    public static final String OTHER_VERSIONS = "otherVersions";
+
+    private BrowserRuns(String page, PageResult result, SiteConfig site, VersionCoverage coverage) {
         List<String> siteExtensions = site.extensions();
         this.result = result;
         List<Snippet> snippets = result.outcomes().stream().map(Outcome::snippet).toList();
@@ -112,6 +120,13 @@ public final class BrowserRuns {
             if (snippet.directives().caseName() != null) {
                 entries[index] = new Entry(index, snippet.location().line(), "a data set of an exercise: the browser runs it only with "
                         + "the model answer before it, when it checks a reader's query", CASE, "", false);
+                continue;
+            }
+            if (site.playground() && coverage != null && !coverage.of(page, index).isEmpty() && !coverage.ranOnNewest(page, index)) {
+                String versions = dev.kensho.sqlchecks.postgres.PostgresReleases.describe(coverage.of(page, index));
+                entries[index] = new Entry(index, snippet.location().line(), "it ran only on PostgreSQL " + versions
+                        + " (versions=), not on PostgreSQL " + coverage.newest() + ", whose run the browser replays and compares with",
+                        OTHER_VERSIONS, versions, false);
                 continue;
             }
             Problem own = !site.playground() ? new Problem("site.yml turns the browser's run controls off (playground: false)", "off")
@@ -158,14 +173,14 @@ public final class BrowserRuns {
     }
 
     /** The page's snippets in the browser, under the site's settings (its extensions, whether the playground is on). */
-    public static BrowserRuns of(PageResult result, SiteConfig site) {
-        return new BrowserRuns(result, site);
+    public static BrowserRuns of(String page, PageResult result, SiteConfig site, VersionCoverage coverage) {
+        return new BrowserRuns(page, result, site, coverage);
     }
 
     /** Every verified page's, by the same keys: decided once a build, for the pages, the engine and the report. */
-    public static Map<String, BrowserRuns> ofPages(Map<String, PageResult> pages, SiteConfig site) {
+    public static Map<String, BrowserRuns> ofPages(Map<String, PageResult> pages, SiteConfig site, VersionCoverage coverage) {
         Map<String, BrowserRuns> runs = new LinkedHashMap<>();
-        pages.forEach((page, result) -> runs.put(page, of(result, site)));
+        pages.forEach((page, result) -> runs.put(page, of(page, result, site, coverage)));
         return runs;
     }
 
@@ -269,6 +284,9 @@ public final class BrowserRuns {
             Entry entry = entries[index];
             if (CASE.equals(entry.reasonKey())) {
                 continue; // in its answer's entry (a case is never replayed with the page)
+            }
+            if (OTHER_VERSIONS.equals(entry.reasonKey())) {
+                continue; // the run the browser follows never ran it: the snippets after it do not wait on it
             }
             if (!entry.replayed()) {
                 Map<String, Object> run = new LinkedHashMap<>();

@@ -340,6 +340,7 @@ public final class SiteRenderer {
         Map<FencedCodeBlock, Outcome> outcomes = new IdentityHashMap<>();
         Map<FencedCodeBlock, Outcome> expectedRows = new IdentityHashMap<>();
         Map<FencedCodeBlock, VersionCoverage.Mark> marks = new IdentityHashMap<>();
+        Map<FencedCodeBlock, String> evidenceFrom = new IdentityHashMap<>();
         Map<FencedCodeBlock, BrowserRuns.Entry> runnable = new IdentityHashMap<>();
         Map<String, String> runFiles = Map.of();
         String pageStem = stem(page.outputPath().substring(page.outputPath().lastIndexOf('/') + 1));
@@ -350,6 +351,7 @@ public final class SiteRenderer {
                 outcomes.put(fences.get(i).node(), result.outcomes().get(i));
                 if (severalVersions()) {
                     marks.put(fences.get(i).node(), verification.coverage().mark(page.relativePath(), i));
+                    evidenceFrom.put(fences.get(i).node(), verification.coverage().evidenceFrom(page.relativePath(), i));
                 }
                 if (fences.get(i).rowsNode() != null) {
                     expectedRows.put(fences.get(i).rowsNode(), result.outcomes().get(i));
@@ -364,7 +366,7 @@ public final class SiteRenderer {
         String planUrl = pageStem + BrowserRuns.PLAN_SUFFIX;
         HtmlRenderer html = HtmlRenderer.builder(MarkdownDocument.RENDER_OPTIONS)
                 .nodeRendererFactory(options -> new SnippetNodeRenderer(theme, outcomes, expectedRows, verification.serverVersion(), ui,
-                        document.textMarks(), runnable, planUrl, marks, severalVersions() ? browserComparedVersion() : null))
+                        document.textMarks(), runnable, planUrl, marks, evidenceFrom))
                 .build();
         String body;
         try {
@@ -461,8 +463,9 @@ public final class SiteRenderer {
             return null;
         }
         Map<String, Object> verified = new HashMap<>();
-        verified.put("snippets", result.outcomes().size());
-        verified.put("assertions", result.outcomes().stream().mapToLong(o -> o.assertions().size()).sum());
+        // The footer says every snippet it counts ran and held: it counts those (a skipped one is not among them).
+        verified.put("snippets", result.outcomes().stream().filter(Outcome::passed).count());
+        verified.put("assertions", result.outcomes().stream().filter(Outcome::passed).mapToLong(o -> o.assertions().size()).sum());
         verified.put("passed", result.outcomes().stream().filter(Outcome::passed).count());
         verified.put("serverVersion", verification.serverVersion());
         verified.put("builtAt", builtAt);

@@ -35,8 +35,11 @@ final class SnippetNodeRenderer implements NodeRenderer {
     private final String serverVersion;
     /** What each verified fence's mark says of the PostgreSQL versions it held on, when the run checked several. */
     private final Map<FencedCodeBlock, VersionCoverage.Mark> marks;
-    /** The exact version whose rows and plans the evidence shows, when the run checked several; else null. */
-    private final String evidenceVersion;
+    /**
+     * Per snippet, the exact version whose rows and plans its evidence shows, when the run checked several: the newest
+     * it ran on, which is not the run's newest for a snippet whose versions= leaves that one out.
+     */
+    private final Map<FencedCodeBlock, String> evidenceFrom;
     /** The theme's words in the page's language. */
     private final UiStrings ui;
     /** Text markers found when the page was parsed, by fence. */
@@ -58,14 +61,14 @@ final class SnippetNodeRenderer implements NodeRenderer {
 
     /**
      * @param marks           per fence, the versions its mark names (empty when the run checked one version)
-     * @param evidenceVersion the exact version the evidence's rows and plans come from, when several were checked
+     * @param evidenceFrom per snippet, the exact version its evidence's rows and plans come from, when several were checked
      */
     SnippetNodeRenderer(Theme theme, Map<FencedCodeBlock, Outcome> outcomes, Map<FencedCodeBlock, Outcome> expectedRows,
                         String serverVersion, UiStrings ui,
                         Map<FencedCodeBlock, String[]> textMarks, Map<FencedCodeBlock, BrowserRuns.Entry> runnable, String planUrl,
-                        Map<FencedCodeBlock, VersionCoverage.Mark> marks, String evidenceVersion) {
+                        Map<FencedCodeBlock, VersionCoverage.Mark> marks, Map<FencedCodeBlock, String> evidenceFrom) {
         this.marks = marks;
-        this.evidenceVersion = evidenceVersion;
+        this.evidenceFrom = evidenceFrom;
         this.runnable = runnable;
         this.planUrl = planUrl;
         this.ui = ui;
@@ -130,15 +133,21 @@ final class SnippetNodeRenderer implements NodeRenderer {
             // A verified snippet without one says why, so that a reader does not take it for an oversight.
             model.put("runUnavailable", Map.of("key", browser.reasonKey(), "argument", browser.argument()));
         }
-        if (outcome != null) {
+        // Evidence, and its ✓, only for a snippet that held: a build publishes a snippet it did not run when
+        // --postgres-version checked a version its versions= leaves out (skipped), and that one says so instead (a
+        // failed one is rendered only in memory, for the link check, by a build that then fails).
+        if (outcome != null && !outcome.passed()) {
+            model.put("notRunKey", outcome.status() == Outcome.Status.SKIPPED ? "code.notRun" : "code.failed");
+        }
+        if (outcome != null && outcome.passed()) {
             Map<String, Object> evidence = evidence(outcome, info);
             evidence.put("serverVersion", versions);
             boolean only = mark != null && mark.only();
             // "PostgreSQL 18 のみで検証済み": a versions= fence held where it said, and was not run elsewhere.
             evidence.put("markKey", only ? "code.verifiedOnly" : "code.verified");
             evidence.put("sessionsKey", only ? "code.verifiedSessionsOnly" : "code.verifiedSessions");
-            if (mark != null && evidenceVersion != null) {
-                evidence.put("evidenceFrom", evidenceVersion);
+            if (mark != null && evidenceFrom.get(node) != null) {
+                evidence.put("evidenceFrom", evidenceFrom.get(node));
             }
             model.put("evidence", evidence);
             if (outcome.transcript() != null && outcome.snippet().scenario() != null) {

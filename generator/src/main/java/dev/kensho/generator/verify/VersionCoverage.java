@@ -47,6 +47,21 @@ public record VersionCoverage(List<Integer> checked, List<Integer> named, Map<In
         return new Mark(PostgresReleases.describe(versions), only);
     }
 
+    /**
+     * The exact version whose outcome a snippet's evidence shows: the newest it ran on ({@link VersionedVerification}
+     * keeps that one for a snippet that held everywhere), not the run's newest when its versions= leaves that out.
+     */
+    public String evidenceFrom(String page, int index) {
+        List<Integer> versions = of(page, index);
+        int shown = versions.isEmpty() ? newest() : versions.get(versions.size() - 1);
+        return exact.getOrDefault(shown, Integer.toString(shown));
+    }
+
+    /** Whether snippet {@code index} of {@code page} ran on the newest version checked, the one the browser compares with. */
+    public boolean ranOnNewest(String page, int index) {
+        return of(page, index).contains(newest());
+    }
+
     /** @param versions the versions, as the mark writes them; @param only whether they are fewer than the site names */
     public record Mark(String versions, boolean only) {
     }

@@ -226,6 +226,15 @@ final class PostgresBinaries {
                         throw new IOException("archive link outside its folder: " + link.getName() + " -> " + link.getLinkName());
                     }
                     inside(into, path.getParent().resolve(target), link.getName() + " -> " + link.getLinkName());
+                    // A target read on paper (normalised) is not where a chain of links leads: "a" -> "." puts a/b in the
+                    // folder itself, where "../x" is outside. Links that only descend (PostgreSQL's point at files beside
+                    // them) can never lead out, whatever other links they pass through.
+                    for (Path part : target) {
+                        if (part.toString().equals("..")) {
+                            throw new IOException("archive link outside its folder: " + link.getName() + " -> " + link.getLinkName()
+                                    + " (a link inside the archive never climbs with ..)");
+                        }
+                    }
                     Files.createSymbolicLink(path, target);
                 } else {
                     Path target = inside(into, into.resolve(link.getLinkName()), link.getName() + " -> " + link.getLinkName());

@@ -65,6 +65,19 @@ class PostgresBinariesTest {
     }
 
     @Test
+    void aChainOfLinksEachInsideOnPaperCannotLeadOut(@TempDir Path dir) throws Exception {
+        // "a" -> "." puts a/b in the folder itself, so "../outside" from there is the folder's parent, though
+        // a/../outside reads as inside; a hard link through it would then reach (and chmod) a file outside.
+        Files.createDirectories(dir.resolve("outside"));
+        Files.writeString(dir.resolve("outside/secret"), "s");
+        IOException chained = assertThrows(IOException.class, () -> PostgresBinaries.unpack(archive(symlink("a", "."),
+                symlink("a/b", "../outside"), hardlink("h", "b/secret")), dir.resolve("into")));
+        assertEquals("archive link outside its folder: a/b -> ../outside (a link inside the archive never climbs with ..)",
+                chained.getMessage());
+        assertFalse(Files.exists(dir.resolve("into/b")));
+    }
+
+    @Test
     void aLinkInsideTheFolderIsKept(@TempDir Path dir) throws Exception {
         Path into = dir.resolve("into");
         PostgresBinaries.unpack(archive(file("lib/libpq.so.5.18", "elf"), symlink("lib/libpq.so.5", "libpq.so.5.18")), into);
