@@ -84,19 +84,20 @@ public final class PlanCapture {
             }
             statements.add("ALTER ROLE " + role + " SET " + setting);
         }
-        if (switchedPerStatement(major)) {
-            statements.add("GRANT SET ON PARAMETER " + PARAMETER + " TO " + role);
-        } else {
-            // Before 15 no role can be granted SET on a superuser setting: every statement of the page is measured
-            // (slower, as measuring costs), and Kensho keeps only the claimed statement's plans; nothing is switched.
-            statements.add("ALTER ROLE " + role + " SET " + PARAMETER + " = 0");
-        }
+        // Every statement of the page is measured and Kensho keeps only the claimed statement's plans. A switch the
+        // page's role could SET (GRANT SET ON PARAMETER) was also one its own function or trigger could turn off while
+        // the claimed statement ran, hiding the plans of the nested statements it ran meanwhile (set_config with a
+        // computed name, a function's SET clause): no setting of auto_explain's is the page's to change.
+        statements.add("ALTER ROLE " + role + " SET " + PARAMETER + " = 0");
         return statements;
     }
 
-    /** Whether capture is switched around the claimed statement (15 and later) or on for the page's whole run (14). */
+    /**
+     * Whether capture is switched around the claimed statement: never (see {@link #roleStatements}); kept as the
+     * one place that says so, for the run's code paths that would send the switch.
+     */
     static boolean switchedPerStatement(int major) {
-        return major >= 15;
+        return false;
     }
 
     private final List<CapturedPlans.Plan> plans = new ArrayList<>();

@@ -129,14 +129,32 @@ class RunModelTest {
      */
     @Test
     void aPageCannotSwitchPlanCaptureOffForAClaimedStatement() throws Exception {
-        PageResult off = page().add("setup hidden", ACCOUNTS)
+        Outcome off = page().add("setup hidden", ACCOUNTS)
                 .add("", "SET auto_explain.log_min_duration = -1;")
-                .add("max-buffers=100", "SELECT count(*) FROM accounts WHERE id = 5;", " count\n-------\n     1\n").run();
-        off.outcomes().forEach(o -> assertTrue(o.passed(), () -> String.valueOf(o.failure())));
+                .add("max-buffers=100", "SELECT count(*) FROM accounts WHERE id = 5;", " count\n-------\n     1\n").run().outcomes().get(1);
+        assertEquals("permission denied to set parameter \"auto_explain.log_min_duration\"", off.failure().message());
         Outcome analyze = page().add("setup hidden", ACCOUNTS)
                 .add("", "SET auto_explain.log_analyze = off;")
                 .add("max-buffers=100", "SELECT count(*) FROM accounts WHERE id = 5;", " count\n-------\n     1\n").run().outcomes().get(1);
         assertEquals("permission denied to set parameter \"auto_explain.log_analyze\"", analyze.failure().message());
+    }
+
+    @Test
+    void aTriggerCannotTurnCaptureOffToHideTheSeqScanOfItsNestedStatement() throws Exception {
+        // The red team's page: a trigger switches auto_explain off around its own read of big, under a computed name.
+        String setup = """
+                CREATE TABLE big (id int PRIMARY KEY, v int);
+                INSERT INTO big SELECT g, g FROM generate_series(1, 5000) AS g; ANALYZE big;
+                CREATE TABLE small (id int);
+                CREATE FUNCTION hide() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+                  PERFORM set_config(E'auto\\x5fexplain.log_min_duration', '-1', true);
+                  PERFORM count(*) FROM big WHERE v = NEW.id;
+                  PERFORM set_config(E'auto\\x5fexplain.log_min_duration', '0', true);
+                  RETURN NEW; END $$;
+                CREATE TRIGGER small_hide BEFORE INSERT ON small FOR EACH ROW EXECUTE FUNCTION hide();""";
+        Outcome hidden = page().add("setup hidden", setup)
+                .add("no-seq-scan=big", "INSERT INTO small SELECT id FROM big WHERE id = 5;").last();
+        assertEquals("permission denied to set parameter \"auto_explain.log_min_duration\"", hidden.failure().message());
     }
 
     @Test
