@@ -75,7 +75,7 @@ final class PageDatabase implements AutoCloseable {
                 long perProcess = Math.max(1, (diskBytes / (1 + ScenarioParser.MAX_SESSIONS)) >> 10);
                 role.append("; ALTER ROLE ").append(name).append(" SET temp_file_limit = '").append(perProcess).append("kB'");
                 List<String> settable = settableOn(major);
-                if (!settable.isEmpty() || claimsPlans) {
+                if (!settable.isEmpty()) {
                     // One pg_parameter_acl row per parameter is shared by every page's role, and the dropper
                     // revokes on its own connection meanwhile (deleting the row with the last grant): taken in
                     // turn, or a grant fails with "tuple concurrently deleted".
@@ -177,10 +177,6 @@ final class PageDatabase implements AutoCloseable {
                     statement.execute(PARAMETER_ACL_LOCK + "; DO $$BEGIN IF EXISTS (SELECT FROM pg_roles WHERE rolname = '"
                             + name + "') THEN REVOKE SET ON PARAMETER " + parameter + " FROM " + name + "; END IF; END$$");
                 }
-                // Granted only on a page that claims a plan (from 15, see PlanCapture); the row exists once any page had it.
-                if (PlanCapture.switchedPerStatement(major)) statement.execute(PARAMETER_ACL_LOCK + "; DO $$BEGIN IF EXISTS (SELECT FROM pg_roles WHERE rolname = '" + name
-                        + "') AND EXISTS (SELECT FROM pg_catalog.pg_parameter_acl WHERE parname = '" + PlanCapture.PARAMETER
-                        + "') THEN REVOKE SET ON PARAMETER " + PlanCapture.PARAMETER + " FROM " + name + "; END IF; END$$");
                 statement.execute("DROP ROLE IF EXISTS " + name);
             } catch (SQLException e) {
                 System.err.println("warning: could not drop page database " + name + ": " + e.getMessage());

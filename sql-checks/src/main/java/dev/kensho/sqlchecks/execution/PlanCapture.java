@@ -19,12 +19,11 @@ import java.util.List;
  * <p>Whether a page's sessions can report plans at all is decided before they open, by the role
  * Kensho's superuser connection makes for the page ({@link #roleStatements}): a page with no plan or
  * work claim loads no auto_explain, and nothing of it is sent on its connection. On a page with one,
- * the claimed statement alone is measured, between {@link #ON} and {@link #OFF}: two {@code SET}
- * statements, which PostgreSQL runs without a snapshot, a transaction ID, a lock or a catalog access
- * (so a later {@code SET TRANSACTION} is still first, and a repeatable-read transaction's snapshot is
- * its first query's). Measuring every statement instead would send a plan for every row's foreign-key
- * check of a bulk INSERT (10,000 rows took longer than the 5 s statement limit), so the switch stays
- * per statement. Measuring changes no result, lock, snapshot or transaction state: auto_explain only
+ * every statement is measured and nothing is sent around the claimed statement; Kensho keeps its plans.
+ * (A switch the page's role could SET per statement was also one the page's own trigger could turn off
+ * while the claimed statement ran, hiding its nested statements' plans. The price of measuring throughout:
+ * a bulk INSERT sends a plan for every row's foreign-key check, and 10,000 rows took longer than the
+ * 5 s statement limit.) Measuring changes no result, lock, snapshot or transaction state: auto_explain only
  * adds instrumentation to the executor and prints the plan at the statement's end.
  */
 public final class PlanCapture {
@@ -39,17 +38,16 @@ public final class PlanCapture {
     private static final int MAX_REPORT_CHARS = 4 << 20;
 
     /**
-     * auto_explain's settings, fixed on a page's role by the superuser connection: every plan
+     * auto_explain's settings, fixed on a page's role by the superuser connection: every statement
      * measured (ANALYZE, BUFFERS, timing), nested statements and triggers included, as JSON with the
-     * settings that shaped it, sent to the page's own connection as a NOTICE. The page cannot change
-     * any of them (they are superuser settings and the role holds no SET privilege on them) but
-     * {@link #PARAMETER}, which the role may SET so that Kensho's switch is a plain {@code SET}: a page
-     * that sets it itself changes nothing Kensho measures (the switch sets it again around the claimed
-     * statement) and at worst silences plans, which fails the claim.
+     * settings that shaped it, sent to the page's own connection as a NOTICE; Kensho keeps the claimed
+     * statement's. The page cannot change any of them: they are superuser settings and the role holds
+     * no SET privilege on them. (A switch the role could SET around the claimed statement was also one
+     * the page's own trigger could turn off while it ran, hiding its nested statements' plans.)
      */
     private static final List<String> SETTINGS = List.of(
             "session_preload_libraries = 'auto_explain'",
-            "auto_explain.log_min_duration = -1",
+            "auto_explain.log_min_duration = 0",
             "auto_explain.log_analyze = on",
             "auto_explain.log_buffers = on",
             "auto_explain.log_timing = on",
@@ -61,13 +59,6 @@ public final class PlanCapture {
             "auto_explain.log_level = notice",
             "auto_explain.log_parameter_max_length = 0",
             "auto_explain.sample_rate = 1");
-
-    /** The one setting that switches capture, which a page's role may SET (see {@link #SETTINGS}). */
-    static final String PARAMETER = "auto_explain.log_min_duration";
-    /** Sent on the page's connection right before the claimed statement. */
-    static final String ON = "SET " + PARAMETER + " = 0";
-    /** Sent right after it: back to the role's value (-1, nothing measured). */
-    static final String OFF = "RESET " + PARAMETER;
 
     /** The names of auto_explain's settings Kensho sets. */
     static List<String> settingNames() {
@@ -84,20 +75,7 @@ public final class PlanCapture {
             }
             statements.add("ALTER ROLE " + role + " SET " + setting);
         }
-        // Every statement of the page is measured and Kensho keeps only the claimed statement's plans. A switch the
-        // page's role could SET (GRANT SET ON PARAMETER) was also one its own function or trigger could turn off while
-        // the claimed statement ran, hiding the plans of the nested statements it ran meanwhile (set_config with a
-        // computed name, a function's SET clause): no setting of auto_explain's is the page's to change.
-        statements.add("ALTER ROLE " + role + " SET " + PARAMETER + " = 0");
         return statements;
-    }
-
-    /**
-     * Whether capture is switched around the claimed statement: never (see {@link #roleStatements}); kept as the
-     * one place that says so, for the run's code paths that would send the switch.
-     */
-    static boolean switchedPerStatement(int major) {
-        return false;
     }
 
     private final List<CapturedPlans.Plan> plans = new ArrayList<>();

@@ -48,8 +48,6 @@ final class ScriptRunner {
     private static final String OUT_OF_MEMORY = "53200";
 
     private final Connection connection;
-    /** Whether capture is switched per claimed statement ({@link PlanCapture#switchedPerStatement}); else it is always on. */
-    private final boolean captureSwitched;
     private final ScenarioRunner scenarios;
     private final StatementGuard guard;
     private final PlanCatalog catalog;
@@ -86,22 +84,12 @@ final class ScriptRunner {
                  Semaphore scenarioSlots) {
         this.scenarioSlots = scenarioSlots;
         this.connection = connection;
-        this.captureSwitched = PlanCapture.switchedPerStatement(majorVersion(connection));
         this.pageTimeout = pageTimeout;
         this.scenarios = new ScenarioRunner(connection, sessions, guard);
         this.guard = guard;
         this.catalog = new PlanCatalog(sessions, connection);
         this.conditions = new RunConditions(connection, guard);
         this.plannerInputs = new PlannerInputs(conditions, ran);
-    }
-
-    /** The server's major version, as the driver learnt it at start-up (no query is sent). */
-    private static int majorVersion(Connection connection) {
-        try {
-            return connection.getMetaData().getDatabaseMajorVersion();
-        } catch (SQLException e) {
-            return Integer.MAX_VALUE;
-        }
     }
 
     /**
@@ -455,7 +443,6 @@ final class ScriptRunner {
                         return failedStatement(e, statement, isLast && target != null ? target.shift : 0, isLast);
                     } finally {
                         if (plans != null) {
-                            stopCapture();
                             try {
                                 captured = plans.result(sent);
                             } catch (IllegalStateException unreadable) {
@@ -557,10 +544,8 @@ final class ScriptRunner {
         }
 
         /**
-         * Switches auto_explain on for the next statement; the reason when it cannot be. The switch is a
-         * SET ({@link PlanCapture#ON}): PostgreSQL runs it with no snapshot, no transaction ID, no lock and
-         * no catalog access, so the statement after it is still its transaction's first query. A statement
-         * with no plan is told from its text, before anything is sent.
+         * Why the statement can carry no plan claim, told from its text (nothing is sent: every statement of a
+         * page with plan claims is measured, see {@link PlanCapture}), or null when it can.
          */
         private String planless(SqlStatement statement) {
             String first = SqlLexer.firstWord(statement.text(), standardConformingStrings());
@@ -569,28 +554,7 @@ final class ScriptRunner {
                 return "the statement has no plan (" + first.toUpperCase(java.util.Locale.ROOT) + " is run without one); claim the "
                         + "plan of a query or of INSERT, UPDATE, DELETE or MERGE";
             }
-            if (aborted() || !captureSwitched) {
-                return null; // Failing as the reader's does (25P02), or measured anyway (14): nothing is sent for it.
-            }
-            try {
-                executeOwn(PlanCapture.ON);
-                return null;
-            } catch (SQLException e) {
-                return "the server did not let Kensho measure the statement with auto_explain (" + e.getMessage()
-                        + "); plan and work claims need auto_explain, which PostgreSQL ships in contrib";
-            }
-        }
-
-        /** Back to the role's value; in a failed transaction nothing is sent (its end undoes the SET, which was transactional). */
-        private void stopCapture() {
-            if (aborted() || !captureSwitched) {
-                return;
-            }
-            try {
-                executeOwn(PlanCapture.OFF);
-            } catch (SQLException ignored) {
-                // The connection is gone; the page fails with it.
-            }
+            return null;
         }
 
         /** PREPAREs a parameterised statement; on failure records the outcome and returns null. */
