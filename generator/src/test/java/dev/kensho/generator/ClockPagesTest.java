@@ -71,6 +71,38 @@ class ClockPagesTest {
         return found.group(1);
     }
 
+    private static final Pattern BUILT_AT_JA = Pattern.compile("は、(\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} UTC) のビルドで PostgreSQL");
+
+    private String builtAt(TestSite site, String page) throws Exception {
+        Matcher found = BUILT_AT_JA.matcher(Files.readString(site.out.resolve(page + "/index.html")));
+        assertTrue(found.find(), "the page's footer says which build ran its SQL");
+        return found.group(1);
+    }
+
+    @Test
+    void aPageFromTheCacheNamesWhenItsSqlRanNotThisBuildsTime() throws Exception {
+        // The build's own time is pinned to 1970 (as SOURCE_DATE_EPOCH would); the cache records when a page really ran.
+        String pinned = System.getProperty("kensho.sourceDateEpoch");
+        System.setProperty("kensho.sourceDateEpoch", "0");
+        try {
+            TestSite site = new TestSite(temp).page("fixed.md", FIXED_PAGE);
+            assertEquals(0, build(site, Map.of()).status());
+            assertEquals("1970-01-01 00:00 UTC", builtAt(site, "fixed"), "a page this build ran names this build's time");
+            site.page("other.md", TestSite.source("Other", "\n```sql\nSELECT 2 AS two;\n```\n"));
+            TestSite.Run second = build(site, Map.of());
+            assertEquals(0, second.status(), second::toString);
+            String cached = builtAt(site, "fixed");
+            assertTrue(cached.matches("20\\d\\d-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC"), "the page from the cache names when its SQL ran: " + cached);
+            assertEquals("1970-01-01 00:00 UTC", builtAt(site, "other"));
+        } finally {
+            if (pinned == null) {
+                System.clearProperty("kensho.sourceDateEpoch");
+            } else {
+                System.setProperty("kensho.sourceDateEpoch", pinned);
+            }
+        }
+    }
+
     @Test
     void aClockPageKeepsItsMarksFromTheCacheAndSaysWhenItWasVerifiedAndAChancePageIsReusedAsAnyPage() throws Exception {
         TestSite site = new TestSite(temp).page("today.md", CLOCK_PAGE).page("lucky.md", CHANCE_PAGE).page("fixed.md", FIXED_PAGE);

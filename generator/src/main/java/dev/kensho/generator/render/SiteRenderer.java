@@ -208,7 +208,7 @@ public final class SiteRenderer {
                 // The build time is shown only under verified SQL: other pages are reused across minutes.
                 String key = memo == null ? null : RenderMemo.key(shared, page.body(), page.frontMatter().toString(),
                         outcomesFingerprint(result), lastUpdated.get(page.relativePath()), result == null ? "" : builtAt,
-                        String.valueOf(verification.clockPages().get(page.relativePath())));
+                        String.valueOf(verification.checkedAt().get(page.relativePath())));
                 RenderMemo.Entry reused = memo == null ? null : memo.get(page.outputPath(), key);
                 boolean lastUse = sharing.get(page.relativePath()) == 1;
                 rendered.add(pool.submit(() -> {
@@ -468,10 +468,13 @@ public final class SiteRenderer {
         verified.put("assertions", result.outcomes().stream().filter(Outcome::passed).mapToLong(o -> o.assertions().size()).sum());
         verified.put("passed", result.outcomes().stream().filter(Outcome::passed).count());
         verified.put("serverVersion", verification.serverVersion());
-        verified.put("builtAt", builtAt);
+        VerificationRun.CheckedAt clock = verification.checkedAt().get(page.relativePath());
+        // A page read from the cache was run by the build that stored it, not by this one: the footer names that build's time.
+        verified.put("builtAt", clock != null && verification.fromCache().contains(page.relativePath())
+                ? DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'").format(clock.verifiedAt().atOffset(java.time.ZoneOffset.UTC))
+                : builtAt);
         // A page reading the clock says when its claims were checked: they hold for that moment, maybe not for today.
-        VerificationRun.ClockReading clock = verification.clockPages().get(page.relativePath());
-        if (clock != null) {
+        if (clock != null && clock.reads() != null) {
             verified.put("clockReads", clock.reads());
             verified.put("clockVerifiedAt", DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")
                     .format(clock.verifiedAt().atOffset(java.time.ZoneOffset.UTC)));

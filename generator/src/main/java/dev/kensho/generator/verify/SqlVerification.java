@@ -68,7 +68,7 @@ public final class SqlVerification {
         Map<String, PageResult> results = new LinkedHashMap<>();
         Map<String, String> keys = new LinkedHashMap<>();
         Set<String> fromCache = new HashSet<>();
-        Map<String, VerificationRun.ClockReading> clockPages = new HashMap<>();
+        Map<String, VerificationRun.CheckedAt> checkedAt = new HashMap<>();
         List<MarkdownDocument> toRun = new ArrayList<>();
         String cachedVersion = null;
         String cachedServer = null;
@@ -81,7 +81,7 @@ public final class SqlVerification {
             if (hit.isPresent()) {
                 results.put(page, hit.get().result());
                 fromCache.add(page);
-                clock(document, hit.get().verifiedAt(), clockPages);
+                clock(document, hit.get().verifiedAt(), checkedAt);
                 cachedVersion = hit.get().serverVersion();
                 cachedServer = hit.get().serverDescription();
             } else {
@@ -96,7 +96,7 @@ public final class SqlVerification {
             log.accept("Kensho: all " + withSql.size() + " page(s) with SQL unchanged since PostgreSQL " + cachedVersion
                     + " verified them; outcomes from the cache, no PostgreSQL server started");
             return new VerificationRun("cache", "every page unchanged", cachedVersion, cachedServer, Duration.ZERO, results, fromCache,
-                    clockPages);
+                    checkedAt);
         }
         // Chosen only now: asking whether a Docker engine answers can take seconds, and cached pages need no server.
         ProviderChoice choice = chooser.get();
@@ -129,7 +129,7 @@ public final class SqlVerification {
                     String page = document.page().relativePath();
                     PageResult result = running.get(page).get();
                     results.put(page, result);
-                    clock(document, ranAt.get(page), clockPages);
+                    clock(document, ranAt.get(page), checkedAt);
                     if (cache != null) {
                         cache.store(keys.get(page), result, verifier.serverVersion(), verifier.serverDescription(), ranAt.get(page), log);
                     }
@@ -143,18 +143,20 @@ public final class SqlVerification {
                 pool.shutdownNow();
             }
             return new VerificationRun(choice.provider().name(), choice.fullReason(), verifier.serverVersion(),
-                    verifier.serverDescription(), start, results, fromCache, clockPages);
+                    verifier.serverDescription(), start, results, fromCache, checkedAt);
         } finally {
             session.release(verifier);
         }
     }
 
-    /** Notes when a page whose SQL reads the clock was verified (a page reading chance says nothing: it ran just now). */
-    private static void clock(MarkdownDocument document, Instant verifiedAt, Map<String, VerificationRun.ClockReading> clockPages) {
+    /**
+     * Notes when a page's claims were checked (so that a page from the cache does not claim this build ran it), and
+     * what clock its SQL reads, if any (a page reading chance says nothing more: a recorded draw is as good as a new one).
+     */
+    private static void clock(MarkdownDocument document, Instant verifiedAt, Map<String, VerificationRun.CheckedAt> checkedAt) {
         TimeDependentSql.Reading reading = TimeDependentSql.read(snippets(document).stream().map(Snippet::sql).toList());
-        if (reading != null && reading.kind() == TimeDependentSql.Kind.CLOCK) {
-            clockPages.put(document.page().relativePath(), new VerificationRun.ClockReading(reading.word(), verifiedAt));
-        }
+        String reads = reading != null && reading.kind() == TimeDependentSql.Kind.CLOCK ? reading.word() : null;
+        checkedAt.put(document.page().relativePath(), new VerificationRun.CheckedAt(reads, verifiedAt));
     }
 
     static List<Snippet> snippets(MarkdownDocument document) {

@@ -21,21 +21,25 @@ import java.util.Set;
  * @param serverStart       time to get the server accepting connections
  * @param pages             outcomes per page
  * @param fromCache         pages (paths below content/) whose outcomes came from the cache
- * @param clockPages        pages whose SQL reads the clock: what they read and when their claims were checked
+ * @param checkedAt         when each page's claims were checked (a page read from the cache: by the run that stored it),
+ *                          and, for a page whose SQL reads the clock, what it reads
  * @param coverage          the PostgreSQL versions checked and each snippet's, or null before they are known
  */
 public record VerificationRun(String provider, String providerReason, String serverVersion, String serverDescription,
                               Duration serverStart, Map<String, PageResult> pages, Set<String> fromCache,
-                              Map<String, ClockReading> clockPages, VersionCoverage coverage) {
+                              Map<String, CheckedAt> checkedAt, VersionCoverage coverage) {
 
-    /** A page's claims hold for the moment they were checked: {@code verifiedAt}, reading the clock with {@code reads}. */
-    public record ClockReading(String reads, Instant verifiedAt) {
+    /**
+     * A page's claims were checked at {@code verifiedAt}; {@code reads} names the clock its SQL reads (then they hold for
+     * that moment), or is null.
+     */
+    public record CheckedAt(String reads, Instant verifiedAt) {
     }
 
     public VerificationRun {
         pages = Collections.unmodifiableMap(new LinkedHashMap<>(pages));
         fromCache = Set.copyOf(fromCache);
-        clockPages = Map.copyOf(clockPages);
+        checkedAt = Map.copyOf(checkedAt);
     }
 
     /** A run that verified nothing. */
@@ -45,12 +49,12 @@ public record VerificationRun(String provider, String providerReason, String ser
 
     public VerificationRun(String provider, String providerReason, String serverVersion, String serverDescription,
                            Duration serverStart, Map<String, PageResult> pages, Set<String> fromCache,
-                           Map<String, ClockReading> clockPages) {
-        this(provider, providerReason, serverVersion, serverDescription, serverStart, pages, fromCache, clockPages, null);
+                           Map<String, CheckedAt> checkedAt) {
+        this(provider, providerReason, serverVersion, serverDescription, serverStart, pages, fromCache, checkedAt, null);
     }
 
     public VerificationRun withCoverage(VersionCoverage versions) {
-        return new VerificationRun(provider, providerReason, serverVersion, serverDescription, serverStart, pages, fromCache, clockPages,
+        return new VerificationRun(provider, providerReason, serverVersion, serverDescription, serverStart, pages, fromCache, checkedAt,
                 versions);
     }
 

@@ -153,14 +153,14 @@ public final class VersionedVerification {
         VersionCoverage coverage = coverage(documents, named, checked, runs);
         return new VerificationRun(any.provider(), any.providerReason(), exacts.isEmpty() ? null : String.join(", ", exacts),
                 any.serverDescription(), runs.values().stream().map(VerificationRun::serverStart).max(Duration::compareTo).orElse(Duration.ZERO),
-                pages, fromCache, clockReadings(runs)).withCoverage(coverage);
+                pages, fromCache, checkedAtEarliest(runs)).withCoverage(coverage);
     }
 
     /** A clock-reading page checked on several versions holds from its earliest check. */
-    private static Map<String, VerificationRun.ClockReading> clockReadings(Map<Integer, VerificationRun> runs) {
-        Map<String, VerificationRun.ClockReading> earliest = new java.util.HashMap<>();
+    private static Map<String, VerificationRun.CheckedAt> checkedAtEarliest(Map<Integer, VerificationRun> runs) {
+        Map<String, VerificationRun.CheckedAt> earliest = new java.util.HashMap<>();
         for (VerificationRun run : runs.values()) {
-            run.clockPages().forEach((page, reading) -> earliest.merge(page, reading,
+            run.checkedAt().forEach((page, reading) -> earliest.merge(page, reading,
                     (a, b) -> a.verifiedAt().isAfter(b.verifiedAt()) ? b : a));
         }
         return earliest;
