@@ -108,6 +108,8 @@ public final class EmbeddedPostgres implements PostgresProvider {
                 workDir = Files.createTempDirectory(clusterRoot(), "kensho-pg-");
                 lockChannel = FileChannel.open(workDir.resolve(LOCK_FILE), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
                 ownership = lockChannel.lock();
+                // Written once the lock is held: an empty lock file is one another process has made but not yet locked.
+                lockChannel.write(java.nio.ByteBuffer.wrap(new byte[] {'1'}));
             }
             try {
                 Server server = boot(binaries, workDir);
@@ -206,8 +208,9 @@ public final class EmbeddedPostgres implements PostgresProvider {
     private static boolean ownerIsGone(Path dir) {
         Path lockFile = dir.resolve(LOCK_FILE);
         try {
-            if (!Files.exists(lockFile) || Files.getLastModifiedTime(lockFile).toMillis() > System.currentTimeMillis() - 60_000) {
-                return false; // Still being set up (another build may not have locked it yet), or not ours.
+            if (!Files.exists(lockFile) || Files.size(lockFile) == 0
+                    && Files.getLastModifiedTime(lockFile).toMillis() > System.currentTimeMillis() - 60_000) {
+                return false; // Not ours, or still being set up: another build made it and has not locked it yet.
             }
         } catch (IOException e) {
             return false;
