@@ -340,7 +340,7 @@ public final class SiteRenderer {
         Map<FencedCodeBlock, Outcome> outcomes = new IdentityHashMap<>();
         Map<FencedCodeBlock, Outcome> expectedRows = new IdentityHashMap<>();
         Map<FencedCodeBlock, VersionCoverage.Mark> marks = new IdentityHashMap<>();
-        Map<FencedCodeBlock, String> evidenceFrom = new IdentityHashMap<>();
+        Map<FencedCodeBlock, VersionCoverage.Evidence> evidenceFrom = new IdentityHashMap<>();
         Map<FencedCodeBlock, BrowserRuns.Entry> runnable = new IdentityHashMap<>();
         Map<String, String> runFiles = Map.of();
         String pageStem = stem(page.outputPath().substring(page.outputPath().lastIndexOf('/') + 1));
@@ -351,7 +351,7 @@ public final class SiteRenderer {
                 outcomes.put(fences.get(i).node(), result.outcomes().get(i));
                 if (severalVersions()) {
                     marks.put(fences.get(i).node(), verification.coverage().mark(page.relativePath(), i));
-                    evidenceFrom.put(fences.get(i).node(), verification.coverage().evidenceFrom(page.relativePath(), i));
+                    evidenceFrom.put(fences.get(i).node(), verification.coverage().evidence(page.relativePath(), i));
                 }
                 if (fences.get(i).rowsNode() != null) {
                     expectedRows.put(fences.get(i).rowsNode(), result.outcomes().get(i));

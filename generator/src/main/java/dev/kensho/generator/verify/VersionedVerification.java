@@ -104,14 +104,36 @@ public final class VersionedVerification {
             }
         });
         Map<String, List<List<Integer>>> perPage = new LinkedHashMap<>();
+        Map<String, List<Map<Integer, String>>> plans = new LinkedHashMap<>();
         for (MarkdownDocument document : documents) {
+            String page = document.page().relativePath();
             List<List<Integer>> perSnippet = new ArrayList<>();
+            List<Map<Integer, String>> planPerSnippet = new ArrayList<>();
             for (MarkdownDocument.SqlFence fence : document.sqlFences()) {
                 perSnippet.add(checked.stream().filter(v -> fence.versions() == null || fence.versions().contains(v)).toList());
+                planPerSnippet.add(plansOf(fence, page, runs));
             }
-            perPage.put(document.page().relativePath(), perSnippet);
+            perPage.put(page, perSnippet);
+            plans.put(page, planPerSnippet);
         }
-        return new VersionCoverage(checked, named, exact, perPage);
+        return new VersionCoverage(checked, named, exact, perPage, plans);
+    }
+
+    /**
+     * The plan each version's run of the fence showed, where it held there: a plan that changed between versions is
+     * evidence of each version, and the page shows every one of them, not the newest's as if it were all.
+     */
+    private static Map<Integer, String> plansOf(MarkdownDocument.SqlFence fence, String page, Map<Integer, VerificationRun> runs) {
+        Map<Integer, String> plans = new TreeMap<>();
+        runs.forEach((major, run) -> {
+            PageResult result = run.pages().get(page);
+            if (result != null) {
+                result.outcomes().stream().filter(o -> o.snippet().location().equals(fence.snippet().location())
+                                && o.passed() && o.plan() != null && !o.plan().isEmpty())
+                        .findFirst().ifPresent(o -> plans.put(major, o.plan()));
+            }
+        });
+        return plans;
     }
 
     private static VerificationRun merge(List<MarkdownDocument> documents, List<Integer> named, List<Integer> checked,
