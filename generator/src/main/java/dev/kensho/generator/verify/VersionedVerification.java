@@ -231,16 +231,9 @@ public final class VersionedVerification {
         if (meant.size() == 1) {
             return firstFailure;
         }
-        StringBuilder message = new StringBuilder();
-        if (!held.isEmpty()) {
-            message.append("holds on ").append(String.join(", ", held.stream().map(String::valueOf).toList())).append("; ");
-        }
-        List<String> parts = new ArrayList<>();
-        failedBy.forEach((text, versions) -> parts.add("on " + String.join(", ", versions.stream().map(String::valueOf).toList()) + ": " + text));
-        message.append(String.join("; ", parts));
         Failure failure = firstFailure.failure();
         return new Outcome(firstFailure.snippet(), Outcome.Status.FAILED,
-                new Failure(message.toString(), failure.sqlState(), failure.location(), failure.sourceLine(), failure.detail(), failure.hint()),
+                new Failure(VersionVerdict.failure(held, failedBy), failure.sqlState(), failure.location(), failure.sourceLine(), failure.detail(), failure.hint()),
                 firstFailure.results(), firstFailure.assertions(), firstFailure.plan(), firstFailure.transcript(), firstFailure.duration());
     }
 
