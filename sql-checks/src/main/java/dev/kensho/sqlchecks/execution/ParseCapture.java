@@ -30,6 +30,8 @@ final class ParseCapture {
     static final int MAX_TREE_CHARS = 4 << 20;
 
     private final List<String> trees = new ArrayList<>();
+    /** Trees already read, by index (null: unreadable). */
+    private final java.util.Map<Integer, NodeTree.Node> read = new java.util.HashMap<>();
     /** Keep only trees reported outside any function (no CONTEXT): one per statement of a string sent at once. */
     private final boolean topLevelOnly;
     private final int kept;
@@ -137,19 +139,46 @@ final class ParseCapture {
         return "the parse tree the server reported could not be read";
     }
 
+    /**
+     * The command type and utility statement of the statement's own tree ({@link NodeTree#head}), read without the
+     * rest of the tree; null when {@link #statement()} would find no tree to read.
+     */
+    synchronized NodeTree.Head head() {
+        String text = flatTree(0);
+        if (text == null) {
+            return null;
+        }
+        try {
+            return NodeTree.head(text);
+        } catch (NodeTree.Malformed e) {
+            return null;
+        }
+    }
+
     private synchronized NodeTree.Node tree(int index) {
+        if (read.containsKey(index)) {
+            return read.get(index); // several checks of one statement ask for its tree: it is read once
+        }
+        String text = flatTree(index);
+        NodeTree.Node node = null;
+        if (text != null) {
+            try {
+                node = NodeTree.read(text);
+            } catch (NodeTree.Malformed e) {
+                node = null;
+            }
+        }
+        read.put(index, node);
+        return node;
+    }
+
+    /** The tree at {@code index} in its flat form, or null when there is none. */
+    private String flatTree(int index) {
         if (index >= trees.size() || trees.get(index) == null) {
             return null;
         }
         String text = trees.get(index);
         // debug_pretty_print indents the tree and may break its lines anywhere: only the flat form is read.
-        if (!text.startsWith("{")) {
-            return null;
-        }
-        try {
-            return NodeTree.read(text);
-        } catch (NodeTree.Malformed e) {
-            return null;
-        }
+        return text.startsWith("{") ? text : null;
     }
 }

@@ -37,7 +37,11 @@ final class SessionOrders {
 
     /** Takes what one statement the session ran did to its cursors and prepared statements. */
     void ran(ParseCapture statement, boolean succeeded) {
-        NodeTree.Node top = statement.statement();
+        // Most statements forget both: that much is read from the head of the tree, the rest only when needed.
+        NodeTree.Head head = succeeded ? statement.head() : null;
+        NodeTree.Node top = head == null || head.commandType() != UTILITY || head.utilityType() == null
+                || !KEEPS_MEMORY.contains(head.utilityType())
+                ? null : statement.statement();
         NodeTree.Node utility = top == null || top.number("commandType", -1) != UTILITY ? null : top.node("utilityStmt");
         if (!succeeded || utility == null || !KEEPS_MEMORY.contains(utility.type())) {
             cursors.clear();
