@@ -58,6 +58,116 @@ class LessonExerciseMistakesTest {
                 mistake(waiting + "WHERE state = 'unknown' ORDER BY unknown_since DESC;", PAGE_DATA),
                 // A time of becoming unknown stays when the outcome is settled later.
                 mistake(waiting + "WHERE unknown_since IS NOT NULL ORDER BY waiting_for DESC;", "照会で結果が決まった試行")));
+        String constraints = "SELECT conrelid::regclass::text AS table_name, pg_get_constraintdef(oid) AS definition FROM pg_constraint ";
+        m.put("concurrency.md", List.of(
+                // Primary keys alone: a unique constraint is what would stop a second attempt of one operation.
+                mistake(constraints + "WHERE contype = 'p' AND connamespace = 'public'::regnamespace ORDER BY table_name;",
+                        "試行の表に、操作 ID の一意制約と外部キーを足した"),
+                mistake(constraints + "WHERE contype IN ('p', 'u', 'f') AND connamespace = 'public'::regnamespace ORDER BY table_name;",
+                        "試行の表に、操作 ID の一意制約と外部キーを足した"),
+                // The system catalogs' own keys.
+                mistake(constraints + "WHERE contype IN ('p', 'u') ORDER BY table_name;", PAGE_DATA),
+                mistake(constraints + "WHERE contype IN ('p', 'u') AND conrelid::regclass::text NOT LIKE 'pg_%' ORDER BY table_name;",
+                        "別のスキーマにも主キーのある表")));
+        String body = "'{\"currency\": \"JPY\", \"item\": \"book-43\", \"quantity\": 1}'::jsonb";
+        String decide = "WHEN canonical_request != " + body + " THEN 'mismatch' WHEN response_status IS NULL THEN 'in_progress' ELSE 'replay'";
+        String record = "account_id = " + ACCOUNT + " AND operation = 'create_order' AND key = 'k-7f3a'";
+        m.put("overview.md", List.of(
+                // "In progress" before the body: a different body on an unfinished record must still be a mismatch.
+                mistake("SELECT CASE WHEN response_status IS NULL THEN 'in_progress' WHEN canonical_request != " + body
+                        + " THEN 'mismatch' ELSE 'replay' END AS decision, response_status FROM idempotency_records WHERE " + record + ";",
+                        "処理中の記録に、別の本文の再送"),
+                // The verdict of the page's data, hard-coded.
+                mistake("SELECT 'mismatch' AS decision, response_status FROM idempotency_records WHERE " + record + ";",
+                        "処理中の記録に、同じ本文の再送"),
+                // The key alone, or without the operation: a key is the client's string, unique only per account and operation.
+                mistake("SELECT CASE " + decide + " END AS decision, response_status FROM idempotency_records WHERE key = 'k-7f3a';",
+                        "別のアカウントと別の操作も、同じキー k-7f3a を使っている"),
+                mistake("SELECT CASE " + decide + " END AS decision, response_status FROM idempotency_records WHERE account_id = " + ACCOUNT
+                        + " AND key = 'k-7f3a';", "別のアカウントと別の操作も、同じキー k-7f3a を使っている")));
+        String orders = "SELECT order_id, amount_minor FROM orders WHERE account_id = " + ACCOUNT;
+        String cursorTime = "timestamptz '2026-11-20 10:02:00+00'";
+        String cursorId = "'00000000-0000-4000-8000-00000000000c'::uuid";
+        String newest = " ORDER BY created_at DESC, order_id DESC LIMIT 3;";
+        m.put("keyset.md", List.of(
+                // OFFSET counts rows, so an order added above the first page shifts the second.
+                mistake(orders + " ORDER BY created_at DESC, order_id DESC OFFSET 3 LIMIT 3;", "一覧の先頭に新しい注文が入った"),
+                // The cursor without its tie-breaker skips the orders of C's own time.
+                mistake(orders + " AND created_at < " + cursorTime + newest, "カーソルと同じ時刻の注文"),
+                // Column by column instead of the row comparison.
+                mistake(orders + " AND created_at <= " + cursorTime + " AND order_id < " + cursorId + newest, PAGE_DATA),
+                mistake(orders + " AND (created_at, order_id) <= (" + cursorTime + ", " + cursorId + ")" + newest, PAGE_DATA),
+                mistake("SELECT order_id, amount_minor FROM orders WHERE (created_at, order_id) < (" + cursorTime + ", " + cursorId + ")" + newest,
+                        PAGE_DATA),
+                // The page's own answer, hard-coded.
+                mistake("SELECT '00000000-0000-4000-8000-00000000000d'::uuid AS order_id, 4000::bigint AS amount_minor ORDER BY 1;",
+                        "カーソルと同じ時刻の注文")));
+        String bodies = " FROM arrived_bodies AS f, arrived_bodies AS r WHERE f.label = 'first' AND r.label = 'retry';";
+        String hashes = "sha256(convert_to(f.body::jsonb::text, 'UTF8')) = sha256(convert_to(r.body::jsonb::text, 'UTF8')) AS hash_equal";
+        m.put("fingerprint.md", List.of(
+                // The page data's answer typed in, or read from the first body: the retry's own body is what must be read.
+                mistake("SELECT '{\"quantity\": 1, \"item\": \"book-42\", \"quantity\": 2}'::jsonb::text AS duplicated_as_text,"
+                        + " true AS jsonb_equal, true AS hash_equal;", "後ろの quantity が一度目と違う再送"),
+                mistake("SELECT body::jsonb::text AS duplicated_as_text, true AS jsonb_equal, true AS hash_equal"
+                        + " FROM arrived_bodies WHERE label = 'first';", "後ろの quantity が一度目と違う再送"),
+                // The raw text hashed, the text compared: neither goes through jsonb.
+                mistake("SELECT r.body::jsonb::text AS duplicated_as_text, f.body::jsonb = r.body::jsonb AS jsonb_equal,"
+                        + " sha256(convert_to(f.body, 'UTF8')) = sha256(convert_to(r.body, 'UTF8')) AS hash_equal" + bodies, PAGE_DATA),
+                mistake("SELECT r.body::jsonb::text AS duplicated_as_text, f.body = r.body AS jsonb_equal, " + hashes + bodies, PAGE_DATA),
+                // Equal as jsonb taken for equal hashes: 2 and 2.0 are equal numbers and different text.
+                mistake("SELECT r.body::jsonb::text AS duplicated_as_text, f.body::jsonb = r.body::jsonb AS jsonb_equal,"
+                        + " f.body::jsonb = r.body::jsonb AS hash_equal" + bodies, "後ろの quantity を 2.0 と書いた再送")));
+        String record = "EXISTS (SELECT 1 FROM idempotency_records AS r WHERE r.account_id = " + ACCOUNT
+                + " AND r.operation = 'create_order' AND r.key = k.key";
+        String live = record + " AND r.expires_at > now())";
+        String tombstone = "EXISTS (SELECT 1 FROM idempotency_tombstones AS t WHERE t.account_id = " + ACCOUNT
+                + " AND t.operation = 'create_order' AND t.key = k.key)";
+        String keys = " ELSE 'none' END AS found_in FROM (VALUES ('K-late'), ('K-live'), ('K-new'), ('K-old')) AS k (key) ORDER BY k.key;";
+        m.put("retention.md", List.of(
+                // The tombstones alone: an expired record the job has not moved yet answers "none", and its key is taken again.
+                mistake("SELECT k.key, CASE WHEN " + live + " THEN 'record' WHEN " + tombstone + " THEN 'tombstone'" + keys, PAGE_DATA),
+                // Any record, live or not, as a record.
+                mistake("SELECT k.key, CASE WHEN " + record + ") THEN 'record' WHEN " + tombstone + " THEN 'tombstone'" + keys, PAGE_DATA),
+                // Tombstones looked up before the live record.
+                mistake("SELECT k.key, CASE WHEN " + tombstone + " OR " + record + " AND r.order_id IS NOT NULL) THEN 'tombstone' WHEN "
+                        + live + " THEN 'record'" + keys, "tombstone のあるキーが、期限内の記録として使われている"),
+                // An expired record that never got its order is no promise to keep.
+                mistake("SELECT k.key, CASE WHEN " + live + " THEN 'record' WHEN " + tombstone + " OR " + record + ") THEN 'tombstone'" + keys,
+                        "注文に結びつかないまま期限を過ぎた記録"),
+                // The key without its account and operation.
+                mistake("SELECT k.key, CASE WHEN EXISTS (SELECT 1 FROM idempotency_records AS r WHERE r.key = k.key AND r.expires_at > now())"
+                        + " THEN 'record' WHEN EXISTS (SELECT 1 FROM idempotency_tombstones AS t WHERE t.key = k.key) OR EXISTS (SELECT 1"
+                        + " FROM idempotency_records AS r WHERE r.key = k.key AND r.order_id IS NOT NULL) THEN 'tombstone'" + keys,
+                        "別のアカウントと別の操作に、同じキー K-new がある")));
+        String book = "'{\"api_version\": \"2026-09-01\", \"currency\": \"JPY\", \"item\": \"book-42\", \"quantity\": 1}'::jsonb";
+        String verdict = "SELECT key, CASE WHEN canonical_request != " + book
+                + " THEN 'mismatch' WHEN response_status IS NULL THEN 'in_progress' ELSE 'replay' END AS decision FROM idempotency_records ";
+        m.put("records.md", List.of(
+                // "In progress" before the body: K5's other body, still reserved, must be a mismatch.
+                mistake("SELECT key, CASE WHEN response_status IS NULL THEN 'in_progress' WHEN canonical_request != " + book
+                        + " THEN 'mismatch' ELSE 'replay' END AS decision FROM idempotency_records WHERE account_id = " + ACCOUNT
+                        + " AND operation = 'create_order' ORDER BY key;", PAGE_DATA),
+                // Without the account (another account's K1 is on the page), or without the operation.
+                mistake(verdict + "WHERE operation = 'create_order' ORDER BY key;", PAGE_DATA),
+                mistake(verdict + "WHERE account_id = " + ACCOUNT + " ORDER BY key;", "別の操作にも、同じキー K1 の処理中の記録がある"),
+                // The body compared as text: jsonb prints its own order of properties.
+                mistake("SELECT key, CASE WHEN canonical_request::text != '{\"api_version\": \"2026-09-01\", \"currency\": \"JPY\", \"item\":"
+                        + " \"book-42\", \"quantity\": 1}' THEN 'mismatch' WHEN response_status IS NULL THEN 'in_progress' ELSE 'replay' END"
+                        + " AS decision FROM idempotency_records WHERE account_id = " + ACCOUNT + " AND operation = 'create_order' ORDER BY key;",
+                        PAGE_DATA)));
+        String inquiry = "SELECT merchant_reference, amount_minor, currency, order_id FROM payment_attempts ";
+        String joined = " FROM payment_attempts AS a JOIN orders AS o USING (order_id) ";
+        m.put("payments.md", List.of(
+                // Every attempt not known to have succeeded: a confirmed failure is settled, a pending one was never sent.
+                mistake(inquiry + "WHERE state != 'succeeded' ORDER BY merchant_reference;", "失敗が確定した後の払い直しと、まだ送っていない試行"),
+                mistake(inquiry + "WHERE state IN ('pending', 'unknown') ORDER BY merchant_reference;",
+                        "失敗が確定した後の払い直しと、まだ送っていない試行"),
+                mistake("SELECT a.merchant_reference, a.amount_minor, a.currency, a.order_id" + joined
+                        + "WHERE o.state = 'awaiting_payment' AND a.state != 'succeeded' ORDER BY a.merchant_reference;",
+                        "失敗が確定した後の払い直しと、まだ送っていない試行"),
+                // The order's amount instead of what the attempt asked the provider for.
+                mistake("SELECT a.merchant_reference, o.amount_minor, a.currency, a.order_id" + joined
+                        + "WHERE a.state = 'unknown' ORDER BY a.merchant_reference;", "一部をポイントで払った注文")));
         return m;
     }
 
