@@ -1172,20 +1172,40 @@ class BrowserTest {
                         + "'{\"currency\": \"JPY\", \"item\": \"book-43\", \"quantity\": 1}'::jsonb THEN 'mismatch' ELSE 'replay' END"
                         + decision, wrongOnCase("処理中の記録に、別の本文の再送")),
                 // Always "mismatch" with the record's status: right while the body differs, wrong once it is the same.
-                List.of("SELECT 'mismatch'" + decision, wrongOnCase("処理中の記録に、同じ本文の再送"))));
+                List.of("SELECT 'mismatch'" + decision, wrongOnCase("処理中の記録に、同じ本文の再送")),
+                List.of("SELECT CASE WHEN canonical_request <> '{\"currency\": \"JPY\", \"item\": \"book-43\", \"quantity\": 1}'::jsonb"
+                        + " THEN 'mismatch' WHEN response_status IS NULL THEN 'in_progress' ELSE 'replay' END AS decision, response_status"
+                        + " FROM idempotency_records WHERE key = 'k-7f3a';", wrongOnCase("別のアカウントと別の操作も、同じキー k-7f3a を使っている"))));
         mistakes.put("idempotency/fingerprint/", List.of(
                 List.of("SELECT '{\"quantity\": 1, \"item\": \"book-42\", \"quantity\": 2}'::jsonb::text AS duplicated_as_text,"
                         + " true AS jsonb_equal, true AS hash_equal;", wrongOnCase("後ろの quantity が一度目と違う再送")),
                 List.of("SELECT body::jsonb::text AS duplicated_as_text, true AS jsonb_equal, true AS hash_equal"
-                        + " FROM arrived_bodies WHERE label = 'first';", wrongOnCase("後ろの quantity が一度目と違う再送"))));
-        String attempts = " FROM payment_attempts AS a JOIN orders AS o USING (order_id)";
+                        + " FROM arrived_bodies WHERE label = 'first';", wrongOnCase("後ろの quantity が一度目と違う再送")),
+                List.of("SELECT r.body::jsonb::text AS duplicated_as_text, f.body::jsonb = r.body::jsonb AS jsonb_equal,"
+                        + " f.body::jsonb = r.body::jsonb AS hash_equal FROM arrived_bodies AS f, arrived_bodies AS r"
+                        + " WHERE f.label = 'first' AND r.label = 'retry';", wrongOnCase("後ろの quantity を 2.0 と書いた再送"))));
+        String inquiry = "SELECT merchant_reference, amount_minor, currency, order_id FROM payment_attempts ";
         mistakes.put("idempotency/payments/", List.of(
-                List.of("SELECT a.merchant_reference, a.amount_minor, a.currency, o.state AS order_state" + attempts
-                        + " WHERE a.state <> 'succeeded' ORDER BY a.merchant_reference;", wrongOnCase("まだ送り始めていない試行")),
-                List.of("SELECT a.merchant_reference, a.amount_minor, a.currency, 'awaiting_payment'::text AS order_state" + attempts
-                        + " WHERE a.state = 'unknown' ORDER BY a.merchant_reference;", wrongOnCase("支払い済みの注文に残った unknown の試行")),
-                List.of("SELECT a.merchant_reference, o.amount_minor, a.currency, o.state AS order_state" + attempts
-                        + " WHERE a.state = 'unknown' ORDER BY a.merchant_reference;", wrongOnCase("支払い済みの注文に残った unknown の試行"))));
+                List.of(inquiry + "WHERE state <> 'succeeded' ORDER BY merchant_reference;",
+                        wrongOnCase("失敗が確定した後の払い直しと、まだ送っていない試行")),
+                List.of("SELECT a.merchant_reference, o.amount_minor, a.currency, a.order_id FROM payment_attempts AS a"
+                        + " JOIN orders AS o USING (order_id) WHERE a.state = 'unknown' ORDER BY a.merchant_reference;",
+                        wrongOnCase("一部をポイントで払った注文"))));
+        String permits = "SELECT permit_id, split_part(permit_id, ':', 2) AS order_ref, split_part(permit_id, ':', 3)::integer AS attempt_no"
+                + " FROM call_permits ";
+        mistakes.put("idempotency/at-most-once/", List.of(
+                List.of(permits + "WHERE state <> 'succeeded' ORDER BY permit_id;", wrongOnCase("失敗が確定した試行と、まだ消費していない許可")),
+                List.of("SELECT permit_id, split_part(permit_id, ':', 2) AS order_ref, right(permit_id, 1)::integer AS attempt_no"
+                        + " FROM call_permits WHERE state = 'consumed' ORDER BY permit_id;", wrongOnCase("番号が 2 桁の試行と、長い注文番号"))));
+        mistakes.put("idempotency/records/", List.of(
+                List.of("SELECT key, CASE WHEN canonical_request <> '{\"api_version\": \"2026-09-01\", \"currency\": \"JPY\", \"item\":"
+                        + " \"book-42\", \"quantity\": 1}'::jsonb THEN 'mismatch' WHEN response_status IS NULL THEN 'in_progress' ELSE 'replay'"
+                        + " END AS decision FROM idempotency_records WHERE account_id = " + account + " ORDER BY key;",
+                        wrongOnCase("別の操作にも、同じキー K1 の処理中の記録がある"))));
+        mistakes.put("idempotency/troubleshooting/", List.of(
+                List.of("SELECT attempt_id, timestamptz '2026-11-29 10:00:00+00' - unknown_since AS waiting_for FROM payment_attempts"
+                        + " WHERE state = 'unknown' ORDER BY attempt_id;", "まだ違います。ケース「番号の大きい試行が、いちばん長く待っている」で、"
+                        + "行はそろっていますが順序が模範解答と違います。")));
         List<String> unexpected = new ArrayList<>();
         mistakes.forEach((page, queries) -> {
             openWithRunControls(base + page);
