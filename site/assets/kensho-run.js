@@ -363,7 +363,7 @@ function tableDifference(plan, verified, got, order, against = '') {
     const parts = [];
     if (missing.length) parts.push(say('missingRows', missing.length, shown(missing)));
     if (extra.length) parts.push(say('extraRows', extra.length, shown(extra)));
-    return parts.join(' ');
+    return sentences(plan, ...parts);
   }
   if (order && order.ordered && !sameInOrder(verified.rows, got.rows, order.keys)) {
     return say('orderDiffers');

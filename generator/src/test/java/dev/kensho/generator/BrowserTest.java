@@ -1280,8 +1280,11 @@ class BrowserTest {
         assertEquals("検証済みの結果と同じ行ですが、この SQL には結果全体の ORDER BY がないため、行の順序は保証されません。", verdict.getText());
         assertEquals("\"⚠\"", js("return getComputedStyle(arguments[0], '::before').content", verdict));
         // Said once in the panel, not under every run.
-        assertEquals("編集済み この SQL は検証済みのものではありません。一つの要求として送り（エラーが出ると、この実行の文はすべて取り消されます）、"
-                + "後の例は元の SQL で状態を作り直してから実行します。 検証済みの SQL に戻す", figure.findElement(By.cssSelector(".run-edited")).getText());
+        assertEquals("編集済み", figure.findElement(By.cssSelector(".run-edited-badge")).getText());
+        assertEquals("この SQL は検証済みのものではありません。一つの要求として送り（エラーが出ると、この実行の文はすべて取り消されます）、"
+                + "後の例は元の SQL で状態を作り直してから実行します。", figure.findElement(By.cssSelector(".run-edited-words")).getText());
+        assertEquals("検証済みの SQL に戻す", figure.findElement(By.cssSelector(".run-back")).getText());
+        assertFalse(verdict.getText().contains("一つの要求"), "the note is not repeated in the verdict");
         assertFalse(figure.findElement(By.cssSelector(".evidence")).isDisplayed(), "the build's mark is not shown over the reader's SQL");
         assertClean();
     }
@@ -1313,19 +1316,26 @@ class BrowserTest {
         assertClean();
     }
 
-    /** Screenshots of the reader page's panel with a differing result at both widths in both schemes, for a person. */
+    /**
+     * Screenshots of the reader page's panel with a differing result at both widths in both schemes, for a person to look
+     * at: opened from a share link of the differing SQL, so that each takes one run.
+     */
     private static void shootReader(String name) throws IOException {
         Path shots = Files.createDirectories(Path.of("target/screenshots"));
-        String url = driver.getCurrentUrl();
-        String text = (String) js("return document.querySelector('.run-panel textarea').value");
+        String link = base + "sample/guides/reader/#run=1:" + java.net.URLEncoder.encode(
+                "SELECT id, CASE WHEN id = 2 THEN 'x' ELSE name END AS name FROM items ORDER BY id;", java.nio.charset.StandardCharsets.UTF_8).replace("+", "%20");
         try {
             for (int width : WIDTHS) {
                 for (String theme : SCHEMES) {
-                    open(url.replace(base, ""), width, theme);
-                    WebElement figure = driver.findElements(By.cssSelector("figure[data-kensho-snippet]")).get(1);
-                    runAndWait(figure);
-                    type(figure.findElement(By.cssSelector("textarea")), "SELECT id, CASE WHEN id = 2 THEN 'x' ELSE name END AS name FROM items ORDER BY id;");
-                    rerun(figure);
+                    viewport(width);
+                    driver.get("about:blank");
+                    driver.get(link);
+                    js("localStorage.setItem('kensho-theme', arguments[0])", theme);
+                    driver.navigate().refresh();
+                    WebElement figure = openWithRunControls(link).get(1);
+                    figure.findElement(By.cssSelector("[data-kensho-run]")).click();
+                    waitUpTo(10).until(d -> figure.findElement(By.cssSelector(".run-verdict")));
+                    assertEquals("different", rerun(figure).getAttribute("data-kensho-verdict"));
                     js("arguments[0].scrollIntoView({block: 'start'})", figure);
                     shoot(shots.resolve(name + "-" + width + "-" + theme + ".png"));
                 }
@@ -1334,7 +1344,6 @@ class BrowserTest {
             js("localStorage.clear()");
             resetViewport();
         }
-        assertTrue(text != null);
     }
 
     @Test
@@ -1413,7 +1422,7 @@ class BrowserTest {
         assertTrue(said.matches(), cost.getText());
         requested.clear();
         figures.get(1).findElement(By.cssSelector("[data-kensho-run]")).click();
-        WebElement status = figures.get(1).findElement(By.cssSelector(".run-status"));
+        WebElement status = waitUpTo(30).until(d -> figures.get(1).findElement(By.cssSelector(".run-status")));
         String loading = waitUpTo(10).until(d -> {
             String text = status.getText();
             return text.matches("PostgreSQL を読み込んでいます…（\\d+ 秒）") ? text : null;
