@@ -45,6 +45,20 @@ public final class BrowserEngine {
         return files;
     }
 
+    /**
+     * Bytes a reader's browser downloads on the first run: every published file of the engine but its licence (which
+     * nothing fetches). The page says it, rounded, before the first click; the browser keeps them for later pages.
+     */
+    public static long downloadBytes() throws IOException {
+        long bytes = 0;
+        for (Map.Entry<String, Path> file : files().entrySet()) {
+            if (!file.getKey().endsWith("/LICENSE")) {
+                bytes += Files.size(file.getValue());
+            }
+        }
+        return bytes;
+    }
+
     private static Path folder() throws IOException {
         return BundledFolder.of(BUNDLED, 1, "this Kensho was built without PGlite (no dev/kensho/generator/pglite/ in the jar); "
                 + "rebuild it with mvn package, which fetches it from the npm registry");

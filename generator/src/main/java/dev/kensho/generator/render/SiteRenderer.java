@@ -59,6 +59,8 @@ public final class SiteRenderer {
     private final Map<String, BrowserRuns> browserRuns;
     /** Where the browser's PostgreSQL is published, relative to the site's root. */
     private final String enginePath;
+    /** What the first run downloads, in MB (decimal, rounded): said beside the run controls before any click. */
+    private final String engineMegabytes;
     private Progress progress = Progress.silent();
 
     public SiteRenderer reportingTo(Progress progress) {
@@ -140,6 +142,7 @@ public final class SiteRenderer {
                         String builtAt, Map<String, String> lastUpdated, int jobs) throws IOException {
         this.browserRuns = browserRuns;
         this.enginePath = BrowserEngine.sitePath();
+        this.engineMegabytes = Long.toString(Math.round(BrowserEngine.downloadBytes() / 1_000_000.0));
         this.jobs = Math.max(1, jobs);
         this.theme = theme;
         this.config = config;
@@ -496,6 +499,7 @@ public final class SiteRenderer {
         model.put("asset", assetPaths());
         model.put("csp", ContentSecurityPolicy.POLICY);
         model.put("engine", enginePath);
+        model.put("engineMegabytes", engineMegabytes);
         model.put("ui", ui.strings());
         model.put("lang", siteLocale.lang());
         model.put("searchFolder", searchFolder(siteLocale.key()));
