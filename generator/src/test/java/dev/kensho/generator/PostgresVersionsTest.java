@@ -197,6 +197,34 @@ class PostgresVersionsTest {
         assertTrue(same.select("details.evidence-plan-version").isEmpty(), same::toString);
     }
 
+    /**
+     * What a claim was checked for can differ between versions: on 14 the parse tree Kensho reads a parameterised
+     * (PREPAREd) query's ORDER BY from does not show it, so its rows are compared in any order there and in order on 18.
+     * The page lists each version's claims, not 18's as if 14 had checked the order too.
+     */
+    @Test
+    void claimsCheckedDifferentlyOnTwoVersionsAreListedForEach() throws Exception {
+        TestSite site = new TestSite(temp)
+                .page("site.yml", "postgres:\n  versions: [14, 18]\n")
+                .page("a.md", TestSite.source("A", "\n```sql\nCREATE TABLE t (id int, v int);\nINSERT INTO t VALUES (1, 10), (2, 20);\n```\n\n"
+                        + "```sql $1:integer=0\nSELECT id FROM t WHERE v > $1 ORDER BY id DESC;\n```\n\n"
+                        + "```rows\n id\n----\n  2\n  1\n(2 rows)\n```\n"));
+        TestSite.Run run = site.build("--jobs", "2");
+        assertEquals(0, run.status(), run::toString);
+        org.jsoup.nodes.Document html = org.jsoup.Jsoup.parse(Files.readString(site.out.resolve("a/index.html")));
+        org.jsoup.nodes.Element ordered = html.select("figure.code-block").get(1);
+        assertEquals("確かめた内容は版によって異なりました（サーバーが文について報告した内容が異なったため）。版ごとの内容：",
+                ordered.select(".evidence-claims-differ").text());
+        assertEquals(List.of("PostgreSQL 14 では", "PostgreSQL 18 では"), ordered.select("details.evidence-claims-version > summary").eachText());
+        assertEquals(List.of("[エラーなく最後まで実行できる（文 1 個）, 下の表の 2 行をそのまま返す（サーバーが解析したクエリに ORDER BY がないので順序は問わずに比較）]",
+                        "[エラーなく最後まで実行できる（文 1 個）, 下の表の 2 行をそのまま返す（サーバーが解析したクエリに ORDER BY があるので順序も比較。"
+                                + "ORDER BY のキーがすべて等しい行どうしは順不同）]"),
+                ordered.select("details.evidence-claims-version").stream()
+                .map(d -> d.select("li").eachText().toString()).toList());
+        // A snippet checked alike on both lists its claims once.
+        assertTrue(html.select("figure.code-block").get(0).select(".evidence-claims-version").isEmpty());
+    }
+
     /** A plan's text with its timings, which change from run to run, written T. */
     private static String untimed(String plan) {
         return plan.replaceAll("time=[0-9.]+\\.\\.[0-9.]+", "time=T").replaceAll("\\nExecution Time: [0-9.]+ ms", "");

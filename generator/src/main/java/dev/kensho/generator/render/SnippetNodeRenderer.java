@@ -205,6 +205,12 @@ final class SnippetNodeRenderer implements NodeRenderer {
      * the one plan once, naming the versions it is the plan of.
      */
     private static void planByVersion(Map<String, Object> evidence, VersionCoverage.Evidence versioned) {
+        if (!versioned.claims().isEmpty()) {
+            // What was checked differed between versions: each version's claims, as for its plan.
+            evidence.put("assertionVersions", versioned.claims().stream().map(group -> Map.of("versions", group.described(),
+                    "assertions", group.assertions().stream().map(a -> Map.of("kind", a.kind(), "facts", a.facts(),
+                            "description", a.description())).toList())).toList());
+        }
         if (versioned.plans().isEmpty()) {
             return;
         }

@@ -98,6 +98,10 @@ public final class ReportMerge {
             List<Integer> checked = versions(report.get("postgresVersions"));
             List<Integer> names = versions(report.get("postgresNamed"));
             String shard = report.path("shard").asText("");
+            if (report.has("kensho") && report.path("postgresVersions").isNull()) {
+                throw new Refused(file + ": its job verified nothing (no PostgreSQL server answered, or the run stopped before it;"
+                        + " that job's log says why)");
+            }
             if (checked == null || names == null || !shard.matches("[1-9][0-9]{0,3}/[1-9][0-9]{0,3}") || !report.path("snippets").isArray()) {
                 throw new Refused(file + ": not a report of kensho check (it names no postgresVersions, postgresNamed or shard);"
                         + " each job of the matrix writes one with --report");

@@ -1,6 +1,7 @@
 package dev.kensho.generator.verify;
 
 import dev.kensho.sqlchecks.assertion.PlanText;
+import dev.kensho.sqlchecks.model.Assertion;
 import dev.kensho.sqlchecks.postgres.PostgresReleases;
 
 import java.util.Collections;
@@ -19,9 +20,11 @@ import java.util.Map;
  * @param snippets per page (below content/), per snippet in page order, the versions it ran on
  * @param plans    per page, per snippet in page order, the plan each version's run showed (version → plan text), for
  *                 a snippet that held and shows its plan ({@code explain}); an empty map for every other snippet
+ * @param claims   per page, per snippet in page order, what each version's run checked, for a snippet that held
  */
 public record VersionCoverage(List<Integer> checked, List<Integer> named, Map<Integer, String> exact,
-                              Map<String, List<List<Integer>>> snippets, Map<String, List<Map<Integer, String>>> plans) {
+                              Map<String, List<List<Integer>>> snippets, Map<String, List<Map<Integer, String>>> plans,
+                              Map<String, List<Map<Integer, List<Assertion>>>> claims) {
 
     public VersionCoverage {
         checked = List.copyOf(checked);
@@ -29,11 +32,12 @@ public record VersionCoverage(List<Integer> checked, List<Integer> named, Map<In
         exact = Collections.unmodifiableMap(new LinkedHashMap<>(exact));
         snippets = Collections.unmodifiableMap(new LinkedHashMap<>(snippets));
         plans = Collections.unmodifiableMap(new LinkedHashMap<>(plans));
+        claims = Collections.unmodifiableMap(new LinkedHashMap<>(claims));
     }
 
     public VersionCoverage(List<Integer> checked, List<Integer> named, Map<Integer, String> exact,
                            Map<String, List<List<Integer>>> snippets) {
-        this(checked, named, exact, snippets, Map.of());
+        this(checked, named, exact, snippets, Map.of(), Map.of());
     }
 
     /** The versions snippet {@code index} of {@code page} ran on; every checked version when unknown. */
@@ -65,14 +69,42 @@ public record VersionCoverage(List<Integer> checked, List<Integer> named, Map<In
     public Evidence evidence(String page, int index) {
         List<Integer> versions = of(page, index);
         int shown = versions.isEmpty() ? newest() : versions.get(versions.size() - 1);
-        return new Evidence(exact.getOrDefault(shown, Integer.toString(shown)), planGroups(page, index));
+        return new Evidence(exact.getOrDefault(shown, Integer.toString(shown)), planGroups(page, index), claimGroups(page, index));
+    }
+
+    /**
+     * What snippet {@code index} of {@code page} was checked for on each version, one group per distinct list of claims
+     * (as the page words them), oldest versions first; empty when every version checked the same. The same claim can
+     * be checked differently on two versions (rows compared in order on one, in any order on another, when what the
+     * server reported of the query differs): the page then says what held on which, not the newest's as if it were all.
+     */
+    public List<ClaimGroup> claimGroups(String page, int index) {
+        List<Map<Integer, List<Assertion>>> perSnippet = claims.get(page);
+        Map<Integer, List<Assertion>> byVersion = perSnippet == null || index >= perSnippet.size() ? Map.of() : perSnippet.get(index);
+        Map<List<String>, List<Integer>> versionsByClaims = new LinkedHashMap<>();
+        Map<List<String>, List<Assertion>> shown = new LinkedHashMap<>();
+        byVersion.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(entry -> {
+            List<String> words = entry.getValue().stream().map(Assertion::description).toList();
+            versionsByClaims.computeIfAbsent(words, w -> new java.util.ArrayList<>()).add(entry.getKey());
+            shown.put(words, entry.getValue());
+        });
+        if (versionsByClaims.size() < 2) {
+            return List.of();
+        }
+        return versionsByClaims.entrySet().stream().map(entry -> new ClaimGroup(PostgresReleases.describe(entry.getValue()),
+                shown.get(entry.getKey()))).toList();
+    }
+
+    /** @param described the versions that checked these claims ("14–16"); @param assertions what they checked */
+    public record ClaimGroup(String described, List<Assertion> assertions) {
     }
 
     /**
      * @param from  the exact version whose rows (and plan, unless {@code plans} has several) the evidence shows
-     * @param plans the snippet's distinct plans by version; empty when it shows none or ran on one version
+     * @param plans  the snippet's distinct plans by version; empty when it shows none or ran on one version
+     * @param claims what it was checked for on each version, when that differed; else empty
      */
-    public record Evidence(String from, List<PlanGroup> plans) {
+    public record Evidence(String from, List<PlanGroup> plans, List<ClaimGroup> claims) {
 
         /** Whether the plan changed between versions, so that the page shows each version's. */
         public boolean plansDiffer() {

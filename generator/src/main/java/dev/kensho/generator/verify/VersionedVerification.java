@@ -105,35 +105,40 @@ public final class VersionedVerification {
         });
         Map<String, List<List<Integer>>> perPage = new LinkedHashMap<>();
         Map<String, List<Map<Integer, String>>> plans = new LinkedHashMap<>();
+        Map<String, List<Map<Integer, List<dev.kensho.sqlchecks.model.Assertion>>>> claims = new LinkedHashMap<>();
         for (MarkdownDocument document : documents) {
             String page = document.page().relativePath();
             List<List<Integer>> perSnippet = new ArrayList<>();
             List<Map<Integer, String>> planPerSnippet = new ArrayList<>();
+            List<Map<Integer, List<dev.kensho.sqlchecks.model.Assertion>>> claimsPerSnippet = new ArrayList<>();
             for (MarkdownDocument.SqlFence fence : document.sqlFences()) {
                 perSnippet.add(checked.stream().filter(v -> fence.versions() == null || fence.versions().contains(v)).toList());
-                planPerSnippet.add(plansOf(fence, page, runs));
+                planPerSnippet.add(perVersion(fence, page, runs, o -> o.plan() == null || o.plan().isEmpty() ? null : o.plan()));
+                claimsPerSnippet.add(perVersion(fence, page, runs, Outcome::assertions));
             }
             perPage.put(page, perSnippet);
             plans.put(page, planPerSnippet);
+            claims.put(page, claimsPerSnippet);
         }
-        return new VersionCoverage(checked, named, exact, perPage, plans);
+        return new VersionCoverage(checked, named, exact, perPage, plans, claims);
     }
 
     /**
-     * The plan each version's run of the fence showed, where it held there: a plan that changed between versions is
-     * evidence of each version, and the page shows every one of them, not the newest's as if it were all.
+     * What each version's run of the fence showed of one kind of evidence (its plan, its claims), where it held there:
+     * evidence that changed between versions is evidence of each version, and the page shows every one of them, not the
+     * newest's as if it were all. A version whose run has none of it (null) is left out.
      */
-    private static Map<Integer, String> plansOf(MarkdownDocument.SqlFence fence, String page, Map<Integer, VerificationRun> runs) {
-        Map<Integer, String> plans = new TreeMap<>();
+    private static <T> Map<Integer, T> perVersion(MarkdownDocument.SqlFence fence, String page, Map<Integer, VerificationRun> runs,
+                                                  java.util.function.Function<Outcome, T> evidence) {
+        Map<Integer, T> byVersion = new TreeMap<>();
         runs.forEach((major, run) -> {
             PageResult result = run.pages().get(page);
             if (result != null) {
-                result.outcomes().stream().filter(o -> o.snippet().location().equals(fence.snippet().location())
-                                && o.passed() && o.plan() != null && !o.plan().isEmpty())
-                        .findFirst().ifPresent(o -> plans.put(major, o.plan()));
+                result.outcomes().stream().filter(o -> o.snippet().location().equals(fence.snippet().location()) && o.passed())
+                        .findFirst().map(evidence).ifPresent(value -> byVersion.put(major, value));
             }
         });
-        return plans;
+        return byVersion;
     }
 
     private static VerificationRun merge(List<MarkdownDocument> documents, List<Integer> named, List<Integer> checked,
