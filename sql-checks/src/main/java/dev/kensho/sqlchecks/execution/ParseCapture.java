@@ -156,6 +156,9 @@ final class ParseCapture {
     }
 
     private synchronized NodeTree.Node tree(int index) {
+        if (index >= trees.size()) {
+            return null; // not reported (yet): nothing is remembered
+        }
         if (read.containsKey(index)) {
             return read.get(index); // several checks of one statement ask for its tree: it is read once
         }
