@@ -1176,7 +1176,9 @@ class BrowserTest {
 
     /**
      * The mistakes each lesson page warns about, as a reader would write them: each is refused, by the case that
-     * tells it from the model answer (or by the page's own data), and the model answer passes on every case.
+     * tells it from the model answer (or by the page's own data), and the model answer passes on every case. A sample
+     * per page, to show the browser names the same case as the build: LessonExerciseMistakesTest holds every mistake,
+     * checked on PostgreSQL 18.6.
      */
     @Test
     void theLessonExercisesRefuseTheMistakesTheirPagesWarnAbout() {
@@ -1205,10 +1207,7 @@ class BrowserTest {
                 List.of("SELECT '{\"quantity\": 1, \"item\": \"book-42\", \"quantity\": 2}'::jsonb::text AS duplicated_as_text,"
                         + " true AS jsonb_equal, true AS hash_equal;", wrongOnCase("後ろの quantity が一度目と違う再送")),
                 List.of("SELECT body::jsonb::text AS duplicated_as_text, true AS jsonb_equal, true AS hash_equal"
-                        + " FROM arrived_bodies WHERE label = 'first';", wrongOnCase("後ろの quantity が一度目と違う再送")),
-                List.of("SELECT r.body::jsonb::text AS duplicated_as_text, f.body::jsonb = r.body::jsonb AS jsonb_equal,"
-                        + " f.body::jsonb = r.body::jsonb AS hash_equal FROM arrived_bodies AS f, arrived_bodies AS r"
-                        + " WHERE f.label = 'first' AND r.label = 'retry';", wrongOnCase("後ろの quantity を 2.0 と書いた再送"))));
+                        + " FROM arrived_bodies WHERE label = 'first';", wrongOnCase("後ろの quantity が一度目と違う再送"))));
         String inquiry = "SELECT merchant_reference, amount_minor, currency, order_id FROM payment_attempts ";
         mistakes.put("idempotency/payments/", List.of(
                 List.of(inquiry + "WHERE state <> 'succeeded' ORDER BY merchant_reference;",
@@ -1219,9 +1218,7 @@ class BrowserTest {
         String permits = "SELECT permit_id, split_part(permit_id, ':', 2) AS order_ref, split_part(permit_id, ':', 3)::integer AS attempt_no"
                 + " FROM call_permits ";
         mistakes.put("idempotency/at-most-once/", List.of(
-                List.of(permits + "WHERE state <> 'succeeded' ORDER BY permit_id;", wrongOnCase("失敗が確定した試行と、まだ消費していない許可")),
-                List.of("SELECT permit_id, split_part(permit_id, ':', 2) AS order_ref, right(permit_id, 1)::integer AS attempt_no"
-                        + " FROM call_permits WHERE state = 'consumed' ORDER BY permit_id;", wrongOnCase("番号が 2 桁の試行と、長い注文番号"))));
+                List.of(permits + "WHERE state <> 'succeeded' ORDER BY permit_id;", wrongOnCase("失敗が確定した試行と、まだ消費していない許可"))));
         mistakes.put("idempotency/records/", List.of(
                 List.of("SELECT key, CASE WHEN canonical_request <> '{\"api_version\": \"2026-09-01\", \"currency\": \"JPY\", \"item\":"
                         + " \"book-42\", \"quantity\": 1}'::jsonb THEN 'mismatch' WHEN response_status IS NULL THEN 'in_progress' ELSE 'replay'"
