@@ -347,10 +347,19 @@ public final class BrowserRuns {
         run.put("statements", statements);
         if (!snippet.directives().parameters().isEmpty()) {
             Binding binding = Binding.of("kensho_p" + index, snippet.directives().parameters(), statements.get(0));
-            run.put("binding", Map.of("prefix", binding.prepare().substring(0, binding.shift()),
-                    "execute", binding.execute(), "deallocate", binding.deallocate(),
-                    "parameters", snippet.directives().parameters().stream()
-                            .map(p -> Map.of("position", p.position(), "type", p.type(), "value", p.value())).toList()));
+            // Ordered maps: Map.of's order changes from one JVM to the next, and the plan must be the same bytes every build.
+            Map<String, Object> bound = new LinkedHashMap<>();
+            bound.put("prefix", binding.prepare().substring(0, binding.shift()));
+            bound.put("execute", binding.execute());
+            bound.put("deallocate", binding.deallocate());
+            bound.put("parameters", snippet.directives().parameters().stream().map(p -> {
+                Map<String, Object> parameter = new LinkedHashMap<>();
+                parameter.put("position", p.position());
+                parameter.put("type", p.type());
+                parameter.put("value", p.value());
+                return parameter;
+            }).toList());
+            run.put("binding", bound);
         }
         run.put("expect", expectation(outcome));
         run.put("planClaims", snippet.directives().plan() != null);
