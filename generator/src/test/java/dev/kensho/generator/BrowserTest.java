@@ -267,6 +267,11 @@ class BrowserTest {
                   3 | c
                 (3 rows)
                 ```
+
+                ```sql
+                CREATE TYPE mood AS ENUM ('ok', 'sad');
+                SELECT 'ok'::mood AS m, 1 AS n;
+                ```
                 """);
         Files.writeString(content.resolve("guides/advanced/deep.md"), "---\ntitle: 深い\n---\n\n深い本文。\n");
         Files.writeString(content.resolve("en/guides/a.md"), "---\ntitle: Page A\n---\n\n## Section\n\nEnglish text.\n");
@@ -1279,6 +1284,12 @@ class BrowserTest {
         assertEquals("caution", verdict.getAttribute("data-kensho-verdict"));
         assertEquals("検証済みの結果と同じ行ですが、この SQL には結果全体の ORDER BY がないため、行の順序は保証されません。", verdict.getText());
         assertEquals("\"⚠\"", js("return getComputedStyle(arguments[0], '::before').content", verdict));
+        // A type the page created: the build names it by its OID (it reads no catalog in the page's session), the
+        // browser's server gives it another OID; both are the page's own type, and the result is the verified one.
+        String enumRows = Files.readString(site.resolve("sample/site/guides/reader/index.run.2.json"));
+        assertTrue(enumRows.matches("(?s).*\"types\":\\[\"[0-9]+\",\"int4\"\\].*"), enumRows);
+        WebElement enumVerdict = runAndWait(driver.findElements(By.cssSelector("figure[data-kensho-snippet]")).get(2));
+        assertEquals("検証済みの結果と同じです。", enumVerdict.getText());
         // Said once in the panel, not under every run.
         assertEquals("編集済み", figure.findElement(By.cssSelector(".run-edited-badge")).getText());
         assertEquals("この SQL は検証済みのものではありません。一つの要求として送り（エラーが出ると、この実行の文はすべて取り消されます）、"
@@ -1310,7 +1321,7 @@ class BrowserTest {
         type(figure.findElement(By.cssSelector("textarea")), "SELECT g AS id, 'n' AS name FROM generate_series(1, 300000) AS g;");
         rerun(figure);
         String printed = output.getAttribute("textContent");
-        assertTrue(printed.endsWith("\n   1000 | n\n…（先頭の 1000 行だけを表示しています）\n(300000 rows)"), printed.substring(printed.length() - 120));
+        assertTrue(printed.endsWith("\n 1000 | n\n…（先頭の 1000 行だけを表示しています）\n(300000 rows)"), printed.substring(printed.length() - 120));
         assertFalse(printed.contains("(1000 rows)"), "no footer contradicts the count");
         shootReader("reader-differs");
         assertClean();
