@@ -1307,8 +1307,9 @@ class BrowserTest {
         type(figure.findElement(By.cssSelector("textarea")), "SELECT id, CASE WHEN id = 2 THEN 'x' ELSE name END AS name FROM items ORDER BY id;");
         WebElement verdict = rerun(figure);
         assertEquals("different", verdict.getAttribute("data-kensho-verdict"));
-        assertEquals("検証済みの結果と違います。検証済みの結果にあって、この実行にない行が 1 行あります（表の下に示します）。"
-                + "この実行にだけある行が 1 行あります（表に印を付けています）。", verdict.getText());
+        assertEquals("検証済みの結果と違います。足りない行 1（表の下）。余分な行 1（表に印）。", verdict.getText());
+        assertEquals(true, js("const s = getComputedStyle(arguments[0]); return arguments[0].clientHeight - parseFloat(s.paddingTop)"
+                + " - parseFloat(s.paddingBottom) < 2 * parseFloat(s.lineHeight)", verdict), "the verdict is one line at 1280 px");
         WebElement output = figure.findElement(By.cssSelector("[data-kensho-run-output]"));
         assertEquals(" id | name\n----+------\n  1 | b\n  2 | x\n  3 | c\n(3 rows)", output.getAttribute("textContent"));
         assertEquals(List.of("  2 | x"), js("return [...arguments[0].querySelectorAll('.run-row-extra')].map(e => e.textContent)", output));
