@@ -1319,10 +1319,10 @@ class BrowserTest {
         // The verified result is one fold away, not a second box above the reader's.
         assertFalse(figure.findElement(By.cssSelector("[data-kensho-verified-rows]")).isDisplayed());
         // A long result: psql's footer counts every row; the note says how many are shown.
-        type(figure.findElement(By.cssSelector("textarea")), "SELECT g AS id, 'n' AS name FROM generate_series(1, 300000) AS g;");
+        type(figure.findElement(By.cssSelector("textarea")), "SELECT g AS id, 'n' AS name FROM generate_series(1, 3000) AS g;");
         rerun(figure);
         String printed = output.getAttribute("textContent");
-        assertTrue(printed.endsWith("\n 1000 | n\n…（先頭の 1000 行だけを表示しています）\n(300000 rows)"), printed.substring(printed.length() - 120));
+        assertTrue(printed.endsWith("\n 1000 | n\n…（先頭の 1000 行だけを表示しています）\n(3000 rows)"), printed.substring(printed.length() - 120));
         assertFalse(printed.contains("(1000 rows)"), "no footer contradicts the count");
         shootReader("reader-differs");
         assertClean();
