@@ -480,6 +480,9 @@ async function runAndShow(plan, parts, engine, request, judge) {
       judged = judge(outcome);
     }
     parts.verdictLine.textContent = judged.text;
+    // How the engine reached the state before the snippet (running, prepared while the reader read, started from
+    // a snapshot), for the benchmark and the browser tests.
+    if (outcome.how) parts.verdictLine.dataset.kenshoEngine = outcome.how.engine + ' ' + outcome.how.from;
     parts.verdictLine.dataset.kenshoVerdict = judged.kind;
   } catch (error) {
     if (current()) parts.status.textContent = error.message === words(plan, 'stopped') ? error.message : words(plan, 'failed', error.message);
