@@ -2,8 +2,9 @@
 // round is a reader's first visit (a fresh browser profile): what a page loads before any click; the first click on
 // a run control (bytes, files, time to the verdict: "cold"); a later snippet on the same page ("warm"); that snippet
 // edited and run again, twice, each edit undoing the previous one's text ("edit": the second run must not see the
-// first's effects, which the browser tests assert; here only the time); then a further page in the same browser,
-// its first click ("next page").
+// first's effects, which the browser tests assert; here only the time), each after READ_MS (default 3000) of the
+// reader reading the result and typing, which the engine uses to prepare the state before the snippet; then a
+// further page in the same browser, its first click ("next page").
 // usage: bench/playground.sh (installs playwright-core into /tmp and serves target/site); needs Node and chromium.
 import { chromium } from 'playwright-core';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -11,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const [base, page, nextPage, rounds = '3'] = process.argv.slice(2);
+const readMs = Number(process.env.READ_MS || 3000);
 const results = [];
 for (let round = 0; round < Number(rounds); round++) {
   const profile = mkdtempSync(join(tmpdir(), 'kensho-bench-profile-'));
@@ -50,7 +52,9 @@ for (let round = 0; round < Number(rounds); round++) {
   const later = figures.nth(Math.floor(count * 2 / 3));
   const warmMs = await open(later);
   const editMs = [];
+  const editHow = [];
   for (const edit of ['\n-- the reader\'s first edit', '\n-- the reader\'s second edit']) {
+    await tab.waitForTimeout(readMs);
     const area = later.locator('.run-editor');
     const original = await area.inputValue();
     await area.fill(original.replace(/\n-- the reader's (first|second) edit$/, '') + edit);
@@ -58,13 +62,14 @@ for (let round = 0; round < Number(rounds); round++) {
     const started = Date.now();
     await later.locator('.run-go').click();
     editMs.push(await verdictOf(later, started));
+    editHow.push(await later.locator('.run-verdict').getAttribute('data-kensho-engine'));
   }
   let nextMs = null;
   if (nextPage) {
     await tab.goto(base + nextPage, { waitUntil: 'networkidle' });
     nextMs = await open(tab.locator('figure[data-kensho-snippet]:has([data-kensho-run])').nth(0));
   }
-  results.push({ beforeBytes, beforeFiles, clickBytes, clickFiles, coldMs, warmMs, editMs: editMs[1], firstEditMs: editMs[0], nextMs });
+  results.push({ beforeBytes, beforeFiles, clickBytes, clickFiles, coldMs, warmMs, editMs: editMs[1], firstEditMs: editMs[0], nextMs, editHow });
   await context.close();
   rmSync(profile, { recursive: true, force: true });
 }
@@ -76,4 +81,4 @@ console.log(JSON.stringify({ page, next_page: nextPage || null, runs: results.le
   page_load_files: median('beforeFiles'), first_click_bytes: median('clickBytes'), first_click_files: median('clickFiles'),
   cold_first_result_ms: median('coldMs'), warm_later_snippet_ms: median('warmMs'), first_edit_ms: median('firstEditMs'),
   second_edit_ms: median('editMs'), next_page_first_result_ms: median('nextMs'),
-  all: results.map((r) => [r.coldMs, r.warmMs, r.firstEditMs, r.editMs, r.nextMs]) }));
+  read_ms: readMs, all: results.map((r) => [r.coldMs, r.warmMs, r.firstEditMs, r.editMs, r.nextMs, ...r.editHow]) }));

@@ -56,11 +56,20 @@ self.onmessage = (event) => {
     } catch (error) {
       self.postMessage({ id, ok: false, error: String((error && error.message) || error) });
     }
-  }).then(() => {
-    if (request.type === 'run') return prepareSpare(request.plan, request.target).catch(() => { spare = null; });
-    return null;
   });
+  if (request.type === 'run') {
+    // Once the reader has read for a moment with nothing more asked, the state before this snippet is prepared on a
+    // second engine; runs that come one after another (the next snippet down the page) need none.
+    const seen = ++requestsSeen;
+    queue.then(() => setTimeout(() => {
+      if (requestsSeen !== seen) return;
+      queue = queue.then(() => prepareSpare(request.plan, request.target)).catch(() => { spare = null; });
+    }, READING_MS));
+  }
 };
+let requestsSeen = 0;
+/** How long the worker waits, idle after a run, before it prepares the state before that snippet again. */
+const READING_MS = 400;
 
 async function handle(request, progress) {
   if (request.type === 'version') {
