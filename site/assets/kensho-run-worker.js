@@ -59,17 +59,23 @@ self.onmessage = (event) => {
   });
   if (request.type === 'run') {
     // Once the reader has read for a moment with nothing more asked, the state before this snippet is prepared on a
-    // second engine; runs that come one after another (the next snippet down the page) need none.
+    // second engine; runs that come one after another (the next snippet down the page) need none, and must not wait
+    // for it (it is work of the same thread).
     const seen = ++requestsSeen;
     queue.then(() => setTimeout(() => {
       if (requestsSeen !== seen) return;
       queue = queue.then(() => prepareSpare(request.plan, request.target)).catch(() => { spare = null; });
-    }, READING_MS));
+    }, own(request) ? AFTER_OWN_MS : READING_MS));
   }
 };
 let requestsSeen = 0;
-/** How long the worker waits, idle after a run, before it prepares the state before that snippet again. */
-const READING_MS = 400;
+/**
+ * How long the worker waits, idle after a run of the verified text, before it prepares the state before that
+ * snippet: a reader going down the page clicks the next snippet sooner; one who edits reads the result first.
+ */
+const READING_MS = 1500;
+/** After the reader's own text, the next run is most often the same snippet edited again: prepared almost at once. */
+const AFTER_OWN_MS = 200;
 
 async function handle(request, progress) {
   if (request.type === 'version') {
