@@ -1,15 +1,24 @@
-// The first run's cost of "run it yourself" (issue 24), in headless Chromium on the built lesson site: what a
-// page loads before any click, then what the first click on a run control fetches (bytes on the wire, files) and
-// how long until the verdict line shows, then a second snippet on the same page (PGlite already running).
+// What "run it yourself" costs a reader (issues 24 and 33), in headless Chromium on the built lesson site. Each
+// round is a reader's first visit (a fresh browser profile): what a page loads before any click; the first click on
+// a run control (bytes, files, time to the verdict: "cold"); a later snippet on the same page ("warm"); that snippet
+// edited and run again, twice, each edit undoing the previous one's text ("edit": the second run must not see the
+// first's effects, which the browser tests assert; here only the time), each after READ_MS (default 3000) of the
+// reader reading the result and typing, which the engine uses to prepare the state before the snippet; then a
+// further page in the same browser, its first click ("next page").
 // usage: bench/playground.sh (installs playwright-core into /tmp and serves target/site); needs Node and chromium.
 import { chromium } from 'playwright-core';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
-const [base, page] = process.argv.slice(2);
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+const [base, page, nextPage, rounds = '3'] = process.argv.slice(2);
+const readMs = Number(process.env.READ_MS || 3000);
 const results = [];
-for (let round = 0; round < 3; round++) {
-  const context = await browser.newContext(); // a fresh cache each round: a reader's first visit
-  const tab = await context.newPage();
+for (let round = 0; round < Number(rounds); round++) {
+  const profile = mkdtempSync(join(tmpdir(), 'kensho-bench-profile-'));
+  const context = await chromium.launchPersistentContext(profile, { executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu'] });
+  const tab = context.pages()[0] || await context.newPage();
   // Requests of the page and of its Web Worker (where PGlite fetches its files) alike.
   let bytes = 0;
   const files = new Map();
@@ -17,33 +26,59 @@ for (let round = 0; round < 3; round++) {
   context.on('requestfinished', (request) => counted.push(request.sizes().then((s) => {
     files.set(request.url(), true);
     bytes += s.responseBodySize + s.responseHeadersSize;
-  })));
+  }).catch(() => {})));
   const settle = async () => { await tab.waitForTimeout(500); await Promise.all(counted); };
   await tab.goto(base + page, { waitUntil: 'networkidle' });
   await settle();
   const beforeBytes = bytes;
   const beforeFiles = files.size;
-  const figures = tab.locator('figure[data-kensho-snippet]');
-  const first = figures.nth(0);
-  await first.evaluate((f) => { const d = f.closest('details'); if (d) d.open = true; });
-  const started = Date.now();
-  await first.locator('[data-kensho-run]').click();
-  await first.locator('.run-verdict[data-kensho-verdict]').waitFor({ timeout: 120000 });
-  const firstMs = Date.now() - started;
+  const figures = tab.locator('figure[data-kensho-snippet]:has([data-kensho-run])');
+  const count = await figures.count();
+  const verdictOf = async (figure, started) => {
+    await figure.locator('.run-verdict[data-kensho-verdict]').waitFor({ timeout: 180000 });
+    return Date.now() - started;
+  };
+  const open = async (figure) => {
+    await figure.evaluate((f) => { const d = f.closest('details'); if (d) d.open = true; f.scrollIntoView({ block: 'center' }); });
+    const started = Date.now();
+    await figure.locator('[data-kensho-run]').click();
+    return verdictOf(figure, started);
+  };
+  const coldMs = await open(figures.nth(0));
   await settle();
   const clickBytes = bytes - beforeBytes;
   const clickFiles = files.size - beforeFiles;
-  const second = figures.nth(3);
-  await second.evaluate((f) => { const d = f.closest('details'); if (d) d.open = true; });
-  const again = Date.now();
-  await second.locator('[data-kensho-run]').click();
-  await second.locator('.run-verdict[data-kensho-verdict]').waitFor({ timeout: 120000 });
-  const secondMs = Date.now() - again;
-  results.push({ beforeBytes, beforeFiles, clickBytes, clickFiles, firstMs, secondMs });
+  // A snippet two thirds down the page: the engine has to bring the state forward across the snippets between.
+  const later = figures.nth(Math.floor(count * 2 / 3));
+  const warmMs = await open(later);
+  const editMs = [];
+  const editHow = [];
+  for (const edit of ['\n-- the reader\'s first edit', '\n-- the reader\'s second edit']) {
+    await tab.waitForTimeout(readMs);
+    const area = later.locator('.run-editor');
+    const original = await area.inputValue();
+    await area.fill(original.replace(/\n-- the reader's (first|second) edit$/, '') + edit);
+    await later.locator('.run-verdict[data-kensho-verdict]').evaluate((v) => v.removeAttribute('data-kensho-verdict'));
+    const started = Date.now();
+    await later.locator('.run-go').click();
+    editMs.push(await verdictOf(later, started));
+    editHow.push(await later.locator('.run-verdict').getAttribute('data-kensho-engine'));
+  }
+  let nextMs = null;
+  if (nextPage) {
+    await tab.goto(base + nextPage, { waitUntil: 'networkidle' });
+    nextMs = await open(tab.locator('figure[data-kensho-snippet]:has([data-kensho-run])').nth(0));
+  }
+  results.push({ beforeBytes, beforeFiles, clickBytes, clickFiles, coldMs, warmMs, editMs: editMs[1], firstEditMs: editMs[0], nextMs, editHow });
   await context.close();
+  rmSync(profile, { recursive: true, force: true });
 }
-await browser.close();
-const median = (key) => results.map((r) => r[key]).sort((a, b) => a - b)[1];
-console.log(JSON.stringify({ page, runs: results.length, page_load_bytes: median('beforeBytes'), page_load_files: median('beforeFiles'),
-  first_click_bytes: median('clickBytes'), first_click_files: median('clickFiles'), first_result_ms: median('firstMs'),
-  next_snippet_ms: median('secondMs') }));
+const median = (key) => {
+  const values = results.map((r) => r[key]).filter((v) => v !== null).sort((a, b) => a - b);
+  return values.length ? values[Math.floor(values.length / 2)] : null;
+};
+console.log(JSON.stringify({ page, next_page: nextPage || null, runs: results.length, page_load_bytes: median('beforeBytes'),
+  page_load_files: median('beforeFiles'), first_click_bytes: median('clickBytes'), first_click_files: median('clickFiles'),
+  cold_first_result_ms: median('coldMs'), warm_later_snippet_ms: median('warmMs'), first_edit_ms: median('firstEditMs'),
+  second_edit_ms: median('editMs'), next_page_first_result_ms: median('nextMs'),
+  read_ms: readMs, all: results.map((r) => [r.coldMs, r.warmMs, r.firstEditMs, r.editMs, r.nextMs, ...r.editHow]) }));

@@ -1,20 +1,22 @@
 #!/usr/bin/env bash
-# Measures the first run's cost of the browser playground (bench/playground.mjs) on the built lesson site,
-# served without compression by Python's http.server (a host that gzips sends the .wasm and .data smaller:
-# the gzip -9 sizes are printed too). Needs Node (npm) and Debian's chromium; README's commands need neither.
+# What the browser playground costs a reader (bench/playground.mjs) on the built lesson site, served without
+# compression by Python's http.server (a host that gzips sends the .wasm and .data smaller: the gzip -9 sizes are
+# printed too): cold first click, a later snippet (warm), an edited re-run, the first result on a further page;
+# medians of ROUNDS rounds (default 3), each in a fresh browser profile. Needs Node (npm) and Debian's chromium
+# (apt-get install -y chromium); README's commands need neither.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+rounds=${ROUNDS:-3}
 [ -f target/site/index.html ] || bin/kensho build
 pw=/tmp/kensho-bench-pw
 [ -d "$pw/node_modules/playwright-core" ] || npm install --no-save --no-audit --no-fund --prefix "$pw" playwright-core@1 > /dev/null
-port=8791
-python3 -m http.server "$port" --bind 127.0.0.1 --directory target/site > /dev/null 2>&1 &
+port=${PORT:-8791}
+python3 -m http.server "$port" --bind 127.0.0.1 --directory "${SITE:-target/site}" > /dev/null 2>&1 &
 server=$!
 trap 'kill $server' EXIT
 sleep 1
 cp bench/playground.mjs "$pw/playground.mjs"
-for page in idempotency/keyset/ idempotency/payments/; do
-  node "$pw/playground.mjs" "http://127.0.0.1:$port/" "$page"
-done
+node "$pw/playground.mjs" "http://127.0.0.1:$port/" idempotency/keyset/ idempotency/payments/ "$rounds"
+node "$pw/playground.mjs" "http://127.0.0.1:$port/" idempotency/payments/ idempotency/retention/ "$rounds"
 engine=$(ls -d target/site/assets/pglite/*/)
 echo "engine files: $(du -cb "$engine"* | tail -1 | cut -f1) bytes; gzip -9: $(cat "$engine"* | gzip -9 | wc -c) bytes (pglite.wasm $(gzip -9c "$engine/pglite.wasm" | wc -c), pglite.data $(gzip -9c "$engine/pglite.data" | wc -c))"

@@ -306,3 +306,45 @@ if (runControls.length) {
     });
   });
 }
+
+// A scenario's replay: steps through the run the build recorded and verified, one row of its sequence diagram (one
+// event, in the order the server produced them) at a time, marking the row, with the step's SQL and what the build
+// saw it do (its wait, its result), as the diagram states them. Nothing runs: the panel says it is the verified run.
+document.querySelectorAll('[data-kensho-replay]').forEach((control) => {
+  control.hidden = false;
+  const sequence = control.closest('.sequence');
+  const panel = sequence.querySelector('.sequence-replay');
+  const rows = [...sequence.querySelectorAll('.sequence-table tbody tr')];
+  const sessions = [...sequence.querySelectorAll('.sequence-table thead th')].map((th) => th.textContent.trim());
+  let at = 0;
+  const fill = (text, values) => values.reduce((out, value, i) => out.split('{' + i + '}').join(String(value)), text);
+  const show = () => {
+    rows.forEach((row, i) => {
+      row.classList.toggle('seq-current', i === at);
+      if (i === at) row.setAttribute('aria-current', 'step'); else row.removeAttribute('aria-current');
+    });
+    const cells = [...rows[at].children];
+    const column = cells.findIndex((cell) => cell.querySelector('.seq-step'));
+    const step = cells[column].querySelector('.seq-step');
+    const note = cells[column].querySelector('.seq-note');
+    panel.querySelector('.sequence-replay-position').textContent = fill(panel.dataset.step,
+      [at + 1, rows.length, sessions[column], step.textContent.trim()]);
+    panel.querySelector('.sequence-replay-sql').textContent = step.getAttribute('title') || '';
+    panel.querySelector('.sequence-replay-result').textContent = note ? note.textContent : '';
+    panel.querySelectorAll('[data-replay-step]').forEach((button) => {
+      const to = at + Number(button.dataset.replayStep);
+      button.disabled = to < 0 || to >= rows.length;
+    });
+  };
+  panel.querySelectorAll('[data-replay-step]').forEach((button) => button.addEventListener('click', () => {
+    at = Math.min(rows.length - 1, Math.max(0, at + Number(button.dataset.replayStep)));
+    show();
+  }));
+  control.addEventListener('click', () => {
+    control.closest('.run-bar').hidden = true;
+    panel.hidden = false;
+    at = 0;
+    show();
+    panel.querySelector('[data-replay-step="1"]').focus();
+  });
+});

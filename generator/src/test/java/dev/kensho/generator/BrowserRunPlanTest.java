@@ -88,6 +88,36 @@ class BrowserRunPlanTest {
                 + "\"deallocate\":\"DEALLOCATE kensho_p2\",\"parameters\":[{\"position\":1,\"type\":\"integer\",\"value\":\"2\"}]}"), plan);
     }
 
+    /** A snippet after a scenario names it by the title the reader sees above it (escaped), not by a source line. */
+    @Test
+    void aSnippetAfterAScenarioNamesItByItsTitle() throws Exception {
+        TestSite site = new TestSite(temp).page("a.md", TestSite.source("A", """
+
+                ```sql
+                CREATE TABLE t (id int);
+                ```
+
+                ```scenario title="<b>A</b> が commit する"
+                session a
+                step a1 { SELECT 1; }
+                session b
+                step b1 { SELECT 2; }
+                permutation a1 b1
+                ```
+
+                ```sql
+                SELECT count(*) AS n FROM t;
+                ```
+                """));
+        TestSite.Run run = site.build();
+        assertEquals(0, run.status(), run::toString);
+        Document html = Jsoup.parse(site.out.resolve("a/index.html").toFile());
+        assertEquals(List.of("ブラウザーでは実行できません（複数のセッションを同時に使う例で、ブラウザーの PostgreSQL（PGlite）の接続は一つだけのため）",
+                "ブラウザーでは実行できません（ブラウザーでは再現できない例「<b>A</b> が commit する」の後に実行されるため）"),
+                html.select(".run-unavailable").eachText());
+        assertTrue(html.select(".run-unavailable b").isEmpty(), "the title is text, not markup");
+    }
+
     @SuppressWarnings("unchecked")
     @Test
     void thePlanReplaysTheBuildsRunInItsOrderAndStopsAtWhatTheBrowserCannotReplay() throws Exception {
@@ -137,7 +167,7 @@ class BrowserRunPlanTest {
         assertTrue(html.select("[data-kensho-run]").stream().allMatch(e -> e.hasAttr("hidden")), "shown by script only");
         // A verified snippet the browser cannot run says why, in the page's language.
         assertEquals(List.of("ブラウザーでは実行できません（複数のセッションを同時に使う例で、ブラウザーの PostgreSQL（PGlite）の接続は一つだけのため）",
-                        "ブラウザーでは実行できません（31 行目の、ブラウザーでは再現できない例の後に実行されるため）",
+                        "ブラウザーでは実行できません（ブラウザーでは再現できない、このページの 5 番目の SQL の例の後に実行されるため）",
                         "ブラウザーでは実行できません（複数のセッションを同時に使う例で、ブラウザーの PostgreSQL（PGlite）の接続は一つだけのため）"),
                 html.select(".run-unavailable").eachText());
         assertEquals("../assets/pglite/0.5.16/", html.body().attr("data-engine"));

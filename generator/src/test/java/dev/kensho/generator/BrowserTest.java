@@ -275,6 +275,30 @@ class BrowserTest {
                 SELECT 'ok'::mood AS m, 1 AS n;
                 ```
                 """);
+        // The playground's engine: a session setting and a transaction block before the snippets after them.
+        Files.writeString(content.resolve("guides/engine.md"), """
+                ---
+                title: エンジン
+                ---
+
+                ```sql
+                CREATE SCHEMA ledger;
+                SET search_path = ledger, public;
+                CREATE TABLE counter (n int);
+                INSERT INTO counter VALUES (1), (2);
+                ```
+
+                ```sql
+                BEGIN;
+                INSERT INTO counter VALUES (3);
+                COMMIT;
+                SELECT count(*) AS rows FROM counter;
+                ```
+
+                ```sql
+                SELECT sum(n) AS total FROM counter;
+                ```
+                """);
         Files.writeString(content.resolve("guides/advanced/deep.md"), "---\ntitle: 深い\n---\n\n深い本文。\n");
         Files.writeString(content.resolve("en/guides/a.md"), "---\ntitle: Page A\n---\n\n## Section\n\nEnglish text.\n");
         StringWriter out = new StringWriter();
@@ -1106,6 +1130,108 @@ class BrowserTest {
         verdict = rerun(exercise.findElement(By.cssSelector(".exercise-try")));
         assertTrue(verdict.getText().startsWith("まだ違います。列の型が違います（模範解答：order_id uuid, amount_minor int8／あなたのクエリ：order_id uuid, amount_minor text）"),
                 verdict.getText());
+        assertClean();
+    }
+
+    private static void pause(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * Every verified scenario's run can be replayed step by step: the step's row of the sequence diagram is marked, and
+     * the panel shows the step's session and name, its SQL and what the build saw it do, as the build recorded them.
+     */
+    @Test
+    void aScenarioReplaysTheVerifiedRunStepByStep() {
+        driver.get(base + "idempotency/concurrency/");
+        List<WebElement> controls = waitUpTo(30).until(d -> {
+            List<WebElement> found = d.findElements(By.cssSelector("[data-kensho-replay]"));
+            return found.isEmpty() || !found.get(0).isDisplayed() ? null : found;
+        });
+        assertEquals(driver.findElements(By.cssSelector("figure.scenario.verified .sequence")).size(), controls.size(),
+                "every verified scenario's run has a replay");
+        WebElement sequence = controls.get(0).findElement(By.xpath("ancestor::div[contains(@class,'sequence')][1]"));
+        js("arguments[0].scrollIntoView({block: 'center'})", controls.get(0));
+        controls.get(0).click();
+        WebElement panel = sequence.findElement(By.cssSelector(".sequence-replay"));
+        assertEquals("ビルドが PostgreSQL で実行して確かめた記録を、一歩ずつ再生します。ブラウザーで実行しているのではありません。待ちと結果は、ビルドが見たとおりです。",
+                panel.findElement(By.cssSelector(".sequence-replay-note")).getText());
+        List<WebElement> rows = sequence.findElements(By.cssSelector(".sequence-table tbody tr"));
+        List<String> sessions = sequence.findElements(By.cssSelector(".sequence-table thead th")).stream().map(WebElement::getText).toList();
+        assertEquals(List.of("再送 A", "再送 B"), sessions);
+        // The first scenario's first step, as content/idempotency/concurrency.md writes it and the build ran it.
+        assertEquals("手順 1 / " + rows.size() + "：再送 A の a_begin", panel.findElement(By.cssSelector(".sequence-replay-position")).getText());
+        assertEquals("BEGIN;", panel.findElement(By.cssSelector(".sequence-replay-sql")).getAttribute("textContent"));
+        WebElement next = panel.findElement(By.cssSelector("[data-replay-step='1']"));
+        WebElement previous = panel.findElement(By.cssSelector("[data-replay-step='-1']"));
+        assertFalse(previous.isEnabled());
+        boolean sawWait = false;
+        for (int i = 0; i < rows.size(); i++) {
+            final int at = i;
+            List<Integer> marked = new ArrayList<>();
+            for (int r = 0; r < rows.size(); r++) {
+                if (rows.get(r).getAttribute("class").contains("seq-current")) marked.add(r);
+            }
+            assertEquals(List.of(at), marked, "only the step's row is marked");
+            assertEquals("step", rows.get(i).getAttribute("aria-current"));
+            List<WebElement> cells = rows.get(i).findElements(By.cssSelector("td"));
+            int column = 0;
+            while (cells.get(column).findElements(By.cssSelector(".seq-step")).isEmpty()) column++;
+            WebElement step = cells.get(column).findElement(By.cssSelector(".seq-step"));
+            List<WebElement> note = cells.get(column).findElements(By.cssSelector(".seq-note"));
+            assertEquals("手順 " + (i + 1) + " / " + rows.size() + "：" + sessions.get(column) + " の " + step.getText(),
+                    panel.findElement(By.cssSelector(".sequence-replay-position")).getText());
+            assertEquals(step.getAttribute("title"), panel.findElement(By.cssSelector(".sequence-replay-sql")).getAttribute("textContent"));
+            String result = note.isEmpty() ? "" : note.get(0).getText();
+            assertEquals(result, panel.findElement(By.cssSelector(".sequence-replay-result")).getText());
+            sawWait |= result.equals("再送 A の終了を待つ");
+            if (i + 1 < rows.size()) {
+                next.click();
+            } else {
+                assertFalse(next.isEnabled(), "the last step is the end");
+            }
+        }
+        assertTrue(sawWait, "B's reservation waits for A, as the build saw it");
+        assertTrue(previous.isEnabled());
+        assertClean();
+    }
+
+    /**
+     * An edited run starts from the state before its snippet, every time: the second run of the same edit does not
+     * see the first's row, the session's SET before it holds, and the snippet after it still runs on the build's state.
+     */
+    @Test
+    void anEditedRunStartsFromTheStateBeforeItsSnippetEveryTime() {
+        List<WebElement> figures = openWithRunControls(base + "sample/guides/engine/");
+        WebElement middle = figures.get(1);
+        assertEquals("same", runAndWait(middle).getAttribute("data-kensho-verdict"));
+        assertEquals(" rows\n------\n    3\n(1 row)", middle.findElement(By.cssSelector("[data-kensho-run-output]")).getAttribute("textContent"));
+        WebElement area = middle.findElement(By.cssSelector("textarea"));
+        for (int run = 0; run < 2; run++) {
+            if (run == 1) {
+                pause(2000); // the reader reads the first edit's result: the engine prepares the state before the snippet meanwhile
+            }
+            js("arguments[0].value = arguments[1]", area,
+                    "INSERT INTO counter VALUES (10);\nSELECT count(*) AS rows, sum(n) AS total, current_setting('search_path') AS path FROM counter;");
+            WebElement verdict = rerun(middle);
+            assertEquals(" rows | total |      path\n------+-------+----------------\n    3 |    13 | ledger, public\n(1 row)",
+                    middle.findElement(By.cssSelector("[data-kensho-run-output]")).getAttribute("textContent"), "run " + run);
+            // The second run starts on an engine brought to the state before the snippet while the reader read the first's result.
+            if (run == 1) {
+                assertTrue(verdict.getAttribute("data-kensho-engine").startsWith("prepared "), verdict.getAttribute("data-kensho-engine"));
+            }
+        }
+        js("arguments[0].value = arguments[1]", area, "SET search_path = public;\nDELETE FROM ledger.counter;");
+        rerun(middle);
+        WebElement last = figures.get(2);
+        WebElement verdict = runAndWait(last);
+        assertEquals("same", verdict.getAttribute("data-kensho-verdict"), verdict.getText());
+        assertEquals(" total\n-------\n     6\n(1 row)", last.findElement(By.cssSelector("[data-kensho-run-output]")).getAttribute("textContent"));
         assertClean();
     }
 

@@ -78,14 +78,37 @@ public final class BrowserRuns {
      * @param reasonKey the same as a key the theme words in the page's language ({@code run.unavailable.KEY}): off,
      *                  unverified, otherVersions, siteExtensions, scenario, extension, load, conformingStrings; resultRows,
      *                  resultCharacters, resultValue, pageBytes (over a budget); or after (see argument)
-     * @param argument  the figure the theme's words put in as {0}: for "after", the line of the snippet before it
-     *                  that the browser cannot replay; for a budget, the budget; else empty
+     * @param argument  the figure the theme's words put in as {0}: for "after", the index (in document order) of the
+     *                  snippet before it that the browser cannot replay, which the page names as the reader sees it
+     *                  ({@link #AFTER}); for a budget, the budget; else empty
      * @param replayed  its statements are in the plan (the browser replays it before the snippets after it)
      */
     public record Entry(int snippet, int line, String reason, String reasonKey, String argument, boolean replayed) {
         public boolean runnable() {
             return reason == null;
         }
+    }
+
+    /**
+     * The reason key of a snippet after one the browser cannot replay. The report names that one by its source line (an
+     * author's view); the page by what the reader sees of it: its title ({@code run.unavailable.after}), or, without one,
+     * its number among the page's SQL examples ({@code run.unavailable.afterNumber}); see {@link #named}.
+     */
+    public static final String AFTER = "after";
+
+    /**
+     * The entry as the page says it: an "after" entry names the snippet it waits on by {@code title} (the fence's
+     * title=, or empty) or else by its number among the page's SQL fences, counted from 1; others are unchanged.
+     */
+    public static Entry named(Entry entry, java.util.function.IntFunction<String> title) {
+        if (!AFTER.equals(entry.reasonKey())) {
+            return entry;
+        }
+        int blocker = Integer.parseInt(entry.argument());
+        String name = title.apply(blocker);
+        return name == null || name.isBlank()
+                ? new Entry(entry.snippet(), entry.line(), entry.reason(), "afterNumber", Integer.toString(blocker + 1), entry.replayed())
+                : new Entry(entry.snippet(), entry.line(), entry.reason(), AFTER, name.strip(), entry.replayed());
     }
 
     /** Why the browser cannot run a snippet as the build ran it: the report's words, the theme's key and its figure. */
@@ -163,7 +186,7 @@ public final class BrowserRuns {
             // A snippet's own reason comes first (a second scenario is a scenario); else what an earlier one blocks.
             if (blocker != null && own == null) {
                 entries[index] = new Entry(index, line, "it runs after the snippet at line " + blocker.line() + ", which the browser cannot replay: "
-                        + blocker.reason(), "after", Integer.toString(blocker.line()), false);
+                        + blocker.reason(), AFTER, Integer.toString(blocker.snippet()), false);
             } else {
                 entries[index] = new Entry(index, line, own.reason(), own.key(), own.argument(), false);
                 if (blocker == null) {

@@ -359,7 +359,9 @@ public final class SiteRenderer {
                 if (fences.get(i).rowsNode() != null) {
                     expectedRows.put(fences.get(i).rowsNode(), result.outcomes().get(i));
                 }
-                runnable.put(fences.get(i).node(), browser.entries().get(i));
+                // A snippet after one the browser cannot replay names that one as the reader sees it, never by a source line.
+                runnable.put(fences.get(i).node(), BrowserRuns.named(browser.entries().get(i), j -> dev.kensho.generator.markdown.FenceInfo
+                        .parse(fences.get(j).node().getInfo().toString()).meta().getOrDefault("title", "")));
             }
             if (browser.anyRunnable()) {
                 runFiles = browser.planFiles(pageStem, browserComparedVersion(), severalVersions()
