@@ -15,8 +15,10 @@ import java.util.List;
  * statement as it ran. A message counts only when the server says its C routine
  * {@code elog_node_display} raised it, which no SQL, PL/pgSQL's {@code RAISE} included, can claim.
  *
- * <p>The statement's own tree comes first (it is parsed before anything it runs); a {@code PREPARE}
- * is followed by the tree of the statement it prepares. Later trees (statements of functions it
+ * <p>The statement's own tree comes first (it is parsed before anything it runs); from 15 on a {@code PREPARE}
+ * is followed by the tree of the statement it prepares (14 analyses it without reporting it). 14 and 15 write most
+ * utility statements as {@code :utilityStmt ?}: the statement's text, given with the capture, tells which it was
+ * ({@link UtilityText}), so that the same statement is read alike on every version. Later trees (statements of functions it
  * calls) are not needed and not kept. A capture made with {@link #ofEachStatement} serves a string of
  * several statements sent at once, and pairs its top-level trees with them.
  */

@@ -21,7 +21,8 @@ import java.util.Set;
  * the statement its {@code PREPARE} parsed. Kensho remembers those only while nothing else runs on
  * the session (only FETCH, MOVE, EXECUTE, DECLARE, PREPARE, CLOSE and DEALLOCATE): any other
  * statement may close a cursor and open another of that name inside a function, whose query Kensho
- * never sees. Where the parse cannot be had, the order is unknown ({@link RowOrder#unknown}).
+ * never sees. Where the parse cannot be had, the order is unknown ({@link RowOrder#unknown}): on 14, the query of
+ * every PREPARE, whose parse that version does not report.
  */
 final class SessionOrders {
 
