@@ -198,9 +198,10 @@ class PostgresVersionsTest {
     }
 
     /**
-     * What a claim was checked for can differ between versions: on 14 the parse tree Kensho reads a parameterised
-     * (PREPAREd) query's ORDER BY from does not show it, so its rows are compared in any order there and in order on 18.
-     * The page lists each version's claims, not 18's as if 14 had checked the order too.
+     * What a claim was checked for can differ between versions: 14 does not report its parse of a PREPAREd statement's
+     * query (its PREPARE analyses it without debug_print_parse), so the order a parameterised query promises cannot be
+     * known there and its rows are compared as the server returned them; 18 compares them in order, ties in any order.
+     * The page lists each version's claims, not 18's as if 14 had read the ORDER BY too.
      */
     @Test
     void claimsCheckedDifferentlyOnTwoVersionsAreListedForEach() throws Exception {
@@ -216,7 +217,7 @@ class PostgresVersionsTest {
         assertEquals("確かめた内容は版によって異なりました（サーバーが文について報告した内容が異なったため）。版ごとの内容：",
                 ordered.select(".evidence-claims-differ").text());
         assertEquals(List.of("PostgreSQL 14 では", "PostgreSQL 18 では"), ordered.select("details.evidence-claims-version > summary").eachText());
-        assertEquals(List.of("[エラーなく最後まで実行できる（文 1 個）, 下の表の 2 行をそのまま返す（サーバーが解析したクエリに ORDER BY がないので順序は問わずに比較）]",
+        assertEquals(List.of("[エラーなく最後まで実行できる（文 1 個）, 下の表の 2 行をそのまま返す（文が約束する順序をサーバーの報告から読めなかったので、サーバーが返した順に比較）]",
                         "[エラーなく最後まで実行できる（文 1 個）, 下の表の 2 行をそのまま返す（サーバーが解析したクエリに ORDER BY があるので順序も比較。"
                                 + "ORDER BY のキーがすべて等しい行どうしは順不同）]"),
                 ordered.select("details.evidence-claims-version").stream()
