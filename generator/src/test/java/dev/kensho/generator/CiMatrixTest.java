@@ -81,6 +81,40 @@ class CiMatrixTest {
                 action("INPUT_SHARD", "1/2", "INPUT_COMMAND", "build"));
     }
 
+    @Test
+    void noInputOfTheActionCanStartALineOfItsOwn() throws Exception {
+        // GitHub's runner reads a line starting with '::' as a workflow command: an input's line break must not make one.
+        assertEquals("::error title=Kensho::command must be check, build or merge-reports, not 'check ::add-mask::x'",
+                action("INPUT_COMMAND", "check\n::add-mask::x"));
+        assertEquals("::error title=Kensho::provider must be auto, embedded, container or a jdbc:postgresql:// URL, not 'x  ::warning::forged'",
+                action("INPUT_PROVIDER", "x\r\n::warning::forged"));
+        assertEquals("::error title=Kensho::version must be a release such as 0.1.0, or 'source', not '0.1.0 ::error::forged'",
+                action("INPUT_VERSION", "0.1.0\n::error::forged"));
+        assertEquals("::error title=Kensho::shard must be I/N such as 1/2, not '1/2 ::notice::x'", action("INPUT_SHARD", "1/2\n::notice::x"));
+        assertEquals("::error title=Kensho::postgres-version must be a PostgreSQL major version such as 16, not '16 ::x'",
+                action("INPUT_POSTGRES_VERSION", "16\u000b::x"));
+    }
+
+    @Test
+    void aFileNameHoldingAColonIsMergedLikeAnyOther() throws Exception {
+        // A page's file name is the contributor's: "a:1.md" is a valid name on Linux, and the merge once parsed
+        // file:line:col back apart to sort snippets, failing with a stack trace on it.
+        Path reports = Files.createDirectories(temp.resolve("reports"));
+        String snippets = "[{\"file\":\"a:1.md\",\"line\":7,\"column\":1,\"status\":\"passed\",\"versions\":[18]},"
+                + "{\"file\":\"a:1.md\",\"line\":3,\"column\":1,\"status\":\"failed\",\"message\":\"boom\",\"versions\":[18]},"
+                + "{\"file\":\"a.md\",\"line\":2,\"column\":1,\"status\":\"passed\",\"versions\":[18]}]";
+        Files.writeString(reports.resolve("r.json"), "{\"kensho\":\"t\",\"postgresVersions\":[18],\"postgresNamed\":[18],"
+                + "\"shard\":\"1/1\",\"snippets\":" + snippets + ",\"problems\":[]}");
+        Path merged = temp.resolve("merged.json");
+        Merge merge = merge("--report", merged.toString(), reports.toString());
+        assertEquals(1, merge.status(), merge::toString);
+        assertEquals("a:1.md:3:1: error: boom\n", merge.err());
+        List<String> order = new ArrayList<>();
+        new ObjectMapper().readTree(merged.toFile()).get("snippets")
+                .forEach(snippet -> order.add(snippet.get("file").asText() + " " + snippet.get("line").asInt() + " " + snippet.get("status").asText()));
+        assertEquals(List.of("a.md 2 passed", "a:1.md 3 failed", "a:1.md 7 passed"), order);
+    }
+
     private String action(String... environment) throws Exception {
         ProcessBuilder builder = new ProcessBuilder("bash", Path.of("../bin/kensho-action").toAbsolutePath().toString())
                 .directory(temp.toFile()).redirectErrorStream(true);
