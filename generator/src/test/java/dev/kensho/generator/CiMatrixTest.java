@@ -115,6 +115,22 @@ class CiMatrixTest {
         assertEquals(List.of("a.md 2 passed", "a:1.md 3 failed", "a:1.md 7 passed"), order);
     }
 
+    @Test
+    void aReportThePullRequestCommittedIsNeverMerged() throws Exception {
+        // A report committed where the jobs' reports are downloaded would stand in for a job that died before writing
+        // its own (merge-reports counts every report it finds): the action refuses a reports folder the repository holds.
+        Path forged = temp.resolve("target/kensho-reports/kensho-report-18-2/kensho-report.json");
+        Files.createDirectories(forged.getParent());
+        Files.writeString(forged, "{\"postgresVersions\":[18],\"postgresNamed\":[18],\"shard\":\"2/2\",\"snippets\":[]}");
+        for (List<String> git : List.of(List.of("git", "init", "-q"), List.of("git", "add", "-f", "target"))) {
+            Process process = new ProcessBuilder(git).directory(temp.toFile()).inheritIO().start();
+            assertEquals(0, process.waitFor());
+        }
+        assertEquals("::error title=Kensho::reports: target/kensho-reports holds files of the repository"
+                        + " (target/kensho-reports/kensho-report-18-2/kensho-report.json); only the matrix jobs' downloaded reports may be merged",
+                action("INPUT_COMMAND", "merge-reports"));
+    }
+
     private String action(String... environment) throws Exception {
         ProcessBuilder builder = new ProcessBuilder("bash", Path.of("../bin/kensho-action").toAbsolutePath().toString())
                 .directory(temp.toFile()).redirectErrorStream(true);
