@@ -131,6 +131,17 @@ class CiMatrixTest {
                 action("INPUT_COMMAND", "merge-reports"));
     }
 
+    @Test
+    void aReportOfAnotherShapeIsRefusedNamingItsFile() throws Exception {
+        Path reports = Files.createDirectories(temp.resolve("reports"));
+        Path report = reports.resolve("r.json");
+        Files.writeString(report, "{\"postgresVersions\":[18],\"postgresNamed\":[18],\"shard\":\"1/1\",\"snippets\":[],\"problems\":[1]}");
+        Merge merge = merge("--report", temp.resolve("merged.json").toString(), reports.toString());
+        assertEquals(1, merge.status(), merge::toString);
+        assertEquals("error: " + report + ": not a report of kensho check (it names no postgresVersions, postgresNamed or shard, or its snippets and problems are not lists of objects);"
+                + " each job of the matrix writes one with --report\n", merge.err());
+    }
+
     private String action(String... environment) throws Exception {
         ProcessBuilder builder = new ProcessBuilder("bash", Path.of("../bin/kensho-action").toAbsolutePath().toString())
                 .directory(temp.toFile()).redirectErrorStream(true);

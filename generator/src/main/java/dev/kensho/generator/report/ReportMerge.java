@@ -102,8 +102,14 @@ public final class ReportMerge {
                 throw new Refused(file + ": its job verified nothing (no PostgreSQL server answered, or the run stopped before it;"
                         + " that job's log says why)");
             }
-            if (checked == null || names == null || !shard.matches("[1-9][0-9]{0,3}/[1-9][0-9]{0,3}") || !report.path("snippets").isArray()) {
-                throw new Refused(file + ": not a report of kensho check (it names no postgresVersions, postgresNamed or shard);"
+            // Each entry an object and problems a list: a report is read field by field below, and any other shape would
+            // end the merge with a stack trace instead of naming the file.
+            boolean entriesAreObjects = report.path("snippets").isArray() && (report.path("problems").isMissingNode()
+                    || report.path("problems").isArray()) && java.util.stream.StreamSupport.stream(report.path("snippets").spliterator(), false)
+                    .allMatch(JsonNode::isObject) && java.util.stream.StreamSupport.stream(report.path("problems").spliterator(), false)
+                    .allMatch(JsonNode::isObject);
+            if (checked == null || names == null || !shard.matches("[1-9][0-9]{0,3}/[1-9][0-9]{0,3}") || !entriesAreObjects) {
+                throw new Refused(file + ": not a report of kensho check (it names no postgresVersions, postgresNamed or shard, or its snippets and problems are not lists of objects);"
                         + " each job of the matrix writes one with --report");
             }
             if (named == null) {
