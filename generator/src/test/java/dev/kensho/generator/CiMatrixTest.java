@@ -81,6 +81,67 @@ class CiMatrixTest {
                 action("INPUT_SHARD", "1/2", "INPUT_COMMAND", "build"));
     }
 
+    @Test
+    void noInputOfTheActionCanStartALineOfItsOwn() throws Exception {
+        // GitHub's runner reads a line starting with '::' as a workflow command: an input's line break must not make one.
+        assertEquals("::error title=Kensho::command must be check, build or merge-reports, not 'check ::add-mask::x'",
+                action("INPUT_COMMAND", "check\n::add-mask::x"));
+        assertEquals("::error title=Kensho::provider must be auto, embedded, container or a jdbc:postgresql:// URL, not 'x  ::warning::forged'",
+                action("INPUT_PROVIDER", "x\r\n::warning::forged"));
+        assertEquals("::error title=Kensho::version must be a release such as 0.1.0, or 'source', not '0.1.0 ::error::forged'",
+                action("INPUT_VERSION", "0.1.0\n::error::forged"));
+        assertEquals("::error title=Kensho::shard must be I/N such as 1/2, not '1/2 ::notice::x'", action("INPUT_SHARD", "1/2\n::notice::x"));
+        assertEquals("::error title=Kensho::postgres-version must be a PostgreSQL major version such as 16, not '16 ::x'",
+                action("INPUT_POSTGRES_VERSION", "16\u000b::x"));
+    }
+
+    @Test
+    void aFileNameHoldingAColonIsMergedLikeAnyOther() throws Exception {
+        // A page's file name is the contributor's: "a:1.md" is a valid name on Linux, and the merge once parsed
+        // file:line:col back apart to sort snippets, failing with a stack trace on it.
+        Path reports = Files.createDirectories(temp.resolve("reports"));
+        String snippets = "[{\"file\":\"a:1.md\",\"line\":7,\"column\":1,\"status\":\"passed\",\"versions\":[18]},"
+                + "{\"file\":\"a:1.md\",\"line\":3,\"column\":1,\"status\":\"failed\",\"message\":\"boom\",\"versions\":[18]},"
+                + "{\"file\":\"a.md\",\"line\":2,\"column\":1,\"status\":\"passed\",\"versions\":[18]}]";
+        Files.writeString(reports.resolve("r.json"), "{\"kensho\":\"t\",\"postgresVersions\":[18],\"postgresNamed\":[18],"
+                + "\"shard\":\"1/1\",\"snippets\":" + snippets + ",\"problems\":[]}");
+        Path merged = temp.resolve("merged.json");
+        Merge merge = merge("--report", merged.toString(), reports.toString());
+        assertEquals(1, merge.status(), merge::toString);
+        assertEquals("a:1.md:3:1: error: boom\n", merge.err());
+        List<String> order = new ArrayList<>();
+        new ObjectMapper().readTree(merged.toFile()).get("snippets")
+                .forEach(snippet -> order.add(snippet.get("file").asText() + " " + snippet.get("line").asInt() + " " + snippet.get("status").asText()));
+        assertEquals(List.of("a.md 2 passed", "a:1.md 3 failed", "a:1.md 7 passed"), order);
+    }
+
+    @Test
+    void aReportThePullRequestCommittedIsNeverMerged() throws Exception {
+        // A report committed where the jobs' reports are downloaded would stand in for a job that died before writing
+        // its own (merge-reports counts every report it finds): the action refuses a reports folder the repository holds.
+        Path forged = temp.resolve("target/kensho-reports/kensho-report-18-2/kensho-report.json");
+        Files.createDirectories(forged.getParent());
+        Files.writeString(forged, "{\"postgresVersions\":[18],\"postgresNamed\":[18],\"shard\":\"2/2\",\"snippets\":[]}");
+        for (List<String> git : List.of(List.of("git", "init", "-q"), List.of("git", "add", "-f", "target"))) {
+            Process process = new ProcessBuilder(git).directory(temp.toFile()).inheritIO().start();
+            assertEquals(0, process.waitFor());
+        }
+        assertEquals("::error title=Kensho::reports: target/kensho-reports holds files of the repository"
+                        + " (target/kensho-reports/kensho-report-18-2/kensho-report.json); only the matrix jobs' downloaded reports may be merged",
+                action("INPUT_COMMAND", "merge-reports"));
+    }
+
+    @Test
+    void aReportOfAnotherShapeIsRefusedNamingItsFile() throws Exception {
+        Path reports = Files.createDirectories(temp.resolve("reports"));
+        Path report = reports.resolve("r.json");
+        Files.writeString(report, "{\"postgresVersions\":[18],\"postgresNamed\":[18],\"shard\":\"1/1\",\"snippets\":[],\"problems\":[1]}");
+        Merge merge = merge("--report", temp.resolve("merged.json").toString(), reports.toString());
+        assertEquals(1, merge.status(), merge::toString);
+        assertEquals("error: " + report + ": not a report of kensho check (it names no postgresVersions, postgresNamed or shard, or its snippets and problems are not lists of objects);"
+                + " each job of the matrix writes one with --report\n", merge.err());
+    }
+
     private String action(String... environment) throws Exception {
         ProcessBuilder builder = new ProcessBuilder("bash", Path.of("../bin/kensho-action").toAbsolutePath().toString())
                 .directory(temp.toFile()).redirectErrorStream(true);

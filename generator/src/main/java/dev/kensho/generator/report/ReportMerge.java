@@ -81,7 +81,7 @@ public final class ReportMerge {
         Integer shards = null;
         String namedFrom = null;
         Map<String, Path> seen = new TreeMap<>();
-        Map<String, List<Entry>> snippets = new LinkedHashMap<>();
+        Map<Where, List<Entry>> snippets = new LinkedHashMap<>();
         Set<String> problems = new LinkedHashSet<>();
         List<Map<String, Object>> problemEntries = new ArrayList<>();
         String kensho = null;
@@ -102,8 +102,14 @@ public final class ReportMerge {
                 throw new Refused(file + ": its job verified nothing (no PostgreSQL server answered, or the run stopped before it;"
                         + " that job's log says why)");
             }
-            if (checked == null || names == null || !shard.matches("[1-9][0-9]{0,3}/[1-9][0-9]{0,3}") || !report.path("snippets").isArray()) {
-                throw new Refused(file + ": not a report of kensho check (it names no postgresVersions, postgresNamed or shard);"
+            // Each entry an object and problems a list: a report is read field by field below, and any other shape would
+            // end the merge with a stack trace instead of naming the file.
+            boolean entriesAreObjects = report.path("snippets").isArray() && (report.path("problems").isMissingNode()
+                    || report.path("problems").isArray()) && java.util.stream.StreamSupport.stream(report.path("snippets").spliterator(), false)
+                    .allMatch(JsonNode::isObject) && java.util.stream.StreamSupport.stream(report.path("problems").spliterator(), false)
+                    .allMatch(JsonNode::isObject);
+            if (checked == null || names == null || !shard.matches("[1-9][0-9]{0,3}/[1-9][0-9]{0,3}") || !entriesAreObjects) {
+                throw new Refused(file + ": not a report of kensho check (it names no postgresVersions, postgresNamed or shard, or its snippets and problems are not lists of objects);"
                         + " each job of the matrix writes one with --report");
             }
             if (named == null) {
@@ -131,7 +137,7 @@ public final class ReportMerge {
             }
             Set<String> snippetErrors = new java.util.HashSet<>();
             for (JsonNode snippet : report.get("snippets")) {
-                String where = snippet.path("file").asText() + ":" + snippet.path("line").asInt() + ":" + snippet.path("column").asInt();
+                Where where = new Where(snippet.path("file").asText(), snippet.path("line").asInt(), snippet.path("column").asInt());
                 snippets.computeIfAbsent(where, w -> new ArrayList<>()).add(new Entry(snippet, versions(snippet.get("versions"))));
                 if (snippet.has("errorLine")) {
                     snippetErrors.add(snippet.path("file").asText() + ":" + snippet.path("errorLine").asInt() + ":" + snippet.path("errorColumn").asInt());
@@ -168,12 +174,11 @@ public final class ReportMerge {
         long passed = 0;
         long failed = 0;
         long skipped = 0;
-        List<String> order = new ArrayList<>(snippets.keySet());
-        order.sort(Comparator.comparing((String w) -> w.substring(0, w.indexOf(':')))
-                .thenComparingInt(w -> Integer.parseInt(w.split(":")[1])).thenComparingInt(w -> Integer.parseInt(w.split(":")[2])));
-        for (String where : order) {
+        List<Where> order = new ArrayList<>(snippets.keySet());
+        order.sort(Comparator.comparing(Where::file).thenComparingInt(Where::line).thenComparingInt(Where::column));
+        for (Where where : order) {
             Map<String, Object> entry = combine(json, snippets.get(where));
-            switch ((String) entry.get("status")) {
+            switch (String.valueOf(entry.get("status"))) {
                 case "passed" -> passed++;
                 case "failed" -> {
                     failed++;
@@ -208,6 +213,13 @@ public final class ReportMerge {
         Path parent = file.toAbsolutePath().getParent();
         Files.createDirectories(parent);
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(file.toFile(), merged.report());
+    }
+
+    /**
+     * Where a snippet is, as fields: a file name is the contributor's and may hold any character, ':' included, so
+     * it is never parsed back out of a joined {@code file:line:col}.
+     */
+    private record Where(String file, int line, int column) {
     }
 
     /** One snippet's entry in one job's report, with the versions it ran on there (none: its versions= left it out). */
