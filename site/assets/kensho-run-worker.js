@@ -2,287 +2,65 @@
 // responsive while it starts and runs. It replays a page's snippets as the build ran them (the run plan:
 // run order, statements as the build split them, parameters bound as the build bound them) and returns what
 // each statement gave: rows as the text the server sent, or the error with its SQLSTATE.
-//
-// One engine stays alive while the reader reads, and the state before a snippet is kept so that an edited run
-// does not start PostgreSQL and replay the page again:
-// - a snapshot is a data directory PGlite wrote itself (dumpDataDir; PGlite's own clone() is the same), taken
-//   only at a moment the session holds nothing a data directory cannot (no open transaction, no SET, no
-//   temporary table, prepared statement, cursor, LISTEN or advisory lock), checked by asking the server; an
-//   engine started from it (loadDataDir) is a server that was stopped there and started again, so BEGIN,
-//   COMMIT, VACUUM or CREATE DATABASE in the reader's text do on it what they do on a fresh server;
-// - after each run, a second engine is brought in the background to the state before that snippet, from the
-//   nearest snapshot and by replaying the snippets after it (as the page always did): the reader's next run of
-//   that snippet, edited or not, starts on it at once;
-// - the cluster initdb made (with the role the page runs as) is kept by the browser (Cache Storage, named after
-//   the engine's folder, which names PGlite's version), so that a further page starts without initdb.
 let PGlite = null;
 /** PGlite's protocol messages and result parser: a request's results before an error are kept, as psql shows them. */
 let protocol = null;
 let parse = null;
-/** The engine of the current request: execute() and the rest run on it. */
 let db = null;
-/**
- * The engine runs go to: its database, how many of the plan's runs it holds (the state before run `at`), and
- * whether it is still the build's (false once the reader's own SQL ran on it, or a replay ended otherwise).
- */
-let live = null;
-/** The engine prepared in the background: {target, ready: Promise of an engine at the state before run `target`, or null}. */
-let spare = null;
-/** The state before run `target` of the page's plan, by target: {tarball, sequences}; at most SNAPSHOTS of them. */
-const snapshots = new Map();
-const SNAPSHOTS = 12;
-/** The plan whose snapshots these are (a further page in the same worker starts anew). */
-let snapshotsOf = null;
-/** The initialised cluster (with the reader's role): from the browser's cache, or made by the first start. */
-let cluster = null;
-/** What the session state looks like on a freshly started engine (see sessionState). */
-let freshSession = null;
+/** Index in the plan's runs of the last snippet replayed as the build ran it; -1 before any. */
+let position = -1;
+/** False once the reader ran SQL of their own: the database no longer is the build's, so the next run starts anew. */
+let clean = true;
 const typeNames = new Map();
 /** Rows of one result sent back to the page, as the build keeps at most 1,000 of a result (SqlExecution.ROWS_KEPT). */
 const ROWS_SHOWN = 1000;
 
 // One request at a time, in the order they came: a run must never find the database closed or half replayed.
-// Work for later (preparing the spare engine) queues the same way, behind the answer it follows.
 let queue = Promise.resolve();
-/** The requests that came and wait for their turn: work for later gives way to one that is not for its snippet. */
-const waiting = [];
 self.onmessage = (event) => {
   const { id, request } = event.data;
-  waiting.push(request);
   queue = queue.then(async () => {
-    waiting.splice(waiting.indexOf(request), 1);
     try {
       self.postMessage({ id, ok: true, result: await handle(request, (progress) => self.postMessage({ id, progress })) });
     } catch (error) {
       self.postMessage({ id, ok: false, error: String((error && error.message) || error) });
     }
   });
-  if (request.type === 'run') {
-    // Once the reader has read for a moment with nothing more asked, the state before this snippet is prepared on a
-    // second engine; runs that come one after another (the next snippet down the page) need none, and must not wait
-    // for it (it is work of the same thread).
-    const seen = ++requestsSeen;
-    queue.then(() => setTimeout(() => {
-      if (requestsSeen !== seen) return;
-      queue = queue.then(() => prepareSpare(request.plan, request.target)).catch(() => { spare = null; });
-    }, own(request) ? AFTER_OWN_MS : READING_MS));
-  }
 };
-let requestsSeen = 0;
-/**
- * How long the worker waits, idle after a run of the verified text, before it prepares the state before that
- * snippet: a reader going down the page clicks the next snippet sooner; one who edits reads the result first.
- */
-const READING_MS = 1500;
-/** After the reader's own text, the next run is most often the same snippet edited again: prepared almost at once. */
-const AFTER_OWN_MS = 200;
 
 async function handle(request, progress) {
   if (request.type === 'version') {
-    if (!live) live = await boot(request.engine, null);
-    db = live.db;
+    if (!db) await start(request.engine);
     return (await db.query('SELECT version()', [], { rowMode: 'array' })).rows[0][0];
   }
   return run(request, progress);
 }
 
-/** The cache that keeps the initialised cluster, named after the engine's folder (assets/pglite/VERSION/). */
-function clusterCache(engine) {
-  return self.caches ? self.caches.open('kensho-cluster ' + new URL(engine).pathname) : Promise.resolve(null);
-}
-const CLUSTER_KEY = 'kensho-initialised-cluster.tar.gz';
-
-/** The initialised cluster: kept by the browser, or made now (initdb) and kept. */
-async function initialCluster(engine) {
-  if (cluster) return cluster;
-  try {
-    const cache = await clusterCache(engine);
-    const kept = cache && await cache.match(new URL(CLUSTER_KEY, engine).href);
-    if (kept) {
-      cluster = new Blob([await kept.arrayBuffer()], { type: 'application/x-gzip' });
-      return cluster;
-    }
-  } catch (error) {
-    // No cache (a private window, storage refused): the cluster is made here instead.
-  }
-  return null;
-}
-
-/**
- * A started engine at the state of `tarball` (null: the initialised cluster), the session as the build's: the
- * build runs a page as a role that owns its database and is no superuser and bypasses no row security; so does
- * the browser, or row security, privileges and current_user would answer otherwise than they did.
- */
-async function boot(engine, tarball) {
+async function start(engine) {
   if (!PGlite) {
     ({ PGlite, protocol, parse } = await import(engine + 'index.js'));
   }
-  let base = tarball || await initialCluster(engine);
-  let made;
-  if (base) {
-    made = await PGlite.create({ loadDataDir: base });
-  } else {
-    made = await PGlite.create();
-    await made.exec("CREATE ROLE kensho_reader NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS;"
-      + " DO $$ BEGIN EXECUTE format('ALTER DATABASE %I OWNER TO kensho_reader', current_database()); END $$;");
-    cluster = await made.dumpDataDir('gzip');
-    clusterCache(engine).then((cache) => cache && cache.put(new URL(CLUSTER_KEY, engine).href,
-      new Response(cluster, { headers: { 'Content-Type': 'application/x-gzip' } }))).catch(() => {});
+  if (db) {
+    await db.close();
   }
+  db = await PGlite.create();
   // Values as the server sent them, as psql prints them: no conversion to JavaScript numbers or dates.
-  made.parsers = new Proxy({}, { get: () => (text) => text });
-  await made.exec('SET SESSION AUTHORIZATION kensho_reader');
-  const started = { db: made, at: 0, clean: true, origin: { from: 0, kept: null } };
-  if (!freshSession) {
-    db = made;
-    freshSession = (await sessionState()).state;
-  }
-  if (tarball) started.at = -1; // the caller says which state it is
-  return started;
+  db.parsers = new Proxy({}, { get: () => (text) => text });
+  // The build runs a page as a role that owns its database and is no superuser and bypasses no row security;
+  // so does the browser, or row security, privileges and current_user would answer otherwise than they did.
+  await db.exec("CREATE ROLE kensho_reader NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS;"
+    + " DO $$ BEGIN EXECUTE format('ALTER DATABASE %I OWNER TO kensho_reader', current_database()); END $$;"
+    + " SET SESSION AUTHORIZATION kensho_reader;");
+  position = -1;
+  clean = true;
 }
 
-/**
- * What the session holds beyond the data directory, as the server reports it: settings changed with SET, the
- * roles, temporary relations, prepared statements, cursors, LISTEN, advisory locks; and whether a sequence was
- * used (currval and lastval answer from the session: a snapshot with them is not used for text that asks them).
- */
-async function sessionState() {
-  const found = await db.query("SELECT pg_catalog.json_build_object("
-    + "'settings', (SELECT pg_catalog.json_agg(name || '=' || setting ORDER BY name) FROM pg_catalog.pg_settings WHERE source = 'session'),"
-    + " 'user', current_user, 'session', session_user,"
-    + " 'temp', (SELECT count(*) FROM pg_catalog.pg_class WHERE relnamespace = pg_catalog.pg_my_temp_schema()),"
-    + " 'prepared', (SELECT count(*) FROM pg_catalog.pg_prepared_statements),"
-    + " 'cursors', (SELECT count(*) FROM pg_catalog.pg_cursors),"
-    + " 'listen', (SELECT count(*) FROM pg_catalog.pg_listening_channels()),"
-    + " 'locks', (SELECT count(*) FROM pg_catalog.pg_locks WHERE pid = pg_catalog.pg_backend_pid() AND locktype = 'advisory'))::text",
-  [], { rowMode: 'array' });
-  const sequences = !(await execute('SELECT pg_catalog.lastval()')).error;
-  return { state: found.rows[0][0], sequences };
-}
-
-/**
- * Whether an engine started from the snapshot of the state before run `from` may replay runs from..target-1 and
- * run `text`: always from the page's start (the initialised cluster); else not when the snapshot had a sequence
- * used and the text asks currval or lastval, nor when the text reads statistics counters (a start clears them),
- * nor after a snippet seeded random().
- */
-function usable(plan, origin, target, text) {
-  const { from, kept } = origin;
-  if (from === 0) return true;
-  const texts = plan.runs.slice(from, target).map((r) => r.sql || '').concat([text]);
-  if (kept.sequences && texts.some((t) => /currval|lastval/i.test(t))) return false;
-  return !texts.some((t) => /setseed|pg_stat/i.test(t)) && !plan.runs.slice(0, from).some((r) => /setseed/i.test(r.sql || ''));
-}
-
-/** Keeps the state the engine `e` is in (before run e.at) when the session holds nothing a data directory cannot. */
-async function keepSnapshot(plan, e) {
-  if (snapshotsOf !== plan.key || snapshots.has(e.at) || !e.clean) return;
-  // A transaction must not be open: only then is everything the session did in the data directory. Asked of the
-  // server without a statement, since a statement in the reader's transaction could change or abort it.
-  if (e.db.isInTransaction()) return;
-  db = e.db;
-  const session = await sessionState();
-  if (session.state !== freshSession) return;
-  snapshots.set(e.at, { tarball: await e.db.dumpDataDir('gzip'), sequences: session.sequences });
-  while (snapshots.size > SNAPSHOTS) {
-    // Keep the page's start; drop the oldest other.
-    const oldest = [...snapshots.keys()].find((k) => k !== 0);
-    snapshots.delete(oldest);
-  }
-}
-
-/** An engine at the state before run `target` (clean), from the nearest usable snapshot and a replay; null if a replay diverged. */
-async function engineAt(engine, plan, target, text, progress) {
-  let from = 0;
-  for (const [at, kept] of snapshots) {
-    if (at <= target && at > from && usable(plan, { from: at, kept }, target, text)) from = at;
-  }
-  const kept = snapshots.get(from);
-  const e = from > 0 ? await boot(engine, kept.tarball) : await boot(engine, null);
-  e.at = from;
-  e.origin = { from, kept };
-  let diverged;
-  try {
-    diverged = await replay(plan, e, target, progress);
-  } catch (error) {
-    retire(e);
-    throw error;
-  }
-  return diverged ? { engine: e, diverged } : { engine: e };
-}
-
-/** Whether a request waits that work for later (preparing the engine for `target`) should give way to. */
-async function superseded(target) {
-  await new Promise((resolve) => setTimeout(resolve, 0)); // lets the requests that came in be counted
-  return waiting.some((r) => r.type !== 'run' || r.target !== target);
-}
-
-/**
- * Replays runs e.at..target-1 on engine e as the build ran them; what diverged, if a replayed snippet ended
- * otherwise. Work for later (no `progress`) stops when a request for another snippet comes.
- */
-async function replay(plan, e, target, progress) {
-  if (e.at < target && progress) progress('replaying');
-  for (let i = e.at; i < target; i++) {
-    if (!progress && await superseded(target)) throw new Error('superseded');
-    db = e.db;
-    const earlier = plan.runs[i];
-    const outcome = await runAsBuilt(earlier, earlier.sql);
-    e.at = i + 1;
-    const expectedError = (earlier.expect && earlier.expect.error) || null;
-    const got = outcome.error ? outcome.error.sqlstate : null;
-    if (expectedError !== got) {
-      e.clean = false;
-      return { line: earlier.line, expected: expectedError, error: outcome.error || null };
-    }
-  }
-  return null;
-}
-
-/** Whether a request runs the reader's own text (an exercise's answer, or a snippet's text changed). */
-function own(request) {
-  return Boolean(request.exercise) || request.text !== request.plan.runs[request.target].sql;
-}
-
-/** Closes an engine no run will use again, after the current work (closing is not waited for). */
-function retire(e) {
-  if (e && e.db) e.db.close().catch(() => {});
-}
-
-/**
- * After a run at `target`: a second engine at the state before `target`, so that the reader's next run there
- * (most often the same snippet, edited) starts at once; and, from it, a snapshot of that state.
- */
-async function prepareSpare(plan, target) {
-  if (spare && spare.target === target) return;
-  if (live && live.clean && live.at === target) return; // the engine runs go to is there already
-  const old = spare;
-  spare = null;
-  if (old) retire(await old.ready.catch(() => null));
-  const ready = engineAt(plan.engine, plan, target, '', null).then(async (made) => {
-    if (made.diverged) { retire(made.engine); return null; }
-    // A snapshot of it, unless the reader waits for this very state now (it is taken the next time).
-    if (!waiting.length) await keepSnapshot(plan, made.engine);
-    return made.engine;
-  });
-  spare = { target, ready };
-  await ready;
-}
-
-/** A result column's type name. Built-in types (OIDs below 16384) are the same on every engine and kept; others are asked. */
 async function typeName(oid) {
-  if (oid < 16384 && typeNames.has(oid)) return typeNames.get(oid);
-  try {
-    const found = await db.query('SELECT oid::text, typname FROM pg_catalog.pg_type WHERE oid < 16384 OR oid = $1', [oid], { rowMode: 'array' });
-    let name = null;
-    for (const [o, n] of found.rows) {
-      if (Number(o) < 16384) typeNames.set(Number(o), n);
-      if (Number(o) === oid) name = n;
-    }
-    return name || String(oid);
-  } catch (error) {
-    return String(oid); // in a transaction the reader's text left failed, the server answers nothing until it ends
+  if (!typeNames.has(oid)) {
+    const found = await db.query('SELECT oid::text, typname FROM pg_catalog.pg_type', [], { rowMode: 'array' });
+    for (const [o, name] of found.rows) typeNames.set(Number(o), name);
   }
+  return typeNames.get(oid) || String(oid);
 }
 
 /**
@@ -355,50 +133,26 @@ async function runAsBuilt(snippet, text) {
 }
 
 /**
- * Brings an engine to the state the build had just before run `target`, then runs `text` there: the snippet's
- * own text (verified) or the reader's. A replayed snippet that does not end as the build's did is reported, so
- * that the page never compares a run made from another state.
+ * Brings the database to the state the build had just before run `target`, then runs `text` there:
+ * the snippet's own text (verified) or the reader's. A replayed snippet that does not end as the build's did
+ * is reported, so that the page never compares a run made from another state.
  */
-async function run(request, progress) {
-  const { engine, plan, target, text, exercise } = request;
-  plan.engine = engine;
-  // Snapshots are of one page's plan: the first run of another page's drops them (the runs' indexes differ).
-  plan.key = plan.key || JSON.stringify(plan.runs.map((r) => r.sql || r.reason || ''));
-  if (snapshotsOf !== plan.key) {
-    snapshots.clear();
-    snapshotsOf = plan.key;
-    if (spare) { const old = spare; spare = null; old.ready.then(retire, () => {}); }
+async function run({ engine, plan, target, text, exercise }, progress) {
+  if (!db || !clean || position >= target) {
+    await start(engine);
   }
-  if (cluster && !snapshots.has(0)) snapshots.set(0, { tarball: cluster, sequences: false });
-  // An engine may serve this run when it is still the build's, not past the target, and started from a snapshot
-  // this run's text and the replay may start from.
-  const fits = (e) => e && e.clean && e.at >= 0 && e.at <= target && usable(plan, e.origin, target, text);
-  const current = fits(live) ? live : null;
-  // How the state before the snippet was reached, for the benchmark and the tests: the engine as it was, one
-  // prepared while the reader read, or one started from a snapshot (the state before run `from`), and what was replayed.
-  let how = { engine: 'running', from: current ? current.at : null };
-  if (!current || current.at < target) {
-    const prepared = spare && spare.target === target ? await spare.ready.catch(() => null) : null;
-    if (spare && spare.target === target) spare = null;
-    if (fits(prepared) && prepared.at === target) {
-      retire(live);
-      live = prepared;
-      how = { engine: 'prepared', from: prepared.origin.from };
-    } else if (current) {
-      retire(prepared);
-      const diverged = await replay(plan, live, target, progress);
-      if (diverged) return { diverged };
-    } else {
-      retire(prepared);
-      retire(live);
-      live = null;
-      const made = await engineAt(engine, plan, target, text, progress);
-      live = made.engine;
-      how = { engine: 'started', from: live.origin.from };
-      if (made.diverged) return { diverged: made.diverged };
+  if (position + 1 < target) progress('replaying');
+  for (let i = position + 1; i < target; i++) {
+    const earlier = plan.runs[i];
+    const outcome = await runAsBuilt(earlier, earlier.sql);
+    position = i;
+    const expectedError = (earlier.expect && earlier.expect.error) || null;
+    const got = outcome.error ? outcome.error.sqlstate : null;
+    if (expectedError !== got) {
+      clean = false;
+      return { diverged: { line: earlier.line, expected: expectedError, error: outcome.error || null } };
     }
   }
-  db = live.db;
   progress('running');
   const snippet = plan.runs[target];
   const own = exercise || text !== snippet.sql;
@@ -415,13 +169,13 @@ async function run(request, progress) {
     for (const dataSet of snippet.cases) {
       const ran = await runCase(dataSet, text);
       if (ran.diverged) {
-        live.clean = false;
+        clean = false;
         return { diverged: ran.diverged };
       }
       cases.push(ran);
       if (ran.ended) {
         // The reader's text ended the transaction the case ran in: its data stays, so nothing more is judged on this state.
-        live.clean = false;
+        clean = false;
         return { tables: [], cases, sorted, verifiedSorts };
       }
     }
@@ -430,11 +184,11 @@ async function run(request, progress) {
   const outcome = exercise ? await execute(text) : await runAsBuilt(snippet, text);
   if (cases.length) outcome.cases = cases;
   if (own) {
-    live.clean = false;
+    clean = false;
   } else {
-    live.at = target + 1;
+    position = target;
   }
-  return { ...outcome, sorted, verifiedSorts, how };
+  return { ...outcome, sorted, verifiedSorts };
 }
 
 /**

@@ -761,9 +761,6 @@ async function runAndShow(plan, parts, engine, request, judge) {
     } else {
       showOutcome(plan, parts, outcome, judge(outcome));
     }
-    // How the engine reached the state before the snippet (running, prepared while the reader read, started from
-    // a snapshot), for the benchmark and the browser tests.
-    if (outcome.how) parts.verdictLine.dataset.kenshoEngine = outcome.how.engine + ' ' + outcome.how.from;
   } catch (error) {
     if (current()) {
       const said = error.message === words(plan, 'stopped') || error.message === words(plan, 'timedOut', RUN_SECONDS);
