@@ -46,7 +46,7 @@ class ContainerBuildTest {
                 // The image is 18's (content/site.yml names 14-18; LessonContentTest checks those on embedded servers).
                 "--postgres", "container", "--pg-image", IMAGE, "--no-cache", "--postgres-version", "18");
         assertEquals(0, status, () -> out + "\n" + err);
-        assertTrue(out.toString().startsWith("Kensho: PostgreSQL 18.6 via container (--postgres container): container " + IMAGE), out::toString);
+        assertTrue(out.toString().startsWith("Kensho: [18] PostgreSQL 18.6 via container (--postgres container): container " + IMAGE), out::toString);
         assertEquals(List.of(), kenshoContainers(), "the container outlived the build");
     }
 
