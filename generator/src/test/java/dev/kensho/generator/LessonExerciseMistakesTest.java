@@ -94,6 +94,11 @@ class LessonExerciseMistakesTest {
                 mistake(orders + " ORDER BY created_at DESC, order_id DESC OFFSET 3 LIMIT 3;", "一覧の先頭に新しい注文が入った"),
                 // The cursor without its tie-breaker skips the orders of C's own time.
                 mistake(orders + " AND created_at < " + cursorTime + newest, "カーソルと同じ時刻の注文"),
+                // Without the tie-breaker in ORDER BY: tied orders come in whatever order the plan reads them. With the
+                // cursor index that is order_id DESC by luck; without it, the order they were stored in.
+                mistake(orders + " AND (created_at, order_id) < (" + cursorTime + ", " + cursorId + ") ORDER BY created_at DESC LIMIT 3;",
+                        "インデックスの無い表で、同じ時刻の注文がページをまたぐ"),
+                mistake(orders + " AND created_at < " + cursorTime + " ORDER BY created_at DESC LIMIT 3;", "カーソルと同じ時刻の注文"),
                 // Column by column instead of the row comparison.
                 mistake(orders + " AND created_at <= " + cursorTime + " AND order_id < " + cursorId + newest, PAGE_DATA),
                 mistake(orders + " AND (created_at, order_id) <= (" + cursorTime + ", " + cursorId + ")" + newest, PAGE_DATA),
