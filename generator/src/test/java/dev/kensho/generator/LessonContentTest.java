@@ -70,12 +70,7 @@ class LessonContentTest {
         assertTrue(guideAssertions.contains("uses index events_account_created_idx passed"), guideAssertions::toString);
         assertTrue(guideAssertions.contains("plan taken with the planner's default settings passed"), guideAssertions::toString);
 
-        List<String> scenarioClaims = new ArrayList<>();
-        for (JsonNode snippet : json.get("snippets")) {
-            if (snippet.get("kind").asText().equals("scenario") && snippet.get("file").asText().endsWith("idempotency/concurrency.md")) {
-                snippet.get("assertions").forEach(a -> scenarioClaims.add(a.get("assertion").asText() + " " + a.get("outcome").asText()));
-            }
-        }
+        List<String> scenarioClaims = claims(json, "concurrency.md");
         // The four claims of the concurrency page, as the build proved them.
         assertTrue(scenarioClaims.contains("b_reserve returns the 0 expected row(s) passed"), scenarioClaims::toString); // A commits
         assertTrue(scenarioClaims.contains("b_reserve returns the 1 expected row(s) passed"), scenarioClaims::toString); // A rolls back
@@ -84,11 +79,36 @@ class LessonContentTest {
         assertTrue(scenarioClaims.contains("b_reserve fails with SQLSTATE 40001 passed"), scenarioClaims::toString);     // REPEATABLE READ
         assertTrue(scenarioClaims.contains("b_reserve fails with SQLSTATE 55P03 passed"), scenarioClaims::toString);     // wait limit
 
+        // Issue 32, each fact proven where the page states it: a redelivered webhook event is answered with the outcome its
+        // first delivery recorded, also when it waited for that delivery's commit (payments); the counter row serialises
+        // writers only at Read Committed (keyset); a concurrent detach stopped while it waits stays pending until FINALIZE,
+        // and a DEFAULT partition refuses a concurrent detach (retention).
+        List<String> payments = claims(json, "payments.md");
+        assertTrue(payments.containsAll(List.of("d2_handle waits for d1 passed", "d2_handle returns the 1 expected row(s) passed")),
+                payments::toString);
+        List<String> keysetClaims = claims(json, "keyset.md");
+        assertTrue(keysetClaims.contains("w2_take fails with SQLSTATE 40001 passed"), keysetClaims::toString);
+        List<String> retention = claims(json, "retention.md");
+        assertTrue(retention.containsAll(List.of("admin_detach fails with SQLSTATE 55P03 passed", "admin_pending returns the 2 expected row(s) passed",
+                "admin_after returns the 1 expected row(s) passed",
+                "fails with SQLSTATE 55000 and a message matching /default partition exists/ passed")), retention::toString);
+
         // Every page with SQL has an exercise whose answer is the build's own verified result.
         for (String page : lessonPages) {
             org.jsoup.nodes.Document html = org.jsoup.Jsoup.parse(temp.resolve("site/idempotency/" + page.replace(".md", "/index.html")).toFile());
             assertTrue(!html.select(".predict .predict-answer .evidence summary:contains(検証済み)").isEmpty(),
                     page + " has no exercise with a verified answer");
         }
+    }
+
+    /** Every claim the build checked on one lesson page (its sql snippets and scenarios), with its outcome. */
+    private static List<String> claims(JsonNode json, String page) {
+        List<String> claims = new ArrayList<>();
+        for (JsonNode snippet : json.get("snippets")) {
+            if (snippet.get("file").asText().endsWith("idempotency/" + page)) {
+                snippet.get("assertions").forEach(a -> claims.add(a.get("assertion").asText() + " " + a.get("outcome").asText()));
+            }
+        }
+        return claims;
     }
 }
