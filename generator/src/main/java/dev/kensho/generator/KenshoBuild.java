@@ -1,6 +1,7 @@
 package dev.kensho.generator;
 
 import dev.kensho.generator.render.RenderMemo;
+import dev.kensho.generator.render.HighlightCache;
 import dev.kensho.generator.content.ContentFiles;
 import dev.kensho.generator.content.ContentLoader;
 import dev.kensho.generator.content.GitDates;
@@ -192,7 +193,13 @@ public final class KenshoBuild {
                 for (Map.Entry<String, String> svg : svgs.entrySet()) {
                     target.write(svg.getKey(), svg.getValue());
                 }
-                RenderedSite site = renderer.reportingTo(progress).reusing(memo).render(documents, navigation, published, target, diagnostics);
+                HighlightCache highlights = options.cache() == null ? null
+                        : HighlightCache.open(options.cache(), options.content(), options.cacheSecret(), log);
+                RenderedSite site = renderer.reportingTo(progress).reusing(memo).highlightingWith(highlights)
+                        .render(documents, navigation, published, target, diagnostics);
+                if (highlights != null) {
+                    highlights.report(log);
+                }
                 // One _headers for hosts that read it: the security policy for every path, long caching for hashed assets.
                 target.write(CacheHeaders.FILE_NAME, ContentSecurityPolicy.headersFile() + CacheHeaders.of(theme.hashedAssetNames().values(),
                         engine.keySet()));

@@ -69,6 +69,13 @@ public final class SiteRenderer {
     }
 
     private RenderMemo memo;
+    private HighlightCache highlights;
+
+    /** Takes highlighted code from, and keeps it in, the highlight cache between builds (null: highlight every block). */
+    public SiteRenderer highlightingWith(HighlightCache highlights) {
+        this.highlights = highlights;
+        return this;
+    }
 
     /** Reuses pages an earlier build of the session rendered, where nothing that shapes them changed. */
     public SiteRenderer reusing(RenderMemo memo) {
@@ -371,7 +378,7 @@ public final class SiteRenderer {
         String planUrl = pageStem + BrowserRuns.PLAN_SUFFIX;
         HtmlRenderer html = HtmlRenderer.builder(MarkdownDocument.RENDER_OPTIONS)
                 .nodeRendererFactory(options -> new SnippetNodeRenderer(theme, outcomes, expectedRows, verification.serverVersion(), ui,
-                        document.textMarks(), runnable, planUrl, marks, evidenceFrom))
+                        document.textMarks(), runnable, planUrl, marks, evidenceFrom, highlights))
                 .build();
         String body;
         try {
@@ -379,7 +386,7 @@ public final class SiteRenderer {
         } catch (SnippetNodeRenderer.RenderFailure failure) {
             throw failure.cause;
         }
-        body = new ComponentAssembler(theme, markdown -> HtmlGate.pass(MarkupPolicy.renderInline(markdown)).html())
+        body = new ComponentAssembler(theme, markdown -> HtmlGate.pass(MarkupPolicy.renderInline(markdown)).html(), highlights)
                 .assemble(body, document, relativeRoot(page.outputPath()), ui);
         Map<String, Object> model = baseModel(page.outputPath(), navigation, page, page.locale());
         Map<String, Object> pageModel = new HashMap<>();
