@@ -216,7 +216,8 @@ public final class SiteRenderer {
                 Page next = navigation.next(page);
                 PageResult result = verification.pages().get(page.relativePath());
                 // The build time is shown only under verified SQL: other pages are reused across minutes.
-                String key = memo == null ? null : RenderMemo.key(shared, page.body(), page.frontMatter().toString(),
+                // The files a page read (a ?raw import, a diagram) shape it as its source does.
+                String key = memo == null ? null : RenderMemo.key(shared, page.body(), byPage.get(page).readFiles(), page.frontMatter().toString(),
                         outcomesFingerprint(result), lastUpdated.get(page.relativePath()), result == null ? "" : builtAt,
                         String.valueOf(verification.checkedAt().get(page.relativePath())));
                 RenderMemo.Entry reused = memo == null ? null : memo.get(page.outputPath(), key);
