@@ -232,7 +232,7 @@ public final class VerificationCache {
         }
         byte[] payload = signed.get();
         try {
-            Entry entry = JSON.readValue(payload, Entry.class);
+            Entry entry = decoded(payload);
             long age = java.time.Instant.now().getEpochSecond() - entry.verifiedAtEpochSecond();
             if (age < 0 || age > reuseFor.toSeconds()) {
                 // A page may depend on the day in a way TimeDependentSql does not see (a clock read spelt at run time,
@@ -262,6 +262,30 @@ public final class VerificationCache {
             unjudged.incrementAndGet();
             return Optional.empty();
         }
+    }
+
+    /**
+     * Entries this process decoded, by their bytes' digest: the preview reads the same entries on every edit, and decoding
+     * them was most of what it spent on unchanged pages. Only bytes whose signature was just checked reach it.
+     */
+    private static final java.util.concurrent.ConcurrentHashMap<String, Entry> DECODED = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private static Entry decoded(byte[] payload) throws IOException {
+        String digest;
+        try {
+            digest = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(payload));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+        Entry entry = DECODED.get(digest);
+        if (entry == null) {
+            entry = JSON.readValue(payload, Entry.class);
+            if (DECODED.size() > 10_000) {
+                DECODED.clear();
+            }
+            DECODED.put(digest, entry);
+        }
+        return entry;
     }
 
     /**
