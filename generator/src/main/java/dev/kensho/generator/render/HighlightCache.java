@@ -2,7 +2,6 @@ package dev.kensho.generator.render;
 
 import dev.kensho.generator.verify.CacheSecret;
 import dev.kensho.generator.verify.SignedStore;
-import dev.kensho.generator.verify.VerificationCache;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -19,9 +18,8 @@ import java.util.function.Supplier;
 /**
  * Prism's HTML of code blocks, kept between builds beside the verification cache: highlighting in Rhino was a third of
  * a cached build's CPU, and the same blocks come out the same every time. An entry's key covers everything that
- * decides the HTML: Kensho's code ({@link VerificationCache.CodeDigest}, which holds this highlighter), Prism's
- * and Rhino's versions, the language and the code. A cache folder is untrusted input, so entries are signed as the verification
- * cache's are ({@link SignedStore}); one this machine did not sign is never used (the block is highlighted afresh)
+ * decides the HTML: the highlighter's class file, Prism's and Rhino's versions, the language and the code. A cache
+ * folder is untrusted input, so entries are signed as the verification cache's are ({@link SignedStore}); one this machine did not sign is never used (the block is highlighted afresh)
  * and the build says how many it ignored.
  */
 public final class HighlightCache {
@@ -87,10 +85,28 @@ public final class HighlightCache {
         }
     }
 
+    /**
+     * The highlighter's own class file, hex-encoded: the cached HTML is what it makes of Prism's output, nothing after
+     * it (line splitting, marks) is cached. Reading one class is cheaper than the digest of all of Kensho's code, which
+     * a build without SQL never needs.
+     */
+    private static final String HIGHLIGHTER = highlighterCode();
+
+    private static String highlighterCode() {
+        try (var in = SyntaxHighlighter.class.getResourceAsStream("SyntaxHighlighter.class")) {
+            if (in == null) {
+                return "unknown-" + System.nanoTime(); // without it nothing may be reused: a guaranteed miss
+            }
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(in.readAllBytes()));
+        } catch (IOException | NoSuchAlgorithmException e) {
+            return "unknown-" + System.nanoTime();
+        }
+    }
+
     static String key(String prism, String code) {
         try {
             MessageDigest digest = MessageDigest.getInstance("SHA-256");
-            for (String part : new String[] {VerificationCache.CodeDigest.VALUE, SyntaxHighlighter.PRISM, SyntaxHighlighter.ENGINE, prism, code}) {
+            for (String part : new String[] {HIGHLIGHTER, SyntaxHighlighter.PRISM, SyntaxHighlighter.ENGINE, prism, code}) {
                 byte[] bytes = part.getBytes(StandardCharsets.UTF_8);
                 digest.update(Integer.toString(bytes.length).getBytes(StandardCharsets.US_ASCII));
                 digest.update((byte) ':');

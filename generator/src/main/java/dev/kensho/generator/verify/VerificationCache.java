@@ -156,8 +156,8 @@ public final class VerificationCache {
     }
 
     /** SHA-256 of the class files that check and parse (the jar, or the classes folders in a development build). */
-    public static final class CodeDigest {
-        public static final String VALUE = compute();
+    static final class CodeDigest {
+        static final String VALUE = compute();
 
         /**
          * The browser's PostgreSQL (16.7 MB of PGlite's files, published byte for byte): nothing of it runs in a build
