@@ -108,7 +108,10 @@ public final class KenshoBuild {
             throw new IOException("content folder " + options.content() + " does not exist");
         }
 
-        SiteRenderer.warmUp();
+        // Prism loads on another thread while pages load, unless the highlight cache likely holds the site's code already.
+        if (options.cache() == null || !Files.isDirectory(options.cache().resolve(HighlightCache.FOLDER))) {
+            SiteRenderer.warmUp();
+        }
         ContentFiles contentFiles = new ContentFiles(options.content().toAbsolutePath().normalize());
         String siteSettings = display(workingDir, contentFiles.root().resolve(SiteConfig.FILE_NAME));
         SiteConfig config = SiteConfig.load(contentFiles, siteSettings, diagnostics);

@@ -123,7 +123,7 @@ final class ComponentAssembler {
         model.put("root", root);
         model.put("ui", ui.strings());
         // Components that show code (Starlight's <Code code=… lang=…>) colour it as fences are: highlight(code, lang).
-        model.put("highlight", (TemplateMethodModelEx) arguments -> SyntaxHighlighter.get().highlight(
+        model.put("highlight", (TemplateMethodModelEx) arguments -> SyntaxHighlighter.highlight(
                 String.valueOf(arguments.get(0)), arguments.size() > 1 ? String.valueOf(arguments.get(1)) : "text", highlights));
         String svg = document.diagrams().get(tag.id());
         if (svg != null) {

@@ -107,7 +107,7 @@ final class SnippetNodeRenderer implements NodeRenderer {
         Map<Integer, String> lineClasses = display.lineClasses();
         model.put("code", text);
         model.put("language", language);
-        String highlighted = SyntaxHighlighter.get().highlight(text, language, highlights);
+        String highlighted = SyntaxHighlighter.highlight(text, language, highlights);
         String[] marks = textMarks.get(node);
         if (marks != null && marks.length == text.length()) {
             highlighted = TextMarks.apply(highlighted, marks);

@@ -142,17 +142,18 @@ final class SyntaxHighlighter {
     }
 
     /**
-     * HTML of the code, from {@code kept} (the highlight cache between builds, or null) when it holds it. In-process,
+     * HTML of the code, from {@code kept} (the highlight cache between builds, or null) when it holds it; Prism is loaded
+     * only when a block must be highlighted. In-process,
      * a block is highlighted once whatever the number of pages and threads showing it: the memo's computation is atomic per block.
      */
-    String highlight(String code, String language, HighlightCache kept) {
+    static String highlight(String code, String language, HighlightCache kept) {
         String prism = prismLanguage(language);
         String html;
         if (prism == null) {
             html = escape(code);
         } else {
             html = MEMO.computeIfAbsent(prism + "\u0000" + code,
-                    key -> kept == null ? highlightNow(code, prism) : kept.highlight(prism, code, () -> highlightNow(code, prism)));
+                    key -> kept == null ? get().highlightNow(code, prism) : kept.highlight(prism, code, () -> get().highlightNow(code, prism)));
             if (MEMO.size() > 20_000) {
                 MEMO.clear();
             }
