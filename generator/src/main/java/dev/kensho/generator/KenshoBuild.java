@@ -1,6 +1,7 @@
 package dev.kensho.generator;
 
 import dev.kensho.generator.render.RenderMemo;
+import dev.kensho.generator.render.HighlightCache;
 import dev.kensho.generator.content.ContentFiles;
 import dev.kensho.generator.content.ContentLoader;
 import dev.kensho.generator.content.GitDates;
@@ -8,6 +9,7 @@ import dev.kensho.generator.content.Page;
 import dev.kensho.generator.content.SiteConfig;
 import dev.kensho.generator.links.LinkChecker;
 import dev.kensho.generator.markdown.MarkdownDocument;
+import dev.kensho.generator.markdown.ParseMemo;
 import dev.kensho.generator.output.CacheHeaders;
 import dev.kensho.generator.markdown.SvgDiagram;
 import dev.kensho.generator.render.ContentSecurityPolicy;
@@ -89,6 +91,15 @@ public final class KenshoBuild {
     /** @param memo pages rendered by earlier builds of this session, or null */
     public static BuildResult run(BuildOptions options, ServerSession session, Consumer<SiteFiles> sink, Progress progress,
                                   RenderMemo memo, Consumer<String> log) throws IOException {
+        return run(options, session, sink, progress, memo, null, log);
+    }
+
+    /**
+     * @param memo   pages rendered by earlier builds of this session, or null
+     * @param parses pages parsed by earlier builds of this session, or null
+     */
+    public static BuildResult run(BuildOptions options, ServerSession session, Consumer<SiteFiles> sink, Progress progress,
+                                  RenderMemo memo, ParseMemo parses, Consumer<String> log) throws IOException {
         long t0 = System.nanoTime();
         ShutdownSignal.install();
         Path workingDir = Path.of("").toAbsolutePath();
@@ -97,7 +108,10 @@ public final class KenshoBuild {
             throw new IOException("content folder " + options.content() + " does not exist");
         }
 
-        SiteRenderer.warmUp();
+        // Prism loads on another thread while pages load, unless the highlight cache likely holds the site's code already.
+        if (options.cache() == null || !Files.isDirectory(options.cache().resolve(HighlightCache.FOLDER))) {
+            SiteRenderer.warmUp();
+        }
         ContentFiles contentFiles = new ContentFiles(options.content().toAbsolutePath().normalize());
         String siteSettings = display(workingDir, contentFiles.root().resolve(SiteConfig.FILE_NAME));
         SiteConfig config = SiteConfig.load(contentFiles, siteSettings, diagnostics);
@@ -115,9 +129,18 @@ public final class KenshoBuild {
         // Pages parse in parallel; their problems are then listed in page order.
         List<List<Diagnostic>> found = pages.stream().map(page -> (List<Diagnostic>) new ArrayList<Diagnostic>()).toList();
         // A fallback copy of a page reports nothing of its own: its original reports the same source.
-        List<MarkdownDocument> documents = IntStream.range(0, pages.size()).parallel()
-                .mapToObj(i -> MarkdownDocument.parse(pages.get(i), theme, loader.files(),
-                        pages.get(i).fallback() ? new ArrayList<>() : found.get(i))).toList();
+        if (parses != null) {
+            parses.startBuild();
+        }
+        String setting = parses == null ? null : theme.fingerprint() + "\n" + config;
+        List<MarkdownDocument> documents = IntStream.range(0, pages.size()).parallel().mapToObj(i -> {
+            List<Diagnostic> into = pages.get(i).fallback() ? new ArrayList<>() : found.get(i);
+            return parses == null ? MarkdownDocument.parse(pages.get(i), theme, loader.files(), into)
+                    : parses.parse(pages.get(i), setting, loader.files(), into, () -> MarkdownDocument.parse(pages.get(i), theme, loader.files(), into));
+        }).toList();
+        if (parses != null) {
+            parses.endBuild();
+        }
         found.forEach(diagnostics::addAll);
         phase("parse", t0);
         progress.expect((int) documents.stream().filter(d -> !d.sqlFences().isEmpty()).count(), documents.size());
@@ -192,7 +215,13 @@ public final class KenshoBuild {
                 for (Map.Entry<String, String> svg : svgs.entrySet()) {
                     target.write(svg.getKey(), svg.getValue());
                 }
-                RenderedSite site = renderer.reportingTo(progress).reusing(memo).render(documents, navigation, published, target, diagnostics);
+                HighlightCache highlights = options.cache() == null ? null
+                        : HighlightCache.open(options.cache(), options.content(), options.cacheSecret(), log);
+                RenderedSite site = renderer.reportingTo(progress).reusing(memo).highlightingWith(highlights)
+                        .render(documents, navigation, published, target, diagnostics);
+                if (highlights != null) {
+                    highlights.report(log);
+                }
                 // One _headers for hosts that read it: the security policy for every path, long caching for hashed assets.
                 target.write(CacheHeaders.FILE_NAME, ContentSecurityPolicy.headersFile() + CacheHeaders.of(theme.hashedAssetNames().values(),
                         engine.keySet()));

@@ -52,6 +52,15 @@ class PreviewServerTest {
         return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
+    /** Page a as served, or why it could not be had: what a failed assertion shows. */
+    private String bodyOfA(int port) {
+        try {
+            return get(port, "/a/").body();
+        } catch (Exception e) {
+            return e.toString();
+        }
+    }
+
     private static void awaitGeneration(PreviewServer preview, long after) throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
         while (preview.generation() <= after && System.nanoTime() < deadline) {
@@ -87,7 +96,7 @@ class PreviewServerTest {
             assertTrue(get(port, "/a/").body().contains("second version"));
             System.out.println("preview: edit to rebuilt page in " + latencyMs + " ms");
             String rebuilt = log.get(log.size() - 1);
-            assertTrue(rebuilt.startsWith("rebuilt 2 page(s) in ") && rebuilt.endsWith("ms; rendered 1, reused the rest; 1 page(s) run on PostgreSQL, 1 from the cache"),
+            assertTrue(rebuilt.startsWith("rebuilt 2 page(s) in ") && rebuilt.endsWith("ms; parsed 1, rendered 1, reused the rest; 1 page(s) run on PostgreSQL, 1 from the cache"),
                     "only the edited page is verified and rendered again: " + rebuilt);
 
             generation = preview.generation();
@@ -117,6 +126,51 @@ class PreviewServerTest {
     }
 
     @Test
+    void anEditParsesAndRendersOnlyWhatItReaches() throws Exception {
+        TestSite site = new TestSite(temp).page("a.md", TestSite.source("A", "\nText a.\n"))
+                .page("b.md", TestSite.source("B", "\nText b.\n"))
+                .page("c.md", "---\ntitle: C\n---\nimport example from './example.js?raw';\n\n<Code code={example} lang=\"js\" />\n")
+                .page("example.js", "const first = 1;\n");
+        BuildOptions options = new BuildOptions(site.content, TestSite.THEME, site.out, "embedded", "postgres:18", site.report,
+                true, VerifierSettings.DEFAULTS, Shard.ALL, null, temp.resolve("cache"), 2);
+        List<String> log = Collections.synchronizedList(new ArrayList<>());
+        try (PreviewServer preview = new PreviewServer(options, log::add)) {
+            int port = preview.start(0);
+            assertTrue(log.get(log.size() - 1).endsWith("ms; parsed 3, rendered 3, reused the rest"), log::toString);
+
+            // Prose: that page alone is parsed and rendered, and it is served as edited.
+            long generation = preview.generation();
+            site.page("a.md", TestSite.source("A", "\nText a, edited.\n"));
+            awaitGeneration(preview, generation);
+            assertTrue(get(port, "/a/").body().contains("Text a, edited."), () -> log + bodyOfA(port));
+            assertTrue(log.get(log.size() - 1).startsWith("rebuilt 3 page(s) in "), log::toString);
+            assertTrue(log.get(log.size() - 1).endsWith("ms; parsed 1, rendered 1, reused the rest"), log::toString);
+
+            // A file a page imports: that page, though its own source did not change.
+            generation = preview.generation();
+            site.page("example.js", "const second = 2;\n");
+            awaitGeneration(preview, generation);
+            assertTrue(get(port, "/c/").body().contains("second"), () -> log.toString());
+            assertTrue(log.get(log.size() - 1).endsWith("ms; parsed 1, rendered 1, reused the rest"), log::toString);
+
+            // A title is in every page's navigation: one page is parsed, every page is rendered.
+            generation = preview.generation();
+            site.page("b.md", TestSite.source("B renamed", "\nText b.\n"));
+            awaitGeneration(preview, generation);
+            assertTrue(get(port, "/a/").body().contains("B renamed"), () -> log.toString());
+            assertTrue(log.get(log.size() - 1).endsWith("ms; parsed 1, rendered 3, reused the rest"), log::toString);
+
+            // A link the edit breaks is still found on the edited page, and the preview shows the error.
+            generation = preview.generation();
+            site.page("a.md", TestSite.source("A", "\n[gone](missing.md)\n"));
+            awaitGeneration(preview, generation);
+            assertEquals(500, get(port, "/a/").statusCode());
+            assertTrue(log.stream().anyMatch(line -> line.startsWith(site.display("a.md") + ":")
+                    && line.contains("missing.md")), log::toString);
+        }
+    }
+
+    @Test
     void aChangeToSiteYmlOrTheThemeFolderRendersEveryPageAgain() throws Exception {
         TestSite site = new TestSite(temp).page("site.yml", "title: Before\nlang: en\n")
                 .page("a.md", TestSite.source("A", "\n<Badge text=\"hi\"/>\n")).page("b.md", TestSite.source("B", "\nText b.\n"));
@@ -132,7 +186,7 @@ class PreviewServerTest {
             site.page("site.yml", "title: After\nlang: en\n");
             awaitGeneration(preview, generation);
             assertTrue(get(port, "/b/").body().contains("<a class=\"site-title\" href=\"../\">After</a>"), () -> log.toString());
-            assertTrue(log.get(log.size() - 1).contains("; rendered 2, reused the rest"), log::toString);
+            assertTrue(log.get(log.size() - 1).contains("; parsed 2, rendered 2, reused the rest"), log::toString);
 
             generation = preview.generation();
             Files.writeString(theme.resolve("Badge.ftlh"), "<#-- requires: text -->\n<b>${attrs.text?string}</b>\n");

@@ -132,9 +132,10 @@ public final class MarkdownDocument {
      */
     public static MarkdownDocument parse(Page page, ComponentCatalog catalog, ContentFiles files, List<Diagnostic> diagnostics) {
         List<Diagnostic> found = new ArrayList<>();
+        List<FileRead> reads = new ArrayList<>();
         ComponentSyntax.Result components = ComponentSyntax.extract(page.body(), page.displayPath(), catalog, path -> {
             try {
-                return readText(page, files, path, ContentFiles.MAX_DIAGRAM_BYTES, true);
+                return readText(page, files, path, ContentFiles.MAX_DIAGRAM_BYTES, true, reads);
             } catch (ContentFiles.Refused | CharacterCodingException e) {
                 throw new MdxModule.ValueProblem("import '" + path + "?raw': " + (e instanceof ContentFiles.Refused ? e.getMessage() : "not valid UTF-8"));
             }
@@ -147,7 +148,7 @@ public final class MarkdownDocument {
                     if (alt.isBlank()) {
                         throw new SvgDiagram.Problem("<Diagram> needs a text alternative: alt=\"what the diagram shows\"");
                     }
-                    diagrams.put(tag.id(), SvgDiagram.sanitize(readDiagram(page, files, src), src, alt, "d" + tag.id() + "-"));
+                    diagrams.put(tag.id(), SvgDiagram.sanitize(readDiagram(page, files, src, reads), src, alt, "d" + tag.id() + "-"));
                 } catch (SvgDiagram.Problem e) {
                     String source = page.body().split("\n", -1)[tag.line() - 1];
                     found.add(Diagnostic.at(page.displayPath(), tag.line(), tagColumn(source), e.getMessage(), source));
@@ -192,6 +193,7 @@ public final class MarkdownDocument {
         parsed.unverifiedSqlLines.addAll(scan.unverified);
         parsed.ignoredSqlLines.addAll(scan.ignored);
         parsed.textMarks.putAll(scan.textMarks);
+        parsed.reads.addAll(reads);
         return parsed;
     }
 
@@ -204,12 +206,12 @@ public final class MarkdownDocument {
     public static final String DIAGRAM = "Diagram";
 
     /** A diagram's SVG text, read only through the content gate: never from outside content/. */
-    private static String readDiagram(Page page, ContentFiles files, String src) throws SvgDiagram.Problem {
+    private static String readDiagram(Page page, ContentFiles files, String src, List<FileRead> reads) throws SvgDiagram.Problem {
         if (!src.toLowerCase(Locale.ROOT).endsWith(".svg")) {
             throw new SvgDiagram.Problem("src=\"" + src + "\" must name an .svg file inside content/");
         }
         try {
-            return readText(page, files, src, ContentFiles.MAX_DIAGRAM_BYTES, false);
+            return readText(page, files, src, ContentFiles.MAX_DIAGRAM_BYTES, false, reads);
         } catch (ContentFiles.Refused e) {
             throw new SvgDiagram.Problem("cannot use diagram src=\"" + src + "\": " + e.getMessage());
         } catch (CharacterCodingException e) {
@@ -221,10 +223,56 @@ public final class MarkdownDocument {
      * A UTF-8 file a page names, relative to it ("/x" from the content root), read through the content gate.
      *
      * @param trackedBeside also a file git tracks outside content/ (text a page imports with ?raw, as Vite reads it) */
-    private static String readText(Page page, ContentFiles files, String path, long maxBytes, boolean trackedBeside)
+    private static String readText(Page page, ContentFiles files, String path, long maxBytes, boolean trackedBeside, List<FileRead> reads)
             throws ContentFiles.Refused, CharacterCodingException {
         Path file = files.named(page.source().getParent(), path);
-        return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(trackedBeside ? files.readTracked(file, maxBytes) : files.read(file, maxBytes))).toString();
+        String text = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(trackedBeside ? files.readTracked(file, maxBytes) : files.read(file, maxBytes))).toString();
+        reads.add(new FileRead(path, maxBytes, trackedBeside, text));
+        return text;
+    }
+
+    /** A file the page read while it was parsed (a ?raw import, a diagram): the name it gave, how it was read, the text. */
+    record FileRead(String name, long maxBytes, boolean trackedBeside, String text) {
+    }
+
+    private final List<FileRead> reads = new ArrayList<>();
+
+    /**
+     * This parse, for {@code page}: a page loaded again, equal to the one parsed (the build's maps find pages by identity).
+     */
+    MarkdownDocument reusedFor(Page page) {
+        MarkdownDocument same = new MarkdownDocument(page, document, sqlFences, components, diagrams, verifiable);
+        same.unverifiedSqlLines.addAll(unverifiedSqlLines);
+        same.ignoredSqlLines.addAll(ignoredSqlLines);
+        same.textMarks.putAll(textMarks);
+        same.reads.addAll(reads);
+        return same;
+    }
+
+    /** The names and texts of the files the page read (imports, diagrams): what the page shows of them besides its own source. */
+    public String readFiles() {
+        StringBuilder out = new StringBuilder();
+        for (FileRead read : reads) {
+            out.append(read.name().length()).append(':').append(read.name()).append(read.text().length()).append(':').append(read.text());
+        }
+        return out.toString();
+    }
+
+    /**
+     * Whether every file this page read while it was parsed reads the same now, through the same gate (so that
+     * {@code files} also knows, as after a parse, that a page reads it): then a parse now would give this document.
+     */
+    boolean readsTheSameFiles(ContentFiles files) {
+        for (FileRead read : reads) {
+            try {
+                if (!readText(page, files, read.name(), read.maxBytes(), read.trackedBeside(), new ArrayList<>()).equals(read.text())) {
+                    return false;
+                }
+            } catch (ContentFiles.Refused | CharacterCodingException e) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Fence languages that hold SQL Kensho does not run (only ```sql and ```scenario are run). */

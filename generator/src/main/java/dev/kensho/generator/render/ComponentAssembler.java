@@ -37,11 +37,16 @@ final class ComponentAssembler {
 
     private final Theme theme;
     private final Function<String, String> inlineMarkdown;
+    private final HighlightCache highlights;
 
-    /** @param inlineMarkdown renders the content of a one-line component (Markdown → HTML without a paragraph) */
-    ComponentAssembler(Theme theme, Function<String, String> inlineMarkdown) {
+    /**
+     * @param inlineMarkdown renders the content of a one-line component (Markdown → HTML without a paragraph)
+     * @param highlights     the highlight cache between builds, or null
+     */
+    ComponentAssembler(Theme theme, Function<String, String> inlineMarkdown, HighlightCache highlights) {
         this.theme = theme;
         this.inlineMarkdown = inlineMarkdown;
+        this.highlights = highlights;
     }
 
     private static final class Node {
@@ -118,8 +123,8 @@ final class ComponentAssembler {
         model.put("root", root);
         model.put("ui", ui.strings());
         // Components that show code (Starlight's <Code code=… lang=…>) colour it as fences are: highlight(code, lang).
-        model.put("highlight", (TemplateMethodModelEx) arguments -> SyntaxHighlighter.get().highlight(
-                String.valueOf(arguments.get(0)), arguments.size() > 1 ? String.valueOf(arguments.get(1)) : "text"));
+        model.put("highlight", (TemplateMethodModelEx) arguments -> SyntaxHighlighter.highlight(
+                String.valueOf(arguments.get(0)), arguments.size() > 1 ? String.valueOf(arguments.get(1)) : "text", highlights));
         String svg = document.diagrams().get(tag.id());
         if (svg != null) {
             model.put("svg", svg);

@@ -69,6 +69,13 @@ public final class SiteRenderer {
     }
 
     private RenderMemo memo;
+    private HighlightCache highlights;
+
+    /** Takes highlighted code from, and keeps it in, the highlight cache between builds (null: highlight every block). */
+    public SiteRenderer highlightingWith(HighlightCache highlights) {
+        this.highlights = highlights;
+        return this;
+    }
 
     /** Reuses pages an earlier build of the session rendered, where nothing that shapes them changed. */
     public SiteRenderer reusing(RenderMemo memo) {
@@ -209,7 +216,8 @@ public final class SiteRenderer {
                 Page next = navigation.next(page);
                 PageResult result = verification.pages().get(page.relativePath());
                 // The build time is shown only under verified SQL: other pages are reused across minutes.
-                String key = memo == null ? null : RenderMemo.key(shared, page.body(), page.frontMatter().toString(),
+                // The files a page read (a ?raw import, a diagram) shape it as its source does.
+                String key = memo == null ? null : RenderMemo.key(shared, page.body(), byPage.get(page).readFiles(), page.frontMatter().toString(),
                         outcomesFingerprint(result), lastUpdated.get(page.relativePath()), result == null ? "" : builtAt,
                         String.valueOf(verification.checkedAt().get(page.relativePath())));
                 RenderMemo.Entry reused = memo == null ? null : memo.get(page.outputPath(), key);
@@ -371,7 +379,7 @@ public final class SiteRenderer {
         String planUrl = pageStem + BrowserRuns.PLAN_SUFFIX;
         HtmlRenderer html = HtmlRenderer.builder(MarkdownDocument.RENDER_OPTIONS)
                 .nodeRendererFactory(options -> new SnippetNodeRenderer(theme, outcomes, expectedRows, verification.serverVersion(), ui,
-                        document.textMarks(), runnable, planUrl, marks, evidenceFrom))
+                        document.textMarks(), runnable, planUrl, marks, evidenceFrom, highlights))
                 .build();
         String body;
         try {
@@ -379,7 +387,7 @@ public final class SiteRenderer {
         } catch (SnippetNodeRenderer.RenderFailure failure) {
             throw failure.cause;
         }
-        body = new ComponentAssembler(theme, markdown -> HtmlGate.pass(MarkupPolicy.renderInline(markdown)).html())
+        body = new ComponentAssembler(theme, markdown -> HtmlGate.pass(MarkupPolicy.renderInline(markdown)).html(), highlights)
                 .assemble(body, document, relativeRoot(page.outputPath()), ui);
         Map<String, Object> model = baseModel(page.outputPath(), navigation, page, page.locale());
         Map<String, Object> pageModel = new HashMap<>();

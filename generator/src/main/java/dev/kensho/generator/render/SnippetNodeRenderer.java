@@ -30,6 +30,7 @@ import java.util.Locale;
 final class SnippetNodeRenderer implements NodeRenderer {
 
     private final Theme theme;
+    private final HighlightCache highlights;
     private final Map<FencedCodeBlock, Outcome> outcomes;
     private final Map<FencedCodeBlock, Outcome> expectedRows;
     private final String serverVersion;
@@ -56,18 +57,21 @@ final class SnippetNodeRenderer implements NodeRenderer {
     SnippetNodeRenderer(Theme theme, Map<FencedCodeBlock, Outcome> outcomes, Map<FencedCodeBlock, Outcome> expectedRows,
                         String serverVersion, UiStrings ui,
                         Map<FencedCodeBlock, String[]> textMarks, Map<FencedCodeBlock, BrowserRuns.Entry> runnable, String planUrl) {
-        this(theme, outcomes, expectedRows, serverVersion, ui, textMarks, runnable, planUrl, Map.of(), null);
+        this(theme, outcomes, expectedRows, serverVersion, ui, textMarks, runnable, planUrl, Map.of(), null, null);
     }
 
     /**
      * @param marks           per fence, the versions its mark names (empty when the run checked one version)
      * @param evidenceFrom per snippet, the exact version its evidence's rows come from and its plans by version, when
      *                     several were checked
+     * @param highlights   the highlight cache between builds, or null
      */
     SnippetNodeRenderer(Theme theme, Map<FencedCodeBlock, Outcome> outcomes, Map<FencedCodeBlock, Outcome> expectedRows,
                         String serverVersion, UiStrings ui,
                         Map<FencedCodeBlock, String[]> textMarks, Map<FencedCodeBlock, BrowserRuns.Entry> runnable, String planUrl,
-                        Map<FencedCodeBlock, VersionCoverage.Mark> marks, Map<FencedCodeBlock, VersionCoverage.Evidence> evidenceFrom) {
+                        Map<FencedCodeBlock, VersionCoverage.Mark> marks, Map<FencedCodeBlock, VersionCoverage.Evidence> evidenceFrom,
+                        HighlightCache highlights) {
+        this.highlights = highlights;
         this.marks = marks;
         this.evidenceFrom = evidenceFrom;
         this.runnable = runnable;
@@ -103,7 +107,7 @@ final class SnippetNodeRenderer implements NodeRenderer {
         Map<Integer, String> lineClasses = display.lineClasses();
         model.put("code", text);
         model.put("language", language);
-        String highlighted = SyntaxHighlighter.get().highlight(text, language);
+        String highlighted = SyntaxHighlighter.highlight(text, language, highlights);
         String[] marks = textMarks.get(node);
         if (marks != null && marks.length == text.length()) {
             highlighted = TextMarks.apply(highlighted, marks);

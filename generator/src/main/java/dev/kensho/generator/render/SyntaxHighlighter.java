@@ -22,7 +22,8 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class SyntaxHighlighter {
 
-    private static final String PRISM = "META-INF/resources/webjars/prismjs/1.30.0/components/";
+    /** Where Prism's files are; the path names its version (a highlight cache entry is keyed by it). */
+    static final String PRISM = "META-INF/resources/webjars/prismjs/1.30.0/components/";
     /**
      * The components each language needs, in load order (a language may extend another: java extends
      * clike). Prism's core loads with the highlighter; a language's components load the first time a
@@ -60,6 +61,18 @@ final class SyntaxHighlighter {
             Map.entry("yml", "yaml"), Map.entry("py", "python"), Map.entry("rs", "rust"), Map.entry("dockerfile", "docker"),
             Map.entry("jsonc", "json"), Map.entry("json5", "json"), Map.entry("cs", "csharp"), Map.entry("kt", "kotlin"),
             Map.entry("c++", "cpp"), Map.entry("golang", "go"), Map.entry("rb", "ruby"), Map.entry("gql", "graphql"));
+
+    /** Rhino's own version: Prism's output is what Rhino makes of it (a highlight cache entry is keyed by it). */
+    static final String ENGINE = engineVersion();
+
+    private static String engineVersion() {
+        Context context = Context.enter();
+        try {
+            return context.getImplementationVersion();
+        } finally {
+            Context.exit();
+        }
+    }
 
     /** Identical blocks (a schema shown on several pages) are highlighted once. */
     private static final ConcurrentHashMap<String, String> MEMO = new ConcurrentHashMap<>();
@@ -125,12 +138,22 @@ final class SyntaxHighlighter {
 
     /** HTML of the code: Prism's tokens, split into line spans. */
     String highlight(String code, String language) {
+        return highlight(code, language, null);
+    }
+
+    /**
+     * HTML of the code, from {@code kept} (the highlight cache between builds, or null) when it holds it; Prism is loaded
+     * only when a block must be highlighted. In-process,
+     * a block is highlighted once whatever the number of pages and threads showing it: the memo's computation is atomic per block.
+     */
+    static String highlight(String code, String language, HighlightCache kept) {
         String prism = prismLanguage(language);
         String html;
         if (prism == null) {
             html = escape(code);
         } else {
-            html = MEMO.computeIfAbsent(prism + "\u0000" + code, key -> highlightNow(code, prism));
+            html = MEMO.computeIfAbsent(prism + "\u0000" + code,
+                    key -> kept == null ? get().highlightNow(code, prism) : kept.highlight(prism, code, () -> get().highlightNow(code, prism)));
             if (MEMO.size() > 20_000) {
                 MEMO.clear();
             }
@@ -152,6 +175,11 @@ final class SyntaxHighlighter {
         } finally {
             Context.exit();
         }
+    }
+
+    /** Forgets what this process highlighted (a test's second build then reads the highlight cache as a new process would). */
+    static void forgetMemo() {
+        MEMO.clear();
     }
 
     static String escape(String text) {

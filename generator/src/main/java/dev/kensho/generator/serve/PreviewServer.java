@@ -2,6 +2,7 @@ package dev.kensho.generator.serve;
 
 import dev.kensho.generator.report.Progress;
 import dev.kensho.generator.render.RenderMemo;
+import dev.kensho.generator.markdown.ParseMemo;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.kensho.generator.BuildOptions;
@@ -55,6 +56,7 @@ public final class PreviewServer implements AutoCloseable {
     private final Consumer<String> log;
     private final ServerSession.LongLived session = new ServerSession.LongLived();
     private final RenderMemo memo = new RenderMemo();
+    private final ParseMemo parses = new ParseMemo();
     private final List<HttpExchange> listeners = new CopyOnWriteArrayList<>();
     /** Open event streams kept at once; the oldest is closed when another tab connects. */
     private static final int MAX_LISTENERS = 32;
@@ -184,7 +186,7 @@ public final class PreviewServer implements AutoCloseable {
         long t0 = System.nanoTime();
         try {
             BuildResult result = KenshoBuild.run(options, session, files -> site = files,
-                    Progress.silent(), memo, line -> { });
+                    Progress.silent(), memo, parses, line -> { });
             problems = result.diagnostics();
             environmentError = result.environmentError();
             for (Diagnostic diagnostic : problems) {
@@ -195,7 +197,7 @@ public final class PreviewServer implements AutoCloseable {
             }
             log.accept((problems.isEmpty() && environmentError == null ? "rebuilt " : "build failed: " + problems.size()
                     + " problem(s); ") + result.pages() + " page(s) in " + (System.nanoTime() - t0) / 1_000_000 + " ms"
-                    + "; rendered " + memo.lastRendered() + ", reused the rest" + verified(result));
+                    + "; parsed " + parses.lastParsed() + ", rendered " + memo.lastRendered() + ", reused the rest" + verified(result));
         } catch (IOException | RuntimeException e) {
             problems = List.of();
             environmentError = e.toString();

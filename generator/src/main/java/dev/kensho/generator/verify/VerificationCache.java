@@ -16,8 +16,6 @@ import dev.kensho.sqlchecks.model.ScenarioTranscript;
 import dev.kensho.sqlchecks.model.Snippet;
 import dev.kensho.sqlchecks.postgres.DatabaseLocale;
 
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URISyntaxException;
@@ -29,7 +27,6 @@ import java.util.zip.ZipFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
@@ -38,11 +35,8 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.Comparator;
-import java.util.Arrays;
 import java.util.function.Consumer;
-import java.nio.file.LinkOption;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.security.GeneralSecurityException;
 
 /**
  * Outcomes of pages whose SQL has not changed, kept on disk. A page's key covers everything that
@@ -54,7 +48,7 @@ import java.security.GeneralSecurityException;
  * and the page then says when it was verified. A page reading chance is reused as any page: its recorded
  * run is one draw, as a run made now would be. CI runs both kinds afresh.
  *
- * <p>Anyone can compute a key from the public jar, so a key proves nothing: each entry is signed
+ * <p>Anyone can compute a key from the public jar, so a key proves nothing: each entry is signed ({@link SignedStore})
  * with HMAC-SHA256 under this machine's secret ({@link CacheSecret}) over its key, its page and its
  * content. An entry that does not carry that signature (written by hand, committed, copied from
  * another page or machine, or altered) is never read, and the build says how many it ignored. A
@@ -67,9 +61,7 @@ public final class VerificationCache {
     /** Names the signing scheme, so that an entry of another format or purpose never verifies. */
     private static final String SCHEME = "kensho verification cache entry v2";
 
-    private final Path folder;
-    private final byte[] secret;
-    private final AtomicInteger unsigned = new AtomicInteger();
+    private final SignedStore store;
     private final AtomicInteger unjudged = new AtomicInteger();
     private final AtomicInteger expired = new AtomicInteger();
     /** How long a page's verified outcome is reused: a day, whatever the page reads. */
@@ -79,9 +71,8 @@ public final class VerificationCache {
     /** Whether pages reading the clock or chance are never reused (CI). */
     private final boolean freshTimeDependent;
 
-    private VerificationCache(Path folder, byte[] secret, Duration clockPagesFor, boolean freshTimeDependent) {
-        this.folder = folder;
-        this.secret = secret.clone();
+    private VerificationCache(SignedStore store, Duration clockPagesFor, boolean freshTimeDependent) {
+        this.store = store;
         this.clockPagesFor = clockPagesFor.compareTo(MAX_AGE) > 0 ? MAX_AGE : clockPagesFor;
         this.freshTimeDependent = freshTimeDependent;
     }
@@ -97,14 +88,9 @@ public final class VerificationCache {
      */
     public static VerificationCache open(Path folder, Path content, CacheSecret secret, Duration clockPagesFor,
                                          boolean freshTimeDependent, Consumer<String> log) {
-        String refusal = CacheFolder.refusal(folder, content);
-        if (refusal != null) {
-            log.accept("Kensho: verification cache " + folder + " ignored: " + refusal + "; every page runs on PostgreSQL");
-            return null;
-        }
         try {
-            return new VerificationCache(folder, secret.key(), clockPagesFor, freshTimeDependent);
-        } catch (CacheSecret.Unusable e) {
+            return new VerificationCache(SignedStore.open(folder, content, secret, SCHEME), clockPagesFor, freshTimeDependent);
+        } catch (SignedStore.Refused e) {
             log.accept("Kensho: verification cache " + folder + " ignored: " + e.getMessage() + "; every page runs on PostgreSQL");
             return null;
         }
@@ -112,7 +98,7 @@ public final class VerificationCache {
 
     /** One line on the entries this build found and would not use, or null when there were none. */
     public String ignoredEntries() {
-        int forged = unsigned.get();
+        int forged = store.unsigned();
         int stale = unjudged.get();
         if (forged == 0 && stale == 0) {
             return null;
@@ -124,7 +110,7 @@ public final class VerificationCache {
         if (stale > 0) {
             parts.add(stale + " whose page's claims do not hold on the recorded outcome");
         }
-        return "Kensho: " + (forged + stale) + " verification cache entr" + (forged + stale == 1 ? "y" : "ies") + " in " + folder
+        return "Kensho: " + (forged + stale) + " verification cache entr" + (forged + stale == 1 ? "y" : "ies") + " in " + store.folder()
                 + " ignored (" + String.join("; ", parts) + "); their pages run on PostgreSQL";
     }
 
@@ -236,26 +222,17 @@ public final class VerificationCache {
      * of {@code snippets} holds on it; else empty, and the page runs.
      */
     public Optional<Hit> load(String key, String page, List<Snippet> snippets) {
-        Path file = folder.resolve(key + ".json");
         Duration reuseFor = reuseFor(TimeDependentSql.read(snippets.stream().map(Snippet::sql).toList()));
-        if (reuseFor.isZero() || !Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+        if (reuseFor.isZero()) {
             return Optional.empty();
         }
-        byte[] stored;
-        try {
-            stored = Files.readAllBytes(file);
-        } catch (IOException e) {
-            return Optional.empty(); // An unreadable entry is a miss; it is overwritten after the page runs.
-        }
-        int newline = indexOf(stored, (byte) '\n');
-        byte[] payload = newline < 0 ? new byte[0] : Arrays.copyOfRange(stored, newline + 1, stored.length);
-        byte[] signature = newline < 0 ? null : parseHex(new String(stored, 0, newline, StandardCharsets.US_ASCII));
-        if (signature == null || !MessageDigest.isEqual(signature, sign(key, page, payload))) {
-            unsigned.incrementAndGet();
+        Optional<byte[]> signed = store.read(key, page);
+        if (signed.isEmpty()) {
             return Optional.empty();
         }
+        byte[] payload = signed.get();
         try {
-            Entry entry = JSON.readValue(payload, Entry.class);
+            Entry entry = decoded(payload);
             long age = java.time.Instant.now().getEpochSecond() - entry.verifiedAtEpochSecond();
             if (age < 0 || age > reuseFor.toSeconds()) {
                 // A page may depend on the day in a way TimeDependentSql does not see (a clock read spelt at run time,
@@ -288,6 +265,30 @@ public final class VerificationCache {
     }
 
     /**
+     * Entries this process decoded, by their bytes' digest: the preview reads the same entries on every edit, and decoding
+     * them was most of what it spent on unchanged pages. Only bytes whose signature was just checked reach it.
+     */
+    private static final java.util.concurrent.ConcurrentHashMap<String, Entry> DECODED = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private static Entry decoded(byte[] payload) throws IOException {
+        String digest;
+        try {
+            digest = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(payload));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+        Entry entry = DECODED.get(digest);
+        if (entry == null) {
+            entry = JSON.readValue(payload, Entry.class);
+            if (DECODED.size() > 10_000) {
+                DECODED.clear();
+            }
+            DECODED.put(digest, entry);
+        }
+        return entry;
+    }
+
+    /**
      * Stores a page that passed, signed for its key and page; a write that fails is said on {@code log} and skipped.
      * A page whose record could not bear out its claims when read back (a compared value too long to keep whole)
      * is not stored: it runs on every build.
@@ -304,56 +305,9 @@ public final class VerificationCache {
                 o.results(), o.assertions(), o.plan(), o.transcript(), o.duration().toNanos())).toList();
         try {
             byte[] payload = JSON.writeValueAsBytes(new Entry(serverVersion, serverDescription, verifiedAt.getEpochSecond(), outcomes));
-            byte[] signature = HexFormat.of().formatHex(sign(key, result.page(), payload)).concat("\n").getBytes(StandardCharsets.US_ASCII);
-            Files.createDirectories(folder);
-            Path temp = Files.createTempFile(folder, key, ".tmp");
-            try {
-                Files.write(temp, concat(signature, payload));
-                Files.move(temp, folder.resolve(key + ".json"), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            } finally {
-                Files.deleteIfExists(temp);
-            }
+            store.write(key, result.page(), payload);
         } catch (IOException e) {
             log.accept("warning: could not write the verification cache: " + e.getMessage());
         }
-    }
-
-    /** HMAC-SHA256 under this machine's secret of the scheme, the key, the page and the entry, each length-prefixed. */
-    private byte[] sign(String key, String page, byte[] payload) {
-        try {
-            Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(new SecretKeySpec(secret, "HmacSHA256"));
-            for (String part : List.of(SCHEME, key, page)) {
-                byte[] bytes = part.getBytes(StandardCharsets.UTF_8);
-                mac.update((bytes.length + ":").getBytes(StandardCharsets.US_ASCII));
-                mac.update(bytes);
-            }
-            return mac.doFinal(payload);
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static byte[] parseHex(String text) {
-        try {
-            return text.length() == 64 ? HexFormat.of().parseHex(text) : null;
-        } catch (IllegalArgumentException e) {
-            return null;
-        }
-    }
-
-    private static int indexOf(byte[] bytes, byte wanted) {
-        for (int i = 0; i < bytes.length; i++) {
-            if (bytes[i] == wanted) {
-                return i;
-            }
-        }
-        return -1;
-    }
-
-    private static byte[] concat(byte[] first, byte[] second) {
-        byte[] both = Arrays.copyOf(first, first.length + second.length);
-        System.arraycopy(second, 0, both, first.length, second.length);
-        return both;
     }
 }
