@@ -254,7 +254,7 @@ public final class KenshoBuild {
                     themeFiles.addAll(engine.values());
                     for (Map.Entry<String, Path> copy : copies.entrySet()) {
                         try {
-                            bytes.put(copy.getKey(), themeFiles.contains(copy.getValue()) ? Files.readAllBytes(copy.getValue())
+                            bytes.put(copy.getKey(), themeFiles.contains(copy.getValue()) ? unchangedFile(copy.getValue())
                                     : loader.files().read(copy.getValue(), ContentFiles.MAX_ASSET_BYTES));
                         } catch (ContentFiles.Refused refused) {
                             throw new IOException(copy.getKey() + " changed during the build: " + refused.getMessage());
@@ -296,6 +296,28 @@ public final class KenshoBuild {
             }
         }
         return new BuildResult(diagnostics, environmentError, verification, sourcePages, written, elapsed, ignoredSql);
+    }
+
+    /** A theme or PGlite file as read by an earlier rebuild of this process (the preview), by size and modification time. */
+    private record KeptFile(long size, java.nio.file.attribute.FileTime modified, byte[] bytes) {
+    }
+
+    private static final Map<Path, KeptFile> KEPT_FILES = new ConcurrentHashMap<>();
+
+    /**
+     * The bytes of a theme or PGlite file (never a content file: those pass the content gate on every build), read again
+     * only when its size or modification time changed: the preview hands over the whole site on every edit, and
+     * PGlite's 16.7 MB were read each time.
+     */
+    private static byte[] unchangedFile(Path file) throws IOException {
+        var attributes = Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class);
+        KeptFile kept = KEPT_FILES.get(file);
+        if (kept != null && kept.size() == attributes.size() && kept.modified().equals(attributes.lastModifiedTime())) {
+            return kept.bytes();
+        }
+        byte[] bytes = Files.readAllBytes(file);
+        KEPT_FILES.put(file, new KeptFile(attributes.size(), attributes.lastModifiedTime(), bytes));
+        return bytes;
     }
 
     private static SiteOutput begin(Path out) throws IOException {
