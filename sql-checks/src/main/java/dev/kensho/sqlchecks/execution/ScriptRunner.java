@@ -8,6 +8,7 @@ import dev.kensho.sqlchecks.model.Outcome;
 import dev.kensho.sqlchecks.model.ResultTable;
 import dev.kensho.sqlchecks.model.Snippet;
 import dev.kensho.sqlchecks.model.SourceLocation;
+import dev.kensho.sqlchecks.model.StateAfter;
 
 import dev.kensho.sqlchecks.assertion.BoundedMatch;
 import dev.kensho.sqlchecks.model.CapturedPlans;
@@ -63,6 +64,9 @@ final class ScriptRunner {
 
     private final Semaphore scenarioSlots;
 
+    /** Opens a connection of the page's role besides the page's own: a scenario's sessions, the read of what one left. */
+    private final ScenarioRunner.SessionFactory sessions;
+
     /** What the server's parse trees said about the session's cursors and prepared statements. */
     private final SessionOrders orders = new SessionOrders();
     /**
@@ -83,6 +87,7 @@ final class ScriptRunner {
     ScriptRunner(Connection connection, ScenarioRunner.SessionFactory sessions, StatementGuard guard, Duration pageTimeout,
                  Semaphore scenarioSlots) {
         this.scenarioSlots = scenarioSlots;
+        this.sessions = sessions;
         this.connection = connection;
         this.pageTimeout = pageTimeout;
         this.scenarios = new ScenarioRunner(connection, sessions, guard);
@@ -192,6 +197,15 @@ final class ScriptRunner {
                     orders.forget();
                 }
                 stoppedPage = !outcome.passed();
+                if (outcome.passed() && outcome.transcript() != null && !inTransaction()) {
+                    // What it left, for the browser to restore in its place; read beside the page's session, never in it.
+                    // Inside a transaction the page's own changes are not yet anyone else's to read: nothing is recorded.
+                    StateAfter after = StateCapture.read(sessions);
+                    if (after != null) {
+                        outcome = new Outcome(snippet, outcome.status(), outcome.failure(), outcome.results(), outcome.assertions(),
+                                outcome.plan(), outcome.transcript().withAfter(after), outcome.duration());
+                    }
+                }
             } else {
                 SnippetRun run = new SnippetRun(snippet, conditions.standing(), inTransaction ? transactionOpenedBy : null);
                 outcome = run.run();
