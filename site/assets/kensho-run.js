@@ -848,8 +848,8 @@ async function openSnippet(button) {
   verified.textContent = printOutcome(plan, { tables: snippet.results,
     error: expected.error ? { sqlstate: expected.error, message: expected.message } : null }) || words(plan, 'noRows');
   verifiedFold.append(element('summary', {}, words(plan, 'verifiedCaption')), verified);
-  results.append(parts.verdictLine, element('p', { class: 'run-caption' }, words(plan, 'outputCaption')), parts.output,
-    parts.missing, parts.checks, verifiedFold);
+  results.append(parts.verdictLine, ...restoredNote(plan, target), element('p', { class: 'run-caption' }, words(plan, 'outputCaption')),
+    parts.output, parts.missing, parts.checks, verifiedFold);
   panel.append(wrap, origin);
   if (snippet.binding) {
     // The values the build bound to $1 … $n, which the reader's run binds too.
@@ -907,6 +907,14 @@ async function openSnippet(button) {
   else run(area.value);
 }
 
+/**
+ * The run's note when a scenario comes before run `target`: the browser cannot run its sessions and restores, in its
+ * place, the rows and sequence positions the build recorded after it (a restore the build proved on the snippets after it).
+ */
+function restoredNote(plan, target) {
+  return plan.runs.slice(0, target).some((r) => r.restored) ? [element('p', { class: 'run-restored' }, words(plan, 'restored'))] : [];
+}
+
 /** Whether a query has anything but blanks and comments (an empty check must not start the engine). */
 function hasStatement(text) {
   return text.replace(/\/\*[\s\S]*?\*\//g, ' ').replace(/--[^\n]*/g, ' ').trim().replace(/;/g, '').trim() !== '';
@@ -934,7 +942,8 @@ async function openExercise(button) {
   actions.append(check, parts.stop, engine);
   parts.controls.push(check);
   const panel = element('div', { class: 'run-panel', role: 'group', 'aria-label': words(plan, 'exerciseLabel') });
-  panel.append(wrap, actions, parts.status, parts.verdictLine, element('p', { class: 'run-caption' }, words(plan, 'outputCaption')), parts.output);
+  panel.append(wrap, actions, parts.status, parts.verdictLine, ...restoredNote(plan, target),
+    element('p', { class: 'run-caption' }, words(plan, 'outputCaption')), parts.output);
   place.replaceChildren(panel);
   button.hidden = true;
   const expect = model.expect || {};
