@@ -63,6 +63,10 @@ class ScenarioRestoreTest {
                         + " ('2'::bigint, 'it''s b'::text, NULL)",
                 "SELECT pg_catalog.setval('\"public\".\"orders_id_seq\"', 2, true)"), after.restoreStatements());
         assertEquals(1, after.reproduced(), "the SELECT after the scenario returned the same rows after the restore");
+        // The verification cache keeps it as JSON: read back, it is the same state, nulls included.
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        assertEquals(result.outcomes().get(1).transcript(), json.readValue(json.writeValueAsBytes(result.outcomes().get(1).transcript()),
+                dev.kensho.sqlchecks.model.ScenarioTranscript.class));
         // The page's own session was not where the build read: the snippet after the scenario saw what the scenario left.
         assertEquals(List.of(List.of("1", "from a", "1.50", "150"), java.util.Arrays.asList("2", "it's b", null, null)),
                 result.outcomes().get(2).results().get(0).rows());
