@@ -34,6 +34,10 @@ final class StateCapture {
             + "ANY ('{a,d}'::pg_catalog.\"char\"[]) FROM pg_catalog.pg_attribute a WHERE a.attrelid" + EQ + "%d::pg_catalog.oid"
             + " AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped AND a.attgenerated" + EQ + "'' ORDER BY a.attnum";
 
+    /** Which of the page's tables each table's foreign keys point to (conrelid → confrelid), other than itself. */
+    private static final String REFERENCES = "SELECT c.conrelid::pg_catalog.int8, c.confrelid::pg_catalog.int8 FROM pg_catalog.pg_constraint c"
+            + " WHERE c.contype" + EQ + "'f' AND c.conrelid OPERATOR(pg_catalog.<>) c.confrelid";
+
     private StateCapture() {
     }
 
@@ -53,6 +57,16 @@ final class StateCapture {
                     while (rs.next()) {
                         relations.add(new String[] {rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4)});
                     }
+                }
+                java.util.Map<String, java.util.Set<String>> references = new java.util.HashMap<>();
+                try (ResultSet rs = statement.executeQuery(REFERENCES)) {
+                    while (rs.next()) {
+                        references.computeIfAbsent(rs.getString(1), k -> new java.util.HashSet<>()).add(rs.getString(2));
+                    }
+                }
+                relations = referencedFirst(relations, references);
+                if (relations == null) {
+                    return null; // tables that refer to each other in a cycle: no order of INSERTs satisfies their keys
                 }
                 List<StateAfter.TableRows> tables = new ArrayList<>();
                 List<StateAfter.SequencePosition> sequences = new ArrayList<>();
@@ -108,6 +122,39 @@ final class StateCapture {
         } catch (SQLException | RuntimeException e) {
             return null; // unread: the browser does not restore what the build could not read
         }
+    }
+
+    /**
+     * The relations in an order in which every table comes after the tables its foreign keys point to (a restored row
+     * must find the row it refers to), else by name; null when the keys form a cycle. A key to itself is checked at the
+     * end of the one INSERT that restores the table, so its rows may come in any order.
+     */
+    private static List<String[]> referencedFirst(List<String[]> relations, java.util.Map<String, java.util.Set<String>> references) {
+        List<String[]> ordered = new ArrayList<>();
+        java.util.Set<String> placed = new java.util.HashSet<>();
+        List<String[]> waiting = new ArrayList<>(relations);
+        while (!waiting.isEmpty()) {
+            String[] next = null;
+            for (String[] relation : waiting) {
+                java.util.Set<String> needs = references.getOrDefault(relation[3], java.util.Set.of());
+                if (needs.stream().allMatch(oid -> placed.contains(oid) || !known(relations, oid))) {
+                    next = relation;
+                    break;
+                }
+            }
+            if (next == null) {
+                return null;
+            }
+            waiting.remove(next);
+            placed.add(next[3]);
+            ordered.add(next);
+        }
+        return ordered;
+    }
+
+    /** Whether the relation is one of those read (a key may point to a table outside schema public, which is not restored). */
+    private static boolean known(List<String[]> relations, String oid) {
+        return relations.stream().anyMatch(r -> r[3].equals(oid));
     }
 
     private static String identifier(String name) {

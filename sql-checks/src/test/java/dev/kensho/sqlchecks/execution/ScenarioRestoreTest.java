@@ -72,6 +72,26 @@ class ScenarioRestoreTest {
                 result.outcomes().get(2).results().get(0).rows());
     }
 
+    /** A table is restored after the tables its foreign keys point to, whatever their names: its rows find theirs. */
+    @Test
+    void aReferencingTableIsRestoredAfterTheTableItRefersTo() throws Exception {
+        String scenario = """
+                session a
+                step a1 { INSERT INTO b_customers VALUES (1); }
+                session b
+                step b1 { INSERT INTO a_orders VALUES (10, 1); }
+                permutation a1 b1
+                """;
+        PageResult result = page("CREATE TABLE b_customers (id int PRIMARY KEY); CREATE TABLE a_orders (id int PRIMARY KEY,"
+                + " customer int REFERENCES b_customers);", scenario, "SELECT id, customer FROM a_orders;");
+        assertTrue(result.passed(), () -> String.valueOf(result.outcomes()));
+        StateAfter after = result.outcomes().get(1).transcript().after();
+        assertEquals(List.of("TRUNCATE \"public\".\"b_customers\", \"public\".\"a_orders\"",
+                "INSERT INTO \"public\".\"b_customers\" (\"id\") VALUES ('1'::integer)",
+                "INSERT INTO \"public\".\"a_orders\" (\"id\", \"customer\") VALUES ('10'::integer, '1'::integer)"), after.restoreStatements());
+        assertEquals(1, after.reproduced());
+    }
+
     @Test
     void rowsInAnotherSchemaAreNotRestoredAndTheProofSaysSo() throws Exception {
         PageResult result = page("CREATE TABLE orders (id bigserial PRIMARY KEY, note text, amount numeric); CREATE SCHEMA audit;"
