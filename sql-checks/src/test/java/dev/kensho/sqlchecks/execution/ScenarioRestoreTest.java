@@ -102,6 +102,19 @@ class ScenarioRestoreTest {
         assertEquals(0, after.reproduced(), "audit.seen is empty after the restore, so the SELECT after it ended otherwise");
     }
 
+    /** The build's read of the state counts in the statistics views: a page that reads them is not read at all. */
+    @Test
+    void aPageThatReadsStatisticsViewsIsNotReadAfterItsScenario() throws Exception {
+        PageResult result = page("CREATE TABLE orders (id bigserial PRIMARY KEY, note text, amount numeric);", TWO_SESSIONS,
+                "SELECT n_tup_ins FROM pg_stat_user_tables WHERE relname = 'orders' AND seq_scan >= 0 AND n_tup_ins < 0;");
+        assertTrue(result.passed(), () -> String.valueOf(result.outcomes()));
+        assertNull(result.outcomes().get(1).transcript().after());
+        // Without the statistics view, the same page is read and restored.
+        PageResult plain = page("CREATE TABLE orders (id bigserial PRIMARY KEY, note text, amount numeric);", TWO_SESSIONS,
+                "SELECT count(*) FROM orders;");
+        assertEquals(1, plain.outcomes().get(1).transcript().after().reproduced());
+    }
+
     @Test
     void aScenarioThatLeavesNothingIsNotRecorded() throws Exception {
         String scenario = """
