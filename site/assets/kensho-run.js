@@ -573,6 +573,10 @@ function digest(text) {
   return (h2 >>> 0).toString(16).padStart(8, '0') + (h1 >>> 0).toString(16).padStart(8, '0');
 }
 
+/**
+ * Where an editor's kept text is keyed: a snippet by its index (N), an exercise by its model answer's, marked (xN), so
+ * that what the reader wrote for the exercise never opens in the answer's own editor.
+ */
 function keptPrefix(index) {
   return KEPT_PREFIX + location.pathname + '#' + index + ':';
 }
@@ -580,8 +584,9 @@ function keptPrefix(index) {
 /**
  * The reader's kept edit of a snippet, or null. An edit kept for another verified text (the page changed since) is
  * dropped: it was made from SQL the page no longer shows. Where storage is off, edits last as long as the page.
+ * `start` is what the editor opens with when nothing is kept: the verified text, or an exercise's empty editor.
  */
-function keptEdit(index, verifiedSql) {
+function keptEdit(index, verifiedSql, start = verifiedSql) {
   try {
     const key = keptPrefix(index) + digest(verifiedSql);
     for (let i = localStorage.length - 1; i >= 0; i--) {
@@ -589,16 +594,16 @@ function keptEdit(index, verifiedSql) {
       if (other && other.startsWith(keptPrefix(index)) && other !== key) localStorage.removeItem(other);
     }
     const text = localStorage.getItem(key);
-    return typeof text === 'string' && text.length <= KEPT_CHARACTERS && text !== verifiedSql ? text : null;
+    return typeof text === 'string' && text.length <= KEPT_CHARACTERS && text !== start ? text : null;
   } catch (error) {
     return null;
   }
 }
 
-function keepEdit(index, verifiedSql, text) {
+function keepEdit(index, verifiedSql, text, start = verifiedSql) {
   try {
     const key = keptPrefix(index) + digest(verifiedSql);
-    if (text === verifiedSql || text.length > KEPT_CHARACTERS) localStorage.removeItem(key);
+    if (text === start || text.length > KEPT_CHARACTERS) localStorage.removeItem(key);
     else localStorage.setItem(key, text);
   } catch (error) {
     // storage full or off: the edit stays in the editor only
@@ -609,6 +614,50 @@ function keepEdit(index, verifiedSql, text) {
 function shareLink(index, text) {
   if (text.length > KEPT_CHARACTERS) return null;
   return location.href.replace(/#.*$/, '') + '#run=' + index + ':' + encodeURIComponent(text);
+}
+
+/** A share link's SQL that kensho.js read from the fragment for this control (as text, bounded), or null. */
+function sharedText(button) {
+  return typeof button.kenshoShared === 'string' && button.kenshoShared.length <= KEPT_CHARACTERS ? button.kenshoShared : null;
+}
+
+/**
+ * The line that says whose SQL an editor holds whenever it is not `start` (the verified text, or an exercise's empty
+ * editor): the reader's kept edit, or a share link's SQL, never the verified one; with the way back to `start`.
+ * `said` names the theme's words: {edited, shared, back}.
+ */
+function originLine(plan, area, start, shared, host, said) {
+  const origin = element('p', { class: 'run-edited', hidden: '' });
+  const originWords = element('span', { class: 'run-edited-words' });
+  const back = element('button', { type: 'button', class: 'run-reset run-back' }, words(plan, said.back));
+  origin.append(element('strong', { class: 'run-edited-badge' }), ' ', originWords, ' ', back);
+  let fromLink = shared;
+  const show = () => {
+    const edited = area.value !== start;
+    origin.hidden = !edited;
+    host.toggleAttribute('data-kensho-edited', edited);
+    if (!edited) fromLink = false;
+    origin.firstChild.textContent = words(plan, fromLink ? 'sharedBadge' : 'editedBadge');
+    originWords.textContent = words(plan, fromLink ? said.shared : said.edited);
+  };
+  return { origin, back, show, fromLink: () => fromLink };
+}
+
+/** The Share control's click: the link to the clipboard, else (no clipboard) into the address bar; said in `status`. */
+async function shareSql(plan, status, index, text) {
+  const link = shareLink(index, text);
+  if (!link) {
+    status.textContent = words(plan, 'shareTooLong', KEPT_CHARACTERS);
+    return;
+  }
+  try {
+    await navigator.clipboard.writeText(link);
+    status.textContent = words(plan, 'shareCopied');
+  } catch (error) {
+    // No clipboard (an insecure origin, a refused permission): the link goes in the address bar to copy from there.
+    history.replaceState(null, '', link);
+    status.textContent = words(plan, 'shareInAddress');
+  }
 }
 
 function panelParts(plan) {
@@ -804,26 +853,15 @@ async function openSnippet(button) {
   // The plan's entry with the build's rows, which only the page uses (the worker replays from the plan alone).
   const snippet = { ...plan.runs[target], results: (await loadRows(button.dataset.kenshoRun, plan.runs[target])).results };
   // A share link's SQL (read by kensho.js from the fragment, as text), else the reader's kept edit, else the verified SQL.
-  const shared = typeof button.kenshoShared === 'string' && button.kenshoShared.length <= KEPT_CHARACTERS ? button.kenshoShared : null;
+  const shared = sharedText(button);
   const kept = keptEdit(index, snippet.sql);
   const start = shared !== null ? shared : kept !== null ? kept : snippet.sql;
   const panel = element('div', { class: 'run-panel', role: 'group', 'aria-label': words(plan, 'panelLabel') });
   const parts = panelParts(plan);
   const { wrap, area } = editor(plan, start, words(plan, 'editorLabel'));
   // Whose SQL the editor holds, said whenever it is not the verified text; the build's mark stays with that text.
-  const origin = element('p', { class: 'run-edited', hidden: '' });
-  const originWords = element('span', { class: 'run-edited-words' });
-  const back = element('button', { type: 'button', class: 'run-reset run-back' }, words(plan, 'backToVerified'));
-  origin.append(element('strong', { class: 'run-edited-badge' }), ' ', originWords, ' ', back);
-  let fromLink = shared !== null;
-  const showOrigin = () => {
-    const edited = area.value !== snippet.sql;
-    origin.hidden = !edited;
-    figure.toggleAttribute('data-kensho-edited', edited);
-    if (!edited) fromLink = false;
-    origin.firstChild.textContent = words(plan, fromLink ? 'sharedBadge' : 'editedBadge');
-    originWords.textContent = words(plan, fromLink ? 'sharedNote' : 'editedNote');
-  };
+  const { origin, back, show: showOrigin, fromLink } = originLine(plan, area, snippet.sql, shared !== null, figure,
+    { edited: 'editedNote', shared: 'sharedNote', back: 'backToVerified' });
   const code = figure.querySelector(':scope > pre');
   code.hidden = true;
   const actions = element('div', { class: 'run-actions' });
@@ -848,8 +886,8 @@ async function openSnippet(button) {
   verified.textContent = printOutcome(plan, { tables: snippet.results,
     error: expected.error ? { sqlstate: expected.error, message: expected.message } : null }) || words(plan, 'noRows');
   verifiedFold.append(element('summary', {}, words(plan, 'verifiedCaption')), verified);
-  results.append(parts.verdictLine, element('p', { class: 'run-caption' }, words(plan, 'outputCaption')), parts.output,
-    parts.missing, parts.checks, verifiedFold);
+  results.append(parts.verdictLine, ...restoredNote(plan, target), element('p', { class: 'run-caption' }, words(plan, 'outputCaption')),
+    parts.output, parts.missing, parts.checks, verifiedFold);
   panel.append(wrap, origin);
   if (snippet.binding) {
     // The values the build bound to $1 … $n, which the reader's run binds too.
@@ -879,21 +917,7 @@ async function openSnippet(button) {
     parts.status.textContent = words(plan, 'resetDone');
   };
   back.addEventListener('click', () => { backToVerified(); area.focus({ preventScroll: true }); });
-  share.addEventListener('click', async () => {
-    const link = shareLink(index, area.value);
-    if (!link) {
-      parts.status.textContent = words(plan, 'shareTooLong', KEPT_CHARACTERS);
-      return;
-    }
-    try {
-      await navigator.clipboard.writeText(link);
-      parts.status.textContent = words(plan, 'shareCopied');
-    } catch (error) {
-      // No clipboard (an insecure origin, a refused permission): the link goes in the address bar to copy from there.
-      history.replaceState(null, '', link);
-      parts.status.textContent = words(plan, 'shareInAddress');
-    }
-  });
+  share.addEventListener('click', () => shareSql(plan, parts.status, index, area.value));
   area.addEventListener('input', () => {
     keepEdit(index, snippet.sql, area.value);
     showOrigin();
@@ -903,8 +927,16 @@ async function openSnippet(button) {
   });
   if (hadFocus || document.activeElement === document.body || !document.activeElement) focusEditor(area, go);
   // A share link's SQL is someone else's: it waits for the reader to read it and press Run.
-  if (fromLink) parts.status.textContent = words(plan, 'sharedWaits');
+  if (fromLink()) parts.status.textContent = words(plan, 'sharedWaits');
   else run(area.value);
+}
+
+/**
+ * The run's note when a scenario comes before run `target`: the browser cannot run its sessions and restores, in its
+ * place, the rows and sequence positions the build recorded after it (a restore the build proved on the snippets after it).
+ */
+function restoredNote(plan, target) {
+  return plan.runs.slice(0, target).some((r) => r.restored) ? [element('p', { class: 'run-restored' }, words(plan, 'restored'))] : [];
 }
 
 /** Whether a query has anything but blanks and comments (an empty check must not start the engine). */
@@ -926,15 +958,23 @@ async function openExercise(button) {
   // The model answer's rows on the page's data, and on each case the build ran it on (with how each is ordered).
   const model = { ...plan.runs[target], results: recordedRows.results, cases: recordedRows.cases || [] };
   const parts = panelParts(plan);
-  const { wrap, area } = editor(plan, '', words(plan, 'exerciseEditor'), 6);
+  // Kept apart from the answer's own snippet (key xN): a share link's query, else the reader's kept one, else empty.
+  const key = 'x' + index;
+  const shared = sharedText(button);
+  const kept = keptEdit(key, model.sql, '');
+  const { wrap, area } = editor(plan, shared !== null ? shared : kept !== null ? kept : '', words(plan, 'exerciseEditor'), 6);
   area.placeholder = 'SELECT …';
+  const { origin, back, show: showOrigin, fromLink } = originLine(plan, area, '', shared !== null, exercise,
+    { edited: 'exerciseKeptNote', shared: 'exerciseSharedNote', back: 'exerciseClear' });
   const actions = element('div', { class: 'run-actions' });
   const check = element('button', { type: 'button', class: 'run-go' }, words(plan, 'exerciseCheck'));
+  const shareButton = element('button', { type: 'button', class: 'run-reset run-share' }, words(plan, 'share'));
   const engine = element('span', { class: 'run-engine' });
-  actions.append(check, parts.stop, engine);
+  actions.append(check, parts.stop, shareButton, engine);
   parts.controls.push(check);
   const panel = element('div', { class: 'run-panel', role: 'group', 'aria-label': words(plan, 'exerciseLabel') });
-  panel.append(wrap, actions, parts.status, parts.verdictLine, element('p', { class: 'run-caption' }, words(plan, 'outputCaption')), parts.output);
+  panel.append(wrap, origin, actions, parts.status, parts.verdictLine, ...restoredNote(plan, target),
+    element('p', { class: 'run-caption' }, words(plan, 'outputCaption')), parts.output);
   place.replaceChildren(panel);
   button.hidden = true;
   const expect = model.expect || {};
@@ -980,7 +1020,23 @@ async function openExercise(button) {
   area.addEventListener('keydown', (e) => {
     if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && e.isTrusted) { e.preventDefault(); judge(); }
   });
+  area.addEventListener('input', () => {
+    keepEdit(key, model.sql, area.value, '');
+    showOrigin();
+  });
+  back.addEventListener('click', () => {
+    parts.generation++; // a check still going on shows nothing when it ends
+    area.value = '';
+    keepEdit(key, model.sql, area.value, '');
+    showOrigin();
+    parts.clear();
+    area.focus({ preventScroll: true });
+  });
+  shareButton.addEventListener('click', () => shareSql(plan, parts.status, key, area.value));
+  showOrigin();
   focusEditor(area, check);
+  // Never judged before the reader presses Check: a kept or shared query waits, a shared one said to be someone else's.
+  if (fromLink()) parts.status.textContent = words(plan, 'exerciseSharedWaits');
 }
 
 // For the browser tests: the printing and the comparison, which must agree with sql-checks' PsqlFormat and RowComparison.

@@ -264,13 +264,22 @@ if (runControls.length) {
   } catch (error) {
     kept = []; // storage off
   }
-  for (const figure of document.querySelectorAll('figure[data-kensho-snippet]')) {
-    const control = figure.querySelector(':scope > .run-bar > [data-kensho-run]');
-    if (control && kept.includes(figure.dataset.kenshoSnippet)) note(control, 'run-kept', document.body.dataset.uiRunKept || '');
+  // A snippet's run control (N), or an exercise's start (xN, N its model answer's snippet): what an edit or link opens.
+  const controlFor = (key) => {
+    const exercise = key.startsWith('x');
+    const figure = document.querySelector('figure[data-kensho-snippet="' + (exercise ? key.slice(1) : key) + '"]');
+    if (!figure) return null;
+    if (!exercise) return figure.querySelector(':scope > .run-bar > [data-kensho-run]');
+    const section = figure.closest('.exercise-answer') && figure.closest('[data-kensho-exercise]');
+    return section && section.querySelector('[data-kensho-exercise-start]');
+  };
+  for (const key of new Set(kept)) {
+    const control = /^x?\d{1,6}$/.test(key) ? controlFor(key) : null;
+    if (control) note(control, 'run-kept', document.body.dataset.uiRunKept || '');
   }
   // A share link: #run=N:SQL opens snippet N with that SQL once the reader clicks Run. The fragment is anyone's text:
   // bounded, read as text only (never markup), and said to be the reader's own SQL, not the verified one.
-  const shared = location.hash.length <= 100000 ? /^#run=(\d{1,6}):([\s\S]*)$/.exec(location.hash) : null;
+  const shared = location.hash.length <= 100000 ? /^#run=(x?\d{1,6}):([\s\S]*)$/.exec(location.hash) : null;
   if (shared) {
     let sql = null;
     try {
@@ -278,8 +287,8 @@ if (runControls.length) {
     } catch (error) {
       sql = null;
     }
-    const figure = document.querySelector('figure[data-kensho-snippet="' + shared[1] + '"]');
-    const control = figure && figure.querySelector(':scope > .run-bar > [data-kensho-run]');
+    const control = controlFor(shared[1]);
+    const figure = control && control.closest('[data-kensho-exercise], figure[data-kensho-snippet]');
     if (sql !== null && sql.length <= 20000 && control) {
       control.kenshoShared = sql;
       note(control, 'run-shared', document.body.dataset.uiRunShared || '');

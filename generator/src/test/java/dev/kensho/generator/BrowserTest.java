@@ -275,6 +275,61 @@ class BrowserTest {
                 SELECT 'ok'::mood AS m, 1 AS n;
                 ```
                 """);
+        // Snippets after a scenario (issue 33 §3): two sessions insert rows, the snippets after read them and draw the sequence
+        // on from the restored state; a second scenario makes a table in its setup, which no restore brings back.
+        Files.writeString(content.resolve("guides/restored.md"), """
+                ---
+                title: 復元
+                ---
+
+                ```sql
+                CREATE TABLE orders (id bigserial PRIMARY KEY, note text, amount numeric);
+                ```
+
+                ```scenario title="二人が同時に注文する"
+                session a
+                step a1 { INSERT INTO orders (note, amount) VALUES ('from a', 1.50); }
+                session b
+                step b1 { INSERT INTO orders (note, amount) VALUES ('it''s b', NULL); }
+                permutation a1 b1
+                ```
+
+                ```sql
+                SELECT id, note, amount FROM orders ORDER BY id;
+                ```
+
+                ```rows
+                 id |  note  | amount
+                ----+--------+--------
+                  1 | from a |   1.50
+                  2 | it's b | (null)
+                (2 rows)
+                ```
+
+                ```sql
+                INSERT INTO orders (note) VALUES ('later') RETURNING id;
+                ```
+
+                ```rows
+                 id
+                ----
+                  3
+                (1 row)
+                ```
+
+                ```scenario title="表を作ってから読む"
+                setup { CREATE TABLE waits (n int); }
+                session a
+                step a2 { INSERT INTO waits VALUES (1); }
+                session b
+                step b2 { SELECT count(*) AS n FROM waits; }
+                permutation a2 b2
+                ```
+
+                ```sql
+                SELECT count(*) AS n FROM waits;
+                ```
+                """);
         // The playground's engine: a session setting and a transaction block before the snippets after them.
         Files.writeString(content.resolve("guides/engine.md"), """
                 ---
@@ -1408,6 +1463,97 @@ class BrowserTest {
     /** Puts text in a panel's editor as typing would (an input event: what the page keeps). */
     private static void type(WebElement area, String text) {
         js("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input', {bubbles: true}))", area, text);
+    }
+
+    /**
+     * A snippet after a scenario runs from the state the build recorded after it, and the run says so; the sequence goes on
+     * where the scenario left it. After a scenario whose restore the build could not prove, the note stays.
+     */
+    @Test
+    void aSnippetAfterAScenarioRunsFromTheRestoredStateAndSaysSo() {
+        List<WebElement> figures = openWithRunControls(base + "sample/guides/restored/");
+        assertEquals(List.of("0", "2", "3"), figures.stream().map(f -> f.getAttribute("data-kensho-snippet")).toList());
+        assertEquals(List.of("ブラウザーでは実行できません（複数のセッションを同時に使う例で、ブラウザーの PostgreSQL（PGlite）の接続は一つだけのため）",
+                "ブラウザーでは実行できません（複数のセッションを同時に使う例で、ブラウザーの PostgreSQL（PGlite）の接続は一つだけのため）",
+                "ブラウザーでは実行できません（ブラウザーでは再現できない例「表を作ってから読む」の後に実行されるため）"),
+                driver.findElements(By.cssSelector(".run-unavailable")).stream().map(WebElement::getText).toList());
+        WebElement rows = figures.get(1);
+        WebElement verdict = runAndWait(rows);
+        assertEquals("same", verdict.getAttribute("data-kensho-verdict"), verdict.getText());
+        assertEquals("シナリオの後の状態は、ビルドの実行が残した行から復元しています（ブラウザーではシナリオを実行せず、ビルドが記録した表の行と順序の位置を入れ直します）。",
+                rows.findElement(By.cssSelector(".run-restored")).getText());
+        String output = rows.findElement(By.cssSelector(".run-output")).getText();
+        assertTrue(output.contains("1 | from a |   1.50") && output.contains("2 | it's b |"), output);
+        WebElement next = figures.get(2);
+        verdict = runAndWait(next);
+        assertEquals("same", verdict.getAttribute("data-kensho-verdict"), "the sequence goes on at 3, as after the scenario: " + verdict.getText());
+        // A snippet before any scenario says nothing of a restore.
+        runAndWait(figures.get(0));
+        assertEquals(0, figures.get(0).findElements(By.cssSelector(".run-restored")).size());
+        assertClean();
+    }
+
+    /**
+     * An exercise's editor keeps the reader's query across a reload and shares it by link like a snippet's; a kept or shared
+     * query is never judged before the reader presses Check, and a shared one is said to be someone else's.
+     */
+    @Test
+    void anExerciseKeepsTheReadersQueryAndSharesItAndJudgesItOnlyOnCheck() {
+        String page = base + "sample/guides/run/";
+        openWithRunControls(page);
+        js("localStorage.clear()");
+        WebElement exercise = driver.findElement(By.cssSelector("[data-kensho-exercise]"));
+        WebElement area = startExercise(exercise);
+        String mine = "SELECT name FROM t ORDER BY id; -- <b>mine</b>";
+        type(area, mine);
+        assertEquals("編集済み", exercise.findElement(By.cssSelector(".run-edited-badge")).getText());
+        assertEquals("前に書いたクエリです（このブラウザーに保存してあります）。まだ確かめていません。",
+                exercise.findElement(By.cssSelector(".run-edited-words")).getText());
+        String answer = exercise.findElement(By.cssSelector(".exercise-answer figure[data-kensho-snippet]")).getAttribute("data-kensho-snippet");
+        // Kept apart from the model answer's own snippet, whose editor it never opens in.
+        assertEquals(List.of("kensho-edit:/sample/guides/run/#x" + answer), ((List<?>) js("return Object.keys(localStorage)"))
+                .stream().map(k -> k.toString().replaceAll(":[0-9a-f]{16}$", "")).toList());
+        driver.navigate().refresh();
+        openWithRunControls(page);
+        WebElement reloaded = driver.findElement(By.cssSelector("[data-kensho-exercise]"));
+        assertEquals("編集済みの SQL を開きます", reloaded.findElement(By.cssSelector(".exercise-try .run-kept")).getText());
+        requested.clear();
+        WebElement kept = startExercise(reloaded);
+        assertEquals(mine, kept.getAttribute("value"));
+        assertEquals("編集済み", reloaded.findElement(By.cssSelector(".run-edited-badge")).getText());
+        assertEquals(0, reloaded.findElements(By.cssSelector(".run-verdict[data-kensho-verdict]")).size(), "not judged before Check");
+        // Shared: without a clipboard (as here) the link goes to the address bar.
+        js("Object.defineProperty(navigator, 'clipboard', {value: {writeText: () => Promise.reject(new Error('no'))}})");
+        reloaded.findElement(By.cssSelector(".run-share")).click();
+        waitUpTo(5).until(d -> d.getCurrentUrl().contains("#run=x" + answer + ":"));
+        String link = driver.getCurrentUrl();
+        assertEquals("クリップボードを使えないため、リンクをアドレスバーに入れました。そこからコピーしてください。",
+                reloaded.findElement(By.cssSelector(".exercise-try .run-status")).getText());
+        js("localStorage.clear()");
+        driver.get("about:blank");
+        requested.clear();
+        driver.get(link);
+        openWithRunControls(link);
+        WebElement opened = driver.findElement(By.cssSelector("[data-kensho-exercise]"));
+        assertEquals("共有リンクの SQL を開きます（検証済みの SQL ではありません）", opened.findElement(By.cssSelector(".exercise-try .run-shared")).getText());
+        WebElement sharedArea = startExercise(opened);
+        assertEquals(mine, sharedArea.getAttribute("value"));
+        assertEquals("共有リンクの SQL", opened.findElement(By.cssSelector(".run-edited-badge")).getText());
+        assertEquals("リンクに入っていたクエリで、あなたが書いたものでも模範解答でもありません。読んでから確かめてください。",
+                opened.findElement(By.cssSelector(".run-edited-words")).getText());
+        assertEquals("共有リンクのクエリを開きました。中身を確かめてから「確かめる」を押してください。",
+                opened.findElement(By.cssSelector(".exercise-try .run-status")).getText());
+        assertEquals(0, opened.findElements(By.cssSelector(".run-verdict[data-kensho-verdict]")).size(), "not judged before Check");
+        assertEquals(0L, js("return arguments[0].querySelectorAll('.exercise-try b').length", opened), "the fragment never becomes markup");
+        assertEquals(List.of(), requested.stream().filter(p -> p.contains("pglite")).toList(), "no engine before Check");
+        WebElement verdict = rerun(opened.findElement(By.cssSelector(".exercise-try")));
+        assertEquals("different", verdict.getAttribute("data-kensho-verdict"), verdict.getText());
+        // Cleared: the editor is empty again and nothing is kept.
+        opened.findElement(By.cssSelector(".run-back")).click();
+        assertEquals("", sharedArea.getAttribute("value"));
+        assertFalse(opened.findElement(By.cssSelector(".run-edited")).isDisplayed());
+        assertEquals(0L, js("return Object.keys(localStorage).filter(k => k.startsWith('kensho-edit:')).length"));
+        assertClean();
     }
 
     @Test

@@ -13,6 +13,7 @@ import dev.kensho.sqlchecks.model.PageResult;
 import dev.kensho.sqlchecks.model.ResultTable;
 import dev.kensho.sqlchecks.model.RunOrder;
 import dev.kensho.sqlchecks.model.Snippet;
+import dev.kensho.sqlchecks.model.StateAfter;
 import dev.kensho.sqlchecks.script.PsqlFormat;
 import dev.kensho.sqlchecks.script.SqlLexer;
 import dev.kensho.sqlchecks.script.SqlSplitter;
@@ -136,6 +137,10 @@ public final class BrowserRuns {
         this.order = RunOrder.of(snippets);
         this.entries = new Entry[snippets.size()];
         Entry blocker = null;
+        // The last scenario whose end state the browser restores in its place, and how many snippets after it the build's
+        // proof ran alike from that restore: the snippet after those is blocked by it (its state is not the build's).
+        Entry restored = null;
+        int proven = 0;
         // What the page's plan files take so far: each snippet's replay entry and rows, as they are admitted.
         long bytes = 0;
         for (int index : order) {
@@ -159,6 +164,21 @@ public final class BrowserRuns {
                             + ", site.yml) that the browser's PostgreSQL does not load", "siteExtensions")
                     : replayProblem(snippet);
             int line = snippet.location().line();
+            if (blocker == null && own != null && SCENARIO.equals(own.key()) && restorable(outcome)) {
+                // Not runnable itself (its sessions need several connections), but its end state is in the plan, restored.
+                long restore = size(replay(index, null)) + 1;
+                if (bytes + restore <= PAGE_BYTES) {
+                    bytes += restore;
+                    entries[index] = new Entry(index, line, own.reason(), own.key(), own.argument(), true);
+                    restored = entries[index];
+                    proven = outcome.transcript().after().reproduced();
+                    continue;
+                }
+            }
+            if (blocker == null && own == null && restored != null && proven-- <= 0) {
+                // The build's run from the restored state ended this snippet otherwise than the real scenario's did.
+                blocker = restored;
+            }
             if (blocker == null && own == null) {
                 // The entry as written, but for the page's file name in its rows file's name (not known yet: a few bytes),
                 // and the comma before the next.
@@ -185,8 +205,10 @@ public final class BrowserRuns {
             }
             // A snippet's own reason comes first (a second scenario is a scenario); else what an earlier one blocks.
             if (blocker != null && own == null) {
+                String why = blocker == restored ? "the state the build recorded after it, restored on a fresh database, did not end the "
+                        + "snippets after it as the scenario's own run did" : blocker.reason();
                 entries[index] = new Entry(index, line, "it runs after the snippet at line " + blocker.line() + ", which the browser cannot replay: "
-                        + blocker.reason(), AFTER, Integer.toString(blocker.snippet()), false);
+                        + why, AFTER, Integer.toString(blocker.snippet()), false);
             } else {
                 entries[index] = new Entry(index, line, own.reason(), own.key(), own.argument(), false);
                 if (blocker == null) {
@@ -217,11 +239,20 @@ public final class BrowserRuns {
         return Arrays.stream(entries).anyMatch(Entry::runnable);
     }
 
+    /** The reason key of a concurrency scenario: several sessions at once, which PGlite's one connection cannot run. */
+    static final String SCENARIO = "scenario";
+
+    /** Whether the build recorded what a scenario left and its restore stands in for it (see {@link StateAfter}). */
+    private static boolean restorable(Outcome outcome) {
+        return outcome.passed() && outcome.transcript() != null && outcome.transcript().after() != null
+                && outcome.transcript().after().reproduced() >= 0;
+    }
+
     /** Why the browser cannot run this snippet as the build ran it, or null. */
     private static Problem replayProblem(Snippet snippet) {
         if (snippet.scenario() != null) {
             return new Problem("a concurrency scenario needs several sessions at once, and the browser's PostgreSQL (PGlite) has one connection",
-                    "scenario");
+                    SCENARIO);
         }
         for (SqlStatement statement : SqlSplitter.split(snippet.sql())) {
             List<String> words = SqlLexer.tokens(statement.text()).stream().filter(SqlLexer.Token::significant)
@@ -365,6 +396,15 @@ public final class BrowserRuns {
         Map<String, Object> run = new LinkedHashMap<>();
         run.put("snippet", index);
         run.put("line", snippet.location().line());
+        if (snippet.scenario() != null) {
+            // In the scenario's place, what it left, restored as the build's proof restored it (the same statements).
+            List<String> statements = outcome.transcript().after().restoreStatements();
+            run.put("sql", String.join(";\n", statements) + ";\n");
+            run.put("statements", statements);
+            run.put("restored", true);
+            run.put("expect", Map.of());
+            return run;
+        }
         run.put("sql", snippet.sql());
         List<String> statements = SqlSplitter.split(snippet.sql()).stream().map(SqlStatement::text).toList();
         run.put("statements", statements);

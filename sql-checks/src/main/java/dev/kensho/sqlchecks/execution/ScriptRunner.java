@@ -8,6 +8,7 @@ import dev.kensho.sqlchecks.model.Outcome;
 import dev.kensho.sqlchecks.model.ResultTable;
 import dev.kensho.sqlchecks.model.Snippet;
 import dev.kensho.sqlchecks.model.SourceLocation;
+import dev.kensho.sqlchecks.model.StateAfter;
 
 import dev.kensho.sqlchecks.assertion.BoundedMatch;
 import dev.kensho.sqlchecks.model.CapturedPlans;
@@ -63,6 +64,9 @@ final class ScriptRunner {
 
     private final Semaphore scenarioSlots;
 
+    /** Opens a connection of the page's role besides the page's own: a scenario's sessions, the read of what one left. */
+    private final ScenarioRunner.SessionFactory sessions;
+
     /** What the server's parse trees said about the session's cursors and prepared statements. */
     private final SessionOrders orders = new SessionOrders();
     /**
@@ -83,6 +87,7 @@ final class ScriptRunner {
     ScriptRunner(Connection connection, ScenarioRunner.SessionFactory sessions, StatementGuard guard, Duration pageTimeout,
                  Semaphore scenarioSlots) {
         this.scenarioSlots = scenarioSlots;
+        this.sessions = sessions;
         this.connection = connection;
         this.pageTimeout = pageTimeout;
         this.scenarios = new ScenarioRunner(connection, sessions, guard);
@@ -109,6 +114,19 @@ final class ScriptRunner {
      * Whether a page's sessions must report plans (a snippet claims or shows one): decided before the
      * page's database and role are made, so that nothing switches capture on the reader's connection.
      */
+    /**
+     * Statistics views and functions ({@code pg_stat_user_tables.seq_scan}, {@code pg_statio_*}, {@code pg_stat_get_*})
+     * count the scans of the build's read of a scenario's end state: on a page whose SQL reads them, that read would
+     * change what the page's statements return, so nothing is read and its snippets after a scenario do not run in the
+     * browser. Read as text, comments too: it can only make the build read less.
+     */
+    static boolean readsStatistics(List<Snippet> snippets) {
+        return snippets.stream().anyMatch(s -> READS_STATISTICS.matcher(s.sql()).find());
+    }
+
+    private static final java.util.regex.Pattern READS_STATISTICS =
+            java.util.regex.Pattern.compile("pg_stat", java.util.regex.Pattern.CASE_INSENSITIVE);
+
     static boolean claimsPlans(List<Snippet> snippets) {
         return snippets.stream().anyMatch(s -> s.directives().plan() != null || s.directives().showPlan());
     }
@@ -192,6 +210,15 @@ final class ScriptRunner {
                     orders.forget();
                 }
                 stoppedPage = !outcome.passed();
+                if (outcome.passed() && outcome.transcript() != null && !inTransaction() && !readsStatistics(snippets)) {
+                    // What it left, for the browser to restore in its place; read beside the page's session, never in it.
+                    // Inside a transaction the page's own changes are not yet anyone else's to read: nothing is recorded.
+                    StateAfter after = StateCapture.read(sessions);
+                    if (after != null) {
+                        outcome = new Outcome(snippet, outcome.status(), outcome.failure(), outcome.results(), outcome.assertions(),
+                                outcome.plan(), outcome.transcript().withAfter(after), outcome.duration());
+                    }
+                }
             } else {
                 SnippetRun run = new SnippetRun(snippet, conditions.standing(), inTransaction ? transactionOpenedBy : null);
                 outcome = run.run();

@@ -190,9 +190,28 @@ public final class Verifier implements AutoCloseable {
         try (PageDatabase database = PageDatabase.create(server, admin, dropper, name, settings, ScriptRunner.claimsPlans(snippets))) {
             Duration setup = Duration.ofNanos(System.nanoTime() - t0);
             List<Outcome> outcomes = new ScriptRunner(database.connection(), database::openSession, guard, settings.pageTimeout(), scenarioSlots).run(snippets);
-            return new PageResult(page, outcomes, setup);
+            return new PageResult(page, RestoreProof.applies(outcomes) ? proveRestores(outcomes) : outcomes, setup);
         } catch (SQLException e) {
             throw new IllegalStateException("could not prepare a database for " + page + ": " + e.getMessage(), e);
+        } finally {
+            activeDatabases.remove(name);
+        }
+    }
+
+    /**
+     * Runs the page again on a fresh database with each recorded scenario replaced by its restore, as the reader's browser
+     * runs it, and records with each scenario how many snippets after it ended as in the real run ({@link RestoreProof}).
+     */
+    private List<Outcome> proveRestores(List<Outcome> outcomes) {
+        String name = namePrefix + "_" + pageCounter.incrementAndGet();
+        activeDatabases.add(name);
+        List<Snippet> restored = RestoreProof.restoredPage(outcomes);
+        try (PageDatabase database = PageDatabase.create(server, admin, dropper, name, settings, ScriptRunner.claimsPlans(restored))) {
+            List<Outcome> again = new ScriptRunner(database.connection(), database::openSession, guard, settings.pageTimeout(), scenarioSlots)
+                    .run(restored);
+            return RestoreProof.judged(outcomes, again);
+        } catch (SQLException e) {
+            return RestoreProof.judged(outcomes, null); // unproven: nothing after a scenario runs in the browser
         } finally {
             activeDatabases.remove(name);
         }

@@ -7,11 +7,20 @@ import java.util.List;
  * What happened, step by step, in the order the runner saw it; printed in the isolation tester's
  * style by {@link #toString()} so the two can be read side by side.
  */
-public record ScenarioTranscript(List<String> sessions, List<PermutationRun> permutations) {
+public record ScenarioTranscript(List<String> sessions, List<PermutationRun> permutations, StateAfter after) {
 
     public ScenarioTranscript {
         sessions = List.copyOf(sessions);
         permutations = List.copyOf(permutations);
+    }
+
+    public ScenarioTranscript(List<String> sessions, List<PermutationRun> permutations) {
+        this(sessions, permutations, null);
+    }
+
+    /** The same run, with what it left in the page's database (null: not recorded, and the browser cannot restore it). */
+    public ScenarioTranscript withAfter(StateAfter state) {
+        return new ScenarioTranscript(sessions, permutations, state);
     }
 
     public record PermutationRun(List<String> order, List<Event> events) {
