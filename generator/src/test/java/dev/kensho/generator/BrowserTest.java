@@ -974,6 +974,9 @@ class BrowserTest {
                 String kind = verdict.getAttribute("data-kensho-verdict");
                 if (!kind.equals("same") && !kind.equals("plan")) {
                     differ.add(page + " snippet " + figure.getAttribute("data-kensho-snippet") + ": " + kind + " " + verdict.getText());
+                    // Printed as it happens: a run killed before the end still names what differed.
+                    System.out.println("browser run differs: " + differ.get(differ.size() - 1) + "\n  output: "
+                            + figure.findElements(By.cssSelector("[data-kensho-run-output]")).stream().map(o -> o.getAttribute("textContent")).toList());
                 }
             }
             assertClean();
