@@ -169,14 +169,29 @@ async function sessionState() {
 function usable(plan, origin, target, text) {
   const { from, kept } = origin;
   if (from === 0) return true;
+  if (plan.clock || readsClock(text)) return false;
   const texts = plan.runs.slice(from, target).map((r) => r.sql || '').concat([text]);
   if (kept.sequences && texts.some((t) => /currval|lastval/i.test(t))) return false;
   return !texts.some((t) => /setseed|pg_stat/i.test(t)) && !plan.runs.slice(0, from).some((r) => /setseed/i.test(r.sql || ''));
 }
 
+/**
+ * Whether SQL reads the clock or waits on it: the current time (now(), CURRENT_TIMESTAMP, 'now' and the like, the
+ * one-argument age()) or a sleep. On a page whose snippets do, a later snippet's outcome depends on how long ago the
+ * earlier ones ran (a lease of 3 seconds taken by one snippet has expired or not when the next runs), as on the build's
+ * server, which ran them one after another. A state kept for later, in a snapshot or on an engine prepared while the
+ * reader reads, holds rows written at the time it was made, not at the time of the run: such a page is not prepared
+ * in the background (that work would also hold up the reader's next run, and let a lease expire) nor started from a
+ * snapshot; an edited run starts from the page's start and replays, just before it runs, as the page always did.
+ */
+function readsClock(sql) {
+  return /\b(now|current_timestamp|current_date|current_time|localtime|localtimestamp|transaction_timestamp|statement_timestamp|clock_timestamp|timeofday|age|pg_sleep|pg_sleep_for|pg_sleep_until)\b|'\s*(now|today|tomorrow|yesterday)\s*'/i
+    .test(sql || '');
+}
+
 /** Keeps the state the engine `e` is in (before run e.at) when the session holds nothing a data directory cannot. */
 async function keepSnapshot(plan, e) {
-  if (snapshotsOf !== plan.key || snapshots.has(e.at) || !e.clean) return;
+  if (snapshotsOf !== plan.key || snapshots.has(e.at) || !e.clean || plan.clock) return;
   // A transaction must not be open: only then is everything the session did in the data directory. Asked of the
   // server without a statement, since a statement in the reader's transaction could change or abort it.
   if (e.db.isInTransaction()) return;
@@ -254,6 +269,7 @@ function retire(e) {
  * (most often the same snippet, edited) starts at once; and, from it, a snapshot of that state.
  */
 async function prepareSpare(plan, target) {
+  if (plan.clock !== false) return; // the state would be of the time it was prepared (see readsClock)
   if (spare && spare.target === target) return;
   if (live && live.clean && live.at === target) return; // the engine runs go to is there already
   const old = spare;
@@ -363,6 +379,7 @@ async function run(request, progress) {
   plan.engine = engine;
   // Snapshots are of one page's plan: the first run of another page's drops them (the runs' indexes differ).
   plan.key = plan.key || JSON.stringify(plan.runs.map((r) => r.sql || r.reason || ''));
+  plan.clock = plan.runs.some((r) => readsClock(r.sql) || (r.cases || []).some((c) => c.statements.some(readsClock)));
   if (snapshotsOf !== plan.key) {
     snapshots.clear();
     snapshotsOf = plan.key;

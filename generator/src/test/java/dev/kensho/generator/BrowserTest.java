@@ -267,6 +267,21 @@ class BrowserTest {
                 SELECT sum(n) AS total FROM counter;
                 ```
                 """);
+        // A page whose snippets read the clock: a lease of one second, then whether it is still held.
+        Files.writeString(content.resolve("guides/lease.md"), """
+                ---
+                title: リース
+                ---
+
+                ```sql
+                CREATE TABLE lease (until timestamptz NOT NULL);
+                INSERT INTO lease VALUES (now() + interval '1 second');
+                ```
+
+                ```sql
+                SELECT until > now() AS held FROM lease;
+                ```
+                """);
         Files.writeString(content.resolve("guides/advanced/deep.md"), "---\ntitle: 深い\n---\n\n深い本文。\n");
         Files.writeString(content.resolve("en/guides/a.md"), "---\ntitle: Page A\n---\n\n## Section\n\nEnglish text.\n");
         StringWriter out = new StringWriter();
@@ -1203,6 +1218,22 @@ class BrowserTest {
         WebElement verdict = runAndWait(last);
         assertEquals("same", verdict.getAttribute("data-kensho-verdict"), verdict.getText());
         assertEquals(" total\n-------\n     6\n(1 row)", last.findElement(By.cssSelector("[data-kensho-run-output]")).getAttribute("textContent"));
+        assertClean();
+    }
+
+    @Test
+    void onAPageThatReadsTheClockAnEditedRunReplaysJustBeforeItRuns() {
+        // The build ran the snippets one after another: the lease of one second was held. A state prepared while the
+        // reader read (or kept in a snapshot) holds a lease taken when it was prepared, expired by the edited run.
+        List<WebElement> figures = openWithRunControls(base + "sample/guides/lease/");
+        WebElement check = figures.get(1);
+        assertEquals("same", runAndWait(check).getAttribute("data-kensho-verdict"));
+        pause(6000); // longer than the lease and than the time the engine waits before it prepares a state
+        js("arguments[0].value = arguments[1]", check.findElement(By.cssSelector("textarea")), "SELECT until > now() AS still_held FROM lease;");
+        WebElement verdict = rerun(check);
+        List<String> output = List.of(check.findElement(By.cssSelector("[data-kensho-run-output]")).getAttribute("textContent").split("\n"));
+        assertEquals(List.of("still_held", "t", "(1 row)"), List.of(output.get(0).strip(), output.get(2).strip(), output.get(3)), output.toString());
+        assertEquals("started 0", verdict.getAttribute("data-kensho-engine"), "the page is started anew and replayed, not prepared");
         assertClean();
     }
 
