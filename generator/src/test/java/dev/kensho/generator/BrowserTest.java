@@ -267,7 +267,7 @@ class BrowserTest {
                 SELECT sum(n) AS total FROM counter;
                 ```
                 """);
-        // A page whose snippets read the clock: a lease of one second, then whether it is still held.
+        // A page whose snippets read the clock: a lease of 3 seconds, then whether it is still held.
         Files.writeString(content.resolve("guides/lease.md"), """
                 ---
                 title: リース
@@ -275,7 +275,7 @@ class BrowserTest {
 
                 ```sql
                 CREATE TABLE lease (until timestamptz NOT NULL);
-                INSERT INTO lease VALUES (now() + interval '1 second');
+                INSERT INTO lease VALUES (now() + interval '3 seconds');
                 ```
 
                 ```sql
@@ -1223,12 +1223,12 @@ class BrowserTest {
 
     @Test
     void onAPageThatReadsTheClockAnEditedRunReplaysJustBeforeItRuns() {
-        // The build ran the snippets one after another: the lease of one second was held. A state prepared while the
+        // The build ran the snippets one after another: the lease of 3 seconds was held. A state prepared while the
         // reader read (or kept in a snapshot) holds a lease taken when it was prepared, expired by the edited run.
         List<WebElement> figures = openWithRunControls(base + "sample/guides/lease/");
         WebElement check = figures.get(1);
         assertEquals("same", runAndWait(check).getAttribute("data-kensho-verdict"));
-        pause(6000); // longer than the lease and than the time the engine waits before it prepares a state
+        pause(8000); // longer than the lease and than the time the engine waits before it prepares a state
         js("arguments[0].value = arguments[1]", check.findElement(By.cssSelector("textarea")), "SELECT until > now() AS still_held FROM lease;");
         WebElement verdict = rerun(check);
         List<String> output = List.of(check.findElement(By.cssSelector("[data-kensho-run-output]")).getAttribute("textContent").split("\n"));
