@@ -335,7 +335,8 @@ async function tablesOf(results) {
     if (r.fields.length > 0) {
       const types = [];
       for (const f of r.fields) types.push(await typeName(f.dataTypeID));
-      tables.push({ columns: r.fields.map((f) => f.name), types, rows: r.rows.slice(0, ROWS_SHOWN), total: r.rows.length });
+      // The type OIDs too: where the build could only name a type by its OID (one the page created), the page compares OIDs' kind.
+      tables.push({ columns: r.fields.map((f) => f.name), types, oids: r.fields.map((f) => f.dataTypeID), rows: r.rows.slice(0, ROWS_SHOWN), total: r.rows.length });
     }
   }
   return tables;

@@ -221,9 +221,25 @@ function rowCount(n) {
   return '(' + n + (n === 1 ? ' row)' : ' rows)');
 }
 
-function formatTable(table) {
+/**
+ * A table in psql's aligned format as pieces of text, each tagged with the data row (and the cell) it prints, so
+ * that the page can mark rows and cells without changing a character of the text. A table of which only the first
+ * rows came back (`total` more than its rows) ends in `cutNote` and psql's footer for all of its rows.
+ */
+function formatPieces(table, cutNote) {
+  const pieces = [];
+  const put = (text, row = -1, cell = -1) => { if (text) pieces.push({ text, row, cell }); };
+  const total = typeof table.total === 'number' && table.total > table.rows.length ? table.total : table.rows.length;
+  const footer = () => {
+    if (total > table.rows.length && cutNote) put(cutNote + '\n');
+    put(rowCount(total));
+  };
   const n = table.columns.length;
-  if (n === 0) return '--\n' + rowCount(table.rows.length);
+  if (n === 0) {
+    put('--\n');
+    footer();
+    return pieces;
+  }
   const widths = new Array(n).fill(0);
   const header = table.columns.map((c) => valueLines(c));
   header.forEach((lines, c) => lines.forEach((l) => { widths[c] = Math.max(widths[c], textWidth(l)); }));
@@ -233,34 +249,50 @@ function formatTable(table) {
     lines.forEach((l) => { widths[c] = Math.max(widths[c], textWidth(l)); });
     return lines;
   }));
-  let out = '';
-  const appendRow = (rowCells, isHeader) => {
+  const appendRow = (rowCells, row) => {
+    const isHeader = row < 0;
     const height = Math.max(1, ...rowCells.map((cell) => cell.length));
     for (let l = 0; l < height; l++) {
-      let line = '';
+      // The line as psql prints it (trailing blanks cut), then its pieces up to that length.
+      const line = [];
       for (let c = 0; c < n; c++) {
         const cell = rowCells[c];
         const text = l < cell.length ? cell[l] : '';
         const pad = widths[c] - textWidth(text);
         const right = !isHeader && NUMERIC.has(table.types[c]);
         const left = isHeader ? Math.floor(pad / 2) : right ? pad : 0;
-        line += (c === 0 ? ' ' : '| ') + ' '.repeat(left) + text + ' '.repeat(pad - left) + (l + 1 < cell.length ? '+' : ' ');
+        line.push({ text: (c === 0 ? ' ' : '| ') + ' '.repeat(left), cell: -1 }, { text, cell: c },
+          { text: ' '.repeat(pad - left) + (l + 1 < cell.length ? '+' : ' '), cell: -1 });
       }
-      out += line.replace(/\s+$/, '') + '\n';
+      let keep = line.map((p) => p.text).join('').replace(/\s+$/, '').length;
+      for (const piece of line) {
+        const text = piece.text.slice(0, Math.max(0, keep));
+        keep -= piece.text.length;
+        put(text, row, piece.cell);
+      }
+      put('\n', row);
     }
   };
-  appendRow(header, true);
-  out += widths.map((w, c) => (c === 0 ? '' : '+') + '-'.repeat(w + 2)).join('') + '\n';
-  cells.forEach((row) => appendRow(row, false));
-  out += rowCount(table.rows.length);
-  return out;
+  appendRow(header, -1);
+  put(widths.map((w, c) => (c === 0 ? '' : '+') + '-'.repeat(w + 2)).join('') + '\n');
+  cells.forEach((row, r) => appendRow(row, r));
+  footer();
+  return pieces;
+}
+
+function formatTable(table, cutNote) {
+  return formatPieces(table, cutNote).map((p) => p.text).join('');
+}
+
+/** A run's results as psql prints them, each as pieces (see formatPieces), and the error after them. */
+function outcomePieces(plan, outcome) {
+  const parts = outcome.tables.map((table) => formatPieces(table, words(plan, 'rowsCut', table.rows.length, table.total)));
+  if (outcome.error) parts.push([{ text: 'ERROR:  ' + outcome.error.message + '\nSQLSTATE: ' + outcome.error.sqlstate, row: -1, cell: -1 }]);
+  return parts;
 }
 
 function printOutcome(plan, outcome) {
-  const parts = outcome.tables.map((table) => formatTable(table)
-    + (table.total > table.rows.length ? '\n' + words(plan, 'rowsCut', table.rows.length, table.total) : ''));
-  if (outcome.error) parts.push('ERROR:  ' + outcome.error.message + '\nSQLSTATE: ' + outcome.error.sqlstate);
-  return parts.join('\n\n');
+  return outcomePieces(plan, outcome).map((pieces) => pieces.map((p) => p.text).join('')).join('\n\n');
 }
 
 // The build's comparison rules (sql-checks' RowComparison): rows are a multiset unless the statement sorts them;
@@ -273,16 +305,17 @@ function multisetDifference(expected, actual) {
   const counts = new Map();
   for (const row of expected) counts.set(rowKey(row), (counts.get(rowKey(row)) || 0) + 1);
   const extra = [];
-  for (const row of actual) {
+  const extraAt = [];
+  actual.forEach((row, i) => {
     const key = rowKey(row);
-    if (counts.get(key) > 0) counts.set(key, counts.get(key) - 1); else extra.push(row);
-  }
+    if (counts.get(key) > 0) counts.set(key, counts.get(key) - 1); else { extra.push(row); extraAt.push(i); }
+  });
   const missing = [];
   for (const row of expected) {
     const key = rowKey(row);
     if (counts.get(key) > 0) { missing.push(row); counts.set(key, counts.get(key) - 1); }
   }
-  return { missing, extra };
+  return { missing, extra, extraAt };
 }
 
 function groups(rows, keys) {
@@ -305,6 +338,22 @@ function sameInOrder(expected, actual, keys) {
     && multisetDifference(group.rows, b[i].rows).missing.length === 0);
 }
 
+/** The first OID of an object a database creates (FirstNormalObjectId): below it, the same built-in type on every server. */
+const FIRST_NORMAL_OID = 16384;
+
+/**
+ * Whether a column's type is the one the build recorded. Both name a type as the server reports it for the result
+ * column (its OID's pg_type.typname); a type the build could name only by its OID (it reads no catalog in the page's
+ * session) is compared by OID where built in, and where the page created it (an enum, a composite: another OID on
+ * another server) as a type the page created, which is all either side knows of it without asking the catalogs.
+ */
+function sameType(recorded, name, oid) {
+  if (recorded === name) return true;
+  if (!/^[0-9]+$/.test(recorded) || typeof oid !== 'number') return false;
+  const number = Number(recorded);
+  return number < FIRST_NORMAL_OID ? number === oid : oid >= FIRST_NORMAL_OID;
+}
+
 /**
  * Compares one table with the build's; returns null when the same, else the words that say how they differ
  * (`against` names what it was compared with: '' for the verified result, 'answer' for an exercise's model answer).
@@ -318,7 +367,8 @@ function tableDifference(plan, verified, got, order, against = '') {
   if (JSON.stringify(verified.columns) !== JSON.stringify(got.columns)) {
     return say('columnsDiffer', verified.columns.join(', '), got.columns.join(', '));
   }
-  if (verified.types && got.types && JSON.stringify(verified.types) !== JSON.stringify(got.types)) {
+  if (verified.types && got.types && (verified.types.length !== got.types.length
+      || verified.types.some((type, c) => !sameType(type, got.types[c], got.oids ? got.oids[c] : null)))) {
     // The same text of another type ('4000' as text, 4000 as integer) is not the same result.
     const named = (table) => table.columns.map((c, i) => c + ' ' + table.types[i]).join(', ');
     return say('typesDiffer', named(verified), named(got));
@@ -330,7 +380,7 @@ function tableDifference(plan, verified, got, order, against = '') {
     const parts = [];
     if (missing.length) parts.push(say('missingRows', missing.length, shown(missing)));
     if (extra.length) parts.push(say('extraRows', extra.length, shown(extra)));
-    return parts.join(' ');
+    return sentences(plan, ...parts);
   }
   if (order && order.ordered && !sameInOrder(verified.rows, got.rows, order.keys)) {
     return say('orderDiffers');
@@ -338,20 +388,49 @@ function tableDifference(plan, verified, got, order, against = '') {
   return null;
 }
 
-/** The verdict on a run of a snippet's own position: same as the build's run, or how it differs. */
+/**
+ * Where a table differs from the build's, for the page to mark in the one table it shows: rows only in this run (by
+ * index), the build's rows missing from it, rows out of the verified order, and, where a row differs from a missing
+ * one in some values only, those cells. Null when there is nothing to mark (the same rows, or other columns).
+ */
+function rowMarks(verified, got, order) {
+  if (!got || JSON.stringify(verified.columns) !== JSON.stringify(got.columns) || got.total > got.rows.length) return null;
+  const { missing, extra, extraAt } = multisetDifference(verified.rows, got.rows);
+  const marks = { extra: new Set(extraAt), missing, order: new Set(), cells: new Map() };
+  if (missing.length || extra.length) {
+    if (missing.length === extra.length) {
+      extra.forEach((row, k) => {
+        const differ = row.map((value, c) => (value !== missing[k][c] ? c : -1)).filter((c) => c >= 0);
+        if (differ.length < row.length) marks.cells.set(extraAt[k], new Set(differ));
+      });
+    }
+    return marks;
+  }
+  if (order && order.ordered && !sameInOrder(verified.rows, got.rows, order.keys)) {
+    const key = (row) => (order.keys ? JSON.stringify(order.keys.map((k) => row[k])) : rowKey(row));
+    got.rows.forEach((row, i) => { if (key(row) !== key(verified.rows[i])) marks.order.add(i); });
+    return marks;
+  }
+  return null;
+}
+
+/**
+ * The verdict on a run of a snippet's own position: {kind, text} (same, different, plan) and, where a table differs,
+ * `table` (its index in the run's results) and `marks` (rowMarks) for the page to show where.
+ */
 function verdict(plan, snippet, outcome) {
   const expect = snippet.expect || {};
   if (expect.error) {
-    if (!outcome.error) return { kind: 'different', text: words(plan, 'noErrorInstead', expect.error) };
+    if (!outcome.error) return { kind: 'different', text: sentences(plan, words(plan, 'different'), words(plan, 'noErrorInstead', expect.error)) };
     if (outcome.error.sqlstate !== expect.error) {
-      return { kind: 'different', text: words(plan, 'otherError', expect.error, outcome.error.sqlstate) };
+      return { kind: 'different', text: sentences(plan, words(plan, 'different'), words(plan, 'otherError', expect.error, outcome.error.sqlstate)) };
     }
     // The results before the error count too (the build recorded them).
     const before = compareTables(plan, snippet, outcome);
     if (before.kind === 'different' || before.kind === 'not-compared') return before;
     return { kind: 'same', text: words(plan, 'sameError', expect.error) };
   }
-  if (outcome.error) return { kind: 'different', text: words(plan, 'errorInstead') };
+  if (outcome.error) return { kind: 'different', text: sentences(plan, words(plan, 'different'), words(plan, 'errorInstead')) };
   return compareTables(plan, snippet, outcome);
 }
 
@@ -360,7 +439,7 @@ function compareTables(plan, snippet, outcome) {
   const expect = snippet.expect || {};
   const verified = snippet.results || [];
   if (verified.length !== outcome.tables.length) {
-    return { kind: 'different', text: words(plan, 'tablesDiffer', verified.length, outcome.tables.length) };
+    return { kind: 'different', text: sentences(plan, words(plan, 'different'), words(plan, 'tablesDiffer', verified.length, outcome.tables.length)) };
   }
   let planDiffers = false;
   for (let i = 0; i < verified.length; i++) {
@@ -376,15 +455,62 @@ function compareTables(plan, snippet, outcome) {
     if (difference && verified[i].explain && JSON.stringify(verified[i].columns) === JSON.stringify(outcome.tables[i].columns)) {
       planDiffers = true;
     } else if (difference) {
-      return { kind: 'different', text: sentences(plan, words(plan, 'different'), difference) };
+      return { kind: 'different', text: sentences(plan, words(plan, 'different'), difference), table: i,
+        marks: rowMarks(verified[i], outcome.tables[i], order) };
     }
   }
-  const claims = snippet.planClaims ? words(plan, 'planClaimsNotChecked') : '';
-  if (planDiffers) return { kind: 'plan', text: sentences(plan, words(plan, 'planDiffers'), claims) };
+  if (planDiffers) return { kind: 'plan', text: words(plan, 'planDiffers') };
   const lastOrdered = expect.rows && expect.ordered;
   const head = verified.length === 0 ? words(plan, 'ranClean')
     : words(plan, lastOrdered || !expect.rows ? 'same' : 'sameUnordered');
-  return { kind: 'same', text: sentences(plan, head, claims) };
+  return { kind: 'same', text: head };
+}
+
+/** Whether a result is EXPLAIN's text: one column, QUERY PLAN. */
+function isPlan(table) {
+  return !!table && table.columns.length === 1 && table.columns[0] === 'QUERY PLAN';
+}
+
+/**
+ * The build's plan claims on the plan a run printed (EXPLAIN's text): each holds, does not, or cannot be told from
+ * this plan. Only the statement's own plan is printed, without the work it did (buffers, rows removed), so those
+ * claims and whatever needs more than the printed nodes are said not to be checked here, never to hold.
+ */
+function planCheck(checks, table) {
+  const lines = table.rows.map((row) => String(row[0] === null ? '' : row[0]));
+  // EXPLAIN's text format: a node on a line of its own (under -> but the top one), its properties as "Name: value".
+  const text = lines.length > 0 && !/^\s*[[{<-]/.test(lines[0]);
+  const nodes = [];
+  for (const line of lines) {
+    if (!/^\s*->/.test(line) && /^\s*[A-Za-z][A-Za-z /-]*: /.test(line)) continue;
+    const node = line.replace(/^\s*(?:->\s+)?/, '').replace(/\s{2,}\(.*$/, '').trim();
+    let m;
+    if ((m = /^(Index Scan|Index Only Scan)(?: Backward)? using (\S+) on (\S+)/.exec(node))) nodes.push({ type: m[1], index: m[2], table: m[3] });
+    else if ((m = /^(Bitmap Index Scan) on (\S+)/.exec(node))) nodes.push({ type: m[1], index: m[2], table: '' });
+    else if ((m = /^(.+?) on (\S+)/.exec(node))) nodes.push({ type: m[1].replace(/^Parallel /, ''), index: '', table: m[2] });
+    else nodes.push({ type: node.replace(/^Parallel /, ''), index: '', table: '' });
+  }
+  const relation = (name) => name.replace(/^.*\./, '');
+  const tokens = (text) => text.replace(/\s+/g, ' ').trim();
+  return checks.map((check) => {
+    let holds = null;
+    if (!text) {
+      holds = null; // another format than text: not read here
+    } else if (check.claim === 'uses-index') {
+      holds = nodes.some((n) => n.index !== '' && relation(n.index) === check.value);
+    } else if (check.claim === 'scan-in') {
+      const allowed = check.value.split(',');
+      holds = nodes.filter((n) => n.type.endsWith('Scan') && n.type !== 'Bitmap Heap Scan').every((n) => allowed.includes(n.type));
+    } else if (check.claim === 'no-sort') {
+      // An aggregate may sort its input itself, which no node shows: the build reads its arguments; the page cannot.
+      holds = nodes.some((n) => /Aggregate$/.test(n.type)) ? null : !nodes.some((n) => /^(Incremental )?Sort$/.test(n.type));
+    } else if (check.claim === 'no-seq-scan') {
+      holds = !nodes.some((n) => n.type === 'Seq Scan' && relation(n.table) === check.value);
+    } else if (check.claim === 'index-cond-contains') {
+      holds = lines.some((line) => /^\s*Index Cond: /.test(line) && tokens(line).includes(tokens(check.value)));
+    }
+    return { ...check, holds };
+  });
 }
 
 async function engineLine(plan) {
@@ -413,26 +539,105 @@ function editor(plan, text, label, minimumRows = 3) {
   return { wrap, area };
 }
 
-/** Puts the caret at the start of the SQL, with a keyboard only: on a touch screen focus would raise the on-screen keyboard. */
-function focusEditor(area) {
-  if (!matchMedia('(pointer: fine)').matches) return;
-  area.focus({ preventScroll: true });
-  area.setSelectionRange(0, 0);
-  area.scrollLeft = 0;
+/**
+ * Where focus goes when a panel opens: the editor where there is a keyboard and a fine pointer (on a touch screen
+ * focus would raise the on-screen keyboard), else the panel's first control. Never left on the page's body.
+ */
+function focusEditor(area, control) {
+  if (matchMedia('(pointer: fine)').matches || !control) {
+    area.focus({ preventScroll: true });
+    area.setSelectionRange(0, 0);
+    area.scrollLeft = 0;
+  } else {
+    control.focus({ preventScroll: true });
+  }
+}
+
+// ---- The reader's edits: kept in this browser, and carried by a share link ----
+
+/** Characters of SQL kept for a snippet or carried by a share link; a longer text is neither kept nor read. */
+const KEPT_CHARACTERS = 20000;
+const KEPT_PREFIX = 'kensho-edit:';
+
+/** A short digest of the verified text (cyrb53): a kept edit belongs to the text it was made from. */
+function digest(text) {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ ch, 2654435761);
+    h2 = Math.imul(h2 ^ ch, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (h2 >>> 0).toString(16).padStart(8, '0') + (h1 >>> 0).toString(16).padStart(8, '0');
+}
+
+function keptPrefix(index) {
+  return KEPT_PREFIX + location.pathname + '#' + index + ':';
+}
+
+/**
+ * The reader's kept edit of a snippet, or null. An edit kept for another verified text (the page changed since) is
+ * dropped: it was made from SQL the page no longer shows. Where storage is off, edits last as long as the page.
+ */
+function keptEdit(index, verifiedSql) {
+  try {
+    const key = keptPrefix(index) + digest(verifiedSql);
+    for (let i = localStorage.length - 1; i >= 0; i--) {
+      const other = localStorage.key(i);
+      if (other && other.startsWith(keptPrefix(index)) && other !== key) localStorage.removeItem(other);
+    }
+    const text = localStorage.getItem(key);
+    return typeof text === 'string' && text.length <= KEPT_CHARACTERS && text !== verifiedSql ? text : null;
+  } catch (error) {
+    return null;
+  }
+}
+
+function keepEdit(index, verifiedSql, text) {
+  try {
+    const key = keptPrefix(index) + digest(verifiedSql);
+    if (text === verifiedSql || text.length > KEPT_CHARACTERS) localStorage.removeItem(key);
+    else localStorage.setItem(key, text);
+  } catch (error) {
+    // storage full or off: the edit stays in the editor only
+  }
+}
+
+/** A link to this page that opens snippet `index` with `text` (in the fragment: no server sees it), or null when too long. */
+function shareLink(index, text) {
+  if (text.length > KEPT_CHARACTERS) return null;
+  return location.href.replace(/#.*$/, '') + '#run=' + index + ':' + encodeURIComponent(text);
 }
 
 function panelParts(plan) {
   const status = element('p', { class: 'run-status', role: 'status', 'aria-live': 'polite' });
+  // Seconds since the run began, beside the status: not announced every second (the status says each stage).
+  const elapsed = element('span', { class: 'run-elapsed', 'aria-hidden': 'true' });
   const output = element('pre', { class: 'run-output', 'data-kensho-run-output': '', tabindex: '0' });
   const verdictLine = element('p', { class: 'run-verdict', role: 'status', 'aria-live': 'polite' });
+  const missing = element('div', { class: 'run-missing' });
+  const checks = element('div', { class: 'run-checks' });
   // A query that runs too long is stopped by ending the worker: PGlite has no other way to cancel a statement.
   const stop = element('button', { type: 'button', class: 'run-reset run-stop', hidden: '' }, words(plan, 'stop'));
   stop.addEventListener('click', () => stopWorker(words(plan, 'stopped')));
-  const parts = { status, output, verdictLine, stop, generation: 0, controls: [] };
-  // While a run goes on, its controls wait (a second click would only queue behind it) and Stop is offered.
+  const parts = { status, elapsed, output, verdictLine, missing, checks, stop, generation: 0, controls: [], running: false };
+  // While a run goes on, its controls wait (a second click would only queue behind it) and Stop is offered. They are
+  // marked, not disabled: a disabled button loses focus to the page's body, and the reader's place with it.
   parts.busy = (on) => {
+    parts.running = on;
+    const stopHadFocus = document.activeElement === stop;
     stop.hidden = !on;
-    parts.controls.forEach((control) => { control.disabled = on; });
+    parts.controls.forEach((control) => { if (on) control.setAttribute('aria-disabled', 'true'); else control.removeAttribute('aria-disabled'); });
+    if (stopHadFocus && !on && parts.controls.length) parts.controls[0].focus({ preventScroll: true });
+  };
+  parts.clear = () => {
+    verdictLine.textContent = '';
+    verdictLine.removeAttribute('data-kensho-verdict');
+    output.textContent = '';
+    missing.replaceChildren();
+    checks.replaceChildren();
   };
   return parts;
 }
@@ -446,65 +651,154 @@ function stopWorker(reason) {
   pending.clear();
 }
 
+/** Seconds a statement of the reader's may run before the page stops it (the engine starts again for the next run). */
+const RUN_SECONDS = 30;
+
+/** A run's text as psql prints it, in `pre`, with the rows and cells `marks` names marked (the text itself unchanged). */
+function appendPieces(plan, pre, pieces, marks) {
+  let firstLineOf = -1;
+  for (const piece of pieces) {
+    const row = piece.row;
+    const kind = !marks || row < 0 ? null : marks.extra.has(row) ? 'extra' : marks.order.has(row) ? 'order' : null;
+    if (!kind || piece.text === '\n') {
+      pre.append(piece.text);
+      continue;
+    }
+    let last = pre.lastChild;
+    if (!(last && last.nodeType === 1 && last.dataset.runRow === String(row))) {
+      last = element('span', { class: 'run-row-' + kind, 'data-run-row': String(row) });
+      if (firstLineOf !== row) {
+        // Said beside the row, not only in colour; CSS writes it after the line, outside the text that is copied.
+        last.dataset.runNote = words(plan, kind === 'extra' ? 'extraRowNote' : 'orderRowNote');
+        firstLineOf = row;
+      }
+      pre.append(last);
+    }
+    const cells = marks.cells.get(row);
+    if (cells && piece.cell >= 0 && cells.has(piece.cell)) last.append(element('mark', { class: 'run-cell-differs' }, piece.text));
+    else last.append(piece.text);
+  }
+}
+
+/** The run's results in one table as psql prints them, where they differ from the build's marked, and the verdict. */
+function showOutcome(plan, parts, outcome, judged) {
+  const tables = outcomePieces(plan, outcome);
+  parts.output.replaceChildren();
+  if (!tables.length) parts.output.textContent = words(plan, 'noRows');
+  tables.forEach((pieces, t) => {
+    if (t > 0) parts.output.append('\n\n');
+    appendPieces(plan, parts.output, pieces, judged.table === t ? judged.marks : null);
+  });
+  const marks = judged.marks;
+  if (marks && marks.missing.length) {
+    const table = outcome.tables[judged.table];
+    parts.missing.append(element('p', { class: 'run-caption' }, words(plan, 'missingCaption', marks.missing.length)),
+      element('pre', { class: 'run-missing-rows', tabindex: '0' }, formatTable({ columns: table.columns, types: table.types, rows: marks.missing })));
+  }
+  if (judged.checks) {
+    const list = element('ul', { class: 'run-check-list' });
+    for (const check of judged.checks) {
+      const state = check.holds === true ? 'holds' : check.holds === false ? 'fails' : 'unknown';
+      const item = element('li', { class: 'run-check-' + state });
+      item.append(element('span', { class: 'run-check-mark', 'aria-hidden': 'true' }, state === 'holds' ? '✓' : state === 'fails' ? '✗' : '–'),
+        ' ' + words(plan, 'check.' + check.claim, check.value) + words(plan, 'checkSeparator') + words(plan, 'check' + state[0].toUpperCase() + state.slice(1)));
+      list.append(item);
+    }
+    parts.checks.append(element('p', { class: 'run-caption' }, words(plan, 'checksCaption')), list);
+  }
+  parts.verdictLine.textContent = judged.text;
+  parts.verdictLine.dataset.kenshoVerdict = judged.kind;
+}
+
 /**
- * Runs a request in the worker and shows it: status while it loads and replays, the output as psql prints it,
- * and the verdict `judge(outcome)` gives ({kind, text}); a replay that ended otherwise than the build's is said instead.
+ * Runs a request in the worker and shows it: status while it loads and replays (with the seconds it has taken), the
+ * output as psql prints it, and the verdict `judge(outcome)` gives ({kind, text, table, marks, checks}); a replay that
+ * ended otherwise than the build's is said instead. The reader's statement is stopped after RUN_SECONDS.
  */
 async function runAndShow(plan, parts, engine, request, judge) {
   const generation = ++parts.generation;
   const current = () => generation === parts.generation;
-  parts.verdictLine.textContent = '';
-  parts.verdictLine.removeAttribute('data-kensho-verdict');
-  parts.output.textContent = '';
-  parts.status.textContent = words(plan, 'loading');
+  parts.clear();
+  const started = Date.now();
+  let stage = 'loading';
+  let limit = null;
+  const say = () => {
+    if (!current()) return;
+    parts.status.textContent = stage === 'running' || stage === 'cases'
+      ? sentences(plan, words(plan, stage), words(plan, 'runLimit', RUN_SECONDS)) : words(plan, stage);
+    parts.status.append(parts.elapsed);
+  };
+  const tick = () => { if (current()) parts.elapsed.textContent = words(plan, 'elapsed', Math.round((Date.now() - started) / 1000)); };
+  tick();
+  say();
+  const clock = setInterval(tick, 1000);
   parts.busy(true);
   try {
     engine.textContent = await engineLine(plan);
+    // Downloaded now, and kept by the browser: what it costs need not be said again on this page.
+    document.querySelectorAll('.run-cost').forEach((note) => note.remove());
     let outcome;
     try {
       outcome = await ask({ type: 'run', plan, ...request }, (progress) => {
-        if (current()) parts.status.textContent = words(plan, progress);
+        if (!current()) return;
+        stage = progress;
+        if ((progress === 'running' || progress === 'cases') && !limit) {
+          limit = setTimeout(() => stopWorker(words(plan, 'timedOut', RUN_SECONDS)), RUN_SECONDS * 1000);
+        }
+        say();
       });
     } finally {
+      clearTimeout(limit);
       parts.busy(false);
     }
     if (!current()) return; // reset, or run again, while this one ran: its result belongs to nothing on the page now
     parts.status.textContent = '';
-    let judged;
     if (outcome.diverged) {
       const d = outcome.diverged;
       const what = d.error ? words(plan, 'divergedError', d.error.sqlstate, d.error.message) : words(plan, 'divergedNoError', d.expected);
-      judged = { kind: 'diverged', text: words(plan, 'diverged', d.line, what) };
+      parts.verdictLine.textContent = words(plan, 'diverged', d.line, what);
+      parts.verdictLine.dataset.kenshoVerdict = 'diverged';
     } else {
-      parts.output.textContent = printOutcome(plan, outcome) || words(plan, 'noRows');
-      judged = judge(outcome);
+      showOutcome(plan, parts, outcome, judge(outcome));
     }
-    parts.verdictLine.textContent = judged.text;
     // How the engine reached the state before the snippet (running, prepared while the reader read, started from
     // a snapshot), for the benchmark and the browser tests.
     if (outcome.how) parts.verdictLine.dataset.kenshoEngine = outcome.how.engine + ' ' + outcome.how.from;
-    parts.verdictLine.dataset.kenshoVerdict = judged.kind;
   } catch (error) {
-    if (current()) parts.status.textContent = error.message === words(plan, 'stopped') ? error.message : words(plan, 'failed', error.message);
+    if (current()) {
+      const said = error.message === words(plan, 'stopped') || error.message === words(plan, 'timedOut', RUN_SECONDS);
+      parts.status.textContent = said ? error.message : words(plan, 'failed', error.message);
+    }
+  } finally {
+    clearInterval(clock);
+    if (current()) parts.elapsed.remove();
   }
 }
 
-function runSnippet(snippet, plan, target, area, parts, engine) {
-  const text = area.value;
-  return runAndShow(plan, parts, engine, { target, text }, (outcome) => {
-    const judged = verdict(plan, snippet, outcome);
-    if (text === snippet.sql) return judged;
-    // The reader's own SQL: how it was sent, and an order the verified query had and this one no longer has.
-    const unsorted = judged.kind === 'same' && outcome.sorted === false && snippet.expect && snippet.expect.ordered
-      ? words(plan, 'orderNotGuaranteed') : '';
-    return { kind: judged.kind, text: sentences(plan, judged.text, unsorted, words(plan, 'editedNote')) };
-  });
+/** The verdict on the reader's run of a snippet (or of its verified text), under the build's rules for the snippet. */
+function judgeSnippet(plan, snippet, text, outcome) {
+  const last = outcome.tables[outcome.tables.length - 1];
+  if (text !== snippet.sql && snippet.planChecks && snippet.planChecks.length && !outcome.error && isPlan(last)) {
+    // The reader asked for the plan: which of the build's plan claims the plan here shows to hold.
+    const checks = planCheck(snippet.planChecks, last);
+    return { kind: 'plan', text: words(plan, 'planChecked', checks.filter((c) => c.holds === true).length, checks.length), checks };
+  }
+  const judged = verdict(plan, snippet, outcome);
+  // Rows that came in the verified order although nothing sorts them any more: right today, not guaranteed.
+  if (text !== snippet.sql && judged.kind === 'same' && outcome.sorted === false && snippet.expect && snippet.expect.ordered) {
+    return { kind: 'caution', text: words(plan, 'sameButUnordered') };
+  }
+  return judged;
+}
+
+function runSnippet(snippet, plan, target, text, parts, engine) {
+  return runAndShow(plan, parts, engine, { target, text }, (outcome) => judgeSnippet(plan, snippet, text, outcome));
 }
 
 async function openSnippet(button) {
   const figure = button.closest('[data-kensho-snippet]');
   if (figure.querySelector('.run-panel')) {
-    focusEditor(figure.querySelector('.run-editor'));
+    focusEditor(figure.querySelector('.run-editor'), figure.querySelector('.run-go'));
     return;
   }
   const plan = await loadPlan(button.dataset.kenshoRun);
@@ -512,48 +806,113 @@ async function openSnippet(button) {
   const target = plan.runs.findIndex((r) => r.snippet === index);
   // The plan's entry with the build's rows, which only the page uses (the worker replays from the plan alone).
   const snippet = { ...plan.runs[target], results: (await loadRows(button.dataset.kenshoRun, plan.runs[target])).results };
+  // A share link's SQL (read by kensho.js from the fragment, as text), else the reader's kept edit, else the verified SQL.
+  const shared = typeof button.kenshoShared === 'string' && button.kenshoShared.length <= KEPT_CHARACTERS ? button.kenshoShared : null;
+  const kept = keptEdit(index, snippet.sql);
+  const start = shared !== null ? shared : kept !== null ? kept : snippet.sql;
   const panel = element('div', { class: 'run-panel', role: 'group', 'aria-label': words(plan, 'panelLabel') });
   const parts = panelParts(plan);
-  const { wrap, area } = editor(plan, snippet.sql, words(plan, 'editorLabel'));
+  const { wrap, area } = editor(plan, start, words(plan, 'editorLabel'));
+  // Whose SQL the editor holds, said whenever it is not the verified text; the build's mark stays with that text.
+  const origin = element('p', { class: 'run-edited', hidden: '' });
+  const originWords = element('span', { class: 'run-edited-words' });
+  const back = element('button', { type: 'button', class: 'run-reset run-back' }, words(plan, 'backToVerified'));
+  origin.append(element('strong', { class: 'run-edited-badge' }), ' ', originWords, ' ', back);
+  let fromLink = shared !== null;
+  const showOrigin = () => {
+    const edited = area.value !== snippet.sql;
+    origin.hidden = !edited;
+    figure.toggleAttribute('data-kensho-edited', edited);
+    if (!edited) fromLink = false;
+    origin.firstChild.textContent = words(plan, fromLink ? 'sharedBadge' : 'editedBadge');
+    originWords.textContent = words(plan, fromLink ? 'sharedNote' : 'editedNote');
+  };
   const code = figure.querySelector(':scope > pre');
   code.hidden = true;
   const actions = element('div', { class: 'run-actions' });
   const go = element('button', { type: 'button', class: 'run-go' }, words(plan, 'run'));
-  const reset = element('button', { type: 'button', class: 'run-reset' }, words(plan, 'reset'));
+  const share = element('button', { type: 'button', class: 'run-reset run-share' }, words(plan, 'share'));
   const engine = element('span', { class: 'run-engine' });
-  actions.append(go, parts.stop, reset, engine);
+  actions.append(go, parts.stop);
+  let explain = null;
+  if (snippet.planChecks && snippet.planChecks.length) {
+    // The build's plan claims, on the plan this browser makes: EXPLAIN of the editor's SQL, its claims listed under it.
+    explain = element('button', { type: 'button', class: 'run-reset run-explain' }, words(plan, 'explain'));
+    actions.append(explain);
+  }
+  actions.append(share, engine);
   parts.controls.push(go);
+  if (explain) parts.controls.push(explain);
   const results = element('div', { class: 'run-results' });
-  const verifiedCaption = element('p', { class: 'run-caption' }, words(plan, 'verifiedCaption'));
+  const verifiedFold = element('details', { class: 'run-verified-fold' });
   const verified = element('pre', { class: 'run-verified', 'data-kensho-verified-rows': '', tabindex: '0' });
   // The build's result as psql prints it: printed here from the rows, as the build printed them (one copy of the rows).
   const expected = snippet.expect || {};
   verified.textContent = printOutcome(plan, { tables: snippet.results,
     error: expected.error ? { sqlstate: expected.error, message: expected.message } : null }) || words(plan, 'noRows');
-  results.append(verifiedCaption, verified, element('p', { class: 'run-caption' }, words(plan, 'outputCaption')), parts.output);
-  panel.append(wrap);
+  verifiedFold.append(element('summary', {}, words(plan, 'verifiedCaption')), verified);
+  results.append(parts.verdictLine, element('p', { class: 'run-caption' }, words(plan, 'outputCaption')), parts.output,
+    parts.missing, parts.checks, verifiedFold);
+  panel.append(wrap, origin);
   if (snippet.binding) {
     // The values the build bound to $1 … $n, which the reader's run binds too.
     const bound = snippet.binding.parameters.map((p) => '$' + p.position + ' = ' + p.value + ' (' + p.type + ')').join(', ');
     panel.append(element('p', { class: 'run-parameters' }, words(plan, 'parameters', bound)));
   }
-  panel.append(actions, parts.status, results, parts.verdictLine);
+  panel.append(actions, parts.status, results);
   code.after(panel);
+  const hadFocus = document.activeElement === button;
   button.closest('.run-bar').hidden = true;
-  go.addEventListener('click', (e) => { if (e.isTrusted) runSnippet(snippet, plan, target, area, parts, engine); });
-  reset.addEventListener('click', () => {
+  showOrigin();
+  const run = (text) => { if (!parts.running) runSnippet(snippet, plan, target, text, parts, engine); };
+  go.addEventListener('click', (e) => { if (e.isTrusted) run(area.value); });
+  if (explain) {
+    explain.addEventListener('click', (e) => {
+      if (!e.isTrusted) return;
+      const text = area.value.trim();
+      run(/^explain\b/i.test(text) ? text : 'EXPLAIN (COSTS OFF) ' + text);
+    });
+  }
+  const backToVerified = () => {
     parts.generation++; // a run still going on shows nothing when it ends
     area.value = snippet.sql;
-    parts.output.textContent = '';
-    parts.verdictLine.textContent = '';
-    parts.verdictLine.removeAttribute('data-kensho-verdict');
+    keepEdit(index, snippet.sql, area.value);
+    showOrigin();
+    parts.clear();
     parts.status.textContent = words(plan, 'resetDone');
+  };
+  back.addEventListener('click', () => { backToVerified(); area.focus({ preventScroll: true }); });
+  share.addEventListener('click', async () => {
+    const link = shareLink(index, area.value);
+    if (!link) {
+      parts.status.textContent = words(plan, 'shareTooLong', KEPT_CHARACTERS);
+      return;
+    }
+    try {
+      await navigator.clipboard.writeText(link);
+      parts.status.textContent = words(plan, 'shareCopied');
+    } catch (error) {
+      // No clipboard (an insecure origin, a refused permission): the link goes in the address bar to copy from there.
+      history.replaceState(null, '', link);
+      parts.status.textContent = words(plan, 'shareInAddress');
+    }
+  });
+  area.addEventListener('input', () => {
+    keepEdit(index, snippet.sql, area.value);
+    showOrigin();
   });
   area.addEventListener('keydown', (e) => {
-    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && e.isTrusted && !go.disabled) { e.preventDefault(); runSnippet(snippet, plan, target, area, parts, engine); }
+    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && e.isTrusted) { e.preventDefault(); run(area.value); }
   });
-  focusEditor(area);
-  runSnippet(snippet, plan, target, area, parts, engine);
+  if (hadFocus || document.activeElement === document.body || !document.activeElement) focusEditor(area, go);
+  // A share link's SQL is someone else's: it waits for the reader to read it and press Run.
+  if (fromLink) parts.status.textContent = words(plan, 'sharedWaits');
+  else run(area.value);
+}
+
+/** Whether a query has anything but blanks and comments (an empty check must not start the engine). */
+function hasStatement(text) {
+  return text.replace(/\/\*[\s\S]*?\*\//g, ' ').replace(/--[^\n]*/g, ' ').trim().replace(/;/g, '').trim() !== '';
 }
 
 async function openExercise(button) {
@@ -578,11 +937,21 @@ async function openExercise(button) {
   actions.append(check, parts.stop, engine);
   parts.controls.push(check);
   const panel = element('div', { class: 'run-panel', role: 'group', 'aria-label': words(plan, 'exerciseLabel') });
-  panel.append(wrap, actions, parts.status, element('p', { class: 'run-caption' }, words(plan, 'outputCaption')), parts.output, parts.verdictLine);
+  panel.append(wrap, actions, parts.status, parts.verdictLine, element('p', { class: 'run-caption' }, words(plan, 'outputCaption')), parts.output);
   place.replaceChildren(panel);
   button.hidden = true;
   const expect = model.expect || {};
-  const judge = () => runAndShow(plan, parts, engine, { target, text: area.value, exercise: true }, (outcome) => {
+  const judge = () => {
+    if (parts.running) return;
+    // Nothing to check: said at once, without starting PostgreSQL (and downloading it) for an empty editor.
+    if (!hasStatement(area.value)) {
+      parts.clear();
+      parts.status.textContent = words(plan, 'exerciseEmpty');
+      return;
+    }
+    return judgeQuery();
+  };
+  const judgeQuery = () => runAndShow(plan, parts, engine, { target, text: area.value, exercise: true }, (outcome) => {
     const wrong = (text) => ({ kind: 'different', text: sentences(plan, words(plan, 'exerciseWrong'), text) });
     // A case whose transaction the reader's text ended is said first: nothing after it ran on the page's state.
     const ended = (outcome.cases || []).find((c) => c.ended);
@@ -612,13 +981,13 @@ async function openExercise(button) {
   });
   check.addEventListener('click', (e) => { if (e.isTrusted) judge(); });
   area.addEventListener('keydown', (e) => {
-    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && e.isTrusted && !check.disabled) { e.preventDefault(); judge(); }
+    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && e.isTrusted) { e.preventDefault(); judge(); }
   });
-  focusEditor(area);
+  focusEditor(area, check);
 }
 
 // For the browser tests: the printing and the comparison, which must agree with sql-checks' PsqlFormat and RowComparison.
-export { formatTable, tableDifference };
+export { formatTable, tableDifference, planCheck, shareLink, digest };
 
 /** Called by kensho.js with the run control the reader clicked. */
 export function open(button) {

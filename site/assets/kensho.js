@@ -248,6 +248,46 @@ if (shared && /^assets\/sidebar-[A-Za-z0-9_-]+\.js$/.test(shared.dataset.src || 
 const runControls = document.querySelectorAll('[data-kensho-run]');
 runControls.forEach((control) => { control.hidden = false; });
 if (runControls.length) {
+  // What the first run costs, said before it: the engine's files (the build measured them), downloaded once.
+  const note = (control, className, text) => {
+    const said = Object.assign(document.createElement('span'), { className, textContent: text });
+    said.id = 'run-note-' + Math.random().toString(36).slice(2);
+    control.after(said);
+    control.setAttribute('aria-describedby', ((control.getAttribute('aria-describedby') || '') + ' ' + said.id).trim());
+  };
+  runControls.forEach((control) => note(control, 'run-cost', document.body.dataset.uiRunCost || ''));
+  // An edit the reader kept of a snippet (kensho-run.js keeps it in localStorage): said before they open it again.
+  const keptPrefix = 'kensho-edit:' + location.pathname + '#';
+  let kept = [];
+  try {
+    kept = Object.keys(localStorage).filter((key) => key.startsWith(keptPrefix)).map((key) => key.slice(keptPrefix.length).split(':')[0]);
+  } catch (error) {
+    kept = []; // storage off
+  }
+  for (const figure of document.querySelectorAll('figure[data-kensho-snippet]')) {
+    const control = figure.querySelector(':scope > .run-bar > [data-kensho-run]');
+    if (control && kept.includes(figure.dataset.kenshoSnippet)) note(control, 'run-kept', document.body.dataset.uiRunKept || '');
+  }
+  // A share link: #run=N:SQL opens snippet N with that SQL once the reader clicks Run. The fragment is anyone's text:
+  // bounded, read as text only (never markup), and said to be the reader's own SQL, not the verified one.
+  const shared = location.hash.length <= 100000 ? /^#run=(\d{1,6}):([\s\S]*)$/.exec(location.hash) : null;
+  if (shared) {
+    let sql = null;
+    try {
+      sql = decodeURIComponent(shared[2]);
+    } catch (error) {
+      sql = null;
+    }
+    const figure = document.querySelector('figure[data-kensho-snippet="' + shared[1] + '"]');
+    const control = figure && figure.querySelector(':scope > .run-bar > [data-kensho-run]');
+    if (sql !== null && sql.length <= 20000 && control) {
+      control.kenshoShared = sql;
+      note(control, 'run-shared', document.body.dataset.uiRunShared || '');
+      const folded = figure.closest('details');
+      if (folded) folded.open = true;
+      figure.scrollIntoView({ block: 'center' });
+    }
+  }
   let playground = null;
   document.addEventListener('click', (event) => {
     const control = event.target.closest && event.target.closest('[data-kensho-run]');

@@ -254,7 +254,7 @@ public final class KenshoBuild {
         // A report that cannot be written fails the run after its problems are listed: they are not lost with it.
         try {
             JsonReport.write(options.report(), new JsonReport.Build(KenshoVersion.VALUE, verification, diagnostics, sourcePages,
-                    elapsed.toMillis(), externalLinks, unverifiedSql, ignoredSql, browserRuns));
+                    elapsed.toMillis(), externalLinks, unverifiedSql, ignoredSql, browserRuns, options.shard()));
         } catch (java.nio.file.FileSystemException e) {
             environmentError = environmentError != null ? environmentError : Unwritable.explain("the JSON report", options.report(), e).getMessage();
         }

@@ -77,6 +77,17 @@ class BrowserRunPlanTest {
             ```
             """;
 
+    @Test
+    void aBindingIsWrittenInOneOrderWhateverTheJvm() throws Exception {
+        // Map.of iterates in an order salted per JVM: the plan differed between two builds of the same site.
+        TestSite site = new TestSite(temp).page("a.md", TestSite.source("A", PAGE));
+        TestSite.Run run = site.build();
+        assertEquals(0, run.status(), run::toString);
+        String plan = java.nio.file.Files.readString(site.out.resolve("a/index.run.json"));
+        assertTrue(plan.contains("\"binding\":{\"prefix\":\"PREPARE kensho_p2 (integer) AS \",\"execute\":\"EXECUTE kensho_p2 ('2')\","
+                + "\"deallocate\":\"DEALLOCATE kensho_p2\",\"parameters\":[{\"position\":1,\"type\":\"integer\",\"value\":\"2\"}]}"), plan);
+    }
+
     /** A snippet after a scenario names it by the title the reader sees above it (escaped), not by a source line. */
     @Test
     void aSnippetAfterAScenarioNamesItByItsTitle() throws Exception {

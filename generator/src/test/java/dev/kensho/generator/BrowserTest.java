@@ -75,7 +75,9 @@ class BrowserTest {
         StringWriter out = new StringWriter();
         int status = KenshoCommand.execute(new PrintWriter(out, true), new PrintWriter(out, true), "build",
                 "--content", "../content", "--theme", "../site", "--out", site.resolve("site").toString(),
-                "--report", site.resolve("report.json").toString(), "--postgres", "embedded", "--no-cache");
+                "--report", site.resolve("report.json").toString(), "--postgres", "embedded", "--no-cache",
+                // The playground runs 18 and compares with the 18 run; the lessons on 14-17 are LessonContentTest's.
+                "--postgres-version", "18");
         assertEquals(0, status, out::toString);
         Path root = site.resolve("site");
         Path sample = buildMultilingualSample(site.resolve("sample"));
@@ -242,6 +244,36 @@ class BrowserTest {
 
                 </Fragment>
                 </Exercise>
+                """);
+        // What a reader meets in the playground (issue 33 §4-§6): a bigserial column the reader did not touch, a sorted
+        // result whose ORDER BY a reader may remove, a value a reader may change.
+        Files.writeString(content.resolve("guides/reader.md"), """
+                ---
+                title: 読者
+                ---
+
+                ```sql
+                CREATE TABLE items (id bigserial PRIMARY KEY, name text NOT NULL);
+                INSERT INTO items (name) VALUES ('b'), ('a'), ('c');
+                ```
+
+                ```sql
+                SELECT id, name FROM items ORDER BY id;
+                ```
+
+                ```rows
+                 id | name
+                ----+------
+                  1 | b
+                  2 | a
+                  3 | c
+                (3 rows)
+                ```
+
+                ```sql
+                CREATE TYPE mood AS ENUM ('ok', 'sad');
+                SELECT 'ok'::mood AS m, 1 AS n;
+                ```
                 """);
         // The playground's engine: a session setting and a transaction block before the snippets after them.
         Files.writeString(content.resolve("guides/engine.md"), """
@@ -1343,7 +1375,9 @@ class BrowserTest {
 
     /**
      * The mistakes each lesson page warns about, as a reader would write them: each is refused, by the case that
-     * tells it from the model answer (or by the page's own data), and the model answer passes on every case.
+     * tells it from the model answer (or by the page's own data), and the model answer passes on every case. A sample
+     * per page, to show the browser names the same case as the build: LessonExerciseMistakesTest holds every mistake,
+     * checked on PostgreSQL 18.6.
      */
     @Test
     void theLessonExercisesRefuseTheMistakesTheirPagesWarnAbout() {
@@ -1364,20 +1398,35 @@ class BrowserTest {
                         + "'{\"currency\": \"JPY\", \"item\": \"book-43\", \"quantity\": 1}'::jsonb THEN 'mismatch' ELSE 'replay' END"
                         + decision, wrongOnCase("処理中の記録に、別の本文の再送")),
                 // Always "mismatch" with the record's status: right while the body differs, wrong once it is the same.
-                List.of("SELECT 'mismatch'" + decision, wrongOnCase("処理中の記録に、同じ本文の再送"))));
+                List.of("SELECT 'mismatch'" + decision, wrongOnCase("処理中の記録に、同じ本文の再送")),
+                List.of("SELECT CASE WHEN canonical_request <> '{\"currency\": \"JPY\", \"item\": \"book-43\", \"quantity\": 1}'::jsonb"
+                        + " THEN 'mismatch' WHEN response_status IS NULL THEN 'in_progress' ELSE 'replay' END AS decision, response_status"
+                        + " FROM idempotency_records WHERE key = 'k-7f3a';", wrongOnCase("別のアカウントと別の操作も、同じキー k-7f3a を使っている"))));
         mistakes.put("idempotency/fingerprint/", List.of(
                 List.of("SELECT '{\"quantity\": 1, \"item\": \"book-42\", \"quantity\": 2}'::jsonb::text AS duplicated_as_text,"
                         + " true AS jsonb_equal, true AS hash_equal;", wrongOnCase("後ろの quantity が一度目と違う再送")),
                 List.of("SELECT body::jsonb::text AS duplicated_as_text, true AS jsonb_equal, true AS hash_equal"
                         + " FROM arrived_bodies WHERE label = 'first';", wrongOnCase("後ろの quantity が一度目と違う再送"))));
-        String attempts = " FROM payment_attempts AS a JOIN orders AS o USING (order_id)";
+        String inquiry = "SELECT merchant_reference, amount_minor, currency, order_id FROM payment_attempts ";
         mistakes.put("idempotency/payments/", List.of(
-                List.of("SELECT a.merchant_reference, a.amount_minor, a.currency, o.state AS order_state" + attempts
-                        + " WHERE a.state <> 'succeeded' ORDER BY a.merchant_reference;", wrongOnCase("まだ送り始めていない試行")),
-                List.of("SELECT a.merchant_reference, a.amount_minor, a.currency, 'awaiting_payment'::text AS order_state" + attempts
-                        + " WHERE a.state = 'unknown' ORDER BY a.merchant_reference;", wrongOnCase("支払い済みの注文に残った unknown の試行")),
-                List.of("SELECT a.merchant_reference, o.amount_minor, a.currency, o.state AS order_state" + attempts
-                        + " WHERE a.state = 'unknown' ORDER BY a.merchant_reference;", wrongOnCase("支払い済みの注文に残った unknown の試行"))));
+                List.of(inquiry + "WHERE state <> 'succeeded' ORDER BY merchant_reference;",
+                        wrongOnCase("失敗が確定した後の払い直しと、まだ送っていない試行")),
+                List.of("SELECT a.merchant_reference, o.amount_minor, a.currency, a.order_id FROM payment_attempts AS a"
+                        + " JOIN orders AS o USING (order_id) WHERE a.state = 'unknown' ORDER BY a.merchant_reference;",
+                        wrongOnCase("一部をポイントで払った注文"))));
+        String permits = "SELECT permit_id, split_part(permit_id, ':', 2) AS order_ref, split_part(permit_id, ':', 3)::integer AS attempt_no"
+                + " FROM call_permits ";
+        mistakes.put("idempotency/at-most-once/", List.of(
+                List.of(permits + "WHERE state <> 'succeeded' ORDER BY permit_id;", wrongOnCase("失敗が確定した試行と、まだ消費していない許可"))));
+        mistakes.put("idempotency/records/", List.of(
+                List.of("SELECT key, CASE WHEN canonical_request <> '{\"api_version\": \"2026-09-01\", \"currency\": \"JPY\", \"item\":"
+                        + " \"book-42\", \"quantity\": 1}'::jsonb THEN 'mismatch' WHEN response_status IS NULL THEN 'in_progress' ELSE 'replay'"
+                        + " END AS decision FROM idempotency_records WHERE account_id = " + account + " ORDER BY key;",
+                        wrongOnCase("別の操作にも、同じキー K1 の処理中の記録がある"))));
+        mistakes.put("idempotency/troubleshooting/", List.of(
+                List.of("SELECT attempt_id, timestamptz '2026-11-29 10:00:00+00' - unknown_since AS waiting_for FROM payment_attempts"
+                        + " WHERE state = 'unknown' ORDER BY attempt_id;", "まだ違います。ケース「番号の大きい試行が、いちばん長く待っている」で、"
+                        + "行はそろっていますが順序が模範解答と違います。")));
         List<String> unexpected = new ArrayList<>();
         mistakes.forEach((page, queries) -> {
             openWithRunControls(base + page);
@@ -1416,6 +1465,302 @@ class BrowserTest {
         container.findElement(By.cssSelector(".run-go")).click();
         return waitUpTo(240).withMessage(() -> "a verdict; the status says: " + container.findElement(By.cssSelector(".run-status")).getText())
                 .until(d -> container.findElements(By.cssSelector(".run-verdict[data-kensho-verdict]")).stream().findFirst().orElse(null));
+    }
+
+    // ---- Issue 33 §4-§6: a verdict a reader can read, edits kept and shared, the reader's device ----
+
+    /** The sample's reader page, its sorted bigserial snippet opened and run unedited; returns its figure. */
+    private static WebElement openReaderSnippet() {
+        WebElement figure = openWithRunControls(base + "sample/guides/reader/").get(1);
+        js("localStorage.clear()");
+        return figure;
+    }
+
+    /** Puts text in a panel's editor as typing would (an input event: what the page keeps). */
+    private static void type(WebElement area, String text) {
+        js("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input', {bubbles: true}))", area, text);
+    }
+
+    @Test
+    void anUntouchedBigserialColumnIsTheVerifiedResultAndAnUnorderedOneIsACautionNotSame() throws IOException {
+        // The build records the type the server reports for the result column (int8), as the browser sees it.
+        String rows = Files.readString(site.resolve("sample/site/guides/reader/index.run.1.json"));
+        assertTrue(rows.contains("\"types\":[\"int8\",\"text\"]"), rows);
+        WebElement figure = openReaderSnippet();
+        WebElement verdict = runAndWait(figure);
+        assertEquals("same", verdict.getAttribute("data-kensho-verdict"));
+        assertEquals("検証済みの結果と同じです。", verdict.getText());
+        assertEquals("\"✓\"", js("return getComputedStyle(arguments[0], '::before').content", verdict));
+        // ORDER BY removed: the rows came in the verified order today, which nothing promises any more.
+        type(figure.findElement(By.cssSelector("textarea")), "SELECT id, name FROM items;");
+        verdict = rerun(figure);
+        assertEquals("caution", verdict.getAttribute("data-kensho-verdict"));
+        assertEquals("検証済みの結果と同じ行ですが、この SQL には結果全体の ORDER BY がないため、行の順序は保証されません。", verdict.getText());
+        assertEquals("\"⚠\"", js("return getComputedStyle(arguments[0], '::before').content", verdict));
+        // A type the page created: the build names it by its OID (it reads no catalog in the page's session), the
+        // browser's server gives it another OID; both are the page's own type, and the result is the verified one.
+        String enumRows = Files.readString(site.resolve("sample/site/guides/reader/index.run.2.json"));
+        assertTrue(enumRows.matches("(?s).*\"types\":\\[\"[0-9]+\",\"int4\"\\].*"), enumRows);
+        WebElement enumVerdict = runAndWait(driver.findElements(By.cssSelector("figure[data-kensho-snippet]")).get(2));
+        assertEquals("検証済みの結果と同じです。", enumVerdict.getText());
+        // Said once in the panel, not under every run.
+        assertEquals("編集済み", figure.findElement(By.cssSelector(".run-edited-badge")).getText());
+        assertEquals("この SQL は検証済みのものではありません。一つの要求として送り（エラーが出ると、この実行の文はすべて取り消されます）、"
+                + "後の例は元の SQL で状態を作り直してから実行します。", figure.findElement(By.cssSelector(".run-edited-words")).getText());
+        assertEquals("検証済みの SQL に戻す", figure.findElement(By.cssSelector(".run-back")).getText());
+        assertFalse(verdict.getText().contains("一つの要求"), "the note is not repeated in the verdict");
+        assertFalse(figure.findElement(By.cssSelector(".evidence")).isDisplayed(), "the build's mark is not shown over the reader's SQL");
+        assertClean();
+    }
+
+    @Test
+    void aDifferingResultIsOneTableWithItsRowAndCellMarkedAndTheMissingRowUnderIt() throws IOException {
+        WebElement figure = openReaderSnippet();
+        runAndWait(figure);
+        type(figure.findElement(By.cssSelector("textarea")), "SELECT id, CASE WHEN id = 2 THEN 'x' ELSE name END AS name FROM items ORDER BY id;");
+        WebElement verdict = rerun(figure);
+        assertEquals("different", verdict.getAttribute("data-kensho-verdict"));
+        assertEquals("検証済みの結果と違います。足りない行 1（表の下）。余分な行 1（表に印）。", verdict.getText());
+        assertEquals(true, js("const s = getComputedStyle(arguments[0]); return arguments[0].clientHeight - parseFloat(s.paddingTop)"
+                + " - parseFloat(s.paddingBottom) < 2 * parseFloat(s.lineHeight)", verdict), "the verdict is one line at 1280 px");
+        WebElement output = figure.findElement(By.cssSelector("[data-kensho-run-output]"));
+        assertEquals(" id | name\n----+------\n  1 | b\n  2 | x\n  3 | c\n(3 rows)", output.getAttribute("textContent"));
+        assertEquals(List.of("  2 | x"), js("return [...arguments[0].querySelectorAll('.run-row-extra')].map(e => e.textContent)", output));
+        assertEquals(List.of("x"), js("return [...arguments[0].querySelectorAll('mark.run-cell-differs')].map(e => e.textContent)", output));
+        assertEquals("\"  ← 検証済みの結果にない行\"", js("return getComputedStyle(arguments[0].querySelector('.run-row-extra'), '::after').content", output));
+        assertEquals(" id | name\n----+------\n  2 | a\n(1 row)", figure.findElement(By.cssSelector(".run-missing-rows")).getAttribute("textContent"));
+        // The verified result is one fold away, not a second box above the reader's.
+        assertFalse(figure.findElement(By.cssSelector("[data-kensho-verified-rows]")).isDisplayed());
+        // A long result: psql's footer counts every row; the note says how many are shown.
+        type(figure.findElement(By.cssSelector("textarea")), "SELECT g AS id, 'n' AS name FROM generate_series(1, 3000) AS g;");
+        rerun(figure);
+        String printed = output.getAttribute("textContent");
+        assertTrue(printed.endsWith("\n 1000 | n\n…（先頭の 1000 行だけを表示しています）\n(3000 rows)"), printed.substring(printed.length() - 120));
+        assertFalse(printed.contains("(1000 rows)"), "no footer contradicts the count");
+        shootReader("reader-differs");
+        assertClean();
+    }
+
+    /**
+     * Screenshots of the reader page's panel with a differing result at both widths in both schemes, for a person to look
+     * at: opened from a share link of the differing SQL, so that each takes one run.
+     */
+    private static void shootReader(String name) throws IOException {
+        Path shots = Files.createDirectories(Path.of("target/screenshots"));
+        String link = base + "sample/guides/reader/#run=1:" + java.net.URLEncoder.encode(
+                "SELECT id, CASE WHEN id = 2 THEN 'x' ELSE name END AS name FROM items ORDER BY id;", java.nio.charset.StandardCharsets.UTF_8).replace("+", "%20");
+        try {
+            for (int width : WIDTHS) {
+                for (String theme : SCHEMES) {
+                    viewport(width);
+                    driver.get("about:blank");
+                    driver.get(link);
+                    js("localStorage.setItem('kensho-theme', arguments[0])", theme);
+                    driver.navigate().refresh();
+                    WebElement figure = openWithRunControls(link).get(1);
+                    figure.findElement(By.cssSelector("[data-kensho-run]")).click();
+                    waitUpTo(10).until(d -> figure.findElement(By.cssSelector(".run-verdict")));
+                    assertEquals("different", rerun(figure).getAttribute("data-kensho-verdict"));
+                    js("arguments[0].scrollIntoView({block: 'start'})", figure);
+                    shoot(shots.resolve(name + "-" + width + "-" + theme + ".png"));
+                }
+            }
+        } finally {
+            js("localStorage.clear()");
+            resetViewport();
+        }
+    }
+
+    @Test
+    void anEditIsKeptAcrossAReloadUntilTheReaderGoesBackAndAStaleOneIsDropped() {
+        WebElement figure = openReaderSnippet();
+        runAndWait(figure);
+        type(figure.findElement(By.cssSelector("textarea")), "SELECT id FROM items ORDER BY id DESC;");
+        driver.navigate().refresh();
+        figure = openWithRunControls(base + "sample/guides/reader/").get(1);
+        assertEquals("編集済みの SQL を開きます", figure.findElement(By.cssSelector(".run-kept")).getText());
+        WebElement verdict = runAndWait(figure);
+        assertEquals("SELECT id FROM items ORDER BY id DESC;", figure.findElement(By.cssSelector("textarea")).getAttribute("value"));
+        assertEquals("編集済み", figure.findElement(By.cssSelector(".run-edited-badge")).getText());
+        assertEquals("different", verdict.getAttribute("data-kensho-verdict"));
+        figure.findElement(By.cssSelector(".run-back")).click();
+        assertEquals("SELECT id, name FROM items ORDER BY id;\n".strip(), figure.findElement(By.cssSelector("textarea")).getAttribute("value").strip());
+        assertFalse(figure.findElement(By.cssSelector(".run-edited")).isDisplayed());
+        assertEquals(0L, js("return Object.keys(localStorage).filter(k => k.startsWith('kensho-edit:')).length"));
+        // An edit kept for another text of the snippet (the page changed since) is not put over the new one.
+        js("localStorage.setItem('kensho-edit:' + location.pathname + '#1:0000000000000000', 'SELECT 1 AS stale;')");
+        driver.navigate().refresh();
+        figure = openWithRunControls(base + "sample/guides/reader/").get(1);
+        runAndWait(figure);
+        assertEquals("SELECT id, name FROM items ORDER BY id;", figure.findElement(By.cssSelector("textarea")).getAttribute("value").strip());
+        assertEquals(0L, js("return Object.keys(localStorage).filter(k => k.startsWith('kensho-edit:')).length"));
+        assertClean();
+    }
+
+    @Test
+    void aShareLinkCarriesTheEditedSqlAndOpensItAsTheReadersOwnNeverAsMarkup() {
+        WebElement figure = openReaderSnippet();
+        runAndWait(figure);
+        String mine = "SELECT name FROM items WHERE name <> 'a' ORDER BY name; -- <b>mine</b> & 日本語";
+        type(figure.findElement(By.cssSelector("textarea")), mine);
+        // Without a clipboard (as here) the link goes to the address bar.
+        js("Object.defineProperty(navigator, 'clipboard', {value: {writeText: () => Promise.reject(new Error('no'))}})");
+        figure.findElement(By.cssSelector(".run-share")).click();
+        waitUpTo(5).until(d -> d.getCurrentUrl().contains("#run=1:"));
+        String link = driver.getCurrentUrl();
+        assertEquals("クリップボードを使えないため、リンクをアドレスバーに入れました。そこからコピーしてください。",
+                figure.findElement(By.cssSelector(".run-status")).getText());
+        js("localStorage.clear()");
+        driver.get("about:blank");
+        driver.get(link);
+        WebElement opened = openWithRunControls(link).get(1);
+        assertEquals("共有リンクの SQL を開きます（検証済みの SQL ではありません）", opened.findElement(By.cssSelector(".run-shared")).getText());
+        opened.findElement(By.cssSelector("[data-kensho-run]")).click();
+        WebElement area = waitUpTo(10).until(d -> opened.findElement(By.cssSelector("textarea")));
+        assertEquals(mine, area.getAttribute("value"));
+        assertEquals("共有リンクの SQL", opened.findElement(By.cssSelector(".run-edited-badge")).getText());
+        assertEquals("共有リンクの SQL を開きました。中身を確かめてから「実行」を押してください。", opened.findElement(By.cssSelector(".run-status")).getText());
+        assertFalse(opened.findElement(By.cssSelector(".evidence")).isDisplayed(), "no verified mark over the shared SQL");
+        assertEquals(0L, js("return arguments[0].querySelectorAll('b').length", opened), "the fragment never becomes markup");
+        // It waits for the reader's Run; then it is judged as the reader's SQL.
+        WebElement verdict = rerun(opened);
+        assertEquals("different", verdict.getAttribute("data-kensho-verdict"), verdict.getText());
+        // A hostile fragment is text; an oversized one is not read at all.
+        driver.get("about:blank");
+        driver.get(base + "sample/guides/reader/#run=1:%3Cimg%20src%3Dx%20onerror%3D%22window.__owned%3D1%22%3E");
+        WebElement hostile = openWithRunControls(driver.getCurrentUrl()).get(1);
+        hostile.findElement(By.cssSelector("[data-kensho-run]")).click();
+        assertEquals("<img src=x onerror=\"window.__owned=1\">", waitUpTo(10).until(d -> hostile.findElement(By.cssSelector("textarea"))).getAttribute("value"));
+        assertEquals(0L, js("return document.querySelectorAll('main img[src=\"x\"]').length + (window.__owned ? 1 : 0)"));
+        driver.get("about:blank");
+        driver.get(base + "sample/guides/reader/#run=1:" + "x".repeat(20001));
+        assertEquals(0, openWithRunControls(driver.getCurrentUrl()).get(1).findElements(By.cssSelector(".run-shared")).size());
+        assertClean();
+    }
+
+    @Test
+    void theCostIsSaidBeforeTheFirstClickAndTheLoadShowsItsStageAndSeconds() throws IOException {
+        driver.get(base + "sample/guides/reader/");
+        List<WebElement> figures = openWithRunControls(base + "sample/guides/reader/");
+        WebElement cost = figures.get(1).findElement(By.cssSelector(".run-cost"));
+        java.util.regex.Matcher said = java.util.regex.Pattern.compile("初回は PostgreSQL（約 (\\d+) MB）を読み込みます").matcher(cost.getText());
+        assertTrue(said.matches(), cost.getText());
+        requested.clear();
+        figures.get(1).findElement(By.cssSelector("[data-kensho-run]")).click();
+        WebElement status = waitUpTo(30).until(d -> figures.get(1).findElement(By.cssSelector(".run-status")));
+        String loading = waitUpTo(10).until(d -> {
+            String text = status.getText();
+            return text.matches("PostgreSQL を読み込んでいます…（\\d+ 秒）") ? text : null;
+        });
+        assertTrue(loading.startsWith("PostgreSQL を読み込んでいます…"), loading);
+        waitUpTo(120).until(d -> figures.get(1).findElements(By.cssSelector(".run-verdict[data-kensho-verdict]")).size() == 1);
+        // The figure said is what the first run downloaded, in MB rounded.
+        long bytes = 0;
+        for (String path : requested.stream().filter(p -> p.contains("/assets/pglite/")).distinct().toList()) {
+            bytes += Files.size(site.resolve("sample/site").resolve(path.substring("/sample/".length())));
+        }
+        assertEquals(Math.round(bytes / 1_000_000.0), Long.parseLong(said.group(1)), requested.toString());
+        assertEquals(0, driver.findElements(By.cssSelector(".run-cost")).size(), "said until it is downloaded, not after");
+        assertClean();
+    }
+
+    @Test
+    void focusStaysOnTheControlsAndARunawayQueryIsStoppedByStopAndByTheClock() {
+        WebElement figure = openReaderSnippet();
+        WebElement control = figure.findElement(By.cssSelector("[data-kensho-run]"));
+        js("arguments[0].scrollIntoView({block: 'center'})", control);
+        control.sendKeys(Keys.ENTER); // opened without a mouse
+        waitUpTo(120).until(d -> figure.findElements(By.cssSelector(".run-verdict[data-kensho-verdict]")).size() == 1);
+        assertEquals(true, js("return arguments[0].contains(document.activeElement) && document.activeElement.matches('textarea.run-editor, .run-go')", figure),
+                "opened by keyboard, focus is on the editor (or Run where there is no fine pointer), not the page's body");
+        WebElement go = figure.findElement(By.cssSelector(".run-go"));
+        type(figure.findElement(By.cssSelector("textarea")), "SELECT pg_sleep(60);");
+        go.sendKeys(Keys.ENTER);
+        WebElement stop = waitUpTo(10).until(d -> figure.findElement(By.cssSelector(".run-stop")).isDisplayed() ? figure.findElement(By.cssSelector(".run-stop")) : null);
+        assertEquals(true, js("return document.activeElement === arguments[0]", go), "Run keeps focus while it runs");
+        assertEquals("true", go.getAttribute("aria-disabled"));
+        waitUpTo(60).until(d -> figure.findElement(By.cssSelector(".run-status")).getText().startsWith("実行しています… 30 秒たっても終わらなければ止めます。")
+                || figure.findElement(By.cssSelector(".run-status")).getText().startsWith("実行しています…30 秒たっても終わらなければ止めます。"));
+        stop.sendKeys(Keys.ENTER);
+        waitUpTo(10).until(d -> !stop.isDisplayed());
+        assertEquals(true, js("return document.activeElement === arguments[0]", go), "after Stop, focus is on Run");
+        assertEquals("実行を止めました。次の実行では、PostgreSQL を起動し直してページの状態を作り直します。",
+                figure.findElement(By.cssSelector(".run-status")).getText());
+        // Nobody presses Stop: the page stops it after the time it said.
+        go.sendKeys(Keys.ENTER);
+        waitUpTo(150).until(d -> figure.findElement(By.cssSelector(".run-status")).getText()
+                .equals("30 秒たっても終わらなかったため止めました。次の実行では、PostgreSQL を起動し直してページの状態を作り直します。"));
+        assertEquals(true, js("return document.activeElement === arguments[0]", go));
+        assertClean();
+    }
+
+    @Test
+    void anEmptyExerciseDoesNotStartPostgres() {
+        openWithRunControls(base + "sample/guides/run/");
+        WebElement exercise = driver.findElement(By.cssSelector("[data-kensho-exercise]"));
+        WebElement answer = startExercise(exercise);
+        requested.clear();
+        js("arguments[0].value = '  -- nothing yet\\n'", answer);
+        exercise.findElement(By.cssSelector(".run-go")).click();
+        assertEquals("クエリを書いてから「確かめる」を押してください。", exercise.findElement(By.cssSelector(".exercise-try .run-status")).getText());
+        sleep(500);
+        assertEquals(List.of(), requested.stream().filter(p -> p.contains("pglite")).toList(), "no engine for an empty query");
+        assertEquals(0, exercise.findElements(By.cssSelector(".run-verdict[data-kensho-verdict]")).size());
+        assertClean();
+    }
+
+    @Test
+    void onAPhoneTheEditorIs16PxAndRunControls44PxTallAndPrintHidesEveryRunControl() {
+        try {
+            viewport(360);
+            WebElement figure = openReaderSnippet();
+            assertTrue(number("return arguments[0].getBoundingClientRect().height", figure.findElement(By.cssSelector("[data-kensho-run]"))) >= 44);
+            runAndWait(figure);
+            assertEquals("16px", js("return getComputedStyle(arguments[0]).fontSize", figure.findElement(By.cssSelector("textarea"))));
+            @SuppressWarnings("unchecked")
+            List<Number> heights = (List<Number>) js("return [...arguments[0].querySelectorAll('.run-actions button')].filter(b => b.checkVisibility())"
+                    + ".map(b => b.getBoundingClientRect().height)", figure);
+            assertFalse(heights.isEmpty());
+            assertTrue(heights.stream().allMatch(h -> h.doubleValue() >= 44), heights.toString());
+            // The keyset page at 360 px: its diagrams are whole (they scale, or scroll in their own frame).
+            open("idempotency/keyset/", 360, "light");
+            assertTrue(number("return document.querySelectorAll('.diagram-scroll').length") >= 2);
+            assertEquals(List.of(), js("return [...document.querySelectorAll('.diagram-scroll')].filter(s => s.getBoundingClientRect().right > innerWidth + 1"
+                    + " || s.scrollWidth > s.clientWidth + 1).map(s => s.closest('figure').textContent.slice(0, 40))"), "every diagram is whole at 360 px");
+            WebElement panel = driver.findElements(By.cssSelector("figure[data-kensho-snippet]")).get(2);
+            runAndWait(panel);
+            driver.executeCdpCommand("Emulation.setEmulatedMedia", Map.of("media", "print"));
+            assertEquals(List.of(), js("return [...document.querySelectorAll('button, .run-unavailable, .run-cost, textarea ~ .run-key-hint')]"
+                    + ".filter(e => e.checkVisibility()).map(e => e.className + ': ' + e.textContent.slice(0, 30))"), "print shows no run control or note");
+            assertTrue(number("return document.querySelectorAll('.run-unavailable').length") > 0, "the page has notes to hide");
+        } finally {
+            driver.executeCdpCommand("Emulation.setEmulatedMedia", Map.of("media", ""));
+            js("localStorage.clear()");
+            resetViewport();
+        }
+        assertClean();
+    }
+
+    @Test
+    void anExplainOfASnippetWithPlanClaimsSaysWhichStillHoldInTheBrowser() {
+        List<WebElement> figures = openWithRunControls(base + "idempotency/keyset/");
+        WebElement claimed = figures.stream().filter(f -> f.getAttribute("textContent").contains("backward-scan.sql")).findFirst().orElseThrow();
+        runAndWait(claimed);
+        js("arguments[0].querySelector('.run-verdict').removeAttribute('data-kensho-verdict')", claimed);
+        claimed.findElement(By.cssSelector(".run-explain")).click();
+        WebElement verdict = waitUpTo(120).until(d -> claimed.findElements(By.cssSelector(".run-verdict[data-kensho-verdict]")).stream().findFirst().orElse(null));
+        assertEquals("plan", verdict.getAttribute("data-kensho-verdict"), verdict.getText());
+        String plan = claimed.findElement(By.cssSelector("[data-kensho-run-output]")).getAttribute("textContent");
+        System.out.println("the browser's plan of backward-scan.sql:\n" + plan);
+        @SuppressWarnings("unchecked")
+        List<String> checks = (List<String>) js("return [...arguments[0].querySelectorAll('.run-check-list li')].map(li => li.textContent)", claimed);
+        boolean index = plan.contains("using orders_ascending_idx on orders");
+        boolean sort = plan.matches("(?s).*\\bSort\\b.*");
+        assertEquals(List.of((index ? "✓ 索引 orders_ascending_idx を使う：この計画でも成り立ちます" : "✗ 索引 orders_ascending_idx を使う：この計画では成り立ちません"),
+                (sort ? "✗ Sort ノードがない：この計画では成り立ちません" : "✓ Sort ノードがない：この計画でも成り立ちます")), checks);
+        assertEquals("実行計画です（行は比べていません）。ビルドの計画の検証項目 2 件のうち、" + ((index ? 1 : 0) + (sort ? 0 : 1))
+                + " 件がこのブラウザーの計画でも成り立ちます。", verdict.getText());
+        assertClean();
     }
 
     @Test

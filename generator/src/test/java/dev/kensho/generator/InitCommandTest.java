@@ -36,6 +36,62 @@ class InitCommandTest {
                 "--postgres", "embedded");
     }
 
+    /**
+     * CI at scale: the workflow init writes checks pull requests as a matrix of the PostgreSQL versions site.yml
+     * names × shards, a job each with the action's postgres-version and shard, uploads each job's report under a name
+     * of both, and merges them in one job that needs them all; site.yml and the matrix name the same versions.
+     */
+    @Test
+    void theWorkflowInitWritesFansOutOverVersionsTimesShardsAndMergesTheirReports() throws Exception {
+        Path folder = temp.resolve("matrix");
+        for (String lang : List.of("en", "ja")) {
+            Path site = folder.resolve(lang);
+            assertEquals(0, kensho("init", site.toString(), "--lang", lang).status());
+            List<String> workflow = Files.readAllLines(site.resolve(".github/workflows/kensho.yml"));
+            String action = KenshoVersion.actionReference();
+            assertEquals(List.of(
+                    "  check:",
+                    "    if: github.event_name == 'pull_request'",
+                    "    strategy:",
+                    "      fail-fast: false",
+                    "      matrix:",
+                    "        postgres: [18]   # the versions content/site.yml names; the report job refuses a merge that lacks one",
+                    "        shard: [1, 2]    # more shards for more pages: list them here and change the /2 below",
+                    "    runs-on: ubuntu-latest",
+                    "    steps:",
+                    "      - uses: actions/checkout@v4",
+                    "      - uses: " + action,
+                    "        with:",
+                    "          command: check",
+                    "          content: content",
+                    "          postgres-version: ${{ matrix.postgres }}",
+                    "          shard: ${{ matrix.shard }}/2",
+                    "      - if: always()",
+                    "        uses: actions/upload-artifact@v4",
+                    "        with:",
+                    "          name: kensho-report-${{ matrix.postgres }}-${{ matrix.shard }}",
+                    "          path: target/kensho-report.json",
+                    "",
+                    "  report:",
+                    "    if: always() && github.event_name == 'pull_request'",
+                    "    needs: check",
+                    "    runs-on: ubuntu-latest",
+                    "    steps:",
+                    "      - uses: actions/checkout@v4",
+                    "      - uses: actions/download-artifact@v4",
+                    "        with:",
+                    "          pattern: kensho-report-*",
+                    "          path: target/kensho-reports",
+                    "      - uses: " + action,
+                    "        with:",
+                    "          command: merge-reports",
+                    "          reports: target/kensho-reports"),
+                    workflow.subList(workflow.indexOf("  check:"), workflow.indexOf("          reports: target/kensho-reports") + 1));
+            assertEquals(List.of("postgres:", "  versions: [18]"), Files.readAllLines(site.resolve("content/site.yml")).stream()
+                    .filter(l -> l.startsWith("postgres:") || l.startsWith("  versions:")).toList());
+        }
+    }
+
     @Test
     void anEnglishStarterSiteBuildsAtOnceWithItsLogoAndCustomCss() throws Exception {
         Path folder = temp.resolve("notes");
@@ -48,7 +104,7 @@ class InitCommandTest {
         }
         // issue 35: no release exists, so a snapshot pins the commit it was built from (the action builds it).
         List<String> uses = Files.readAllLines(folder.resolve(".github/workflows/kensho.yml")).stream().filter(l -> l.contains("uses: kensho-docs/")).toList();
-        assertEquals(List.of("      - uses: " + KenshoVersion.actionReference(), "      - uses: " + KenshoVersion.actionReference()), uses);
+        assertEquals(java.util.Collections.nCopies(3, "      - uses: " + KenshoVersion.actionReference()), uses);
         assertEquals(KenshoVersion.REPOSITORY + "@" + KenshoVersion.COMMIT + "   # Kensho " + KenshoVersion.VALUE
                 + ", not released: the action builds this commit with Maven", KenshoVersion.actionReference());
 

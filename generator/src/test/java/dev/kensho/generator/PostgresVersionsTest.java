@@ -164,6 +164,73 @@ class PostgresVersionsTest {
                 + "(PostgreSQL 18, site.yml postgres.versions)"), outside::toString);
     }
 
+    /**
+     * PostgreSQL 17 drops a filter the table's NOT NULL already guarantees (a real plan change between versions): the
+     * page shows 16's plan with its Filter and 17's and 18's, the same, once under "17, 18"; a plan every version
+     * shares is shown once, naming them.
+     */
+    @Test
+    void aPlanThatDiffersBetweenVersionsIsShownForEachAndOneThatDoesNotOnceNamingThem() throws Exception {
+        TestSite site = new TestSite(temp)
+                .page("site.yml", "postgres:\n  versions: [16, 17, 18]\n")
+                .page("a.md", TestSite.source("A", "\n```sql\nCREATE TABLE t (id int NOT NULL, v int);\nINSERT INTO t VALUES (1, 10), (2, 20);\n```\n\n"
+                        + "```sql explain\nSELECT v FROM t WHERE id IS NOT NULL;\n```\n\n"
+                        + "```sql explain\nSELECT v FROM t WHERE v > 10;\n```\n"));
+        TestSite.Run run = site.build("--jobs", "3");
+        assertEquals(0, run.status(), run::toString);
+        org.jsoup.nodes.Document html = org.jsoup.Jsoup.parse(Files.readString(site.out.resolve("a/index.html")));
+        org.jsoup.select.Elements figures = html.select("figure.code-block");
+        org.jsoup.nodes.Element differs = figures.get(1);
+        assertEquals("主張は検証したすべての版で成り立ちました。下の行は PostgreSQL 18.6 の実行のものです。プランは版によって異なったため、版ごとに示します。",
+                differs.select(".evidence-version").text());
+        assertEquals(List.of("PostgreSQL 16（時間は 16.10 の実行のもの）", "PostgreSQL 17, 18（時間は 18.6 の実行のもの）"),
+                differs.select("details.evidence-plan-version > summary").eachText());
+        assertEquals(List.of("Seq Scan on public.t  (actual time=T rows=2.00 loops=1)\n  Filter: (t.id IS NOT NULL)\n  Buffers: shared hit=1",
+                        "Seq Scan on public.t  (actual time=T rows=2.00 loops=1)\n  Buffers: shared hit=1"),
+                differs.select("details.evidence-plan-version pre.plan").stream().map(p -> untimed(p.wholeText())).toList());
+        assertTrue(differs.select(".evidence-plan-same").isEmpty(), differs::toString);
+        org.jsoup.nodes.Element same = figures.get(2);
+        assertEquals("主張は検証したすべての版で成り立ちました。下の行とプランは PostgreSQL 18.6 の実行のものです。", same.select(".evidence-version").text());
+        assertEquals("PostgreSQL 16–18 で同じプランでした。時間は 18.6 の実行のものです。", same.select(".evidence-plan-same").text());
+        assertEquals(List.of("Seq Scan on public.t  (actual time=T rows=1.00 loops=1)\n  Filter: (t.v > 10)\n  Rows Removed by Filter: 1\n  Buffers: shared hit=1"),
+                same.select("pre.plan").stream().map(p -> untimed(p.wholeText())).toList());
+        assertTrue(same.select("details.evidence-plan-version").isEmpty(), same::toString);
+    }
+
+    /**
+     * What a claim was checked for can differ between versions: 14 does not report its parse of a PREPAREd statement's
+     * query (its PREPARE analyses it without debug_print_parse), so the order a parameterised query promises cannot be
+     * known there and its rows are compared as the server returned them; 18 compares them in order, ties in any order.
+     * The page lists each version's claims, not 18's as if 14 had read the ORDER BY too.
+     */
+    @Test
+    void claimsCheckedDifferentlyOnTwoVersionsAreListedForEach() throws Exception {
+        TestSite site = new TestSite(temp)
+                .page("site.yml", "postgres:\n  versions: [14, 18]\n")
+                .page("a.md", TestSite.source("A", "\n```sql\nCREATE TABLE t (id int, v int);\nINSERT INTO t VALUES (1, 10), (2, 20);\n```\n\n"
+                        + "```sql $1:integer=0\nSELECT id FROM t WHERE v > $1 ORDER BY id DESC;\n```\n\n"
+                        + "```rows\n id\n----\n  2\n  1\n(2 rows)\n```\n"));
+        TestSite.Run run = site.build("--jobs", "2");
+        assertEquals(0, run.status(), run::toString);
+        org.jsoup.nodes.Document html = org.jsoup.Jsoup.parse(Files.readString(site.out.resolve("a/index.html")));
+        org.jsoup.nodes.Element ordered = html.select("figure.code-block").get(1);
+        assertEquals("確かめた内容は版によって異なりました（サーバーが文について報告した内容が異なったため）。版ごとの内容：",
+                ordered.select(".evidence-claims-differ").text());
+        assertEquals(List.of("PostgreSQL 14 では", "PostgreSQL 18 では"), ordered.select("details.evidence-claims-version > summary").eachText());
+        assertEquals(List.of("[エラーなく最後まで実行できる（文 1 個）, 下の表の 2 行をそのまま返す（文が約束する順序をサーバーの報告から読めなかったので、サーバーが返した順に比較）]",
+                        "[エラーなく最後まで実行できる（文 1 個）, 下の表の 2 行をそのまま返す（サーバーが解析したクエリに ORDER BY があるので順序も比較。"
+                                + "ORDER BY のキーがすべて等しい行どうしは順不同）]"),
+                ordered.select("details.evidence-claims-version").stream()
+                .map(d -> d.select("li").eachText().toString()).toList());
+        // A snippet checked alike on both lists its claims once.
+        assertTrue(html.select("figure.code-block").get(0).select(".evidence-claims-version").isEmpty());
+    }
+
+    /** A plan's text with its timings, which change from run to run, written T. */
+    private static String untimed(String plan) {
+        return plan.replaceAll("time=[0-9.]+\\.\\.[0-9.]+", "time=T").replaceAll("\\nExecution Time: [0-9.]+ ms", "");
+    }
+
     private static int count(String text, String needle) {
         int n = 0;
         for (int i = text.indexOf(needle); i >= 0; i = text.indexOf(needle, i + 1)) {

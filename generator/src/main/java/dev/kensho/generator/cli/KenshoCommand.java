@@ -12,6 +12,7 @@ import dev.kensho.generator.KenshoBuild;
 import dev.kensho.generator.report.ConsoleGate;
 import dev.kensho.generator.report.GitHubAnnotations;
 import dev.kensho.generator.report.JUnitReport;
+import dev.kensho.generator.report.ReportMerge;
 import dev.kensho.generator.verify.CacheFolder;
 import dev.kensho.generator.verify.CacheSecret;
 import dev.kensho.generator.verify.Shard;
@@ -34,7 +35,8 @@ import java.util.concurrent.Callable;
 /** {@code kensho build|check}: exit 0 when everything holds, 1 when something fails, 2 for a usage error. */
 @Command(name = "kensho", mixinStandardHelpOptions = true, versionProvider = KenshoCommand.Version.class,
         description = "Builds a lesson site whose SQL examples are proven on PostgreSQL 18.",
-        subcommands = {KenshoCommand.Init.class, KenshoCommand.Build.class, KenshoCommand.Check.class, KenshoCommand.Serve.class})
+        subcommands = {KenshoCommand.Init.class, KenshoCommand.Build.class, KenshoCommand.Check.class, KenshoCommand.Serve.class,
+                KenshoCommand.MergeReports.class})
 public final class KenshoCommand implements Runnable {
 
     @CommandLine.Spec
@@ -77,7 +79,7 @@ public final class KenshoCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "missing command: init, build, check or serve");
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing command: init, build, check, serve or merge-reports");
     }
 
     /** Options shared by build and check. */
@@ -365,6 +367,46 @@ public final class KenshoCommand implements Runnable {
         @Override
         Shard shard() {
             return shard == null ? Shard.ALL : Shard.parse(shard);
+        }
+    }
+
+    @Command(name = "merge-reports", mixinStandardHelpOptions = true,
+            description = "Merge the JSON reports of a CI matrix (check --postgres-version V --shard I/N per job) into one: each "
+                    + "snippet once, failing where it failed on any version; refused unless every version site.yml names "
+                    + "reported every shard.")
+    static final class MergeReports implements Callable<Integer> {
+        @CommandLine.Parameters(arity = "1..*", paramLabel = "REPORT|DIR", description = "Reports, or folders holding them (*.json).")
+        List<Path> reports;
+
+        @Option(names = "--report", defaultValue = "target/kensho-report.json", description = "The merged report (default: ${DEFAULT-VALUE}).")
+        Path out;
+
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            PrintWriter err = spec.commandLine().getErr();
+            ReportMerge.Merged merged;
+            try {
+                merged = ReportMerge.merge(ReportMerge.find(reports));
+                ReportMerge.write(this.out, merged);
+            } catch (ReportMerge.Refused e) {
+                err.println(ConsoleGate.line("error: " + e.getMessage()));
+                return 1;
+            } catch (IOException e) {
+                err.println(ConsoleGate.line("error: cannot write " + this.out + ": " + e.getMessage()));
+                return 1;
+            }
+            // Server messages and file names come from the pages: each line passes the console gate.
+            merged.failures().forEach(line -> err.println(ConsoleGate.line(line)));
+            out.println(ConsoleGate.line("Kensho: merged " + merged.sources() + " report(s): PostgreSQL "
+                    + dev.kensho.sqlchecks.postgres.PostgresReleases.describe(merged.versions()) + " × " + merged.shards()
+                    + " shard(s) into " + this.out));
+            out.println(merged.passed() + " passed, " + merged.failed() + " failed"
+                    + (merged.skipped() > 0 ? ", " + merged.skipped() + " skipped" : ""));
+            return merged.failures().isEmpty() ? 0 : 1;
         }
     }
 

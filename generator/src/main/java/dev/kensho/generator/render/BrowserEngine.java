@@ -45,6 +45,23 @@ public final class BrowserEngine {
         return files;
     }
 
+    /**
+     * Bytes a reader's browser downloads on the first run, which the page says (rounded) before the first click: the
+     * module (index.js and its chunks), the WebAssembly and its data. The package's other scripts (pglite.js and
+     * initdb.js, which the module does not import; templating.js) and the licence are published but never fetched.
+     * BrowserTest compares the figure with what a first run in Chromium fetched.
+     */
+    public static long downloadBytes() throws IOException {
+        long bytes = 0;
+        for (Map.Entry<String, Path> file : files().entrySet()) {
+            String name = file.getKey().substring(file.getKey().lastIndexOf('/') + 1);
+            if (name.equals("index.js") || name.startsWith("chunk-") || name.endsWith(".wasm") || name.endsWith(".data")) {
+                bytes += Files.size(file.getValue());
+            }
+        }
+        return bytes;
+    }
+
     private static Path folder() throws IOException {
         return BundledFolder.of(BUNDLED, 1, "this Kensho was built without PGlite (no dev/kensho/generator/pglite/ in the jar); "
                 + "rebuild it with mvn package, which fetches it from the npm registry");

@@ -6,6 +6,7 @@ import dev.kensho.generator.content.SiteConfig;
 import dev.kensho.generator.verify.VersionCoverage;
 import dev.kensho.sqlchecks.model.Assertion;
 import dev.kensho.sqlchecks.model.Binding;
+import dev.kensho.sqlchecks.model.Directives;
 import dev.kensho.sqlchecks.model.Failure;
 import dev.kensho.sqlchecks.model.Outcome;
 import dev.kensho.sqlchecks.model.PageResult;
@@ -369,13 +370,25 @@ public final class BrowserRuns {
         run.put("statements", statements);
         if (!snippet.directives().parameters().isEmpty()) {
             Binding binding = Binding.of("kensho_p" + index, snippet.directives().parameters(), statements.get(0));
-            run.put("binding", Map.of("prefix", binding.prepare().substring(0, binding.shift()),
-                    "execute", binding.execute(), "deallocate", binding.deallocate(),
-                    "parameters", snippet.directives().parameters().stream()
-                            .map(p -> Map.of("position", p.position(), "type", p.type(), "value", p.value())).toList()));
+            // Ordered maps: Map.of's order changes from one JVM to the next, and the plan must be the same bytes every build.
+            Map<String, Object> bound = new LinkedHashMap<>();
+            bound.put("prefix", binding.prepare().substring(0, binding.shift()));
+            bound.put("execute", binding.execute());
+            bound.put("deallocate", binding.deallocate());
+            bound.put("parameters", snippet.directives().parameters().stream().map(p -> {
+                Map<String, Object> parameter = new LinkedHashMap<>();
+                parameter.put("position", p.position());
+                parameter.put("type", p.type());
+                parameter.put("value", p.value());
+                return parameter;
+            }).toList());
+            run.put("binding", bound);
         }
         run.put("expect", expectation(outcome));
         run.put("planClaims", snippet.directives().plan() != null);
+        if (snippet.directives().plan() != null) {
+            run.put("planChecks", planChecks(snippet.directives().plan()));
+        }
         List<Map<String, Object>> cases = new ArrayList<>();
         for (int c : casesOf(index)) {
             Snippet dataSet = result.outcomes().get(c).snippet();
@@ -393,6 +406,36 @@ public final class BrowserRuns {
             run.put("rows", chunk);
         }
         return run;
+    }
+
+    /**
+     * The snippet's plan claims as the browser lists them under an EXPLAIN the reader runs: each claim's directive
+     * name and value, in the order the build checks them. The browser decides only what the plan it printed shows.
+     */
+    private static List<Map<String, Object>> planChecks(Directives.PlanExpectations plan) {
+        List<Map<String, Object>> checks = new ArrayList<>();
+        if (plan.usesIndex() != null) {
+            checks.add(Map.of("claim", "uses-index", "value", plan.usesIndex()));
+        }
+        if (!plan.scanIn().isEmpty()) {
+            checks.add(Map.of("claim", "scan-in", "value", String.join(",", new java.util.TreeSet<>(plan.scanIn()))));
+        }
+        if (plan.noSort()) {
+            checks.add(Map.of("claim", "no-sort", "value", ""));
+        }
+        if (plan.noSeqScanOn() != null) {
+            checks.add(Map.of("claim", "no-seq-scan", "value", plan.noSeqScanOn()));
+        }
+        if (plan.indexCondContains() != null) {
+            checks.add(Map.of("claim", "index-cond-contains", "value", plan.indexCondContains()));
+        }
+        if (plan.maxBuffers() != null) {
+            checks.add(Map.of("claim", "max-buffers", "value", Long.toString(plan.maxBuffers())));
+        }
+        if (plan.maxRowsRemoved() != null) {
+            checks.add(Map.of("claim", "max-rows-removed", "value", Long.toString(plan.maxRowsRemoved())));
+        }
+        return checks;
     }
 
     /** The snippets written right after snippet {@code index} as its cases (its data sets), in document order. */

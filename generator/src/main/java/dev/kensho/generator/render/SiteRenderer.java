@@ -59,6 +59,8 @@ public final class SiteRenderer {
     private final Map<String, BrowserRuns> browserRuns;
     /** Where the browser's PostgreSQL is published, relative to the site's root. */
     private final String enginePath;
+    /** What the first run downloads, in MB (decimal, rounded): said beside the run controls before any click. */
+    private final String engineMegabytes;
     private Progress progress = Progress.silent();
 
     public SiteRenderer reportingTo(Progress progress) {
@@ -140,6 +142,7 @@ public final class SiteRenderer {
                         String builtAt, Map<String, String> lastUpdated, int jobs) throws IOException {
         this.browserRuns = browserRuns;
         this.enginePath = BrowserEngine.sitePath();
+        this.engineMegabytes = Long.toString(Math.round(BrowserEngine.downloadBytes() / 1_000_000.0));
         this.jobs = Math.max(1, jobs);
         this.theme = theme;
         this.config = config;
@@ -340,7 +343,7 @@ public final class SiteRenderer {
         Map<FencedCodeBlock, Outcome> outcomes = new IdentityHashMap<>();
         Map<FencedCodeBlock, Outcome> expectedRows = new IdentityHashMap<>();
         Map<FencedCodeBlock, VersionCoverage.Mark> marks = new IdentityHashMap<>();
-        Map<FencedCodeBlock, String> evidenceFrom = new IdentityHashMap<>();
+        Map<FencedCodeBlock, VersionCoverage.Evidence> evidenceFrom = new IdentityHashMap<>();
         Map<FencedCodeBlock, BrowserRuns.Entry> runnable = new IdentityHashMap<>();
         Map<String, String> runFiles = Map.of();
         String pageStem = stem(page.outputPath().substring(page.outputPath().lastIndexOf('/') + 1));
@@ -351,7 +354,7 @@ public final class SiteRenderer {
                 outcomes.put(fences.get(i).node(), result.outcomes().get(i));
                 if (severalVersions()) {
                     marks.put(fences.get(i).node(), verification.coverage().mark(page.relativePath(), i));
-                    evidenceFrom.put(fences.get(i).node(), verification.coverage().evidenceFrom(page.relativePath(), i));
+                    evidenceFrom.put(fences.get(i).node(), verification.coverage().evidence(page.relativePath(), i));
                 }
                 if (fences.get(i).rowsNode() != null) {
                     expectedRows.put(fences.get(i).rowsNode(), result.outcomes().get(i));
@@ -498,6 +501,7 @@ public final class SiteRenderer {
         model.put("asset", assetPaths());
         model.put("csp", ContentSecurityPolicy.POLICY);
         model.put("engine", enginePath);
+        model.put("engineMegabytes", engineMegabytes);
         model.put("ui", ui.strings());
         model.put("lang", siteLocale.lang());
         model.put("searchFolder", searchFolder(siteLocale.key()));

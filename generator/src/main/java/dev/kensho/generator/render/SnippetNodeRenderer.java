@@ -36,10 +36,10 @@ final class SnippetNodeRenderer implements NodeRenderer {
     /** What each verified fence's mark says of the PostgreSQL versions it held on, when the run checked several. */
     private final Map<FencedCodeBlock, VersionCoverage.Mark> marks;
     /**
-     * Per snippet, the exact version whose rows and plans its evidence shows, when the run checked several: the newest
-     * it ran on, which is not the run's newest for a snippet whose versions= leaves that one out.
+     * Per snippet, when the run checked several versions: the exact version whose rows its evidence shows (the newest
+     * it ran on, which is not the run's newest for a snippet whose versions= leaves that one out), and its plans by version.
      */
-    private final Map<FencedCodeBlock, String> evidenceFrom;
+    private final Map<FencedCodeBlock, VersionCoverage.Evidence> evidenceFrom;
     /** The theme's words in the page's language. */
     private final UiStrings ui;
     /** Text markers found when the page was parsed, by fence. */
@@ -61,12 +61,13 @@ final class SnippetNodeRenderer implements NodeRenderer {
 
     /**
      * @param marks           per fence, the versions its mark names (empty when the run checked one version)
-     * @param evidenceFrom per snippet, the exact version its evidence's rows and plans come from, when several were checked
+     * @param evidenceFrom per snippet, the exact version its evidence's rows come from and its plans by version, when
+     *                     several were checked
      */
     SnippetNodeRenderer(Theme theme, Map<FencedCodeBlock, Outcome> outcomes, Map<FencedCodeBlock, Outcome> expectedRows,
                         String serverVersion, UiStrings ui,
                         Map<FencedCodeBlock, String[]> textMarks, Map<FencedCodeBlock, BrowserRuns.Entry> runnable, String planUrl,
-                        Map<FencedCodeBlock, VersionCoverage.Mark> marks, Map<FencedCodeBlock, String> evidenceFrom) {
+                        Map<FencedCodeBlock, VersionCoverage.Mark> marks, Map<FencedCodeBlock, VersionCoverage.Evidence> evidenceFrom) {
         this.marks = marks;
         this.evidenceFrom = evidenceFrom;
         this.runnable = runnable;
@@ -146,8 +147,10 @@ final class SnippetNodeRenderer implements NodeRenderer {
             // "PostgreSQL 18 のみで検証済み": a versions= fence held where it said, and was not run elsewhere.
             evidence.put("markKey", only ? "code.verifiedOnly" : "code.verified");
             evidence.put("sessionsKey", only ? "code.verifiedSessionsOnly" : "code.verifiedSessions");
-            if (mark != null && evidenceFrom.get(node) != null) {
-                evidence.put("evidenceFrom", evidenceFrom.get(node));
+            VersionCoverage.Evidence versioned = evidenceFrom.get(node);
+            if (mark != null && versioned != null) {
+                evidence.put("evidenceFrom", versioned.from());
+                planByVersion(evidence, versioned);
             }
             model.put("evidence", evidence);
             if (outcome.transcript() != null && outcome.snippet().scenario() != null) {
@@ -194,6 +197,30 @@ final class SnippetNodeRenderer implements NodeRenderer {
                 .map(p -> Map.of("name", "$" + p.position(), "type", p.type(), "value", p.value())).toList());
         evidence.put("plan", outcome.plan() == null ? "" : outcome.plan());
         return evidence;
+    }
+
+    /**
+     * The plan of a snippet checked on several versions: where the versions' plans differ (beyond timings), each
+     * version's, under the versions it stands for, so that no version's plan passes for all; where they are the same,
+     * the one plan once, naming the versions it is the plan of.
+     */
+    private static void planByVersion(Map<String, Object> evidence, VersionCoverage.Evidence versioned) {
+        if (!versioned.claims().isEmpty()) {
+            // What was checked differed between versions: each version's claims, as for its plan.
+            evidence.put("assertionVersions", versioned.claims().stream().map(group -> Map.of("versions", group.described(),
+                    "assertions", group.assertions().stream().map(a -> Map.of("kind", a.kind(), "facts", a.facts(),
+                            "description", a.description())).toList())).toList());
+        }
+        if (versioned.plans().isEmpty()) {
+            return;
+        }
+        if (versioned.plansDiffer()) {
+            evidence.put("planVersions", versioned.plans().stream().map(group -> Map.of("versions", group.described(),
+                    "plan", group.plan(), "timingsOf", group.timingsOf())).toList());
+        } else {
+            evidence.put("planSameOn", versioned.plans().get(0).described());
+            evidence.put("planTimingsOf", versioned.plans().get(0).timingsOf());
+        }
     }
 
     /** A setup snippet that stands after snippets it runs before: the page says so where it stands. */

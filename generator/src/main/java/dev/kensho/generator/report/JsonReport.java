@@ -30,10 +30,12 @@ public final class JsonReport {
      *
      * @param pages          pages the build read
      * @param browserRuns    what each verified page's snippets can do in the reader's browser, by page
+     * @param shard          the share of the pages this run verified ({@code --shard}), which a merge of the reports of a
+     *                       CI matrix checks for
      */
     public record Build(String kenshoVersion, VerificationRun run, List<Diagnostic> diagnostics, int pages, long elapsedMs,
                         List<LinkChecker.ExternalLink> externalLinks, List<String> unverifiedSql, List<String> ignoredSql,
-                        Map<String, BrowserRuns> browserRuns) {
+                        Map<String, BrowserRuns> browserRuns, dev.kensho.generator.verify.Shard shard) {
     }
 
     public static void write(Path file, Build build) throws IOException {
@@ -54,6 +56,10 @@ public final class JsonReport {
         report.put("serverVersion", run.serverVersion());
         // The major versions every page was checked on (site.yml postgres.versions, or --postgres-version).
         report.put("postgresVersions", run.coverage() == null ? null : run.coverage().checked());
+        // What the site names, and which share of the pages this run had: a CI matrix of versions × shards merges its
+        // reports into one (kensho merge-reports), which needs both to tell that every version and shard reported.
+        report.put("postgresNamed", run.coverage() == null ? null : run.coverage().named());
+        report.put("shard", build.shard().toString());
         report.put("server", run.serverDescription());
         report.put("databaseLocale", run.serverVersion() == null ? null : DatabaseLocale.PAGE.describe());
         report.put("serverStartMs", run.serverStart().toMillis());

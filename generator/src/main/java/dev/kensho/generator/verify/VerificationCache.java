@@ -173,6 +173,16 @@ public final class VerificationCache {
     static final class CodeDigest {
         static final String VALUE = compute();
 
+        /**
+         * The browser's PostgreSQL (16.7 MB of PGlite's files, published byte for byte): nothing of it runs in a build
+         * or reaches a cache entry, and reading and hashing it was most of this digest's cost on every build with SQL.
+         */
+        private static final String NOT_CODE = "dev/kensho/generator/pglite/";
+
+        static boolean isCode(String name) {
+            return !name.startsWith(NOT_CODE);
+        }
+
         private static String compute() {
             try {
                 MessageDigest digest = MessageDigest.getInstance("SHA-256");
@@ -184,7 +194,7 @@ public final class VerificationCache {
                     if (!Files.isDirectory(source)) {
                         // The shaded jar also holds PostgreSQL's binaries; Kensho's own classes are what matter.
                         try (ZipFile jar = new ZipFile(source.toFile())) {
-                            List<? extends ZipEntry> entries = jar.stream().filter(e -> e.getName().startsWith("dev/kensho/"))
+                            List<? extends ZipEntry> entries = jar.stream().filter(e -> e.getName().startsWith("dev/kensho/") && isCode(e.getName()))
                                     .sorted(Comparator.comparing(ZipEntry::getName)).toList();
                             for (ZipEntry entry : entries) {
                                 update(digest, entry.getName());
@@ -197,7 +207,9 @@ public final class VerificationCache {
                     }
                     List<Path> files;
                     try (Stream<Path> walk = Files.walk(source)) {
-                        files = walk.filter(Files::isRegularFile).sorted().toList();
+                        files = walk.filter(Files::isRegularFile)
+                                .filter(file -> isCode(source.relativize(file).toString().replace(java.io.File.separatorChar, '/')))
+                                .sorted().toList();
                     }
                     for (Path file : files) {
                         update(digest, source.relativize(file).toString());

@@ -104,14 +104,41 @@ public final class VersionedVerification {
             }
         });
         Map<String, List<List<Integer>>> perPage = new LinkedHashMap<>();
+        Map<String, List<Map<Integer, String>>> plans = new LinkedHashMap<>();
+        Map<String, List<Map<Integer, List<dev.kensho.sqlchecks.model.Assertion>>>> claims = new LinkedHashMap<>();
         for (MarkdownDocument document : documents) {
+            String page = document.page().relativePath();
             List<List<Integer>> perSnippet = new ArrayList<>();
+            List<Map<Integer, String>> planPerSnippet = new ArrayList<>();
+            List<Map<Integer, List<dev.kensho.sqlchecks.model.Assertion>>> claimsPerSnippet = new ArrayList<>();
             for (MarkdownDocument.SqlFence fence : document.sqlFences()) {
                 perSnippet.add(checked.stream().filter(v -> fence.versions() == null || fence.versions().contains(v)).toList());
+                planPerSnippet.add(perVersion(fence, page, runs, o -> o.plan() == null || o.plan().isEmpty() ? null : o.plan()));
+                claimsPerSnippet.add(perVersion(fence, page, runs, Outcome::assertions));
             }
-            perPage.put(document.page().relativePath(), perSnippet);
+            perPage.put(page, perSnippet);
+            plans.put(page, planPerSnippet);
+            claims.put(page, claimsPerSnippet);
         }
-        return new VersionCoverage(checked, named, exact, perPage);
+        return new VersionCoverage(checked, named, exact, perPage, plans, claims);
+    }
+
+    /**
+     * What each version's run of the fence showed of one kind of evidence (its plan, its claims), where it held there:
+     * evidence that changed between versions is evidence of each version, and the page shows every one of them, not the
+     * newest's as if it were all. A version whose run has none of it (null) is left out.
+     */
+    private static <T> Map<Integer, T> perVersion(MarkdownDocument.SqlFence fence, String page, Map<Integer, VerificationRun> runs,
+                                                  java.util.function.Function<Outcome, T> evidence) {
+        Map<Integer, T> byVersion = new TreeMap<>();
+        runs.forEach((major, run) -> {
+            PageResult result = run.pages().get(page);
+            if (result != null) {
+                result.outcomes().stream().filter(o -> o.snippet().location().equals(fence.snippet().location()) && o.passed())
+                        .findFirst().map(evidence).ifPresent(value -> byVersion.put(major, value));
+            }
+        });
+        return byVersion;
     }
 
     private static VerificationRun merge(List<MarkdownDocument> documents, List<Integer> named, List<Integer> checked,
@@ -209,16 +236,9 @@ public final class VersionedVerification {
         if (meant.size() == 1) {
             return firstFailure;
         }
-        StringBuilder message = new StringBuilder();
-        if (!held.isEmpty()) {
-            message.append("holds on ").append(String.join(", ", held.stream().map(String::valueOf).toList())).append("; ");
-        }
-        List<String> parts = new ArrayList<>();
-        failedBy.forEach((text, versions) -> parts.add("on " + String.join(", ", versions.stream().map(String::valueOf).toList()) + ": " + text));
-        message.append(String.join("; ", parts));
         Failure failure = firstFailure.failure();
         return new Outcome(firstFailure.snippet(), Outcome.Status.FAILED,
-                new Failure(message.toString(), failure.sqlState(), failure.location(), failure.sourceLine(), failure.detail(), failure.hint()),
+                new Failure(VersionVerdict.failure(held, failedBy), failure.sqlState(), failure.location(), failure.sourceLine(), failure.detail(), failure.hint()),
                 firstFailure.results(), firstFailure.assertions(), firstFailure.plan(), firstFailure.transcript(), firstFailure.duration());
     }
 

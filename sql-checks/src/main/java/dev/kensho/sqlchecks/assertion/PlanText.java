@@ -44,6 +44,16 @@ public final class PlanText {
         return out.toString().stripTrailing();
     }
 
+    /**
+     * A plan {@link #render} wrote, less what changes from one run to the next on the same server (the actual
+     * times of each node and the execution time): two runs whose plans are the same but for these did the same work.
+     * Row counts, loops and buffers stay, since they are the work done.
+     */
+    public static String withoutTimings(String rendered) {
+        return rendered.replaceAll("\\(actual time=[0-9.]+\\.\\.[0-9.]+ ", "(actual ")
+                .replaceAll("(?m)^Execution Time: [0-9.]+ ms\\R?", "").stripTrailing();
+    }
+
     private static void node(JsonNode node, int depth, boolean top, StringBuilder out) {
         // EXPLAIN's own layout: a child's arrow two spaces in, each level six further, details six past the arrow.
         String indent = depth == 0 ? "" : " ".repeat(2 + 6 * (depth - 1));

@@ -48,6 +48,13 @@ final class NodeTree {
         }
     }
 
+    /**
+     * The first fields of a statement's tree: its {@code commandType} and the name of its {@code utilityStmt}
+     * node (null for {@code <>}). Most statements a session runs need nothing more (see {@link SessionOrders#ran}).
+     */
+    record Head(long commandType, String utilityType) {
+    }
+
     /** Raised for text that is not one well-formed node string. */
     static final class Malformed extends Exception {
         Malformed(String message) {
@@ -77,6 +84,43 @@ final class NodeTree {
             throw new Malformed("not one node");
         }
         return node;
+    }
+
+    /**
+     * The {@link Head} of the tree {@code text} holds. A Query writes {@code commandType} and {@code utilityStmt} before
+     * any nested node in every supported version, so they are read without reading the rest (a statement's tree is
+     * kilobytes and reading all of it was most of the verifier's own CPU time); a tree laid out otherwise is read whole.
+     */
+    static Head head(String text) throws Malformed {
+        NodeTree reader = new NodeTree(text);
+        String type = reader.token() == OPEN_NODE ? reader.token() : null;
+        if (type != null && !isDelimiter(type)) {
+            String command = null;
+            String field = null;
+            for (String token = reader.token(); token != null && !isDelimiter(token) && token != NULL; token = reader.token()) {
+                if (token.startsWith(":")) {
+                    field = token.substring(1);
+                    if (field.equals("utilityStmt")) {
+                        String value = reader.token();
+                        long commandType = new Node(type, command == null ? Map.of() : Map.of("commandType", command))
+                                .number("commandType", -1);
+                        if (value == NULL) {
+                            return new Head(commandType, null);
+                        }
+                        String name = value == OPEN_NODE ? reader.token() : null;
+                        if (name != null && !isDelimiter(name) && name != NULL && !name.startsWith(":")) {
+                            return new Head(commandType, name);
+                        }
+                        break;
+                    }
+                } else if ("commandType".equals(field)) {
+                    command = command == null ? token : command + " " + token; // a datum of several atoms, as node() joins it
+                }
+            }
+        }
+        Node top = read(text);
+        Node utility = top.node("utilityStmt");
+        return new Head(top.number("commandType", -1), utility == null ? null : utility.type());
     }
 
     private Object value() throws Malformed {

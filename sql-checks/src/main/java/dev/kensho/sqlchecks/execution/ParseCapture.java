@@ -15,8 +15,10 @@ import java.util.List;
  * statement as it ran. A message counts only when the server says its C routine
  * {@code elog_node_display} raised it, which no SQL, PL/pgSQL's {@code RAISE} included, can claim.
  *
- * <p>The statement's own tree comes first (it is parsed before anything it runs); a {@code PREPARE}
- * is followed by the tree of the statement it prepares. Later trees (statements of functions it
+ * <p>The statement's own tree comes first (it is parsed before anything it runs); from 15 on a {@code PREPARE}
+ * is followed by the tree of the statement it prepares (14 analyses it without reporting it). 14 and 15 write most
+ * utility statements as {@code :utilityStmt ?}: the statement's text, given with the capture, tells which it was
+ * ({@link UtilityText}), so that the same statement is read alike on every version. Later trees (statements of functions it
  * calls) are not needed and not kept. A capture made with {@link #ofEachStatement} serves a string of
  * several statements sent at once, and pairs its top-level trees with them.
  */
@@ -26,21 +28,29 @@ final class ParseCapture {
     private static final String FILE = "print.c";
     private static final String MESSAGE = "parse tree:";
     private static final int KEPT = 2;
+    /** How 14 and 15 write a utility statement their outfuncs.c does not write out. */
+    private static final String LEFT_OUT = "?";
     /** A tree larger than this (a VALUES list of many thousand rows) is not read: its statement's order stays unknown. */
     static final int MAX_TREE_CHARS = 4 << 20;
 
+    /** The statement as sent, read only where the tree leaves its utility statement out ({@link UtilityText}); may be null. */
+    private final String sql;
     private final List<String> trees = new ArrayList<>();
+    /** Trees already read, by index (null: unreadable). */
+    private final java.util.Map<Integer, NodeTree.Node> read = new java.util.HashMap<>();
     /** Keep only trees reported outside any function (no CONTEXT): one per statement of a string sent at once. */
     private final boolean topLevelOnly;
     private final int kept;
     private boolean tooLarge;
     private boolean surplus;
 
-    ParseCapture() {
-        this(false, KEPT);
+    /** A capture for the one statement {@code sql}. */
+    ParseCapture(String sql) {
+        this(sql, false, KEPT);
     }
 
-    private ParseCapture(boolean topLevelOnly, int kept) {
+    private ParseCapture(String sql, boolean topLevelOnly, int kept) {
+        this.sql = sql;
         this.topLevelOnly = topLevelOnly;
         this.kept = kept;
     }
@@ -53,28 +63,35 @@ final class ParseCapture {
      */
     static ParseCapture ofEachStatement(int statements) {
         // A PREPARE reports two trees: room for each statement's, and its prepared one.
-        return new ParseCapture(true, 2 * statements);
+        return new ParseCapture(null, true, 2 * statements);
     }
 
     /**
-     * One capture per statement, or null when the trees do not pair one to one with the statements (a
-     * tree was too large or unreadable, more or fewer came than statements): then no statement's order
-     * is read from them. A PREPARE's tree is followed by the prepared statement's, which goes with it.
+     * One capture per statement (of the texts {@code statements}, in order), or null when the trees do not pair one to
+     * one with the statements (a tree was too large or unreadable, more or fewer came than statements): then no
+     * statement's order is read from them. From 15 on a PREPARE's tree is followed by the prepared statement's, which
+     * goes with it; 14 reports the PREPARE's alone (its PrepareQuery analyses the statement without the report).
      */
-    synchronized List<ParseCapture> perStatement(int statements) {
+    synchronized List<ParseCapture> perStatement(List<String> statements) {
         if (!topLevelOnly || surplus || tooLarge) {
             return null;
         }
+        List<ParseCapture> each = paired(statements, true);
+        return each != null ? each : paired(statements, false);
+    }
+
+    private List<ParseCapture> paired(List<String> statements, boolean preparedFollows) {
         List<ParseCapture> each = new ArrayList<>();
         for (int t = 0; t < trees.size(); t++) {
-            ParseCapture one = new ParseCapture(false, KEPT);
-            one.trees.add(trees.get(t));
-            NodeTree.Node top = one.statement();
-            if (top == null) {
+            if (each.size() == statements.size()) {
                 return null;
             }
-            NodeTree.Node utility = top.node("utilityStmt");
-            if (utility != null && utility.type().equals("PREPARESTMT")) {
+            ParseCapture one = new ParseCapture(statements.get(each.size()), false, KEPT);
+            one.trees.add(trees.get(t));
+            if (one.statement() == null) {
+                return null;
+            }
+            if (preparedFollows && "PREPARESTMT".equals(one.utilityType())) {
                 if (t + 1 == trees.size()) {
                     return null;
                 }
@@ -82,7 +99,7 @@ final class ParseCapture {
             }
             each.add(one);
         }
-        return each.size() == statements ? each : null;
+        return each.size() == statements.size() ? each : null;
     }
 
     /** Takes one message of the running statement; anything but a parse tree is let go. */
@@ -137,19 +154,92 @@ final class ParseCapture {
         return "the parse tree the server reported could not be read";
     }
 
+    /**
+     * The command type and utility statement of the statement's own tree ({@link NodeTree#head}), read without the
+     * rest of the tree; null when {@link #statement()} would find no tree to read.
+     */
+    synchronized NodeTree.Head head() {
+        String text = flatTree(0);
+        if (text == null) {
+            return null;
+        }
+        try {
+            return NodeTree.head(text);
+        } catch (NodeTree.Malformed e) {
+            return null;
+        }
+    }
+
+    /**
+     * The node name of the statement's utility statement ({@code FETCHSTMT}, …), read from the head of its tree, or from
+     * its text where the tree leaves it out ({@link #utility}); null for a query, INSERT, UPDATE, DELETE or MERGE, or
+     * when there is no tree to read.
+     */
+    synchronized String utilityType() {
+        NodeTree.Head head = head();
+        if (head == null) {
+            return null;
+        }
+        if (head.utilityType() != null) {
+            return head.utilityType();
+        }
+        NodeTree.Node leftOut = leftOutUtility();
+        return leftOut == null ? null : leftOut.type();
+    }
+
+    /**
+     * The statement's utility statement: the tree's own node, or, where the server wrote {@code :utilityStmt ?} (14
+     * and 15 write only a few utility statements), the node {@link UtilityText} reads from the statement's text; null
+     * for a statement that is not a utility statement, or when there is no tree (or no text) to read.
+     */
+    NodeTree.Node utility() {
+        NodeTree.Node top = statement();
+        if (top == null) {
+            return null;
+        }
+        NodeTree.Node own = top.node("utilityStmt");
+        return own != null ? own : leftOutUtility();
+    }
+
+    /** Whether the statement is a utility statement: its tree's utilityStmt is set (a node, or 14's and 15's "?"). */
+    boolean isUtility() {
+        NodeTree.Node top = statement();
+        return top != null && top.get("utilityStmt") != null;
+    }
+
+    /** The utility statement a 14 or 15 tree wrote as {@code ?}, read from the text; null when the tree wrote it or none. */
+    private NodeTree.Node leftOutUtility() {
+        NodeTree.Node top = statement();
+        return top != null && sql != null && LEFT_OUT.equals(top.get("utilityStmt")) ? UtilityText.read(sql) : null;
+    }
+
     private synchronized NodeTree.Node tree(int index) {
+        if (index >= trees.size()) {
+            return null; // not reported (yet): nothing is remembered
+        }
+        if (read.containsKey(index)) {
+            return read.get(index); // several checks of one statement ask for its tree: it is read once
+        }
+        String text = flatTree(index);
+        NodeTree.Node node = null;
+        if (text != null) {
+            try {
+                node = NodeTree.read(text);
+            } catch (NodeTree.Malformed e) {
+                node = null;
+            }
+        }
+        read.put(index, node);
+        return node;
+    }
+
+    /** The tree at {@code index} in its flat form, or null when there is none. */
+    private String flatTree(int index) {
         if (index >= trees.size() || trees.get(index) == null) {
             return null;
         }
         String text = trees.get(index);
         // debug_pretty_print indents the tree and may break its lines anywhere: only the flat form is read.
-        if (!text.startsWith("{")) {
-            return null;
-        }
-        try {
-            return NodeTree.read(text);
-        } catch (NodeTree.Malformed e) {
-            return null;
-        }
+        return text.startsWith("{") ? text : null;
     }
 }

@@ -851,7 +851,8 @@ public final class ScenarioRunner {
      * string: each top-level tree in turn is the next statement's, read only when they pair one to one.
      */
     private static ParseCapture capture(List<SqlStatement> statements) {
-        return statements.size() <= 1 ? new ParseCapture() : ParseCapture.ofEachStatement(statements.size());
+        return statements.size() <= 1 ? new ParseCapture(statements.isEmpty() ? null : statements.get(0).text())
+                : ParseCapture.ofEachStatement(statements.size());
     }
 
     /**
@@ -866,7 +867,7 @@ public final class ScenarioRunner {
             memory.ran(parsed, true);
             return orders;
         }
-        List<ParseCapture> each = parsed.perStatement(statements.size());
+        List<ParseCapture> each = parsed.perStatement(statements.stream().map(SqlStatement::text).toList());
         // Results are named by the statement that returned them (SqlExecution.executeAll), one at most each, in order.
         int[] positions = new int[results.size()];
         int next = 0;

@@ -429,7 +429,7 @@ final class ScriptRunner {
                             plans = null;
                         }
                     }
-                    ParseCapture parses = new ParseCapture();
+                    ParseCapture parses = new ParseCapture(sent);
                     if (isLast) {
                         lastParse = parses;
                     }
@@ -840,7 +840,7 @@ final class ScriptRunner {
     }
 
     private ResultTable execute(String sql, PlanCapture plans) throws SQLException {
-        return execute(sql, plans, new ParseCapture(), true);
+        return execute(sql, plans, new ParseCapture(sql), true);
     }
 
     /**

@@ -21,13 +21,19 @@ import java.util.Set;
  * the statement its {@code PREPARE} parsed. Kensho remembers those only while nothing else runs on
  * the session (only FETCH, MOVE, EXECUTE, DECLARE, PREPARE, CLOSE and DEALLOCATE): any other
  * statement may close a cursor and open another of that name inside a function, whose query Kensho
- * never sees. Where the parse cannot be had, the order is unknown ({@link RowOrder#unknown}).
+ * never sees. Where the parse cannot be had, the order is unknown ({@link RowOrder#unknown}): on 14, the query of
+ * every PREPARE, whose parse that version does not report.
  */
 final class SessionOrders {
 
-    /** PostgreSQL's CmdType. */
-    private static final long SELECT = 1, UTILITY = 6;
-    private static final Set<String> KEEPS_MEMORY = Set.of("FETCHSTMT", "EXECUTESTMT", "DECLARECURSORSTMT", "PREPARESTMT",
+    /**
+     * PostgreSQL's CMD_SELECT, the same in every version. A utility statement is told by its tree's utilityStmt, not by
+     * its CmdType: that number changed when 15 put CMD_MERGE before CMD_UTILITY (5 on 14, 6 from 15 on).
+     */
+    private static final long SELECT = 1;
+    /** 14 calls DECLARE CURSOR's node DECLARECURSOR; 15 and later DECLARECURSORSTMT. */
+    private static final String DECLARE_14 = "DECLARECURSOR";
+    private static final Set<String> KEEPS_MEMORY = Set.of("FETCHSTMT", "EXECUTESTMT", "DECLARECURSORSTMT", DECLARE_14, "PREPARESTMT",
             "CLOSEPORTALSTMT", "DEALLOCATESTMT");
 
     /** Cursor name → its query's tree. */
@@ -37,15 +43,16 @@ final class SessionOrders {
 
     /** Takes what one statement the session ran did to its cursors and prepared statements. */
     void ran(ParseCapture statement, boolean succeeded) {
-        NodeTree.Node top = statement.statement();
-        NodeTree.Node utility = top == null || top.number("commandType", -1) != UTILITY ? null : top.node("utilityStmt");
-        if (!succeeded || utility == null || !KEEPS_MEMORY.contains(utility.type())) {
+        // Most statements forget both: that much is read from the head of the tree, the rest only when needed.
+        String type = succeeded ? statement.utilityType() : null;
+        NodeTree.Node utility = type == null || !KEEPS_MEMORY.contains(type) ? null : statement.utility();
+        if (utility == null || !KEEPS_MEMORY.contains(utility.type())) {
             cursors.clear();
             prepared.clear();
             return;
         }
         switch (utility.type()) {
-            case "DECLARECURSORSTMT" -> remember(cursors, utility.text("portalname"), utility.node("query"));
+            case "DECLARECURSORSTMT", DECLARE_14 -> remember(cursors, utility.text("portalname"), utility.node("query"));
             case "PREPARESTMT" -> remember(prepared, utility.text("name"), statement.next());
             case "CLOSEPORTALSTMT" -> forget(cursors, utility.text("portalname"));
             case "DEALLOCATESTMT" -> forget(prepared, utility.text("name"));
@@ -82,15 +89,12 @@ final class SessionOrders {
         if (top == null) {
             return RowOrder.unknown(statement.missing());
         }
-        long command = top.number("commandType", -1);
-        if (command == SELECT) {
-            return ofQuery(top, columns, "the server's parse of the query");
+        if (!statement.isUtility()) {
+            return top.number("commandType", -1) == SELECT ? ofQuery(top, columns, "the server's parse of the query")
+                    // INSERT/UPDATE/DELETE/MERGE … RETURNING cannot sort what they return.
+                    : RowOrder.unordered("a data-modifying statement's RETURNING has no order");
         }
-        if (command != UTILITY) {
-            // INSERT/UPDATE/DELETE/MERGE … RETURNING cannot sort what they return.
-            return RowOrder.unordered("a data-modifying statement's RETURNING has no order");
-        }
-        NodeTree.Node utility = top.node("utilityStmt");
+        NodeTree.Node utility = statement.utility();
         String type = utility == null ? "" : utility.type();
         switch (type) {
             case "EXPLAINSTMT", "VARIABLESHOWSTMT" -> {
@@ -109,6 +113,10 @@ final class SessionOrders {
             case "EXECUTESTMT" -> {
                 String name = utility.text("name");
                 NodeTree.Node query = name == null ? null : prepared.get(name);
+                if (query == null && name != null && prepared.containsKey(name)) {
+                    return RowOrder.unknown("the server did not report its parse of the prepared statement " + name + "'s query "
+                            + "(PostgreSQL 14 reports a PREPARE's own parse only)");
+                }
                 if (query == null) {
                     return RowOrder.unknown("the prepared statement " + name + " was not prepared by a statement Kensho saw parsed "
                             + "since (a statement ran in between that could have prepared it anew)");
@@ -124,10 +132,11 @@ final class SessionOrders {
 
     /** The order a parsed query promises: its top-level sortClause, each key mapped to the result column its target entry is. */
     static RowOrder ofQuery(NodeTree.Node query, int columns, String basis) {
-        long command = query.number("commandType", -1);
-        if (command != SELECT) {
-            return command == UTILITY ? RowOrder.unknown(basis + " is not a query")
-                    : RowOrder.unordered("a data-modifying statement's RETURNING has no order");
+        if (query.get("utilityStmt") != null) {
+            return RowOrder.unknown(basis + " is not a query");
+        }
+        if (query.number("commandType", -1) != SELECT) {
+            return RowOrder.unordered("a data-modifying statement's RETURNING has no order");
         }
         List<Object> sortClause = query.list("sortClause");
         if (sortClause.isEmpty()) {

@@ -42,6 +42,13 @@ public final class EmbeddedPostgres implements PostgresProvider {
 
     private static final String SUPERUSER = "postgres";
     private static final String LOCK_FILE = "kensho.lock";
+    /**
+     * The clusters this JVM runs, whose lock files the sweep must never open: locks are the process's, and closing
+     * any channel on a locked file releases them (FileChannel's documentation), so a sweep that merely looked at a
+     * sibling server's lock file (a server per PostgreSQL version, started at once) freed it, and another build's
+     * sweep then deleted that running cluster under it ("could not open file global/2964").
+     */
+    private static final java.util.Set<Path> RUNNING_HERE = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private static final Duration START_DEADLINE = Duration.ofSeconds(60);
     /**
      * Address space each server process may use (RLIMIT_AS, inherited by every backend): a snippet
@@ -106,6 +113,7 @@ public final class EmbeddedPostgres implements PostgresProvider {
             synchronized (EmbeddedPostgres.class) {
                 removeAbandonedClusters();
                 workDir = Files.createTempDirectory(clusterRoot(), "kensho-pg-");
+                RUNNING_HERE.add(workDir);
                 lockChannel = FileChannel.open(workDir.resolve(LOCK_FILE), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
                 ownership = lockChannel.lock();
                 // Written once the lock is held: an empty lock file is one another process has made but not yet locked.
@@ -120,11 +128,19 @@ public final class EmbeddedPostgres implements PostgresProvider {
                 throw e;
             }
         } catch (IOException e) {
-            PostgresBinaries.deleteTree(workDir);
+            forget(workDir);
             throw new PostgresUnavailableException("could not prepare the embedded server: " + e.getMessage(), e);
         } catch (PostgresUnavailableException | RuntimeException e) {
-            PostgresBinaries.deleteTree(workDir);
+            forget(workDir);
             throw e;
+        }
+    }
+
+    /** Deletes a cluster this JVM made, and only then lets the sweep look at its folder's name again. */
+    private static void forget(Path workDir) {
+        PostgresBinaries.deleteTree(workDir);
+        if (workDir != null) {
+            RUNNING_HERE.remove(workDir);
         }
     }
 
@@ -206,6 +222,9 @@ public final class EmbeddedPostgres implements PostgresProvider {
     }
 
     private static boolean ownerIsGone(Path dir) {
+        if (RUNNING_HERE.contains(dir)) {
+            return false; // This JVM's own: opening its lock file would release the lock (see RUNNING_HERE).
+        }
         Path lockFile = dir.resolve(LOCK_FILE);
         try {
             if (!Files.exists(lockFile) || Files.size(lockFile) == 0
@@ -430,7 +449,7 @@ public final class EmbeddedPostgres implements PostgresProvider {
                     // Released with the process anyway.
                 }
             }
-            PostgresBinaries.deleteTree(workDir);
+            forget(workDir);
             if (shutdownHook != null && Thread.currentThread() != shutdownHook) {
                 try {
                     Runtime.getRuntime().removeShutdownHook(shutdownHook);

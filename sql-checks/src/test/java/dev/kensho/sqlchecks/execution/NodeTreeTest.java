@@ -38,4 +38,26 @@ class NodeTreeTest {
         assertThrows(NodeTree.Malformed.class, () -> NodeTree.read("{QUERY :targetList ({TARGETENTRY :resno 1}"));
         assertThrows(NodeTree.Malformed.class, () -> NodeTree.read("{QUERY :a 1} {QUERY :a 2}"));
     }
+
+    @Test
+    void theHeadIsWhatTheWholeTreeSaysItsCommandAndUtilityStatementAre() throws Exception {
+        String select = "{QUERY :commandType 1 :querySource 0 :canSetTag true :utilityStmt <> :resultRelation 0 :rtable ({RANGETBLENTRY "
+                + ":alias <>}) :sortClause <>}";
+        String declare = "{QUERY :commandType 6 :querySource 0 :canSetTag true :utilityStmt {DECLARECURSORSTMT :portalname c\\ 1 "
+                + ":options 256 :query {QUERY :commandType 1 :utilityStmt <>}} :resultRelation 0}";
+        // Fields in another order (a nested node before utilityStmt): the whole tree is read.
+        String reordered = "{QUERY :rtable ({RANGETBLENTRY :alias <>}) :commandType 6 :utilityStmt {FETCHSTMT :portalname c}}";
+        for (String tree : List.of(select, declare, reordered)) {
+            NodeTree.Node whole = NodeTree.read(tree);
+            NodeTree.Head head = NodeTree.head(tree);
+            assertEquals(whole.number("commandType", -1), head.commandType(), tree);
+            assertEquals(whole.node("utilityStmt") == null ? null : whole.node("utilityStmt").type(), head.utilityType(), tree);
+        }
+        assertEquals(new NodeTree.Head(1, null), NodeTree.head(select));
+        assertEquals(new NodeTree.Head(6, "DECLARECURSORSTMT"), NodeTree.head(declare));
+        assertEquals(new NodeTree.Head(6, "FETCHSTMT"), NodeTree.head(reordered));
+        // A command type of several atoms is no number, as Node.number reads it.
+        assertEquals(-1, NodeTree.head("{QUERY :commandType 6 1 :utilityStmt <>}").commandType());
+        assertThrows(NodeTree.Malformed.class, () -> NodeTree.head("{QUERY :rtable ({RANGETBLENTRY :alias <>}"));
+    }
 }

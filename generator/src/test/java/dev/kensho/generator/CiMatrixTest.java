@@ -1,0 +1,169 @@
+package dev.kensho.generator;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.kensho.generator.cli.KenshoCommand;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * CI at scale: a matrix of PostgreSQL versions × shards, a {@code check --postgres-version V --shard I/N} per job, and
+ * {@code merge-reports} making one report of theirs that says what one build on every version would, and refuses to
+ * pass when a job's report is missing.
+ */
+class CiMatrixTest {
+
+    @TempDir
+    Path temp;
+
+    @Test
+    void theReportsOfAVersionsTimesShardsMatrixMergeIntoOneThatFailsWhereOneBuildWould() throws Exception {
+        TestSite site = new TestSite(temp.resolve("site"))
+                .page("site.yml", "postgres:\n  versions: [17, 18]\n")
+                .page("a.md", TestSite.source("A", "\n```sql\nCREATE TABLE t (id int, v int);\nINSERT INTO t VALUES (1, 1);\n```\n\n"
+                        + "```sql\nUPDATE t SET v = v + 1 RETURNING old.v AS before, new.v AS after;\n```\n"))
+                .page("b.md", TestSite.source("B", "\n```sql\nSELECT 1 AS one;\n```\n\n"
+                        + "```sql versions=\"18\"\nSELECT 2 AS two;\n```\n"));
+        Path reports = Files.createDirectories(temp.resolve("reports"));
+        List<String> jobs = new ArrayList<>();
+        for (int version : List.of(17, 18)) {
+            for (int shard : List.of(1, 2)) {
+                Path report = reports.resolve("kensho-report-" + version + "-" + shard + "/kensho-report.json");
+                TestSite.Run job = site.check("--postgres-version", Integer.toString(version), "--shard", shard + "/2",
+                        "--report", report.toString());
+                assertTrue(Files.isRegularFile(report), job::toString);
+                jobs.add(version + " " + (job.status() == 0 ? "held" : "failed"));
+            }
+        }
+        // On 17 the job whose shard has a.md fails; the other holds.
+        assertEquals(List.of("17 failed", "17 held", "18 held", "18 held"), jobs.stream().sorted().toList());
+        Path merged = temp.resolve("merged.json");
+        Merge merge = merge("--report", merged.toString(), reports.toString());
+        assertEquals(1, merge.status(), merge::toString);
+        assertEquals(site.display("a.md") + ":11:34: error: holds on 18; on 17: missing FROM-clause entry for table \"old\" [42P01]\n", merge.err());
+        assertEquals("Kensho: merged 4 report(s): PostgreSQL 17, 18 × 2 shard(s) into " + merged + "\n3 passed, 1 failed\n", merge.out());
+        JsonNode report = new ObjectMapper().readTree(merged.toFile());
+        assertEquals("[17,18]", report.get("postgresVersions").toString());
+        assertEquals("[\"PostgreSQL 17, shard 1/2\",\"PostgreSQL 17, shard 2/2\",\"PostgreSQL 18, shard 1/2\",\"PostgreSQL 18, shard 2/2\"]",
+                report.get("merged").toString());
+        List<String> snippets = new ArrayList<>();
+        report.get("snippets").forEach(s -> snippets.add(s.get("file").asText().replaceAll(".*/", "") + ":" + s.get("line").asInt()
+                + " " + s.get("status").asText() + " " + s.get("versions")));
+        assertEquals(List.of("a.md:6 passed [17,18]", "a.md:11 failed [17,18]", "b.md:6 passed [17,18]", "b.md:10 passed [18]"), snippets);
+        assertEquals("{\"snippets\":4,\"passed\":3,\"failed\":1,\"skipped\":0,\"problems\":0}", report.get("totals").toString());
+
+        // A job that never reported (left out of the matrix, or dead before --report): the merge refuses to pass.
+        Files.delete(reports.resolve("kensho-report-17-2/kensho-report.json"));
+        Merge incomplete = merge("--report", merged.toString(), reports.toString());
+        assertEquals(1, incomplete.status(), incomplete::toString);
+        assertEquals("error: no report for PostgreSQL 17 shard 2/2 (the site names PostgreSQL 17, 18): every version × shard job of "
+                + "the matrix must upload its report; a missing one did not run, or failed before writing it\n", incomplete.err());
+    }
+
+    @Test
+    void theActionRefusesAVersionOrShardThatIsNotOne() throws Exception {
+        assertEquals("::error title=Kensho::postgres-version must be a PostgreSQL major version such as 16, not '16; rm -rf /'",
+                action("INPUT_POSTGRES_VERSION", "16; rm -rf /"));
+        assertEquals("::error title=Kensho::shard must be I/N such as 1/2, not '$(id)/2'", action("INPUT_SHARD", "$(id)/2"));
+        assertEquals("::error title=Kensho::shard is for command: check (a build writes every page)",
+                action("INPUT_SHARD", "1/2", "INPUT_COMMAND", "build"));
+    }
+
+    @Test
+    void noInputOfTheActionCanStartALineOfItsOwn() throws Exception {
+        // GitHub's runner reads a line starting with '::' as a workflow command: an input's line break must not make one.
+        assertEquals("::error title=Kensho::command must be check, build or merge-reports, not 'check ::add-mask::x'",
+                action("INPUT_COMMAND", "check\n::add-mask::x"));
+        assertEquals("::error title=Kensho::provider must be auto, embedded, container or a jdbc:postgresql:// URL, not 'x  ::warning::forged'",
+                action("INPUT_PROVIDER", "x\r\n::warning::forged"));
+        assertEquals("::error title=Kensho::version must be a release such as 0.1.0, or 'source', not '0.1.0 ::error::forged'",
+                action("INPUT_VERSION", "0.1.0\n::error::forged"));
+        assertEquals("::error title=Kensho::shard must be I/N such as 1/2, not '1/2 ::notice::x'", action("INPUT_SHARD", "1/2\n::notice::x"));
+        assertEquals("::error title=Kensho::postgres-version must be a PostgreSQL major version such as 16, not '16 ::x'",
+                action("INPUT_POSTGRES_VERSION", "16\u000b::x"));
+    }
+
+    @Test
+    void aFileNameHoldingAColonIsMergedLikeAnyOther() throws Exception {
+        // A page's file name is the contributor's: "a:1.md" is a valid name on Linux, and the merge once parsed
+        // file:line:col back apart to sort snippets, failing with a stack trace on it.
+        Path reports = Files.createDirectories(temp.resolve("reports"));
+        String snippets = "[{\"file\":\"a:1.md\",\"line\":7,\"column\":1,\"status\":\"passed\",\"versions\":[18]},"
+                + "{\"file\":\"a:1.md\",\"line\":3,\"column\":1,\"status\":\"failed\",\"message\":\"boom\",\"versions\":[18]},"
+                + "{\"file\":\"a.md\",\"line\":2,\"column\":1,\"status\":\"passed\",\"versions\":[18]}]";
+        Files.writeString(reports.resolve("r.json"), "{\"kensho\":\"t\",\"postgresVersions\":[18],\"postgresNamed\":[18],"
+                + "\"shard\":\"1/1\",\"snippets\":" + snippets + ",\"problems\":[]}");
+        Path merged = temp.resolve("merged.json");
+        Merge merge = merge("--report", merged.toString(), reports.toString());
+        assertEquals(1, merge.status(), merge::toString);
+        assertEquals("a:1.md:3:1: error: boom\n", merge.err());
+        List<String> order = new ArrayList<>();
+        new ObjectMapper().readTree(merged.toFile()).get("snippets")
+                .forEach(snippet -> order.add(snippet.get("file").asText() + " " + snippet.get("line").asInt() + " " + snippet.get("status").asText()));
+        assertEquals(List.of("a.md 2 passed", "a:1.md 3 failed", "a:1.md 7 passed"), order);
+    }
+
+    @Test
+    void aReportThePullRequestCommittedIsNeverMerged() throws Exception {
+        // A report committed where the jobs' reports are downloaded would stand in for a job that died before writing
+        // its own (merge-reports counts every report it finds): the action refuses a reports folder the repository holds.
+        Path forged = temp.resolve("target/kensho-reports/kensho-report-18-2/kensho-report.json");
+        Files.createDirectories(forged.getParent());
+        Files.writeString(forged, "{\"postgresVersions\":[18],\"postgresNamed\":[18],\"shard\":\"2/2\",\"snippets\":[]}");
+        for (List<String> git : List.of(List.of("git", "init", "-q"), List.of("git", "add", "-f", "target"))) {
+            Process process = new ProcessBuilder(git).directory(temp.toFile()).inheritIO().start();
+            assertEquals(0, process.waitFor());
+        }
+        assertEquals("::error title=Kensho::reports: target/kensho-reports holds files of the repository"
+                        + " (target/kensho-reports/kensho-report-18-2/kensho-report.json); only the matrix jobs' downloaded reports may be merged",
+                action("INPUT_COMMAND", "merge-reports"));
+    }
+
+    @Test
+    void aReportOfAnotherShapeIsRefusedNamingItsFile() throws Exception {
+        Path reports = Files.createDirectories(temp.resolve("reports"));
+        Path report = reports.resolve("r.json");
+        Files.writeString(report, "{\"postgresVersions\":[18],\"postgresNamed\":[18],\"shard\":\"1/1\",\"snippets\":[],\"problems\":[1]}");
+        Merge merge = merge("--report", temp.resolve("merged.json").toString(), reports.toString());
+        assertEquals(1, merge.status(), merge::toString);
+        assertEquals("error: " + report + ": not a report of kensho check (it names no postgresVersions, postgresNamed or shard, or its snippets and problems are not lists of objects);"
+                + " each job of the matrix writes one with --report\n", merge.err());
+    }
+
+    private String action(String... environment) throws Exception {
+        ProcessBuilder builder = new ProcessBuilder("bash", Path.of("../bin/kensho-action").toAbsolutePath().toString())
+                .directory(temp.toFile()).redirectErrorStream(true);
+        for (int i = 0; i < environment.length; i += 2) {
+            builder.environment().put(environment[i], environment[i + 1]);
+        }
+        Process process = builder.start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(process.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(2, process.exitValue(), output);
+        return output.strip();
+    }
+
+    private record Merge(int status, String out, String err) {
+    }
+
+    private static Merge merge(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        List<String> command = new ArrayList<>(List.of("merge-reports"));
+        command.addAll(List.of(args));
+        int status = KenshoCommand.execute(new PrintWriter(out, true), new PrintWriter(err, true), command.toArray(String[]::new));
+        return new Merge(status, out.toString(), err.toString());
+    }
+}
