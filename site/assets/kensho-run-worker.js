@@ -79,7 +79,7 @@ const AFTER_OWN_MS = 200;
 
 async function handle(request, progress) {
   if (request.type === 'version') {
-    if (!live) live = await boot(request.engine, null);
+    if (!live) live = await boot(request.engine, null, progress);
     db = live.db;
     return (await db.query('SELECT version()', [], { rowMode: 'array' })).rows[0][0];
   }
@@ -108,21 +108,72 @@ async function initialCluster(engine) {
   return null;
 }
 
+/** PGlite's WebAssembly (the server and initdb) compiled, and its file-system image: fetched once per worker. */
+let files = null;
+/** The files PGlite would fetch itself, fetched here instead so that the page can say how many bytes have come. */
+const ENGINE_FILES = ['pglite.wasm', 'initdb.wasm', 'pglite.data'];
+
+/**
+ * PGlite's files as PGlite.create takes them (pgliteWasmModule, initdbWasmModule, fsBundle), fetched with the bytes
+ * counted: `progress({loaded, total})` each tenth of a megabyte, the total only when every response says its length
+ * as it is read (a host that compresses them says the compressed length, or none).
+ */
+function engineFiles(engine, progress) {
+  if (!files) {
+    files = fetchCounted(engine, progress || (() => {}));
+    files.catch(() => { files = null; });
+  }
+  return files;
+}
+
+async function fetchCounted(engine, progress) {
+  const responses = await Promise.all(ENGINE_FILES.map((name) => fetch(new URL(name, engine))));
+  responses.forEach((r, i) => { if (!r.ok) throw new Error(new URL(ENGINE_FILES[i], engine).href + ': HTTP ' + r.status); });
+  const lengths = responses.map((r) => (r.headers.get('Content-Encoding') ? NaN : Number(r.headers.get('Content-Length') || NaN)));
+  const total = lengths.every(Number.isFinite) ? lengths.reduce((a, b) => a + b, 0) : null;
+  let loaded = 0;
+  let said = -1;
+  const tell = (last) => {
+    const tenths = Math.floor(loaded / 100000);
+    if (tenths !== said || (last && said !== loaded / 100000)) {
+      said = last ? loaded / 100000 : tenths;
+      progress({ loaded, total });
+    }
+  };
+  tell();
+  const bodies = await Promise.all(responses.map(async (response) => {
+    const reader = response.body.getReader();
+    const chunks = [];
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      loaded += value.byteLength;
+      tell();
+    }
+    return new Blob(chunks);
+  }));
+  tell(true); // the last figure is every byte
+  const [pgliteWasmModule, initdbWasmModule] = await Promise.all(bodies.slice(0, 2).map(async (b) => WebAssembly.compile(await b.arrayBuffer())));
+  return { pgliteWasmModule, initdbWasmModule, fsBundle: bodies[2] };
+}
+
 /**
  * A started engine at the state of `tarball` (null: the initialised cluster), the session as the build's: the
  * build runs a page as a role that owns its database and is no superuser and bypasses no row security; so does
  * the browser, or row security, privileges and current_user would answer otherwise than they did.
  */
-async function boot(engine, tarball) {
+async function boot(engine, tarball, progress) {
   if (!PGlite) {
     ({ PGlite, protocol, parse } = await import(engine + 'index.js'));
   }
+  const loaded = await engineFiles(engine, progress);
   let base = tarball || await initialCluster(engine);
   let made;
   if (base) {
-    made = await PGlite.create({ loadDataDir: base });
+    made = await PGlite.create({ ...loaded, loadDataDir: base });
   } else {
-    made = await PGlite.create();
+    made = await PGlite.create(loaded);
     await made.exec("CREATE ROLE kensho_reader NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS;"
       + " DO $$ BEGIN EXECUTE format('ALTER DATABASE %I OWNER TO kensho_reader', current_database()); END $$;");
     cluster = await made.dumpDataDir('gzip');
@@ -169,7 +220,7 @@ async function sessionState() {
 function usable(plan, origin, target, text) {
   const { from, kept } = origin;
   if (from === 0) return true;
-  if (plan.clock || readsClock(text)) return false;
+  if (from > plan.clockFrom) return false; // the snapshot would hold times of when it was made (see readsClock)
   if (plan.runs.slice(0, from).some((r) => restartsOtherwise(r.sql))) return false;
   const texts = plan.runs.slice(from, target).map((r) => r.sql || '').concat([text]);
   if (kept.sequences && texts.some((t) => /currval|lastval/i.test(t))) return false;
@@ -178,12 +229,14 @@ function usable(plan, origin, target, text) {
 
 /**
  * Whether SQL reads the clock or waits on it: the current time (now(), CURRENT_TIMESTAMP, 'now' and the like, the
- * one-argument age()) or a sleep. On a page whose snippets do, a later snippet's outcome depends on how long ago the
+ * one-argument age()) or a sleep. Once a page's snippet does, a later snippet's outcome may depend on how long ago the
  * earlier ones ran (a lease of 3 seconds taken by one snippet has expired or not when the next runs), as on the build's
  * server, which ran them one after another. A state kept for later, in a snapshot or on an engine prepared while the
- * reader reads, holds rows written at the time it was made, not at the time of the run: such a page is not prepared
- * in the background (that work would also hold up the reader's next run, and let a lease expire) nor started from a
- * snapshot; an edited run starts from the page's start and replays, just before it runs, as the page always did.
+ * reader reads, would hold rows written at the time it was made, not at the time of the run; and the preparation, work
+ * of this thread, would hold up the reader's next run and let a lease expire. So from the page's first snippet that
+ * reads the clock (plan.clockFrom) on, nothing is prepared in the background and no snapshot is kept or used: an
+ * edited run there starts from the last state before that snippet and replays, just before it runs, as the page
+ * always did. States before it hold no time and are kept as on any page.
  */
 function readsClock(sql) {
   return /\b(now|current_timestamp|current_date|current_time|localtime|localtimestamp|transaction_timestamp|statement_timestamp|clock_timestamp|timeofday|age|pg_sleep|pg_sleep_for|pg_sleep_until)\b|'\s*(now|today|tomorrow|yesterday)\s*'/i
@@ -197,13 +250,17 @@ function readsClock(sql) {
  * data directory of a running server: starting from it is recovery after a crash). A snapshot after such a
  * snippet is neither kept nor used; the state before a later snippet is reached by a replay from the page's start.
  */
+// Recovery also sets the OID counter to the value it logged ahead (a table made after a start from a snapshot got
+// OID 24576 where the running engine gave 16390): OIDs only move forward, so objects keep their order by OID and
+// their names; and no verified result can show an absolute OID, since the build's page database is made on a server
+// shared with the site's other pages. That needs no rule here.
 function restartsOtherwise(sql) {
   return /\b(serial[248]?|bigserial|smallserial|sequence|nextval|setval|identity|unlogged)\b/i.test(sql || '');
 }
 
 /** Keeps the state the engine `e` is in (before run e.at) when the session holds nothing a data directory cannot. */
 async function keepSnapshot(plan, e) {
-  if (snapshotsOf !== plan.key || snapshots.has(e.at) || !e.clean || plan.clock) return;
+  if (snapshotsOf !== plan.key || snapshots.has(e.at) || !e.clean || e.at > plan.clockFrom) return;
   if (plan.runs.slice(0, e.at).some((r) => restartsOtherwise(r.sql))) return;
   // A transaction must not be open: only then is everything the session did in the data directory. Asked of the
   // server without a statement, since a statement in the reader's transaction could change or abort it.
@@ -226,7 +283,7 @@ async function engineAt(engine, plan, target, text, progress) {
     if (at <= target && at > from && usable(plan, { from: at, kept }, target, text)) from = at;
   }
   const kept = snapshots.get(from);
-  const e = from > 0 ? await boot(engine, kept.tarball) : await boot(engine, null);
+  const e = await boot(engine, from > 0 ? kept.tarball : null, progress);
   e.at = from;
   e.origin = { from, kept };
   let diverged;
@@ -282,7 +339,8 @@ function retire(e) {
  * (most often the same snippet, edited) starts at once; and, from it, a snapshot of that state.
  */
 async function prepareSpare(plan, target) {
-  if (plan.clock !== false) return; // the state would be of the time it was prepared (see readsClock)
+  // After a run that read the clock, the engine holds times: a delay before the next run could change it (see readsClock).
+  if (!(target < plan.clockFrom)) return;
   if (spare && spare.target === target) return;
   if (live && live.clean && live.at === target) return; // the engine runs go to is there already
   const old = spare;
@@ -393,7 +451,8 @@ async function run(request, progress) {
   plan.engine = engine;
   // Snapshots are of one page's plan: the first run of another page's drops them (the runs' indexes differ).
   plan.key = plan.key || JSON.stringify(plan.runs.map((r) => r.sql || r.reason || ''));
-  plan.clock = plan.runs.some((r) => readsClock(r.sql) || (r.cases || []).some((c) => c.statements.some(readsClock)));
+  const clock = plan.runs.findIndex((r) => readsClock(r.sql) || (r.cases || []).some((c) => c.statements.some(readsClock)));
+  plan.clockFrom = clock < 0 ? plan.runs.length : clock;
   if (snapshotsOf !== plan.key) {
     snapshots.clear();
     snapshotsOf = plan.key;

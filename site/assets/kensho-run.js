@@ -513,8 +513,8 @@ function planCheck(checks, table) {
   });
 }
 
-async function engineLine(plan) {
-  if (!engineVersion) engineVersion = await ask({ type: 'version' });
+async function engineLine(plan, onProgress) {
+  if (!engineVersion) engineVersion = await ask({ type: 'version' }, onProgress);
   const match = /^PostgreSQL (\S+) \((PGlite [^)]+)\)/.exec(engineVersion);
   const name = match ? 'PostgreSQL ' + match[1] + ' (' + match[2] + ')' : engineVersion;
   let line = words(plan, 'engine', name);
@@ -722,11 +722,26 @@ async function runAndShow(plan, parts, engine, request, judge) {
   const started = Date.now();
   let stage = 'loading';
   let limit = null;
+  // PGlite's files as they come ({loaded, total} bytes, total null when the host does not say it), while it loads.
+  let bytes = null;
+  const megabytes = (n) => (n / 1000000).toFixed(1);
   const say = () => {
     if (!current()) return;
     parts.status.textContent = stage === 'running' || stage === 'cases'
-      ? sentences(plan, words(plan, stage), words(plan, 'runLimit', RUN_SECONDS)) : words(plan, stage);
+      ? sentences(plan, words(plan, stage), words(plan, 'runLimit', RUN_SECONDS))
+      : stage === 'loading' && bytes ? (bytes.total === null ? words(plan, 'loadingSoFar', megabytes(bytes.loaded))
+        : words(plan, 'loadingBytes', megabytes(bytes.loaded), megabytes(bytes.total)))
+        : words(plan, stage);
     parts.status.append(parts.elapsed);
+  };
+  const onProgress = (progress) => {
+    if (!current()) return;
+    if (typeof progress === 'object') bytes = progress;
+    else stage = progress;
+    if ((progress === 'running' || progress === 'cases') && !limit) {
+      limit = setTimeout(() => stopWorker(words(plan, 'timedOut', RUN_SECONDS)), RUN_SECONDS * 1000);
+    }
+    say();
   };
   const tick = () => { if (current()) parts.elapsed.textContent = words(plan, 'elapsed', Math.round((Date.now() - started) / 1000)); };
   tick();
@@ -734,19 +749,12 @@ async function runAndShow(plan, parts, engine, request, judge) {
   const clock = setInterval(tick, 1000);
   parts.busy(true);
   try {
-    engine.textContent = await engineLine(plan);
+    engine.textContent = await engineLine(plan, onProgress);
     // Downloaded now, and kept by the browser: what it costs need not be said again on this page.
     document.querySelectorAll('.run-cost').forEach((note) => note.remove());
     let outcome;
     try {
-      outcome = await ask({ type: 'run', plan, ...request }, (progress) => {
-        if (!current()) return;
-        stage = progress;
-        if ((progress === 'running' || progress === 'cases') && !limit) {
-          limit = setTimeout(() => stopWorker(words(plan, 'timedOut', RUN_SECONDS)), RUN_SECONDS * 1000);
-        }
-        say();
-      });
+      outcome = await ask({ type: 'run', plan, ...request }, onProgress);
     } finally {
       clearTimeout(limit);
       parts.busy(false);

@@ -306,6 +306,12 @@ class BrowserTest {
                 ---
 
                 ```sql
+                CREATE TABLE holder (name text NOT NULL);
+                INSERT INTO holder VALUES ('a');
+                SELECT count(*) AS holders FROM holder;
+                ```
+
+                ```sql
                 CREATE TABLE lease (until timestamptz NOT NULL);
                 INSERT INTO lease VALUES (now() + interval '3 seconds');
                 ```
@@ -1273,11 +1279,20 @@ class BrowserTest {
     }
 
     @Test
-    void onAPageThatReadsTheClockAnEditedRunReplaysJustBeforeItRuns() {
+    void onAPageThatReadsTheClockAnEditedRunAfterItReplaysJustBeforeItRunsAndOneBeforeItIsPrepared() {
         // The build ran the snippets one after another: the lease of 3 seconds was held. A state prepared while the
         // reader read (or kept in a snapshot) holds a lease taken when it was prepared, expired by the edited run.
         List<WebElement> figures = openWithRunControls(base + "sample/guides/lease/");
-        WebElement check = figures.get(1);
+        // Before the page's first snippet that reads the clock the state holds no time: it is prepared as on any page.
+        WebElement before = figures.get(0);
+        assertEquals("same", runAndWait(before).getAttribute("data-kensho-verdict"));
+        pause(3000);
+        js("arguments[0].value = arguments[1]", before.findElement(By.cssSelector("textarea")),
+                "CREATE TABLE holder (name text NOT NULL);\nSELECT count(*) AS holders FROM holder;");
+        WebElement prepared = rerun(before);
+        assertEquals("prepared 0", prepared.getAttribute("data-kensho-engine"));
+        assertEquals(" holders\n---------\n       0\n(1 row)", before.findElement(By.cssSelector("[data-kensho-run-output]")).getAttribute("textContent"));
+        WebElement check = figures.get(2);
         assertEquals("same", runAndWait(check).getAttribute("data-kensho-verdict"));
         pause(8000); // longer than the lease and than the time the engine waits before it prepares a state
         js("arguments[0].value = arguments[1]", check.findElement(By.cssSelector("textarea")), "SELECT until > now() AS still_held FROM lease;");
@@ -1639,21 +1654,37 @@ class BrowserTest {
     }
 
     @Test
-    void theCostIsSaidBeforeTheFirstClickAndTheLoadShowsItsStageAndSeconds() throws IOException {
+    void theCostIsSaidBeforeTheFirstClickAndTheLoadShowsItsStageSecondsAndBytes() throws IOException {
         driver.get(base + "sample/guides/reader/");
         List<WebElement> figures = openWithRunControls(base + "sample/guides/reader/");
         WebElement cost = figures.get(1).findElement(By.cssSelector(".run-cost"));
         java.util.regex.Matcher said = java.util.regex.Pattern.compile("初回は PostgreSQL（約 (\\d+) MB）を読み込みます").matcher(cost.getText());
         assertTrue(said.matches(), cost.getText());
         requested.clear();
+        // Every text the status shows, as it changes (the loading figures pass too fast to be polled).
+        js("window.kenshoStatuses = []; const figure = arguments[0];"
+                + " new MutationObserver(() => { const s = figure.querySelector('.run-status');"
+                + " if (s && s.textContent !== window.kenshoStatuses[window.kenshoStatuses.length - 1]) window.kenshoStatuses.push(s.textContent); })"
+                + ".observe(figure, { subtree: true, childList: true, characterData: true });", figures.get(1));
         figures.get(1).findElement(By.cssSelector("[data-kensho-run]")).click();
-        WebElement status = waitUpTo(30).until(d -> figures.get(1).findElement(By.cssSelector(".run-status")));
-        String loading = waitUpTo(10).until(d -> {
-            String text = status.getText();
-            return text.matches("PostgreSQL を読み込んでいます…（\\d+ 秒）") ? text : null;
-        });
-        assertTrue(loading.startsWith("PostgreSQL を読み込んでいます…"), loading);
         waitUpTo(120).until(d -> figures.get(1).findElements(By.cssSelector(".run-verdict[data-kensho-verdict]")).size() == 1);
+        // While PGlite loads: its stage and seconds, then the megabytes of its WebAssembly and data come so far, of their
+        // total, rising to every byte of them (the server here says each file's length).
+        List<String> statuses = ((List<?>) js("return window.kenshoStatuses")).stream().map(String::valueOf).toList();
+        String first = statuses.stream().filter(t -> t.startsWith("PostgreSQL")).findFirst().orElseThrow();
+        assertTrue(first.matches("PostgreSQL を読み込んでいます…（\\d+ 秒）"), statuses.toString());
+        Path engine = site.resolve("sample/site/assets/pglite/" + dev.kensho.generator.render.BrowserEngine.version());
+        long engineBytes = Files.size(engine.resolve("pglite.wasm")) + Files.size(engine.resolve("initdb.wasm")) + Files.size(engine.resolve("pglite.data"));
+        String total = String.format(java.util.Locale.ROOT, "%.1f", engineBytes / 1_000_000.0);
+        java.util.regex.Pattern bytesSaid = java.util.regex.Pattern.compile("PostgreSQL を読み込んでいます… (\\d+\\.\\d) / " + java.util.regex.Pattern.quote(total) + " MB（\\d+ 秒）");
+        List<Double> figuresSaid = statuses.stream().map(bytesSaid::matcher).filter(java.util.regex.Matcher::matches)
+                .map(m -> Double.parseDouble(m.group(1))).toList();
+        assertTrue(figuresSaid.size() >= 2, statuses.toString());
+        assertEquals(0.0, figuresSaid.get(0), statuses.toString());
+        assertEquals(Double.parseDouble(total), figuresSaid.get(figuresSaid.size() - 1), statuses.toString());
+        for (int i = 1; i < figuresSaid.size(); i++) {
+            assertTrue(figuresSaid.get(i) >= figuresSaid.get(i - 1), statuses.toString());
+        }
         // The figure said is what the first run downloaded, in MB rounded.
         long bytes = 0;
         for (String path : requested.stream().filter(p -> p.contains("/assets/pglite/")).distinct().toList()) {
