@@ -10,9 +10,10 @@
 //   temporary table, prepared statement, cursor, LISTEN or advisory lock), checked by asking the server; an
 //   engine started from it (loadDataDir) is a server that was stopped there and started again, so BEGIN,
 //   COMMIT, VACUUM or CREATE DATABASE in the reader's text do on it what they do on a fresh server;
-// - after each run, a second engine is brought in the background to the state before that snippet, from the
-//   nearest snapshot and by replaying the snippets after it (as the page always did): the reader's next run of
-//   that snippet, edited or not, starts on it at once;
+// - once the reader starts to change a snippet's text (the page asks: 'prepare'), and after a run of their own
+//   text, a second engine is brought in the background to the state before that snippet, from the nearest
+//   snapshot and by replaying the snippets after it (as the page always did): their run of it starts on it at
+//   once. Nothing is prepared after a run of the verified text: the next snippet down the page would wait for it;
 // - the cluster initdb made (with the role the page runs as) is kept by the browser (Cache Storage, named after
 //   the engine's folder, which names PGlite's version), so that a further page starts without initdb.
 let PGlite = null;
@@ -48,6 +49,14 @@ let queue = Promise.resolve();
 const waiting = [];
 self.onmessage = (event) => {
   const { id, request } = event.data;
+  if (request.type === 'prepare') {
+    // The reader started to change a snippet's text: the state before it is prepared on a second engine while they
+    // type, so that their run starts at once. Nothing is prepared for a reader who only runs the verified text down
+    // the page: preparing is work of this same thread, and their next snippet would wait for it.
+    queue = queue.then(() => prepareSpare(pagePlan(request), request.target)).catch(() => { spare = null; });
+    self.postMessage({ id, ok: true, result: null });
+    return;
+  }
   waiting.push(request);
   queue = queue.then(async () => {
     waiting.splice(waiting.indexOf(request), 1);
@@ -57,24 +66,20 @@ self.onmessage = (event) => {
       self.postMessage({ id, ok: false, error: String((error && error.message) || error) });
     }
   });
-  if (request.type === 'run') {
-    // Once the reader has read for a moment with nothing more asked, the state before this snippet is prepared on a
-    // second engine; runs that come one after another (the next snippet down the page) need none, and must not wait
-    // for it (it is work of the same thread).
+  if (request.type === 'run' && own(request)) {
+    // After the reader's own text, the next run is most often the same snippet edited again: the state before it is
+    // prepared once nothing more was asked for a moment.
     const seen = ++requestsSeen;
     queue.then(() => setTimeout(() => {
       if (requestsSeen !== seen) return;
       queue = queue.then(() => prepareSpare(request.plan, request.target)).catch(() => { spare = null; });
-    }, own(request) ? AFTER_OWN_MS : READING_MS));
+    }, AFTER_OWN_MS));
+  } else {
+    ++requestsSeen;
   }
 };
 let requestsSeen = 0;
-/**
- * How long the worker waits, idle after a run of the verified text, before it prepares the state before that
- * snippet: a reader going down the page clicks the next snippet sooner; one who edits reads the result first.
- */
-const READING_MS = 1500;
-/** After the reader's own text, the next run is most often the same snippet edited again: prepared almost at once. */
+/** How long the worker waits, idle after a run of the reader's own text, before it prepares the state before it. */
 const AFTER_OWN_MS = 200;
 
 async function handle(request, progress) {
@@ -446,10 +451,14 @@ async function runAsBuilt(snippet, text) {
  * own text (verified) or the reader's. A replayed snippet that does not end as the build's did is reported, so
  * that the page never compares a run made from another state.
  */
-async function run(request, progress) {
-  const { engine, plan, target, text, exercise } = request;
-  plan.engine = engine;
-  // Snapshots are of one page's plan: the first run of another page's drops them (the runs' indexes differ).
+/**
+ * The page's plan of a request, with what the worker derives from it: every message carries its own copy of the
+ * plan, so a request to prepare and the run after it must derive the same engine, key and first clock-reading run.
+ */
+function pagePlan(request) {
+  const plan = request.plan;
+  plan.engine = request.engine;
+  // Snapshots are of one page's plan: the first request of another page's drops them (the runs' indexes differ).
   plan.key = plan.key || JSON.stringify(plan.runs.map((r) => r.sql || r.reason || ''));
   const clock = plan.runs.findIndex((r) => readsClock(r.sql) || (r.cases || []).some((c) => c.statements.some(readsClock)));
   plan.clockFrom = clock < 0 ? plan.runs.length : clock;
@@ -458,6 +467,12 @@ async function run(request, progress) {
     snapshotsOf = plan.key;
     if (spare) { const old = spare; spare = null; old.ready.then(retire, () => {}); }
   }
+  return plan;
+}
+
+async function run(request, progress) {
+  const { target, text, exercise } = request;
+  const plan = pagePlan(request);
   if (cluster && !snapshots.has(0)) snapshots.set(0, { tarball: cluster, sequences: false });
   // An engine may serve this run when it is still the build's, not past the target, and started from a snapshot
   // this run's text and the replay may start from.
@@ -481,7 +496,7 @@ async function run(request, progress) {
       retire(prepared);
       retire(live);
       live = null;
-      const made = await engineAt(engine, plan, target, text, progress);
+      const made = await engineAt(plan.engine, plan, target, text, progress);
       live = made.engine;
       how = { engine: 'started', from: live.origin.from };
       if (made.diverged) return { diverged: made.diverged };

@@ -872,7 +872,9 @@ async function openSnippet(button) {
   const hadFocus = document.activeElement === button;
   button.closest('.run-bar').hidden = true;
   showOrigin();
-  const run = (text) => { if (!parts.running) runSnippet(snippet, plan, target, text, parts, engine); };
+  // Whether the worker was asked to prepare the state before this snippet since the last run (see the editor's input).
+  let preparing = false;
+  const run = (text) => { if (!parts.running) { preparing = false; runSnippet(snippet, plan, target, text, parts, engine); } };
   go.addEventListener('click', (e) => { if (e.isTrusted) run(area.value); });
   if (explain) {
     explain.addEventListener('click', (e) => {
@@ -908,6 +910,11 @@ async function openSnippet(button) {
   area.addEventListener('input', () => {
     keepEdit(index, snippet.sql, area.value);
     showOrigin();
+    // Once the engine runs on this page, the state before this snippet is prepared while the reader types (once per edit).
+    if (worker && !preparing) {
+      preparing = true;
+      ask({ type: 'prepare', plan, target }).catch(() => {});
+    }
   });
   area.addEventListener('keydown', (e) => {
     if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && e.isTrusted) { e.preventDefault(); run(area.value); }
