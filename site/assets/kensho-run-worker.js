@@ -2,65 +2,379 @@
 // responsive while it starts and runs. It replays a page's snippets as the build ran them (the run plan:
 // run order, statements as the build split them, parameters bound as the build bound them) and returns what
 // each statement gave: rows as the text the server sent, or the error with its SQLSTATE.
+//
+// One engine stays alive while the reader reads, and the state before a snippet is kept so that an edited run
+// does not start PostgreSQL and replay the page again:
+// - a snapshot is a data directory PGlite wrote itself (dumpDataDir; PGlite's own clone() is the same), taken
+//   only at a moment the session holds nothing a data directory cannot (no open transaction, no SET, no
+//   temporary table, prepared statement, cursor, LISTEN or advisory lock), checked by asking the server; an
+//   engine started from it (loadDataDir) is a server that was stopped there and started again, so BEGIN,
+//   COMMIT, VACUUM or CREATE DATABASE in the reader's text do on it what they do on a fresh server;
+// - once the reader starts to change a snippet's text (the page asks: 'prepare'), and after a run of their own
+//   text, a second engine is brought in the background to the state before that snippet, from the nearest
+//   snapshot and by replaying the snippets after it (as the page always did): their run of it starts on it at
+//   once. Nothing is prepared after a run of the verified text: the next snippet down the page would wait for it;
+// - the cluster initdb made (with the role the page runs as) is kept by the browser (Cache Storage, named after
+//   the engine's folder, which names PGlite's version), so that a further page starts without initdb.
 let PGlite = null;
 /** PGlite's protocol messages and result parser: a request's results before an error are kept, as psql shows them. */
 let protocol = null;
 let parse = null;
+/** The engine of the current request: execute() and the rest run on it. */
 let db = null;
-/** Index in the plan's runs of the last snippet replayed as the build ran it; -1 before any. */
-let position = -1;
-/** False once the reader ran SQL of their own: the database no longer is the build's, so the next run starts anew. */
-let clean = true;
+/**
+ * The engine runs go to: its database, how many of the plan's runs it holds (the state before run `at`), and
+ * whether it is still the build's (false once the reader's own SQL ran on it, or a replay ended otherwise).
+ */
+let live = null;
+/** The engine prepared in the background: {target, ready: Promise of an engine at the state before run `target`, or null}. */
+let spare = null;
+/** The state before run `target` of the page's plan, by target: {tarball, sequences}; at most SNAPSHOTS of them. */
+const snapshots = new Map();
+const SNAPSHOTS = 12;
+/** The plan whose snapshots these are (a further page in the same worker starts anew). */
+let snapshotsOf = null;
+/** The initialised cluster (with the reader's role): from the browser's cache, or made by the first start. */
+let cluster = null;
+/** What the session state looks like on a freshly started engine (see sessionState). */
+let freshSession = null;
 const typeNames = new Map();
 /** Rows of one result sent back to the page, as the build keeps at most 1,000 of a result (SqlExecution.ROWS_KEPT). */
 const ROWS_SHOWN = 1000;
 
 // One request at a time, in the order they came: a run must never find the database closed or half replayed.
+// Work for later (preparing the spare engine) queues the same way, behind the answer it follows.
 let queue = Promise.resolve();
+/** The requests that came and wait for their turn: work for later gives way to one that is not for its snippet. */
+const waiting = [];
 self.onmessage = (event) => {
   const { id, request } = event.data;
+  if (request.type === 'prepare') {
+    // The reader started to change a snippet's text: the state before it is prepared on a second engine while they
+    // type, so that their run starts at once. Nothing is prepared for a reader who only runs the verified text down
+    // the page: preparing is work of this same thread, and their next snippet would wait for it.
+    queue = queue.then(() => prepareSpare(pagePlan(request), request.target)).catch(() => { spare = null; });
+    self.postMessage({ id, ok: true, result: null });
+    return;
+  }
+  waiting.push(request);
   queue = queue.then(async () => {
+    waiting.splice(waiting.indexOf(request), 1);
     try {
       self.postMessage({ id, ok: true, result: await handle(request, (progress) => self.postMessage({ id, progress })) });
     } catch (error) {
       self.postMessage({ id, ok: false, error: String((error && error.message) || error) });
     }
   });
+  if (request.type === 'run' && own(request)) {
+    // After the reader's own text, the next run is most often the same snippet edited again: the state before it is
+    // prepared once nothing more was asked for a moment.
+    const seen = ++requestsSeen;
+    queue.then(() => setTimeout(() => {
+      if (requestsSeen !== seen) return;
+      queue = queue.then(() => prepareSpare(request.plan, request.target)).catch(() => { spare = null; });
+    }, AFTER_OWN_MS));
+  } else {
+    ++requestsSeen;
+  }
 };
+let requestsSeen = 0;
+/** How long the worker waits, idle after a run of the reader's own text, before it prepares the state before it. */
+const AFTER_OWN_MS = 200;
 
 async function handle(request, progress) {
   if (request.type === 'version') {
-    if (!db) await start(request.engine);
+    if (!live) live = await boot(request.engine, null, progress);
+    db = live.db;
     return (await db.query('SELECT version()', [], { rowMode: 'array' })).rows[0][0];
   }
   return run(request, progress);
 }
 
-async function start(engine) {
+/** The cache that keeps the initialised cluster, named after the engine's folder (assets/pglite/VERSION/). */
+function clusterCache(engine) {
+  return self.caches ? self.caches.open('kensho-cluster ' + new URL(engine).pathname) : Promise.resolve(null);
+}
+const CLUSTER_KEY = 'kensho-initialised-cluster.tar.gz';
+
+/** The initialised cluster: kept by the browser, or made now (initdb) and kept. */
+async function initialCluster(engine) {
+  if (cluster) return cluster;
+  try {
+    const cache = await clusterCache(engine);
+    const kept = cache && await cache.match(new URL(CLUSTER_KEY, engine).href);
+    if (kept) {
+      cluster = new Blob([await kept.arrayBuffer()], { type: 'application/x-gzip' });
+      return cluster;
+    }
+  } catch (error) {
+    // No cache (a private window, storage refused): the cluster is made here instead.
+  }
+  return null;
+}
+
+/** PGlite's WebAssembly (the server and initdb) compiled, and its file-system image: fetched once per worker. */
+let files = null;
+/** The files PGlite would fetch itself, fetched here instead so that the page can say how many bytes have come. */
+const ENGINE_FILES = ['pglite.wasm', 'initdb.wasm', 'pglite.data'];
+
+/**
+ * PGlite's files as PGlite.create takes them (pgliteWasmModule, initdbWasmModule, fsBundle), fetched with the bytes
+ * counted: `progress({loaded, total})` each tenth of a megabyte, the total only when every response says its length
+ * as it is read (a host that compresses them says the compressed length, or none).
+ */
+function engineFiles(engine, progress) {
+  if (!files) {
+    files = fetchCounted(engine, progress || (() => {}));
+    files.catch(() => { files = null; });
+  }
+  return files;
+}
+
+async function fetchCounted(engine, progress) {
+  const responses = await Promise.all(ENGINE_FILES.map((name) => fetch(new URL(name, engine))));
+  responses.forEach((r, i) => { if (!r.ok) throw new Error(new URL(ENGINE_FILES[i], engine).href + ': HTTP ' + r.status); });
+  const lengths = responses.map((r) => (r.headers.get('Content-Encoding') ? NaN : Number(r.headers.get('Content-Length') || NaN)));
+  const total = lengths.every(Number.isFinite) ? lengths.reduce((a, b) => a + b, 0) : null;
+  let loaded = 0;
+  let said = -1;
+  const tell = (last) => {
+    const tenths = Math.floor(loaded / 100000);
+    if (tenths !== said || (last && said !== loaded / 100000)) {
+      said = last ? loaded / 100000 : tenths;
+      progress({ loaded, total });
+    }
+  };
+  tell();
+  const bodies = await Promise.all(responses.map(async (response) => {
+    const reader = response.body.getReader();
+    const chunks = [];
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      loaded += value.byteLength;
+      tell();
+    }
+    return new Blob(chunks);
+  }));
+  tell(true); // the last figure is every byte
+  const [pgliteWasmModule, initdbWasmModule] = await Promise.all(bodies.slice(0, 2).map(async (b) => WebAssembly.compile(await b.arrayBuffer())));
+  return { pgliteWasmModule, initdbWasmModule, fsBundle: bodies[2] };
+}
+
+/**
+ * A started engine at the state of `tarball` (null: the initialised cluster), the session as the build's: the
+ * build runs a page as a role that owns its database and is no superuser and bypasses no row security; so does
+ * the browser, or row security, privileges and current_user would answer otherwise than they did.
+ */
+async function boot(engine, tarball, progress) {
   if (!PGlite) {
     ({ PGlite, protocol, parse } = await import(engine + 'index.js'));
   }
-  if (db) {
-    await db.close();
+  const loaded = await engineFiles(engine, progress);
+  let base = tarball || await initialCluster(engine);
+  let made;
+  if (base) {
+    made = await PGlite.create({ ...loaded, loadDataDir: base });
+  } else {
+    made = await PGlite.create(loaded);
+    await made.exec("CREATE ROLE kensho_reader NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS;"
+      + " DO $$ BEGIN EXECUTE format('ALTER DATABASE %I OWNER TO kensho_reader', current_database()); END $$;");
+    cluster = await made.dumpDataDir('gzip');
+    clusterCache(engine).then((cache) => cache && cache.put(new URL(CLUSTER_KEY, engine).href,
+      new Response(cluster, { headers: { 'Content-Type': 'application/x-gzip' } }))).catch(() => {});
   }
-  db = await PGlite.create();
   // Values as the server sent them, as psql prints them: no conversion to JavaScript numbers or dates.
-  db.parsers = new Proxy({}, { get: () => (text) => text });
-  // The build runs a page as a role that owns its database and is no superuser and bypasses no row security;
-  // so does the browser, or row security, privileges and current_user would answer otherwise than they did.
-  await db.exec("CREATE ROLE kensho_reader NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS;"
-    + " DO $$ BEGIN EXECUTE format('ALTER DATABASE %I OWNER TO kensho_reader', current_database()); END $$;"
-    + " SET SESSION AUTHORIZATION kensho_reader;");
-  position = -1;
-  clean = true;
+  made.parsers = new Proxy({}, { get: () => (text) => text });
+  await made.exec('SET SESSION AUTHORIZATION kensho_reader');
+  const started = { db: made, at: 0, clean: true, origin: { from: 0, kept: null } };
+  if (!freshSession) {
+    db = made;
+    freshSession = (await sessionState()).state;
+  }
+  if (tarball) started.at = -1; // the caller says which state it is
+  return started;
 }
 
-async function typeName(oid) {
-  if (!typeNames.has(oid)) {
-    const found = await db.query('SELECT oid::text, typname FROM pg_catalog.pg_type', [], { rowMode: 'array' });
-    for (const [o, name] of found.rows) typeNames.set(Number(o), name);
+/**
+ * What the session holds beyond the data directory, as the server reports it: settings changed with SET, the
+ * roles, temporary relations, prepared statements, cursors, LISTEN, advisory locks; and whether a sequence was
+ * used (currval and lastval answer from the session: a snapshot with them is not used for text that asks them).
+ */
+async function sessionState() {
+  const found = await db.query("SELECT pg_catalog.json_build_object("
+    + "'settings', (SELECT pg_catalog.json_agg(name || '=' || setting ORDER BY name) FROM pg_catalog.pg_settings WHERE source = 'session'),"
+    + " 'user', current_user, 'session', session_user,"
+    + " 'temp', (SELECT count(*) FROM pg_catalog.pg_class WHERE relnamespace = pg_catalog.pg_my_temp_schema()),"
+    + " 'prepared', (SELECT count(*) FROM pg_catalog.pg_prepared_statements),"
+    + " 'cursors', (SELECT count(*) FROM pg_catalog.pg_cursors),"
+    + " 'listen', (SELECT count(*) FROM pg_catalog.pg_listening_channels()),"
+    + " 'locks', (SELECT count(*) FROM pg_catalog.pg_locks WHERE pid = pg_catalog.pg_backend_pid() AND locktype = 'advisory'))::text",
+  [], { rowMode: 'array' });
+  const sequences = !(await execute('SELECT pg_catalog.lastval()')).error;
+  return { state: found.rows[0][0], sequences };
+}
+
+/**
+ * Whether an engine started from the snapshot of the state before run `from` may replay runs from..target-1 and
+ * run `text`: always from the page's start (the initialised cluster); else not when the snapshot had a sequence
+ * used and the text asks currval or lastval, nor when the text reads statistics counters (a start clears them),
+ * nor after a snippet seeded random().
+ */
+function usable(plan, origin, target, text) {
+  const { from, kept } = origin;
+  if (from === 0) return true;
+  if (from > plan.clockFrom) return false; // the snapshot would hold times of when it was made (see readsClock)
+  if (plan.runs.slice(0, from).some((r) => restartsOtherwise(r.sql))) return false;
+  const texts = plan.runs.slice(from, target).map((r) => r.sql || '').concat([text]);
+  if (kept.sequences && texts.some((t) => /currval|lastval/i.test(t))) return false;
+  return !texts.some((t) => /setseed|pg_stat/i.test(t)) && !plan.runs.slice(0, from).some((r) => /setseed/i.test(r.sql || ''));
+}
+
+/**
+ * Whether SQL reads the clock or waits on it: the current time (now(), CURRENT_TIMESTAMP, 'now' and the like, the
+ * one-argument age()) or a sleep. Once a page's snippet does, a later snippet's outcome may depend on how long ago the
+ * earlier ones ran (a lease of 3 seconds taken by one snippet has expired or not when the next runs), as on the build's
+ * server, which ran them one after another. A state kept for later, in a snapshot or on an engine prepared while the
+ * reader reads, would hold rows written at the time it was made, not at the time of the run; and the preparation, work
+ * of this thread, would hold up the reader's next run and let a lease expire. So from the page's first snippet that
+ * reads the clock (plan.clockFrom) on, nothing is prepared in the background and no snapshot is kept or used: an
+ * edited run there starts from the last state before that snippet and replays, just before it runs, as the page
+ * always did. States before it hold no time and are kept as on any page.
+ */
+function readsClock(sql) {
+  return /\b(now|current_timestamp|current_date|current_time|localtime|localtimestamp|transaction_timestamp|statement_timestamp|clock_timestamp|timeofday|age|pg_sleep|pg_sleep_for|pg_sleep_until)\b|'\s*(now|today|tomorrow|yesterday)\s*'/i
+    .test(sql || '');
+}
+
+/**
+ * Whether SQL makes something an engine started from a snapshot does not hold as it was: a sequence (serial or
+ * identity column, CREATE SEQUENCE), which the start recovers at the value it logged ahead (nextval gave 4 on the
+ * engine, 34 on one started from its snapshot), or an unlogged table, which the start empties (PGlite writes the
+ * data directory of a running server: starting from it is recovery after a crash). A snapshot after such a
+ * snippet is neither kept nor used; the state before a later snippet is reached by a replay from the page's start.
+ */
+// Recovery also sets the OID counter to the value it logged ahead (a table made after a start from a snapshot got
+// OID 24576 where the running engine gave 16390): OIDs only move forward, so objects keep their order by OID and
+// their names; and no verified result can show an absolute OID, since the build's page database is made on a server
+// shared with the site's other pages. That needs no rule here.
+function restartsOtherwise(sql) {
+  return /\b(serial[248]?|bigserial|smallserial|sequence|nextval|setval|identity|unlogged)\b/i.test(sql || '');
+}
+
+/** Keeps the state the engine `e` is in (before run e.at) when the session holds nothing a data directory cannot. */
+async function keepSnapshot(plan, e) {
+  if (snapshotsOf !== plan.key || snapshots.has(e.at) || !e.clean || e.at > plan.clockFrom) return;
+  if (plan.runs.slice(0, e.at).some((r) => restartsOtherwise(r.sql))) return;
+  // A transaction must not be open: only then is everything the session did in the data directory. Asked of the
+  // server without a statement, since a statement in the reader's transaction could change or abort it.
+  if (e.db.isInTransaction()) return;
+  db = e.db;
+  const session = await sessionState();
+  if (session.state !== freshSession) return;
+  snapshots.set(e.at, { tarball: await e.db.dumpDataDir('gzip'), sequences: session.sequences });
+  while (snapshots.size > SNAPSHOTS) {
+    // Keep the page's start; drop the oldest other.
+    const oldest = [...snapshots.keys()].find((k) => k !== 0);
+    snapshots.delete(oldest);
   }
-  return typeNames.get(oid) || String(oid);
+}
+
+/** An engine at the state before run `target` (clean), from the nearest usable snapshot and a replay; null if a replay diverged. */
+async function engineAt(engine, plan, target, text, progress) {
+  let from = 0;
+  for (const [at, kept] of snapshots) {
+    if (at <= target && at > from && usable(plan, { from: at, kept }, target, text)) from = at;
+  }
+  const kept = snapshots.get(from);
+  const e = await boot(engine, from > 0 ? kept.tarball : null, progress);
+  e.at = from;
+  e.origin = { from, kept };
+  let diverged;
+  try {
+    diverged = await replay(plan, e, target, progress);
+  } catch (error) {
+    retire(e);
+    throw error;
+  }
+  return diverged ? { engine: e, diverged } : { engine: e };
+}
+
+/** Whether a request waits that work for later (preparing the engine for `target`) should give way to. */
+async function superseded(target) {
+  await new Promise((resolve) => setTimeout(resolve, 0)); // lets the requests that came in be counted
+  return waiting.some((r) => r.type !== 'run' || r.target !== target);
+}
+
+/**
+ * Replays runs e.at..target-1 on engine e as the build ran them; what diverged, if a replayed snippet ended
+ * otherwise. Work for later (no `progress`) stops when a request for another snippet comes.
+ */
+async function replay(plan, e, target, progress) {
+  if (e.at < target && progress) progress('replaying');
+  for (let i = e.at; i < target; i++) {
+    if (!progress && await superseded(target)) throw new Error('superseded');
+    db = e.db;
+    const earlier = plan.runs[i];
+    const outcome = await runAsBuilt(earlier, earlier.sql);
+    e.at = i + 1;
+    const expectedError = (earlier.expect && earlier.expect.error) || null;
+    const got = outcome.error ? outcome.error.sqlstate : null;
+    if (expectedError !== got) {
+      e.clean = false;
+      return { line: earlier.line, expected: expectedError, error: outcome.error || null };
+    }
+  }
+  return null;
+}
+
+/** Whether a request runs the reader's own text (an exercise's answer, or a snippet's text changed). */
+function own(request) {
+  return Boolean(request.exercise) || request.text !== request.plan.runs[request.target].sql;
+}
+
+/** Closes an engine no run will use again, after the current work (closing is not waited for). */
+function retire(e) {
+  if (e && e.db) e.db.close().catch(() => {});
+}
+
+/**
+ * After a run at `target`: a second engine at the state before `target`, so that the reader's next run there
+ * (most often the same snippet, edited) starts at once; and, from it, a snapshot of that state.
+ */
+async function prepareSpare(plan, target) {
+  // After a run that read the clock, the engine holds times: a delay before the next run could change it (see readsClock).
+  if (!(target < plan.clockFrom)) return;
+  if (spare && spare.target === target) return;
+  if (live && live.clean && live.at === target) return; // the engine runs go to is there already
+  const old = spare;
+  spare = null;
+  if (old) retire(await old.ready.catch(() => null));
+  const ready = engineAt(plan.engine, plan, target, '', null).then(async (made) => {
+    if (made.diverged) { retire(made.engine); return null; }
+    // A snapshot of it, unless the reader waits for this very state now (it is taken the next time).
+    if (!waiting.length) await keepSnapshot(plan, made.engine);
+    return made.engine;
+  });
+  spare = { target, ready };
+  await ready;
+}
+
+/** A result column's type name. Built-in types (OIDs below 16384) are the same on every engine and kept; others are asked. */
+async function typeName(oid) {
+  if (oid < 16384 && typeNames.has(oid)) return typeNames.get(oid);
+  try {
+    const found = await db.query('SELECT oid::text, typname FROM pg_catalog.pg_type WHERE oid < 16384 OR oid = $1', [oid], { rowMode: 'array' });
+    let name = null;
+    for (const [o, n] of found.rows) {
+      if (Number(o) < 16384) typeNames.set(Number(o), n);
+      if (Number(o) === oid) name = n;
+    }
+    return name || String(oid);
+  } catch (error) {
+    return String(oid); // in a transaction the reader's text left failed, the server answers nothing until it ends
+  }
 }
 
 /**
@@ -133,26 +447,62 @@ async function runAsBuilt(snippet, text) {
 }
 
 /**
- * Brings the database to the state the build had just before run `target`, then runs `text` there:
- * the snippet's own text (verified) or the reader's. A replayed snippet that does not end as the build's did
- * is reported, so that the page never compares a run made from another state.
+ * Brings an engine to the state the build had just before run `target`, then runs `text` there: the snippet's
+ * own text (verified) or the reader's. A replayed snippet that does not end as the build's did is reported, so
+ * that the page never compares a run made from another state.
  */
-async function run({ engine, plan, target, text, exercise }, progress) {
-  if (!db || !clean || position >= target) {
-    await start(engine);
+/**
+ * The page's plan of a request, with what the worker derives from it: every message carries its own copy of the
+ * plan, so a request to prepare and the run after it must derive the same engine, key and first clock-reading run.
+ */
+function pagePlan(request) {
+  const plan = request.plan;
+  plan.engine = request.engine;
+  // Snapshots are of one page's plan: the first request of another page's drops them (the runs' indexes differ).
+  plan.key = plan.key || JSON.stringify(plan.runs.map((r) => r.sql || r.reason || ''));
+  const clock = plan.runs.findIndex((r) => readsClock(r.sql) || (r.cases || []).some((c) => c.statements.some(readsClock)));
+  plan.clockFrom = clock < 0 ? plan.runs.length : clock;
+  if (snapshotsOf !== plan.key) {
+    snapshots.clear();
+    snapshotsOf = plan.key;
+    if (spare) { const old = spare; spare = null; old.ready.then(retire, () => {}); }
   }
-  if (position + 1 < target) progress('replaying');
-  for (let i = position + 1; i < target; i++) {
-    const earlier = plan.runs[i];
-    const outcome = await runAsBuilt(earlier, earlier.sql);
-    position = i;
-    const expectedError = (earlier.expect && earlier.expect.error) || null;
-    const got = outcome.error ? outcome.error.sqlstate : null;
-    if (expectedError !== got) {
-      clean = false;
-      return { diverged: { line: earlier.line, expected: expectedError, error: outcome.error || null } };
+  return plan;
+}
+
+async function run(request, progress) {
+  const { target, text, exercise } = request;
+  const plan = pagePlan(request);
+  if (cluster && !snapshots.has(0)) snapshots.set(0, { tarball: cluster, sequences: false });
+  // An engine may serve this run when it is still the build's, not past the target, and started from a snapshot
+  // this run's text and the replay may start from.
+  const fits = (e) => e && e.clean && e.at >= 0 && e.at <= target && usable(plan, e.origin, target, text);
+  const current = fits(live) ? live : null;
+  // How the state before the snippet was reached, for the benchmark and the tests: the engine as it was, one
+  // prepared while the reader read, or one started from a snapshot (the state before run `from`), and what was replayed.
+  let how = { engine: 'running', from: current ? current.at : null };
+  if (!current || current.at < target) {
+    const prepared = spare && spare.target === target ? await spare.ready.catch(() => null) : null;
+    if (spare && spare.target === target) spare = null;
+    if (fits(prepared) && prepared.at === target) {
+      retire(live);
+      live = prepared;
+      how = { engine: 'prepared', from: prepared.origin.from };
+    } else if (current) {
+      retire(prepared);
+      const diverged = await replay(plan, live, target, progress);
+      if (diverged) return { diverged };
+    } else {
+      retire(prepared);
+      retire(live);
+      live = null;
+      const made = await engineAt(plan.engine, plan, target, text, progress);
+      live = made.engine;
+      how = { engine: 'started', from: live.origin.from };
+      if (made.diverged) return { diverged: made.diverged };
     }
   }
+  db = live.db;
   progress('running');
   const snippet = plan.runs[target];
   const own = exercise || text !== snippet.sql;
@@ -169,13 +519,13 @@ async function run({ engine, plan, target, text, exercise }, progress) {
     for (const dataSet of snippet.cases) {
       const ran = await runCase(dataSet, text);
       if (ran.diverged) {
-        clean = false;
+        live.clean = false;
         return { diverged: ran.diverged };
       }
       cases.push(ran);
       if (ran.ended) {
         // The reader's text ended the transaction the case ran in: its data stays, so nothing more is judged on this state.
-        clean = false;
+        live.clean = false;
         return { tables: [], cases, sorted, verifiedSorts };
       }
     }
@@ -184,11 +534,11 @@ async function run({ engine, plan, target, text, exercise }, progress) {
   const outcome = exercise ? await execute(text) : await runAsBuilt(snippet, text);
   if (cases.length) outcome.cases = cases;
   if (own) {
-    clean = false;
+    live.clean = false;
   } else {
-    position = target;
+    live.at = target + 1;
   }
-  return { ...outcome, sorted, verifiedSorts };
+  return { ...outcome, sorted, verifiedSorts, how };
 }
 
 /**

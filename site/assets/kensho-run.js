@@ -513,8 +513,8 @@ function planCheck(checks, table) {
   });
 }
 
-async function engineLine(plan) {
-  if (!engineVersion) engineVersion = await ask({ type: 'version' });
+async function engineLine(plan, onProgress) {
+  if (!engineVersion) engineVersion = await ask({ type: 'version' }, onProgress);
   const match = /^PostgreSQL (\S+) \((PGlite [^)]+)\)/.exec(engineVersion);
   const name = match ? 'PostgreSQL ' + match[1] + ' (' + match[2] + ')' : engineVersion;
   let line = words(plan, 'engine', name);
@@ -771,11 +771,26 @@ async function runAndShow(plan, parts, engine, request, judge) {
   const started = Date.now();
   let stage = 'loading';
   let limit = null;
+  // PGlite's files as they come ({loaded, total} bytes, total null when the host does not say it), while it loads.
+  let bytes = null;
+  const megabytes = (n) => (n / 1000000).toFixed(1);
   const say = () => {
     if (!current()) return;
     parts.status.textContent = stage === 'running' || stage === 'cases'
-      ? sentences(plan, words(plan, stage), words(plan, 'runLimit', RUN_SECONDS)) : words(plan, stage);
+      ? sentences(plan, words(plan, stage), words(plan, 'runLimit', RUN_SECONDS))
+      : stage === 'loading' && bytes ? (bytes.total === null ? words(plan, 'loadingSoFar', megabytes(bytes.loaded))
+        : words(plan, 'loadingBytes', megabytes(bytes.loaded), megabytes(bytes.total)))
+        : words(plan, stage);
     parts.status.append(parts.elapsed);
+  };
+  const onProgress = (progress) => {
+    if (!current()) return;
+    if (typeof progress === 'object') bytes = progress;
+    else stage = progress;
+    if ((progress === 'running' || progress === 'cases') && !limit) {
+      limit = setTimeout(() => stopWorker(words(plan, 'timedOut', RUN_SECONDS)), RUN_SECONDS * 1000);
+    }
+    say();
   };
   const tick = () => { if (current()) parts.elapsed.textContent = words(plan, 'elapsed', Math.round((Date.now() - started) / 1000)); };
   tick();
@@ -783,19 +798,12 @@ async function runAndShow(plan, parts, engine, request, judge) {
   const clock = setInterval(tick, 1000);
   parts.busy(true);
   try {
-    engine.textContent = await engineLine(plan);
+    engine.textContent = await engineLine(plan, onProgress);
     // Downloaded now, and kept by the browser: what it costs need not be said again on this page.
     document.querySelectorAll('.run-cost').forEach((note) => note.remove());
     let outcome;
     try {
-      outcome = await ask({ type: 'run', plan, ...request }, (progress) => {
-        if (!current()) return;
-        stage = progress;
-        if ((progress === 'running' || progress === 'cases') && !limit) {
-          limit = setTimeout(() => stopWorker(words(plan, 'timedOut', RUN_SECONDS)), RUN_SECONDS * 1000);
-        }
-        say();
-      });
+      outcome = await ask({ type: 'run', plan, ...request }, onProgress);
     } finally {
       clearTimeout(limit);
       parts.busy(false);
@@ -810,6 +818,9 @@ async function runAndShow(plan, parts, engine, request, judge) {
     } else {
       showOutcome(plan, parts, outcome, judge(outcome));
     }
+    // How the engine reached the state before the snippet (running, prepared while the reader read, started from
+    // a snapshot), for the benchmark and the browser tests.
+    if (outcome.how) parts.verdictLine.dataset.kenshoEngine = outcome.how.engine + ' ' + outcome.how.from;
   } catch (error) {
     if (current()) {
       const said = error.message === words(plan, 'stopped') || error.message === words(plan, 'timedOut', RUN_SECONDS);
@@ -899,7 +910,9 @@ async function openSnippet(button) {
   const hadFocus = document.activeElement === button;
   button.closest('.run-bar').hidden = true;
   showOrigin();
-  const run = (text) => { if (!parts.running) runSnippet(snippet, plan, target, text, parts, engine); };
+  // Whether the worker was asked to prepare the state before this snippet since the last run (see the editor's input).
+  let preparing = false;
+  const run = (text) => { if (!parts.running) { preparing = false; runSnippet(snippet, plan, target, text, parts, engine); } };
   go.addEventListener('click', (e) => { if (e.isTrusted) run(area.value); });
   if (explain) {
     explain.addEventListener('click', (e) => {
@@ -921,6 +934,11 @@ async function openSnippet(button) {
   area.addEventListener('input', () => {
     keepEdit(index, snippet.sql, area.value);
     showOrigin();
+    // Once the engine runs on this page, the state before this snippet is prepared while the reader types (once per edit).
+    if (worker && !preparing) {
+      preparing = true;
+      ask({ type: 'prepare', plan, target }).catch(() => {});
+    }
   });
   area.addEventListener('keydown', (e) => {
     if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && e.isTrusted) { e.preventDefault(); run(area.value); }

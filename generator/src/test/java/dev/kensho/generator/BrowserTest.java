@@ -354,6 +354,46 @@ class BrowserTest {
                 SELECT sum(n) AS total FROM counter;
                 ```
                 """);
+        // A page whose snippets read the clock: a lease of 3 seconds, then whether it is still held.
+        Files.writeString(content.resolve("guides/lease.md"), """
+                ---
+                title: リース
+                ---
+
+                ```sql
+                CREATE TABLE holder (name text NOT NULL);
+                INSERT INTO holder VALUES ('a');
+                SELECT count(*) AS holders FROM holder;
+                ```
+
+                ```sql
+                CREATE TABLE lease (until timestamptz NOT NULL);
+                INSERT INTO lease VALUES (now() + interval '3 seconds');
+                ```
+
+                ```sql
+                SELECT until > now() AS held FROM lease;
+                ```
+                """);
+        // A page with a sequence: a start from a snapshot would recover it 32 values ahead.
+        Files.writeString(content.resolve("guides/sequence.md"), """
+                ---
+                title: 連番
+                ---
+
+                ```sql
+                CREATE TABLE item (id serial PRIMARY KEY, v text NOT NULL);
+                INSERT INTO item (v) VALUES ('a'), ('b'), ('c');
+                ```
+
+                ```sql
+                SELECT count(*) AS items FROM item;
+                ```
+
+                ```sql
+                INSERT INTO item (v) VALUES ('d') RETURNING id;
+                ```
+                """);
         Files.writeString(content.resolve("guides/advanced/deep.md"), "---\ntitle: 深い\n---\n\n深い本文。\n");
         Files.writeString(content.resolve("en/guides/a.md"), "---\ntitle: Page A\n---\n\n## Section\n\nEnglish text.\n");
         StringWriter out = new StringWriter();
@@ -1061,6 +1101,9 @@ class BrowserTest {
                 String kind = verdict.getAttribute("data-kensho-verdict");
                 if (!kind.equals("same") && !kind.equals("plan")) {
                     differ.add(page + " snippet " + figure.getAttribute("data-kensho-snippet") + ": " + kind + " " + verdict.getText());
+                    // Printed as it happens: a run killed before the end still names what differed.
+                    System.out.println("browser run differs: " + differ.get(differ.size() - 1) + "\n  output: "
+                            + figure.findElements(By.cssSelector("[data-kensho-run-output]")).stream().map(o -> o.getAttribute("textContent")).toList());
                 }
             }
             assertClean();
@@ -1268,11 +1311,18 @@ class BrowserTest {
         assertEquals(" rows\n------\n    3\n(1 row)", middle.findElement(By.cssSelector("[data-kensho-run-output]")).getAttribute("textContent"));
         WebElement area = middle.findElement(By.cssSelector("textarea"));
         for (int run = 0; run < 2; run++) {
+            if (run == 1) {
+                pause(2000); // the reader reads the first edit's result: the engine prepares the state before the snippet meanwhile
+            }
             js("arguments[0].value = arguments[1]", area,
                     "INSERT INTO counter VALUES (10);\nSELECT count(*) AS rows, sum(n) AS total, current_setting('search_path') AS path FROM counter;");
-            rerun(middle);
+            WebElement verdict = rerun(middle);
             assertEquals(" rows | total |      path\n------+-------+----------------\n    3 |    13 | ledger, public\n(1 row)",
                     middle.findElement(By.cssSelector("[data-kensho-run-output]")).getAttribute("textContent"), "run " + run);
+            // The second run starts on an engine brought to the state before the snippet while the reader read the first's result.
+            if (run == 1) {
+                assertTrue(verdict.getAttribute("data-kensho-engine").startsWith("prepared "), verdict.getAttribute("data-kensho-engine"));
+            }
         }
         js("arguments[0].value = arguments[1]", area, "SET search_path = public;\nDELETE FROM ledger.counter;");
         rerun(middle);
@@ -1280,6 +1330,47 @@ class BrowserTest {
         WebElement verdict = runAndWait(last);
         assertEquals("same", verdict.getAttribute("data-kensho-verdict"), verdict.getText());
         assertEquals(" total\n-------\n     6\n(1 row)", last.findElement(By.cssSelector("[data-kensho-run-output]")).getAttribute("textContent"));
+        assertClean();
+    }
+
+    @Test
+    void onAPageThatReadsTheClockAnEditedRunAfterItReplaysJustBeforeItRunsAndOneBeforeItIsPrepared() {
+        // The build ran the snippets one after another: the lease of 3 seconds was held. A state prepared while the
+        // reader read (or kept in a snapshot) holds a lease taken when it was prepared, expired by the edited run.
+        List<WebElement> figures = openWithRunControls(base + "sample/guides/lease/");
+        // Before the page's first snippet that reads the clock the state holds no time: it is prepared as on any page.
+        WebElement before = figures.get(0);
+        assertEquals("same", runAndWait(before).getAttribute("data-kensho-verdict"));
+        // Typing asks the worker to prepare the state before the snippet while the reader types.
+        type(before.findElement(By.cssSelector("textarea")),
+                "CREATE TABLE holder (name text NOT NULL);\nSELECT count(*) AS holders FROM holder;");
+        pause(3000);
+        WebElement prepared = rerun(before);
+        assertEquals("prepared 0", prepared.getAttribute("data-kensho-engine"));
+        assertEquals(" holders\n---------\n       0\n(1 row)", before.findElement(By.cssSelector("[data-kensho-run-output]")).getAttribute("textContent"));
+        WebElement check = figures.get(2);
+        assertEquals("same", runAndWait(check).getAttribute("data-kensho-verdict"));
+        pause(8000); // longer than the lease and than the time the engine waits before it prepares a state
+        js("arguments[0].value = arguments[1]", check.findElement(By.cssSelector("textarea")), "SELECT until > now() AS still_held FROM lease;");
+        WebElement verdict = rerun(check);
+        List<String> output = List.of(check.findElement(By.cssSelector("[data-kensho-run-output]")).getAttribute("textContent").split("\n"));
+        assertEquals(List.of("still_held", "t", "(1 row)"), List.of(output.get(0).strip(), output.get(2).strip(), output.get(3)), output.toString());
+        assertEquals("started 0", verdict.getAttribute("data-kensho-engine"), "the page is started anew and replayed, not prepared");
+        assertClean();
+    }
+
+    @Test
+    void anEditedRunAfterASequenceGetsTheNextValueAsOnAFreshServer() {
+        List<WebElement> figures = openWithRunControls(base + "sample/guides/sequence/");
+        WebElement insert = figures.get(2);
+        assertEquals("same", runAndWait(insert).getAttribute("data-kensho-verdict"));
+        for (int run = 0; run < 2; run++) {
+            pause(3000); // the engine prepares the state before the snippet meanwhile (and would keep a snapshot of it)
+            js("arguments[0].value = arguments[1]", insert.findElement(By.cssSelector("textarea")), "INSERT INTO item (v) VALUES ('e') RETURNING id;");
+            rerun(insert);
+            List<String> output = List.of(insert.findElement(By.cssSelector("[data-kensho-run-output]")).getAttribute("textContent").split("\n"));
+            assertEquals("4", output.get(2).strip(), "run " + run + ": " + output);
+        }
         assertClean();
     }
 
@@ -1714,21 +1805,37 @@ class BrowserTest {
     }
 
     @Test
-    void theCostIsSaidBeforeTheFirstClickAndTheLoadShowsItsStageAndSeconds() throws IOException {
+    void theCostIsSaidBeforeTheFirstClickAndTheLoadShowsItsStageSecondsAndBytes() throws IOException {
         driver.get(base + "sample/guides/reader/");
         List<WebElement> figures = openWithRunControls(base + "sample/guides/reader/");
         WebElement cost = figures.get(1).findElement(By.cssSelector(".run-cost"));
         java.util.regex.Matcher said = java.util.regex.Pattern.compile("初回は PostgreSQL（約 (\\d+) MB）を読み込みます").matcher(cost.getText());
         assertTrue(said.matches(), cost.getText());
         requested.clear();
+        // Every text the status shows, as it changes (the loading figures pass too fast to be polled).
+        js("window.kenshoStatuses = []; const figure = arguments[0];"
+                + " new MutationObserver(() => { const s = figure.querySelector('.run-status');"
+                + " if (s && s.textContent !== window.kenshoStatuses[window.kenshoStatuses.length - 1]) window.kenshoStatuses.push(s.textContent); })"
+                + ".observe(figure, { subtree: true, childList: true, characterData: true });", figures.get(1));
         figures.get(1).findElement(By.cssSelector("[data-kensho-run]")).click();
-        WebElement status = waitUpTo(30).until(d -> figures.get(1).findElement(By.cssSelector(".run-status")));
-        String loading = waitUpTo(10).until(d -> {
-            String text = status.getText();
-            return text.matches("PostgreSQL を読み込んでいます…（\\d+ 秒）") ? text : null;
-        });
-        assertTrue(loading.startsWith("PostgreSQL を読み込んでいます…"), loading);
         waitUpTo(120).until(d -> figures.get(1).findElements(By.cssSelector(".run-verdict[data-kensho-verdict]")).size() == 1);
+        // While PGlite loads: its stage and seconds, then the megabytes of its WebAssembly and data come so far, of their
+        // total, rising to every byte of them (the server here says each file's length).
+        List<String> statuses = ((List<?>) js("return window.kenshoStatuses")).stream().map(String::valueOf).toList();
+        String first = statuses.stream().filter(t -> t.startsWith("PostgreSQL")).findFirst().orElseThrow();
+        assertTrue(first.matches("PostgreSQL を読み込んでいます…（\\d+ 秒）"), statuses.toString());
+        Path engine = site.resolve("sample/site/assets/pglite/" + dev.kensho.generator.render.BrowserEngine.version());
+        long engineBytes = Files.size(engine.resolve("pglite.wasm")) + Files.size(engine.resolve("initdb.wasm")) + Files.size(engine.resolve("pglite.data"));
+        String total = String.format(java.util.Locale.ROOT, "%.1f", engineBytes / 1_000_000.0);
+        java.util.regex.Pattern bytesSaid = java.util.regex.Pattern.compile("PostgreSQL を読み込んでいます… (\\d+\\.\\d) / " + java.util.regex.Pattern.quote(total) + " MB（\\d+ 秒）");
+        List<Double> figuresSaid = statuses.stream().map(bytesSaid::matcher).filter(java.util.regex.Matcher::matches)
+                .map(m -> Double.parseDouble(m.group(1))).toList();
+        assertTrue(figuresSaid.size() >= 2, statuses.toString());
+        assertEquals(0.0, figuresSaid.get(0), statuses.toString());
+        assertEquals(Double.parseDouble(total), figuresSaid.get(figuresSaid.size() - 1), statuses.toString());
+        for (int i = 1; i < figuresSaid.size(); i++) {
+            assertTrue(figuresSaid.get(i) >= figuresSaid.get(i - 1), statuses.toString());
+        }
         // The figure said is what the first run downloaded, in MB rounded.
         long bytes = 0;
         for (String path : requested.stream().filter(p -> p.contains("/assets/pglite/")).distinct().toList()) {
