@@ -149,6 +149,26 @@ final class PageDatabase implements AutoCloseable {
         return session;
     }
 
+    /**
+     * A connection that reads what a scenario left ({@link StateCapture}) without leaving a trace the page can read: the
+     * server's statistics count every scan of the page's role (pg_stat_user_tables.seq_scan, n_tup_read and the rest), and a
+     * page may read them however it spells the view (a U&amp; identifier, dynamic SQL), so text cannot tell which pages do.
+     * track_counts may only be switched off by a superuser, hence Kensho's account, set in the startup packet so that no
+     * relation is counted from the first catalog read on. search_path is set there too: it outranks a search_path the page
+     * (which owns its database) set with ALTER DATABASE, so no name of the page's resolves in this session. Nothing of the
+     * page's runs while it reads: row security does not apply to a superuser, and a type's output function is C, which only
+     * a superuser may create.
+     */
+    Connection openStateReader() throws SQLException {
+        Properties reader = new Properties();
+        reader.putAll(credentials);
+        reader.putAll(server.adminCredentials());
+        reader.setProperty("options", "-c track_counts=off -c search_path=pg_catalog");
+        Connection session = DriverManager.getConnection(server.urlFor(name), reader);
+        SessionSettings.apply(session);
+        return session;
+    }
+
     @Override
     public void close() {
         try {

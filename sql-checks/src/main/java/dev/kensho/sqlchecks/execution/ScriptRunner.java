@@ -64,8 +64,8 @@ final class ScriptRunner {
 
     private final Semaphore scenarioSlots;
 
-    /** Opens a connection of the page's role besides the page's own: a scenario's sessions, the read of what one left. */
-    private final ScenarioRunner.SessionFactory sessions;
+    /** Opens the connection that reads what a scenario left, one that leaves no trace in the statistics (see PageDatabase). */
+    private final ScenarioRunner.SessionFactory stateReader;
 
     /** What the server's parse trees said about the session's cursors and prepared statements. */
     private final SessionOrders orders = new SessionOrders();
@@ -84,10 +84,10 @@ final class ScriptRunner {
             "abort", "savepoint", "release", "lock", "set", "reset", "show", "fetch", "move", "listen", "notify", "unlisten",
             "checkpoint");
 
-    ScriptRunner(Connection connection, ScenarioRunner.SessionFactory sessions, StatementGuard guard, Duration pageTimeout,
-                 Semaphore scenarioSlots) {
+    ScriptRunner(Connection connection, ScenarioRunner.SessionFactory sessions, ScenarioRunner.SessionFactory stateReader,
+                 StatementGuard guard, Duration pageTimeout, Semaphore scenarioSlots) {
         this.scenarioSlots = scenarioSlots;
-        this.sessions = sessions;
+        this.stateReader = stateReader;
         this.connection = connection;
         this.pageTimeout = pageTimeout;
         this.scenarios = new ScenarioRunner(connection, sessions, guard);
@@ -213,7 +213,7 @@ final class ScriptRunner {
                 if (outcome.passed() && outcome.transcript() != null && !inTransaction() && !readsStatistics(snippets)) {
                     // What it left, for the browser to restore in its place; read beside the page's session, never in it.
                     // Inside a transaction the page's own changes are not yet anyone else's to read: nothing is recorded.
-                    StateAfter after = StateCapture.read(sessions);
+                    StateAfter after = StateCapture.read(stateReader);
                     if (after != null) {
                         outcome = new Outcome(snippet, outcome.status(), outcome.failure(), outcome.results(), outcome.assertions(),
                                 outcome.plan(), outcome.transcript().withAfter(after), outcome.duration());

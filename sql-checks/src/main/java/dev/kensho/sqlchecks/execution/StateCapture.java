@@ -13,7 +13,8 @@ import java.util.List;
  * Reads what a scenario left in the page's database ({@link StateAfter}), for the browser to restore in its place.
  *
  * <p>It reads on a connection of its own, opened after the scenario's sessions ended and closed at once, never on the
- * page's: the page's session keeps no snapshot, lock, setting or temporary object of Kensho's. Its transaction is read-only
+ * page's: the page's session keeps no snapshot, lock, setting or temporary object of Kensho's. That connection is
+ * Kensho's superuser with track_counts off (PageDatabase.openStateReader): its scans count nowhere the page can read. Its transaction is read-only
  * (so nothing the page defined, a policy's function or an output function, may write or draw a sequence number while it
  * reads) and repeatable read (every table as of one moment). What it cannot record, it leaves unrecorded (null): the
  * snippets after the scenario then keep their "cannot run in the browser" note.

@@ -189,7 +189,7 @@ public final class Verifier implements AutoCloseable {
         activeDatabases.add(name);
         try (PageDatabase database = PageDatabase.create(server, admin, dropper, name, settings, ScriptRunner.claimsPlans(snippets))) {
             Duration setup = Duration.ofNanos(System.nanoTime() - t0);
-            List<Outcome> outcomes = new ScriptRunner(database.connection(), database::openSession, guard, settings.pageTimeout(), scenarioSlots).run(snippets);
+            List<Outcome> outcomes = new ScriptRunner(database.connection(), database::openSession, database::openStateReader, guard, settings.pageTimeout(), scenarioSlots).run(snippets);
             return new PageResult(page, RestoreProof.applies(outcomes) ? proveRestores(outcomes) : outcomes, setup);
         } catch (SQLException e) {
             throw new IllegalStateException("could not prepare a database for " + page + ": " + e.getMessage(), e);
@@ -207,7 +207,7 @@ public final class Verifier implements AutoCloseable {
         activeDatabases.add(name);
         List<Snippet> restored = RestoreProof.restoredPage(outcomes);
         try (PageDatabase database = PageDatabase.create(server, admin, dropper, name, settings, ScriptRunner.claimsPlans(restored))) {
-            List<Outcome> again = new ScriptRunner(database.connection(), database::openSession, guard, settings.pageTimeout(), scenarioSlots)
+            List<Outcome> again = new ScriptRunner(database.connection(), database::openSession, database::openStateReader, guard, settings.pageTimeout(), scenarioSlots)
                     .run(restored);
             return RestoreProof.judged(outcomes, again);
         } catch (SQLException e) {
