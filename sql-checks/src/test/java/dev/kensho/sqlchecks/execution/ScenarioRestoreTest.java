@@ -131,6 +131,25 @@ class ScenarioRestoreTest {
         assertEquals(2, result.outcomes().get(1).transcript().after().tables().get(0).rows().size(), "the state was read");
     }
 
+    /**
+     * The read runs as Kensho's superuser: a page that owns its database and puts its own schema before pg_catalog there
+     * (ALTER DATABASE ... SET search_path), with an operator of its own for text LIKE text, must not have it called by
+     * that session. Here the operator would fail the read (nothing recorded); on a real attack it would run as superuser.
+     */
+    @Test
+    void thePagesOwnOperatorsAreNotCalledByTheSuperuserReadingTheEndState() throws Exception {
+        PageResult result = page("""
+                CREATE TABLE orders (id bigserial PRIMARY KEY, note text, amount numeric);
+                CREATE FUNCTION public.trap(text, text) RETURNS boolean LANGUAGE plpgsql AS $$
+                  BEGIN IF current_user <> session_user OR (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user)
+                        THEN RAISE EXCEPTION 'page code ran as %', current_user; END IF; RETURN pg_catalog.textlike($1, $2); END $$;
+                CREATE OPERATOR public.~~ (LEFTARG = text, RIGHTARG = text, FUNCTION = public.trap);
+                DO $$ BEGIN EXECUTE pg_catalog.format('ALTER DATABASE %I SET search_path = public, pg_catalog', pg_catalog.current_database()); END $$;
+                """, TWO_SESSIONS, "SELECT count(*) FROM orders;");
+        assertTrue(result.passed(), () -> String.valueOf(result.outcomes()));
+        assertEquals(1, result.outcomes().get(1).transcript().after().reproduced());
+    }
+
     @Test
     void aScenarioThatLeavesNothingIsNotRecorded() throws Exception {
         String scenario = """
