@@ -28,6 +28,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class SignedStore {
 
+    /** Larger than any entry Kensho writes (a page's kept outcomes, a block's HTML): a larger file is not its. */
+    static final long MAX_ENTRY_BYTES = 64L * 1024 * 1024;
+
     private final Path folder;
     private final byte[] secret;
     private final String scheme;
@@ -80,6 +83,12 @@ public final class SignedStore {
         }
         byte[] stored;
         try {
+            // A file of the folder is read whole only within a bound: a sparse file past 2 GiB would end the build with
+            // an OutOfMemoryError (readAllBytes cannot hold it), one short of it would take the build's memory.
+            if (Files.size(file) > MAX_ENTRY_BYTES) {
+                unsigned.incrementAndGet();
+                return Optional.empty();
+            }
             stored = Files.readAllBytes(file);
         } catch (IOException e) {
             return Optional.empty(); // An unreadable entry is a miss; it is overwritten when written again.

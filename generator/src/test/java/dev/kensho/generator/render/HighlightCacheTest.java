@@ -35,6 +35,25 @@ class HighlightCacheTest {
         return new CacheSecret(Path.of("unused"), ciSecret).key();
     }
 
+    /** A sparse 3 GiB file in an entry's place (no disk taken) is not read: before, readAllBytes threw OutOfMemoryError. */
+    @Test
+    void aHugeFileInAnEntrysPlaceIsIgnoredWithoutReadingIt() throws Exception {
+        SyntaxHighlighter.forgetMemo();
+        String fresh = SyntaxHighlighter.get().highlight(CODE, "sql");
+        Path folder = temp.resolve("highlight");
+        Files.createDirectories(folder);
+        try (java.io.RandomAccessFile huge = new java.io.RandomAccessFile(folder.resolve(HighlightCache.key("sql", CODE) + ".json").toFile(), "rw")) {
+            huge.setLength(3L * 1024 * 1024 * 1024);
+        }
+        HighlightCache cache = new HighlightCache(new SignedStore(folder, key("this machine"), HighlightCache.SCHEME));
+        SyntaxHighlighter.forgetMemo();
+        assertEquals(fresh, SyntaxHighlighter.get().highlight(CODE, "sql", cache));
+        StringBuilder ignored = new StringBuilder();
+        cache.report(line -> ignored.append(line).append('\n'));
+        assertEquals("Kensho: 1 highlight cache entry in " + folder + " ignored (not signed by this machine for their code); "
+                + "that code was highlighted afresh\n", ignored.toString());
+    }
+
     @Test
     void aForgedAlteredOrForeignEntryIsNeverUsedAndTheCodeIsHighlightedAfresh() throws Exception {
         SyntaxHighlighter.forgetMemo();
