@@ -2,8 +2,8 @@
 // round is a reader's first visit (a fresh browser profile): what a page loads before any click; the first click on
 // a run control (bytes, files, time to the verdict: "cold"); a later snippet on the same page ("warm"); that snippet
 // edited and run again, twice, each edit undoing the previous one's text ("edit": the second run must not see the
-// first's effects, which the browser tests assert; here only the time), each after READ_MS (default 3000) of the
-// reader reading the result and typing, which the engine uses to prepare the state before the snippet; then a
+// first's effects, which the browser tests assert; here only the time), each typed, then READ_MS (default 3000) of
+// the reader reading it over before Run (the engine prepares the state before the snippet from the first input); then a
 // further page in the same browser, its first click ("next page").
 // usage: bench/playground.sh (installs playwright-core into /tmp and serves target/site); needs Node and chromium.
 import { chromium } from 'playwright-core';
@@ -54,10 +54,11 @@ for (let round = 0; round < Number(rounds); round++) {
   const editMs = [];
   const editHow = [];
   for (const edit of ['\n-- the reader\'s first edit', '\n-- the reader\'s second edit']) {
-    await tab.waitForTimeout(readMs);
+    // The reader types (the first input asks the engine to prepare the state before the snippet), then reads it over.
     const area = later.locator('.run-editor');
     const original = await area.inputValue();
     await area.fill(original.replace(/\n-- the reader's (first|second) edit$/, '') + edit);
+    await tab.waitForTimeout(readMs);
     await later.locator('.run-verdict[data-kensho-verdict]').evaluate((v) => v.removeAttribute('data-kensho-verdict'));
     const started = Date.now();
     await later.locator('.run-go').click();
