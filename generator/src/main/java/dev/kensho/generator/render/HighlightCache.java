@@ -104,17 +104,6 @@ public final class HighlightCache {
     }
 
     static String key(String prism, String code) {
-        try {
-            MessageDigest digest = MessageDigest.getInstance("SHA-256");
-            for (String part : new String[] {HIGHLIGHTER, SyntaxHighlighter.PRISM, SyntaxHighlighter.ENGINE, prism, code}) {
-                byte[] bytes = part.getBytes(StandardCharsets.UTF_8);
-                digest.update(Integer.toString(bytes.length).getBytes(StandardCharsets.US_ASCII));
-                digest.update((byte) ':');
-                digest.update(bytes);
-            }
-            return HexFormat.of().formatHex(digest.digest());
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return RenderMemo.key(HIGHLIGHTER, SyntaxHighlighter.PRISM, SyntaxHighlighter.ENGINE, prism, code);
     }
 }
