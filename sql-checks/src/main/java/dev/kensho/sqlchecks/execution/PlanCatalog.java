@@ -219,6 +219,6 @@ final class PlanCatalog implements dev.kensho.sqlchecks.assertion.PlanCheck.Cata
     }
 
     private static String quoteIdentifier(String name) {
-        return "\"" + name.replace("\"", "\"\"") + "\"";
+        return dev.kensho.sqlchecks.script.SqlQuoting.identifier(name);
     }
 }

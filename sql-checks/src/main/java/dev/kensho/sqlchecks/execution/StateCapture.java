@@ -159,6 +159,6 @@ final class StateCapture {
     }
 
     private static String identifier(String name) {
-        return '"' + name.replace("\"", "\"\"") + '"';
+        return dev.kensho.sqlchecks.script.SqlQuoting.identifier(name);
     }
 }

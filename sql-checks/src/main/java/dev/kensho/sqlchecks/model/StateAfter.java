@@ -92,11 +92,11 @@ public record StateAfter(List<TableRows> tables, List<SequencePosition> sequence
 
     /** Always quoted: a name is the page's text, and quoting keeps it one identifier whatever it holds. */
     static String identifier(String name) {
-        return '"' + name.replace("\"", "\"\"") + '"';
+        return dev.kensho.sqlchecks.script.SqlQuoting.identifier(name);
     }
 
     /** A standard string literal (standard_conforming_strings is on: a page that turns it off is not run in the browser). */
     static String literal(String value) {
-        return '\'' + value.replace("'", "''") + '\'';
+        return dev.kensho.sqlchecks.script.SqlQuoting.literal(value);
     }
 }
