@@ -150,9 +150,10 @@ final class PageDatabase implements AutoCloseable {
     }
 
     /**
-     * A connection that reads what a scenario left ({@link StateCapture}) without leaving a trace the page can read: the
-     * server's statistics count every scan of the page's role (pg_stat_user_tables.seq_scan, n_tup_read and the rest), and a
-     * page may read them however it spells the view (a U&amp; identifier, dynamic SQL), so text cannot tell which pages do.
+     * A connection that reads what a scenario left ({@link StateCapture}), on a capture run's database only ({@link
+     * CaptureRun}), leaving as little trace as it can there, so that the capture run's snippets after it still end as the
+     * real run's (else a later scenario's state is not accepted): the server's statistics count every scan of the page's
+     * role (pg_stat_user_tables.seq_scan, n_tup_read and the rest), and a page may read them however it spells the view.
      * track_counts may only be switched off by a superuser, hence Kensho's account, set in the startup packet so that no
      * relation is counted from the first catalog read on. search_path is set there too: it outranks a search_path the page
      * (which owns its database) set with ALTER DATABASE, so no name of the page's resolves in this session. Nothing of the

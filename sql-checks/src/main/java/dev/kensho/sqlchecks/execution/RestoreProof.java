@@ -4,6 +4,7 @@ import dev.kensho.sqlchecks.model.Assertion;
 import dev.kensho.sqlchecks.model.Directives;
 import dev.kensho.sqlchecks.model.Outcome;
 import dev.kensho.sqlchecks.model.RunOrder;
+import dev.kensho.sqlchecks.model.ScenarioTranscript;
 import dev.kensho.sqlchecks.model.Snippet;
 import dev.kensho.sqlchecks.model.StateAfter;
 
@@ -99,10 +100,19 @@ final class RestoreProof {
                 o.transcript().withAfter(o.transcript().after().withReproduced(count)), o.duration()));
     }
 
-    /** Ended alike, as the browser compares a run: status, every result (columns, types, rows) and the error's SQLSTATE. */
+    /**
+     * Ended alike, as the browser compares a run: status, every result (columns, types, rows) and the error's SQLSTATE; for
+     * a scenario (compared by {@link CaptureRun}), its steps in the order they ran, each one's wait, results and error too.
+     */
     static boolean same(Outcome real, Outcome restored) {
         return real.status() == restored.status() && real.results().equals(restored.results())
-                && Objects.equals(sqlState(real), sqlState(restored));
+                && Objects.equals(sqlState(real), sqlState(restored))
+                && Objects.equals(steps(real), steps(restored));
+    }
+
+    /** What a scenario's sessions did, without the end state a capture run read after it. */
+    private static ScenarioTranscript steps(Outcome outcome) {
+        return outcome.transcript() == null ? null : outcome.transcript().withAfter(null);
     }
 
     private static String sqlState(Outcome outcome) {

@@ -64,8 +64,14 @@ final class ScriptRunner {
 
     private final Semaphore scenarioSlots;
 
-    /** Opens the connection that reads what a scenario left, one that leaves no trace in the statistics (see PageDatabase). */
-    private final ScenarioRunner.SessionFactory stateReader;
+    /**
+     * Only on a capture run ({@link CaptureRun}): the scenarios (indexes) after which their end state is read, and the
+     * connection that reads it (PageDatabase.openStateReader). Empty on the real run, which reads nothing of the sort.
+     */
+    private java.util.Set<Integer> captureAfter = java.util.Set.of();
+    private ScenarioRunner.SessionFactory stateReader;
+    /** The scenarios (indexes) that passed and left the page's session outside a transaction: only their end state may be read. */
+    private final java.util.Set<Integer> endedOutsideTransaction = new java.util.HashSet<>();
 
     /** What the server's parse trees said about the session's cursors and prepared statements. */
     private final SessionOrders orders = new SessionOrders();
@@ -84,10 +90,9 @@ final class ScriptRunner {
             "abort", "savepoint", "release", "lock", "set", "reset", "show", "fetch", "move", "listen", "notify", "unlisten",
             "checkpoint");
 
-    ScriptRunner(Connection connection, ScenarioRunner.SessionFactory sessions, ScenarioRunner.SessionFactory stateReader,
-                 StatementGuard guard, Duration pageTimeout, Semaphore scenarioSlots) {
+    ScriptRunner(Connection connection, ScenarioRunner.SessionFactory sessions, StatementGuard guard, Duration pageTimeout,
+                 Semaphore scenarioSlots) {
         this.scenarioSlots = scenarioSlots;
-        this.stateReader = stateReader;
         this.connection = connection;
         this.pageTimeout = pageTimeout;
         this.scenarios = new ScenarioRunner(connection, sessions, guard);
@@ -102,6 +107,22 @@ final class ScriptRunner {
      * statement that ran as written does not stop the page (the database is as a reader's would be);
      * an unexpected error, or a limit of Kensho's, stops every later snippet, which builds on it.
      */
+    /**
+     * Makes this a capture run ({@link CaptureRun}): after each of these scenarios, when it passed outside a transaction,
+     * its end state is read on a connection of {@code reader}'s; the run stops after the last of them (nothing later is
+     * wanted), leaving the later outcomes null.
+     */
+    ScriptRunner capturing(java.util.Set<Integer> scenarios, ScenarioRunner.SessionFactory reader) {
+        this.captureAfter = java.util.Set.copyOf(scenarios);
+        this.stateReader = reader;
+        return this;
+    }
+
+    /** After {@link #run}: the scenarios that passed and left the page's session outside a transaction. */
+    java.util.Set<Integer> scenariosEndedOutsideTransaction() {
+        return java.util.Collections.unmodifiableSet(endedOutsideTransaction);
+    }
+
     List<Outcome> run(List<Snippet> snippets) {
         try {
             return runInOrder(snippets);
@@ -114,21 +135,6 @@ final class ScriptRunner {
      * Whether a page's sessions must report plans (a snippet claims or shows one): decided before the
      * page's database and role are made, so that nothing switches capture on the reader's connection.
      */
-    /**
-     * The build's read of a scenario's end state counts nowhere per relation (its connection has track_counts off, see
-     * PageDatabase.openStateReader), but pg_stat_database still counts its connection and transactions (sessions,
-     * xact_commit, xact_rollback): on a page whose SQL names the statistics views, that read would change what the page's
-     * statements return, so nothing is read and its snippets after a scenario do not run in the browser. Read as text,
-     * comments too: it can only make the build read less. A page that spells the name otherwise (U&"pg\005fstat_database",
-     * dynamic SQL) still sees those three counters move: known, not closed.
-     */
-    static boolean readsStatistics(List<Snippet> snippets) {
-        return snippets.stream().anyMatch(s -> READS_STATISTICS.matcher(s.sql()).find());
-    }
-
-    private static final java.util.regex.Pattern READS_STATISTICS =
-            java.util.regex.Pattern.compile("pg_stat", java.util.regex.Pattern.CASE_INSENSITIVE);
-
     static boolean claimsPlans(List<Snippet> snippets) {
         return snippets.stream().anyMatch(s -> s.directives().plan() != null || s.directives().showPlan());
     }
@@ -155,6 +161,7 @@ final class ScriptRunner {
         KenshoSettingsReaders.Read read = null;
         boolean claimsPlans = claimsPlans(snippets);
         long deadline = System.nanoTime() + pageTimeout.toNanos();
+        int lastCaptured = order.stream().filter(captureAfter::contains).reduce((first, second) -> second).orElse(-1);
         for (int index : order) {
             Snippet snippet = snippets.get(index);
             if (snippet.directives().caseName() != null && outcomes[index] != null) {
@@ -212,13 +219,16 @@ final class ScriptRunner {
                     orders.forget();
                 }
                 stoppedPage = !outcome.passed();
-                if (outcome.passed() && outcome.transcript() != null && !inTransaction() && !readsStatistics(snippets)) {
-                    // What it left, for the browser to restore in its place; read beside the page's session, never in it.
-                    // Inside a transaction the page's own changes are not yet anyone else's to read: nothing is recorded.
-                    StateAfter after = StateCapture.read(stateReader);
-                    if (after != null) {
-                        outcome = new Outcome(snippet, outcome.status(), outcome.failure(), outcome.results(), outcome.assertions(),
-                                outcome.plan(), outcome.transcript().withAfter(after), outcome.duration());
+                // Inside a transaction the page's own changes are not yet anyone else's to read: nothing is recorded.
+                if (outcome.passed() && outcome.transcript() != null && !inTransaction()) {
+                    endedOutsideTransaction.add(index);
+                    if (captureAfter.contains(index)) {
+                        // A capture run's own database: what it left, for the browser to restore in its place (CaptureRun).
+                        StateAfter after = StateCapture.read(stateReader);
+                        if (after != null) {
+                            outcome = new Outcome(snippet, outcome.status(), outcome.failure(), outcome.results(), outcome.assertions(),
+                                    outcome.plan(), outcome.transcript().withAfter(after), outcome.duration());
+                        }
                     }
                 }
             } else {
@@ -248,6 +258,9 @@ final class ScriptRunner {
             discardHiddenPlans(snippet);
             if (stoppedPage) {
                 failed = outcome;
+            }
+            if (index == lastCaptured) {
+                break; // a capture run wants nothing after its last scenario
             }
         }
         return Arrays.asList(outcomes);

@@ -10,11 +10,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Reads what a scenario left in the page's database ({@link StateAfter}), for the browser to restore in its place.
+ * Reads what a scenario left in the page's database ({@link StateAfter}), for the browser to restore in its place. It reads
+ * only on a capture run ({@link CaptureRun}), the page run again on a database of its own, never in the real run.
  *
  * <p>It reads on a connection of its own, opened after the scenario's sessions ended and closed at once, never on the
- * page's: the page's session keeps no snapshot, lock, setting or temporary object of Kensho's. That connection is
- * Kensho's superuser with track_counts off (PageDatabase.openStateReader): its scans count nowhere the page can read. Its transaction is read-only
+ * page's: the capture run's page session keeps no snapshot, lock, setting or temporary object of Kensho's. That connection
+ * is Kensho's superuser with track_counts off (PageDatabase.openStateReader): its scans count in no relation's statistics,
+ * so the capture run's snippets up to a later scenario still end as the real run's did. Its transaction is read-only
  * (so nothing the page defined, a policy's function or an output function, may write or draw a sequence number while it
  * reads) and repeatable read (every table as of one moment). What it cannot record, it leaves unrecorded (null): the
  * snippets after the scenario then keep their "cannot run in the browser" note.

@@ -182,20 +182,37 @@ public final class Verifier implements AutoCloseable {
     /**
      * Runs a page's snippets in order in a fresh database. After the first failure the remaining
      * snippets are reported as skipped: they build on the state the failed one should have made.
+     * Then, only when a scenario's end state is wanted, the capture run ({@link CaptureRun}) and the
+     * restore's proof ({@link RestoreProof}), each on a fresh database of its own.
      */
     public PageResult verifyPage(String page, List<Snippet> snippets) {
         String name = namePrefix + "_" + pageCounter.incrementAndGet();
         long t0 = System.nanoTime();
         activeDatabases.add(name);
+        Duration setup;
+        List<Outcome> outcomes;
+        Set<Integer> endedOutsideTransaction;
         try (PageDatabase database = PageDatabase.create(server, admin, dropper, name, settings, ScriptRunner.claimsPlans(snippets))) {
-            Duration setup = Duration.ofNanos(System.nanoTime() - t0);
-            List<Outcome> outcomes = new ScriptRunner(database.connection(), database::openSession, database::openStateReader, guard, settings.pageTimeout(), scenarioSlots).run(snippets);
-            return new PageResult(page, RestoreProof.applies(outcomes) ? proveRestores(outcomes) : outcomes, setup);
+            setup = Duration.ofNanos(System.nanoTime() - t0);
+            // The real run: nothing of Kensho's reads the page's database beside it for a capture (CaptureRun says why).
+            ScriptRunner real = runner(database);
+            outcomes = real.run(snippets);
+            endedOutsideTransaction = real.scenariosEndedOutsideTransaction();
         } catch (SQLException e) {
             throw new IllegalStateException("could not prepare a database for " + page + ": " + e.getMessage(), e);
         } finally {
             activeDatabases.remove(name);
         }
+        Set<Integer> wanted = CaptureRun.wanted(outcomes, endedOutsideTransaction);
+        if (!wanted.isEmpty()) {
+            outcomes = CaptureRun.recorded(outcomes, wanted, onFreshDatabase(snippets,
+                    database -> runner(database).capturing(wanted, database::openStateReader)));
+        }
+        return new PageResult(page, RestoreProof.applies(outcomes) ? proveRestores(outcomes) : outcomes, setup);
+    }
+
+    private ScriptRunner runner(PageDatabase database) {
+        return new ScriptRunner(database.connection(), database::openSession, guard, settings.pageTimeout(), scenarioSlots);
     }
 
     /**
@@ -203,15 +220,21 @@ public final class Verifier implements AutoCloseable {
      * runs it, and records with each scenario how many snippets after it ended as in the real run ({@link RestoreProof}).
      */
     private List<Outcome> proveRestores(List<Outcome> outcomes) {
+        // Null when it could not run: unproven, nothing after a scenario runs in the browser.
+        return RestoreProof.judged(outcomes, onFreshDatabase(RestoreProof.restoredPage(outcomes), this::runner));
+    }
+
+    /**
+     * A run of the page's snippets, other than the real one, on a database of its own, dropped afterwards; null when the
+     * database could not be made. It runs under the page's limits, as the real run does.
+     */
+    private List<Outcome> onFreshDatabase(List<Snippet> snippets, java.util.function.Function<PageDatabase, ScriptRunner> runner) {
         String name = namePrefix + "_" + pageCounter.incrementAndGet();
         activeDatabases.add(name);
-        List<Snippet> restored = RestoreProof.restoredPage(outcomes);
-        try (PageDatabase database = PageDatabase.create(server, admin, dropper, name, settings, ScriptRunner.claimsPlans(restored))) {
-            List<Outcome> again = new ScriptRunner(database.connection(), database::openSession, database::openStateReader, guard, settings.pageTimeout(), scenarioSlots)
-                    .run(restored);
-            return RestoreProof.judged(outcomes, again);
+        try (PageDatabase database = PageDatabase.create(server, admin, dropper, name, settings, ScriptRunner.claimsPlans(snippets))) {
+            return runner.apply(database).run(snippets);
         } catch (SQLException e) {
-            return RestoreProof.judged(outcomes, null); // unproven: nothing after a scenario runs in the browser
+            return null;
         } finally {
             activeDatabases.remove(name);
         }

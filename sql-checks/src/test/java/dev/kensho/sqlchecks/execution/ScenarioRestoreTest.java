@@ -102,24 +102,23 @@ class ScenarioRestoreTest {
         assertEquals(0, after.reproduced(), "audit.seen is empty after the restore, so the SELECT after it ended otherwise");
     }
 
-    /** The build's read of the state counts in the statistics views: a page that reads them is not read at all. */
+    /**
+     * A page that reads the statistics views by name is read after its scenario like any other (the state is read on a capture
+     * run of its own, see CaptureRun): the text guard that once kept such pages from being read is gone.
+     */
     @Test
-    void aPageThatReadsStatisticsViewsIsNotReadAfterItsScenario() throws Exception {
+    void aPageThatReadsStatisticsViewsIsReadAfterItsScenarioOnACaptureRun() throws Exception {
         PageResult result = page("CREATE TABLE orders (id bigserial PRIMARY KEY, note text, amount numeric);", TWO_SESSIONS,
                 "SELECT n_tup_ins FROM pg_stat_user_tables WHERE relname = 'orders' AND seq_scan >= 0 AND n_tup_ins < 0;");
         assertTrue(result.passed(), () -> String.valueOf(result.outcomes()));
-        assertNull(result.outcomes().get(1).transcript().after());
-        // Without the statistics view, the same page is read and restored.
-        PageResult plain = page("CREATE TABLE orders (id bigserial PRIMARY KEY, note text, amount numeric);", TWO_SESSIONS,
-                "SELECT count(*) FROM orders;");
-        assertEquals(1, plain.outcomes().get(1).transcript().after().reproduced());
+        assertEquals(1, result.outcomes().get(1).transcript().after().reproduced());
     }
 
     /**
      * A page that names the statistics view so that no text test sees it (a U& identifier) is read after its scenario, and
      * the read leaves no count there: the page's SELECT shows seq_scan 1, what the same page shows when nothing is read
-     * after its scenario (spelled pg_stat_user_tables), not 2. Before, the read ran as the page's role and counted.
-     * The sleep lets a finished backend's statistics reach the shared ones, as they would by the reader's next statement.
+     * after its scenario, not 2. Long before the capture run, the read ran as the page's role and counted; now it does not
+     * run in the real run at all (CaptureRun). The sleep lets a finished backend's statistics reach the shared ones, as they would by the reader's next statement.
      */
     @Test
     void theReadOfAScenariosEndStateLeavesNoCountInTheStatisticsHoweverThePageNamesThem() throws Exception {

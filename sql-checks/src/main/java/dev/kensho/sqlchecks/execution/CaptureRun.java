@@ -1,0 +1,87 @@
+package dev.kensho.sqlchecks.execution;
+
+import dev.kensho.sqlchecks.model.Outcome;
+import dev.kensho.sqlchecks.model.RunOrder;
+import dev.kensho.sqlchecks.model.Snippet;
+import dev.kensho.sqlchecks.model.StateAfter;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Where the build reads a scenario's end state ({@link StateAfter}, for the browser to restore in its place): on a run of
+ * its own, never in the real run whose outcomes are the page's evidence.
+ *
+ * <p>Any read in the page's database between its snippets is something the page can observe, however it is made:
+ * pg_stat_database counts the reading connection and its transactions (sessions, xact_commit, xact_rollback), the read
+ * sets hint bits on the scenario's fresh tuples and pulls their pages into shared buffers (a later
+ * {@code EXPLAIN (ANALYZE, BUFFERS)} shows other {@code dirtied} and {@code read} counts), pg_stat_activity shows the
+ * backend. A test of the page's text ("pg_stat" in it) caught only some spellings (not {@code U&"pg\005fstat_database"},
+ * not dynamic SQL) and not the buffers at all; it is gone, as it is no longer needed: the real run has no connection or
+ * statement of Kensho's beside the reader's for a capture.
+ *
+ * <p>Instead, once the real run is over, the page runs again on a fresh database (as {@link RestoreProof}'s run does, under
+ * the same limits per page) up to the last scenario whose state is wanted, and the state is read there after each. A state
+ * is accepted only when that run reached its scenario exactly as the real run did: every snippet up to and including the
+ * scenario ended alike ({@link RestoreProof#same}: status, results, SQLSTATE, a scenario's steps and their results). A
+ * scenario that ends otherwise (a step returning {@code clock_timestamp()} or {@code random()}) gets no state, and the
+ * snippets after it keep their "cannot run in the browser" note, as when nothing could be read. The restore is then proven
+ * by {@link RestoreProof} as before.
+ */
+final class CaptureRun {
+
+    private CaptureRun() {
+    }
+
+    /**
+     * The scenarios whose end state the browser could use, told from the real run alone: a scenario that passed and left the
+     * page's session outside a transaction ({@code endedOutsideTransaction}), followed in run order by a snippet the browser
+     * could run from its restore (verified, not another scenario). Empty: the page pays no capture run.
+     */
+    static Set<Integer> wanted(List<Outcome> real, Set<Integer> endedOutsideTransaction) {
+        Set<Integer> wanted = new LinkedHashSet<>();
+        int scenario = -1;
+        for (int index : RunOrder.of(snippets(real))) {
+            Outcome outcome = real.get(index);
+            Snippet snippet = outcome.snippet();
+            if (snippet.directives().caseName() != null) {
+                continue; // runs with the answer before it
+            }
+            if (scenario >= 0 && snippet.scenario() == null && outcome.passed()) {
+                wanted.add(scenario);
+            }
+            scenario = snippet.scenario() != null && endedOutsideTransaction.contains(index) ? index : -1;
+        }
+        return wanted;
+    }
+
+    /**
+     * The real run's outcomes with each wanted scenario's end state as the capture run read it, when the capture run (its
+     * outcomes, null past where it stopped; null as a whole when it could not run) reached that scenario as the real run did.
+     */
+    static List<Outcome> recorded(List<Outcome> real, Set<Integer> wanted, List<Outcome> capture) {
+        List<Outcome> recorded = new ArrayList<>(real);
+        if (capture == null) {
+            return recorded;
+        }
+        for (int index : RunOrder.of(snippets(real))) {
+            Outcome captured = capture.get(index);
+            if (captured == null || !RestoreProof.same(real.get(index), captured)) {
+                break; // from here on the capture run's database is not the real run's
+            }
+            StateAfter after = captured.transcript() == null ? null : captured.transcript().after();
+            if (wanted.contains(index) && after != null) {
+                Outcome o = real.get(index);
+                recorded.set(index, new Outcome(o.snippet(), o.status(), o.failure(), o.results(), o.assertions(), o.plan(),
+                        o.transcript().withAfter(after), o.duration()));
+            }
+        }
+        return recorded;
+    }
+
+    private static List<Snippet> snippets(List<Outcome> outcomes) {
+        return outcomes.stream().map(Outcome::snippet).toList();
+    }
+}

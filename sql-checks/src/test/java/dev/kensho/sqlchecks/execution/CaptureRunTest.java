@@ -1,0 +1,105 @@
+package dev.kensho.sqlchecks.execution;
+
+import dev.kensho.sqlchecks.model.PageResult;
+import dev.kensho.sqlchecks.model.ScenarioParser;
+import dev.kensho.sqlchecks.model.Snippet;
+import dev.kensho.sqlchecks.model.SourceLocation;
+import dev.kensho.sqlchecks.model.StateAfter;
+import dev.kensho.sqlchecks.postgres.EmbeddedPostgres;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A scenario's end state is read on a capture run of its own ({@link CaptureRun}), never in the real run: nothing the
+ * page's later statements can observe (the statistics, the buffers' hint bits) is changed by the read, however the page
+ * spells what it reads; and a state is kept only when the capture run reached the scenario as the real run did.
+ */
+class CaptureRunTest {
+
+    private static Verifier verifier;
+
+    @BeforeAll
+    static void startServer() throws Exception {
+        verifier = Verifier.start(new EmbeddedPostgres(), new VerifierSettings(Duration.ofSeconds(10)));
+    }
+
+    @AfterAll
+    static void stopServer() {
+        verifier.close();
+    }
+
+    private static PageResult page(String... sql) throws Exception {
+        List<Snippet> snippets = new java.util.ArrayList<>();
+        for (int i = 0; i < sql.length; i++) {
+            Snippet snippet = Snippet.of(new SourceLocation("page.md", 1 + 10 * i, 1), sql[i]);
+            snippets.add(sql[i].startsWith("session ") ? snippet.withScenario(ScenarioParser.parse(sql[i])) : snippet);
+        }
+        return verifier.verifyPage("page.md", snippets);
+    }
+
+    private static final String TWO_SESSIONS = """
+            session a
+            step a1 { INSERT INTO orders VALUES ('from a', 1.50); }
+            session b
+            step b1 { INSERT INTO orders VALUES ('from b', 2); }
+            permutation a1 b1
+            """;
+
+    /** The database's counters, read before the scenario into a table (the page's own transactions flushed by the sleep). */
+    private static final String BEFORE = "SELECT pg_sleep(1.1) IS NOT NULL AS slept; CREATE TABLE seen AS SELECT sessions, xact_commit,"
+            + " xact_rollback FROM U&\"pg\\005fstat_database\" WHERE datname = current_database();";
+    /** How they moved since: the sleep lets the scenario's ended sessions (and a reader's, if any) reach the shared counters. */
+    private static final String AFTER = "SELECT pg_sleep(1.5) IS NOT NULL AS slept; SELECT d.sessions - s.sessions AS sessions,"
+            + " d.xact_commit - s.xact_commit AS xact_commit, d.xact_rollback - s.xact_rollback AS xact_rollback, d.numbackends"
+            + " FROM U&\"pg\\005fstat_database\" d, seen s WHERE d.datname = current_database();";
+
+    /**
+     * pg_stat_database, named so that no text test sees it (a U&amp; identifier), moves after a scenario only by what the
+     * scenario's own sessions did: the same as on the same page whose text names pg_stat (which the build's old text
+     * guard read as "read nothing"), and its state is still recorded. Before the capture run, the read beside the page's
+     * session counted one session more (3), one rollback more and four commits more.
+     */
+    @Test
+    void theStatisticsAfterAScenarioCountOnlyTheScenariosSessionsHoweverThePageNamesThem() throws Exception {
+        String create = "CREATE TABLE orders (note text, amount numeric);";
+        PageResult result = page(create, BEFORE, TWO_SESSIONS, AFTER);
+        assertTrue(result.passed(), () -> String.valueOf(result.outcomes()));
+        PageResult named = page(create + " -- pg_stat", BEFORE, TWO_SESSIONS, AFTER);
+        assertTrue(named.passed(), () -> String.valueOf(named.outcomes()));
+        List<List<String>> moved = result.outcomes().get(3).results().get(1).rows();
+        assertEquals(named.outcomes().get(3).results().get(1).rows(), moved);
+        assertEquals("2", moved.get(0).get(0), "sessions: the scenario's two, no reader's");
+        assertEquals("0", moved.get(0).get(2), "xact_rollback: no reader's rolled-back read");
+        assertEquals("1", moved.get(0).get(3), "numbackends: the page's own session only");
+        StateAfter after = result.outcomes().get(2).transcript().after();
+        assertNotNull(after, "the state is recorded (on the capture run)");
+        assertEquals(List.of(List.of("from a", "1.50"), List.of("from b", "2")), after.tables().get(0).rows());
+    }
+
+    /**
+     * A step that returns the clock ends otherwise on the capture run than on the real run: what the capture run left is not
+     * the real run's state, so none is recorded (the transcript's {@code after} stays null) and the snippets after the
+     * scenario keep their "cannot run in the browser" note, as when nothing could be read.
+     */
+    @Test
+    void aScenarioWhoseCaptureRunEndsOtherwiseRecordsNoState() throws Exception {
+        String clock = TWO_SESSIONS.replace("step b1 { INSERT INTO orders VALUES ('from b', 2); }",
+                "step b1 { INSERT INTO orders VALUES ('from b', 2); SELECT clock_timestamp()::text AS at; }");
+        PageResult result = page("CREATE TABLE orders (note text, amount numeric);", clock, "SELECT count(*) AS n FROM orders;");
+        assertTrue(result.passed(), () -> String.valueOf(result.outcomes()));
+        assertEquals(List.of(List.of("2")), result.outcomes().get(2).results().get(0).rows());
+        assertNull(result.outcomes().get(1).transcript().after());
+        // The same page without the clock has its state recorded and proven by the snippet after it.
+        PageResult steady = page("CREATE TABLE orders (note text, amount numeric);", TWO_SESSIONS, "SELECT count(*) AS n FROM orders;");
+        assertEquals(1, steady.outcomes().get(1).transcript().after().reproduced());
+    }
+}
