@@ -36,23 +36,28 @@ final class CaptureRun {
     }
 
     /**
-     * The scenarios whose end state the browser could use, told from the real run alone: a scenario that passed and left the
-     * page's session outside a transaction ({@code endedOutsideTransaction}), followed in run order by a snippet the browser
-     * could run from its restore (verified, not another scenario). Empty: the page pays no capture run.
+     * The scenarios whose end state the browser could use, told from the real run alone: each of a run of scenarios that
+     * passed and left the page's session outside a transaction ({@code endedOutsideTransaction}), followed in run order by
+     * a snippet the browser could run from their restores (verified, not a scenario). A scenario right after another needs
+     * the first one's state too: the browser restores each in its place. Empty: the page pays no capture run.
      */
     static Set<Integer> wanted(List<Outcome> real, Set<Integer> endedOutsideTransaction) {
         Set<Integer> wanted = new LinkedHashSet<>();
-        int scenario = -1;
+        List<Integer> pending = new ArrayList<>();
         for (int index : RunOrder.of(snippets(real))) {
             Outcome outcome = real.get(index);
             Snippet snippet = outcome.snippet();
             if (snippet.directives().caseName() != null) {
                 continue; // runs with the answer before it
             }
-            if (scenario >= 0 && snippet.scenario() == null && outcome.passed()) {
-                wanted.add(scenario);
+            if (snippet.scenario() != null && endedOutsideTransaction.contains(index)) {
+                pending.add(index);
+            } else if (snippet.scenario() == null && outcome.passed()) {
+                wanted.addAll(pending);
+                pending.clear();
+            } else {
+                pending.clear(); // the browser stops here: nothing after it needs the states before
             }
-            scenario = snippet.scenario() != null && endedOutsideTransaction.contains(index) ? index : -1;
         }
         return wanted;
     }

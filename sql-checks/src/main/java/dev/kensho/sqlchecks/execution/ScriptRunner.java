@@ -103,11 +103,6 @@ final class ScriptRunner {
     }
 
     /**
-     * Returns one outcome per snippet, in the order given (document order). A claim that fails on a
-     * statement that ran as written does not stop the page (the database is as a reader's would be);
-     * an unexpected error, or a limit of Kensho's, stops every later snippet, which builds on it.
-     */
-    /**
      * Makes this a capture run ({@link CaptureRun}): after each of these scenarios, when it passed outside a transaction,
      * its end state is read on a connection of {@code reader}'s; the run stops after the last of them (nothing later is
      * wanted), leaving the later outcomes null.
@@ -123,6 +118,11 @@ final class ScriptRunner {
         return java.util.Collections.unmodifiableSet(endedOutsideTransaction);
     }
 
+    /**
+     * Returns one outcome per snippet, in the order given (document order). A claim that fails on a
+     * statement that ran as written does not stop the page (the database is as a reader's would be);
+     * an unexpected error, or a limit of Kensho's, stops every later snippet, which builds on it.
+     */
     List<Outcome> run(List<Snippet> snippets) {
         try {
             return runInOrder(snippets);

@@ -102,4 +102,30 @@ class CaptureRunTest {
         PageResult steady = page("CREATE TABLE orders (note text, amount numeric);", TWO_SESSIONS, "SELECT count(*) AS n FROM orders;");
         assertEquals(1, steady.outcomes().get(1).transcript().after().reproduced());
     }
+
+    /** A real run's outcome of the snippet at {@code line}: a scenario when its SQL says so, passed or failed. */
+    private static dev.kensho.sqlchecks.model.Outcome ran(int line, String sql, boolean passed) throws Exception {
+        Snippet snippet = Snippet.of(new SourceLocation("page.md", line, 1), sql);
+        if (sql.startsWith("session ")) {
+            snippet = snippet.withScenario(ScenarioParser.parse(sql));
+        }
+        return new dev.kensho.sqlchecks.model.Outcome(snippet, passed ? dev.kensho.sqlchecks.model.Outcome.Status.PASSED
+                : dev.kensho.sqlchecks.model.Outcome.Status.FAILED, null, List.of(), List.of(), null, null, Duration.ZERO);
+    }
+
+    /**
+     * Which scenarios pay for a capture run, told from the real run alone: those a verified snippet follows, through any
+     * scenarios right after them (the browser restores each in its place); none before a failed snippet or after the last
+     * verified one, none that ended inside the page's transaction.
+     */
+    @Test
+    void theStatesWantedAreThoseOfScenariosAVerifiedSnippetFollows() throws Exception {
+        List<dev.kensho.sqlchecks.model.Outcome> page = List.of(ran(1, "SELECT 1;", true), ran(2, TWO_SESSIONS, true),
+                ran(3, TWO_SESSIONS, true), ran(4, "SELECT 2;", true), ran(5, TWO_SESSIONS, true), ran(6, "SELECT 3;", false),
+                ran(7, "SELECT 4;", true), ran(8, TWO_SESSIONS, true), ran(9, "SELECT 5;", true), ran(10, TWO_SESSIONS, true));
+        assertEquals(java.util.Set.of(1, 2, 7), CaptureRun.wanted(page, java.util.Set.of(1, 2, 4, 7, 9)));
+        // The second of two scenarios ended inside the page's transaction: the first's state alone would not reach the SELECT.
+        assertEquals(java.util.Set.of(7), CaptureRun.wanted(page, java.util.Set.of(1, 4, 7, 9)));
+        assertEquals(java.util.Set.of(), CaptureRun.wanted(page.subList(0, 3), java.util.Set.of(1, 2)));
+    }
 }
