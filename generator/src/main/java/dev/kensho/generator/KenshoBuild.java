@@ -25,6 +25,7 @@ import dev.kensho.generator.render.Theme;
 import dev.kensho.generator.report.JUnitReport;
 import dev.kensho.generator.report.Progress;
 import dev.kensho.generator.report.JsonReport;
+import dev.kensho.generator.verify.JudgedEntries;
 import dev.kensho.generator.verify.ProviderChoice;
 import dev.kensho.generator.verify.ServerSession;
 import dev.kensho.generator.verify.Shard;
@@ -100,7 +101,18 @@ public final class KenshoBuild {
      */
     public static BuildResult run(BuildOptions options, ServerSession session, Consumer<SiteFiles> sink, Progress progress,
                                   RenderMemo memo, ParseMemo parses, Consumer<String> log) throws IOException {
+        return run(options, session, sink, progress, memo, parses, null, log);
+    }
+
+    /**
+     * @param memo   pages rendered by earlier builds of this session, or null
+     * @param parses pages parsed by earlier builds of this session, or null
+     * @param judged verification cache entries earlier builds of this session read and judged, or null
+     */
+    public static BuildResult run(BuildOptions options, ServerSession session, Consumer<SiteFiles> sink, Progress progress,
+                                  RenderMemo memo, ParseMemo parses, JudgedEntries judged, Consumer<String> log) throws IOException {
         long t0 = System.nanoTime();
+        started = t0;
         ShutdownSignal.install();
         Path workingDir = Path.of("").toAbsolutePath();
         List<Diagnostic> diagnostics = new ArrayList<>();
@@ -163,12 +175,13 @@ public final class KenshoBuild {
             verification = VersionedVerification.run(share, named, checked, options.postgres(), options.image(),
                     options.limits().withExtensions(config.extensions()),
                     options.cache() == null ? null : VerificationCache.open(options.cache(), options.content(), options.cacheSecret(),
-                            config.clockPagesFor(), options.freshTimeDependent(), log), options.jobs(), session, progress, log);
+                            config.clockPagesFor(), options.freshTimeDependent(), judged, log), options.jobs(), session, progress, log);
             if (!verification.pages().isEmpty()) {
                 progress.stageDone("verified " + verification.pages().size() + " page(s), " + verification.outcomes().size() + " snippet(s)");
             }
             sqlFailures = SqlVerification.diagnostics(verification);
             diagnostics.addAll(sqlFailures);
+            phase("sql", t0);
         } catch (PostgresUnavailableException e) {
             environmentError = e.getMessage();
             verification = VerificationRun.none();
@@ -184,6 +197,7 @@ public final class KenshoBuild {
         // What content/ publishes besides pages is checked by `check` too: a file that could run script fails either.
         Map<String, String> svgs = new LinkedHashMap<>();
         Map<String, Path> copies = copies(loader, theme, workingDir, svgs, diagnostics);
+        phase("copies", t0);
         // The browser's PostgreSQL, for the run controls of verified snippets: published only when a page may use it.
         Map<String, BrowserRuns> browserRuns = BrowserRuns.ofPages(verification.pages(), config, verification.coverage());
         Map<String, Path> engine = browserRuns.values().stream().anyMatch(BrowserRuns::anyRunnable) ? BrowserEngine.files() : Map.of();
@@ -194,6 +208,7 @@ public final class KenshoBuild {
             }
             copies.put(path, file);
         });
+        phase("engine", t0);
         Set<String> published = new HashSet<>(copies.keySet());
         published.addAll(svgs.keySet());
         boolean written = false;
@@ -261,6 +276,7 @@ public final class KenshoBuild {
                         }
                     }
                     sink.accept(new SiteFiles(kept, Map.copyOf(bytes)));
+                    phase("handed", t0);
                     written = true;
                 } else if (writing && diagnostics.isEmpty() && !ShutdownSignal.received()) {
                     for (Map.Entry<String, Path> copy : copies.entrySet()) {
@@ -342,6 +358,14 @@ public final class KenshoBuild {
             String page = pageOf.get(problem.file());
             return page == null ? shard.index() == 1 : shard.contains(page);
         }).toList();
+    }
+
+    /** When the running build started (System.nanoTime), for {@link #phase(String)} from the stages' own classes. */
+    private static volatile long started;
+
+    /** As {@link #phase(String, long)}, timed from the start of the build running now. */
+    public static void phase(String stage) {
+        phase(stage, started);
     }
 
     /** With KENSHO_TIMINGS set, how long the build took to reach the end of each stage, and the CPU it had used by then. */

@@ -96,7 +96,7 @@ class PreviewServerTest {
             assertTrue(get(port, "/a/").body().contains("second version"));
             System.out.println("preview: edit to rebuilt page in " + latencyMs + " ms");
             String rebuilt = log.get(log.size() - 1);
-            assertTrue(rebuilt.startsWith("rebuilt 2 page(s) in ") && rebuilt.endsWith("ms; parsed 1, rendered 1, reused the rest; 1 page(s) run on PostgreSQL, 1 from the cache"),
+            assertTrue(rebuilt.startsWith("rebuilt 2 page(s) in ") && rebuilt.endsWith("ms; parsed 1, rendered 1, reused the rest; 1 page(s) run on PostgreSQL, 1 from the cache (0 read and judged again)"),
                     "only the edited page is verified and rendered again: " + rebuilt);
 
             generation = preview.generation();
@@ -104,7 +104,7 @@ class PreviewServerTest {
             awaitGeneration(preview, generation);
             assertTrue(get(port, "/a/").body().contains("second version, prose edited"));
             String proseOnly = log.get(log.size() - 1);
-            assertTrue(proseOnly.endsWith("; 0 page(s) run on PostgreSQL, 2 from the cache"), "a prose edit runs no SQL: " + proseOnly);
+            assertTrue(proseOnly.endsWith("; 0 page(s) run on PostgreSQL, 2 from the cache (0 read and judged again)"), "a prose edit runs no SQL: " + proseOnly);
 
             generation = preview.generation();
             site.page("a.md", TestSite.source("A", "\n```sql\nSELECT * FROM missing_table;\n```\n"));
@@ -123,6 +123,68 @@ class PreviewServerTest {
             assertEquals(server, TestSite.kenshoPostgresProcesses(), "the same server served every rebuild");
         }
         assertEquals(List.of(), TestSite.kenshoPostgresProcesses(), "the server outlived serve");
+    }
+
+    /**
+     * The session keeps each page's judged cache entry: an edit reads and judges again only the pages whose verification
+     * inputs changed (the page's SQL or its snippets' places, a site setting the verifier reads, an expiry), never the rest.
+     */
+    @Test
+    void anEditJudgesAgainOnlyThePagesWhoseVerificationInputsChanged() throws Exception {
+        TestSite site = new TestSite(temp).page("site.yml", "title: Notes\nlang: en\n")
+                .page("a.md", TestSite.source("A", "\n```sql\nSELECT 1 AS one;\n```\n\nfirst\n"))
+                .page("b.md", TestSite.source("B", "\n```sql\nSELECT 2 AS two;\n```\n\nsecond\n"))
+                .page("c.md", TestSite.source("C", "\n```sql\nSELECT now() > TIMESTAMPTZ '2000-01-01' AS after_y2k;\n```\n\n"
+                        + "import shown from './shown.sql?raw';\n\n<Code code={shown} lang=\"sql\" />\n"))
+                .page("shown.sql", "SELECT 'shown first';\n");
+        BuildOptions options = new BuildOptions(site.content, TestSite.THEME, site.out, "embedded", "postgres:18", site.report,
+                true, VerifierSettings.DEFAULTS, Shard.ALL, null, temp.resolve("cache"), 2);
+        List<String> log = Collections.synchronizedList(new ArrayList<>());
+        try (PreviewServer preview = new PreviewServer(options, log::add)) {
+            int port = preview.start(0);
+            assertTrue(log.get(log.size() - 1).endsWith("; 3 page(s) run on PostgreSQL, 0 from the cache (0 read and judged again)"), log::toString);
+
+            // Prose after the fence: nothing the verifier reads changed; every outcome is the one judged when it ran.
+            long generation = preview.generation();
+            site.page("a.md", TestSite.source("A", "\n```sql\nSELECT 1 AS one;\n```\n\nfirst, edited\n"));
+            awaitGeneration(preview, generation);
+            assertTrue(get(port, "/a/").body().contains("first, edited"), () -> log.toString());
+            assertTrue(log.get(log.size() - 1).endsWith("ms; parsed 1, rendered 1, reused the rest; 0 page(s) run on PostgreSQL, "
+                    + "3 from the cache (0 read and judged again)"), log::toString);
+
+            // A line above the fence moves its snippet: a's entry is read and judged again for the snippet where it is now.
+            generation = preview.generation();
+            site.page("a.md", TestSite.source("A", "\nIntro.\n\n```sql\nSELECT 1 AS one;\n```\n\nfirst, edited\n"));
+            awaitGeneration(preview, generation);
+            assertTrue(log.get(log.size() - 1).endsWith("; 0 page(s) run on PostgreSQL, 3 from the cache (1 read and judged again)"), log::toString);
+
+            // b's SQL: b alone runs.
+            generation = preview.generation();
+            site.page("b.md", TestSite.source("B", "\n```sql\nSELECT 3 AS three;\n```\n\nsecond\n"));
+            awaitGeneration(preview, generation);
+            assertTrue(get(port, "/b/").body().contains("three"), () -> log.toString());
+            assertTrue(log.get(log.size() - 1).endsWith("; 1 page(s) run on PostgreSQL, 2 from the cache (0 read and judged again)"), log::toString);
+
+            // A file c imports is shown, not run (<Code> displays code): c is rendered anew, nothing is verified again.
+            generation = preview.generation();
+            site.page("shown.sql", "SELECT 'shown second';\n");
+            awaitGeneration(preview, generation);
+            assertTrue(get(port, "/c/").body().contains("shown second"), () -> log.toString());
+            assertTrue(log.get(log.size() - 1).endsWith("ms; parsed 1, rendered 1, reused the rest; 0 page(s) run on PostgreSQL, "
+                    + "3 from the cache (0 read and judged again)"), log::toString);
+
+            // A site setting the verifier reads (an extension in every page's database): every page runs again.
+            generation = preview.generation();
+            site.page("site.yml", "title: Notes\nlang: en\nextensions: [pg_trgm]\n");
+            awaitGeneration(preview, generation);
+            assertTrue(log.get(log.size() - 1).endsWith("; 3 page(s) run on PostgreSQL, 0 from the cache (0 read and judged again)"), log::toString);
+
+            // The clock page's marks may be kept no longer (cache: clockPagesFor: 0): c runs again though it was judged.
+            generation = preview.generation();
+            site.page("site.yml", "title: Notes\nlang: en\nextensions: [pg_trgm]\ncache: {clockPagesFor: 0}\n");
+            awaitGeneration(preview, generation);
+            assertTrue(log.get(log.size() - 1).endsWith("; 1 page(s) run on PostgreSQL, 2 from the cache (0 read and judged again)"), log::toString);
+        }
     }
 
     @Test

@@ -286,6 +286,7 @@ public final class SiteRenderer {
         } finally {
             pool.shutdownNow();
         }
+        dev.kensho.generator.KenshoBuild.phase("pages");
         searchIndexBytes = searchPageBytes;
         searchIndexFiles = 0;
         for (SearchIndex search : searches.values()) {
