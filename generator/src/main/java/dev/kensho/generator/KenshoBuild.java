@@ -264,12 +264,14 @@ public final class KenshoBuild {
                 }
                 if (diagnostics.isEmpty() && sink != null) {
                     Map<String, byte[]> bytes = new HashMap<>();
-                    // The theme's own files are read as they are; content files only through the content gate.
+                    // The theme's own files as they were read for their hashed names, PGlite's from the jar; content files
+                    // only through the content gate.
                     Set<Path> themeFiles = new HashSet<>(theme.assets().values());
-                    themeFiles.addAll(engine.values());
+                    Set<Path> engineFiles = new HashSet<>(engine.values());
                     for (Map.Entry<String, Path> copy : copies.entrySet()) {
                         try {
-                            bytes.put(copy.getKey(), themeFiles.contains(copy.getValue()) ? unchangedFile(copy.getValue())
+                            bytes.put(copy.getKey(), themeFiles.contains(copy.getValue()) ? theme.assetBytes(copy.getValue())
+                                    : engineFiles.contains(copy.getValue()) ? bundledFile(copy.getValue())
                                     : loader.files().read(copy.getValue(), ContentFiles.MAX_ASSET_BYTES));
                         } catch (ContentFiles.Refused refused) {
                             throw new IOException(copy.getKey() + " changed during the build: " + refused.getMessage());
@@ -314,25 +316,21 @@ public final class KenshoBuild {
         return new BuildResult(diagnostics, environmentError, verification, sourcePages, written, elapsed, ignoredSql);
     }
 
-    /** A theme or PGlite file as read by an earlier rebuild of this process (the preview), by size and modification time. */
-    private record KeptFile(long size, java.nio.file.attribute.FileTime modified, byte[] bytes) {
-    }
-
-    private static final Map<Path, KeptFile> KEPT_FILES = new ConcurrentHashMap<>();
+    private static final Map<Path, byte[]> BUNDLED_FILES = new ConcurrentHashMap<>();
 
     /**
-     * The bytes of a theme or PGlite file (never a content file: those pass the content gate on every build), read again
-     * only when its size or modification time changed: the preview hands over the whole site on every edit, and
-     * PGlite's 16.7 MB were read each time.
+     * The bytes of a PGlite file, read once per process: they are inside Kensho's jar, which does not change while it
+     * runs, and the preview hands over the whole site (16.7 MB of PGlite) on every edit. Never a file of a folder on disk.
      */
-    private static byte[] unchangedFile(Path file) throws IOException {
-        var attributes = Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class);
-        KeptFile kept = KEPT_FILES.get(file);
-        if (kept != null && kept.size() == attributes.size() && kept.modified().equals(attributes.lastModifiedTime())) {
-            return kept.bytes();
+    private static byte[] bundledFile(Path file) throws IOException {
+        if (!Theme.bundled(file)) {
+            return Files.readAllBytes(file); // a development build's classes folder: read as it is now
         }
-        byte[] bytes = Files.readAllBytes(file);
-        KEPT_FILES.put(file, new KeptFile(attributes.size(), attributes.lastModifiedTime(), bytes));
+        byte[] bytes = BUNDLED_FILES.get(file);
+        if (bytes == null) {
+            bytes = Files.readAllBytes(file);
+            BUNDLED_FILES.put(file, bytes);
+        }
         return bytes;
     }
 

@@ -257,6 +257,46 @@ class PreviewServerTest {
         }
     }
 
+    /**
+     * A theme file replaced by one of the same size and the same modification time (an editor saving by rename within
+     * the file system's time granularity) is served and rendered new: theme files are known by their content.
+     */
+    @Test
+    void aThemeFileRewrittenWithTheSameSizeAndTimeIsServedNew() throws Exception {
+        TestSite site = new TestSite(temp).page("a.md", TestSite.source("A", "\n<Badge text=\"hi\"/>\n"));
+        Path theme = Files.createDirectories(temp.resolve("theme"));
+        Files.createDirectories(theme.resolve("assets"));
+        Files.createDirectories(theme.resolve("components"));
+        Files.writeString(theme.resolve("assets/extra.css"), "a{color:red}\n");
+        Files.writeString(theme.resolve("components/Badge.ftlh"), "<#-- requires: text -->\n<b>${attrs.text?string}</b>\n");
+        BuildOptions options = new BuildOptions(site.content, theme, site.out, "embedded", "postgres:18", site.report,
+                true, VerifierSettings.DEFAULTS, Shard.ALL, null, temp.resolve("cache"), 2);
+        List<String> log = Collections.synchronizedList(new ArrayList<>());
+        try (PreviewServer preview = new PreviewServer(options, log::add)) {
+            int port = preview.start(0);
+            assertEquals("a{color:red}\n", get(port, "/assets/extra.css").body());
+            assertTrue(get(port, "/a/").body().contains("<b>hi</b>"), () -> bodyOfA(port));
+
+            long generation = preview.generation();
+            replaceKeepingSizeAndTime(theme.resolve("assets/extra.css"), "a{color:tan}\n");
+            awaitGeneration(preview, generation);
+            assertEquals("a{color:tan}\n", get(port, "/assets/extra.css").body(), log::toString);
+
+            generation = preview.generation();
+            replaceKeepingSizeAndTime(theme.resolve("components/Badge.ftlh"), "<#-- requires: text -->\n<i>${attrs.text?string}</i>\n");
+            awaitGeneration(preview, generation);
+            assertTrue(get(port, "/a/").body().contains("<i>hi</i>"), () -> log + bodyOfA(port));
+        }
+    }
+
+    /** Replaces {@code file} in one step (a rename) by a file of the same size and modification time holding {@code text}. */
+    private void replaceKeepingSizeAndTime(Path file, String text) throws Exception {
+        assertEquals(Files.size(file), text.getBytes(java.nio.charset.StandardCharsets.UTF_8).length, "the same size");
+        Path staged = Files.writeString(temp.resolve("staged"), text);
+        Files.setLastModifiedTime(staged, Files.getLastModifiedTime(file));
+        Files.move(staged, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    }
+
     private static String rawGet(int port, String host) throws Exception {
         try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
             socket.getOutputStream().write(("GET /a/ HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n")
