@@ -257,6 +257,42 @@ class PreviewServerTest {
         }
     }
 
+    /** After edits, every file of the preview's search index is the one a full build of the same sources writes. */
+    @Test
+    void theSearchIndexAfterAnEditIsAFullBuildsByteForByte() throws Exception {
+        TestSite site = new TestSite(temp).page("site.yml", "title: Notes\nlang: en\n")
+                .page("a.md", TestSite.source("Alpha", "\nThe lock queue waits.\n\n## Heading one\n\nShared words here.\n"))
+                .page("b.md", TestSite.source("Beta", "\nShared words and 行ロック待ち.\n"))
+                .page("c.md", TestSite.source("Gamma", "\nAn index scan, shared.\n"));
+        BuildOptions options = new BuildOptions(site.content, TestSite.THEME, site.out, "embedded", "postgres:18", site.report,
+                true, VerifierSettings.DEFAULTS, Shard.ALL, null, temp.resolve("cache"), 2);
+        List<String> log = Collections.synchronizedList(new ArrayList<>());
+        try (PreviewServer preview = new PreviewServer(options, log::add)) {
+            int port = preview.start(0);
+            // A word gone, a word new, a section more (later pages' section numbers move), and a title changed.
+            long generation = preview.generation();
+            site.page("a.md", TestSite.source("Alpha", "\nThe deadlock queue waits.\n\n## Heading one\n\nShared.\n\n## Two\n\nVacuum.\n"));
+            awaitGeneration(preview, generation);
+            generation = preview.generation();
+            site.page("c.md", TestSite.source("Gamma prime", "\nAn index scan, shared.\n"));
+            awaitGeneration(preview, generation);
+            assertTrue(log.get(log.size() - 1).startsWith("rebuilt 3 page(s)"), log::toString);
+
+            TestSite.Run build = site.build();
+            assertEquals(0, build.status(), build::toString);
+            List<Path> files;
+            try (var walk = Files.walk(site.out.resolve("assets/search"))) {
+                files = walk.filter(Files::isRegularFile).sorted().toList();
+            }
+            assertTrue(files.size() >= 5, files::toString); // index.js, a term shard or more, a page file per page
+            for (Path file : files) {
+                String path = "/" + site.out.relativize(file).toString().replace('\\', '/');
+                assertEquals(Files.readString(file), get(port, path).body(), path);
+            }
+            assertTrue(get(port, "/assets/search/index.js").body().contains("\"pages\":3"));
+        }
+    }
+
     /**
      * A theme file replaced by one of the same size and the same modification time (an editor saving by rename within
      * the file system's time granularity) is served and rendered new: theme files are known by their content.
