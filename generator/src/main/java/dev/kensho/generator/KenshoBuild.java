@@ -25,6 +25,7 @@ import dev.kensho.generator.render.Theme;
 import dev.kensho.generator.report.JUnitReport;
 import dev.kensho.generator.report.Progress;
 import dev.kensho.generator.report.JsonReport;
+import dev.kensho.generator.verify.JudgedEntries;
 import dev.kensho.generator.verify.ProviderChoice;
 import dev.kensho.generator.verify.ServerSession;
 import dev.kensho.generator.verify.Shard;
@@ -100,7 +101,18 @@ public final class KenshoBuild {
      */
     public static BuildResult run(BuildOptions options, ServerSession session, Consumer<SiteFiles> sink, Progress progress,
                                   RenderMemo memo, ParseMemo parses, Consumer<String> log) throws IOException {
+        return run(options, session, sink, progress, memo, parses, null, log);
+    }
+
+    /**
+     * @param memo   pages rendered by earlier builds of this session, or null
+     * @param parses pages parsed by earlier builds of this session, or null
+     * @param judged verification cache entries earlier builds of this session read and judged, or null
+     */
+    public static BuildResult run(BuildOptions options, ServerSession session, Consumer<SiteFiles> sink, Progress progress,
+                                  RenderMemo memo, ParseMemo parses, JudgedEntries judged, Consumer<String> log) throws IOException {
         long t0 = System.nanoTime();
+        started = t0;
         ShutdownSignal.install();
         Path workingDir = Path.of("").toAbsolutePath();
         List<Diagnostic> diagnostics = new ArrayList<>();
@@ -163,12 +175,13 @@ public final class KenshoBuild {
             verification = VersionedVerification.run(share, named, checked, options.postgres(), options.image(),
                     options.limits().withExtensions(config.extensions()),
                     options.cache() == null ? null : VerificationCache.open(options.cache(), options.content(), options.cacheSecret(),
-                            config.clockPagesFor(), options.freshTimeDependent(), log), options.jobs(), session, progress, log);
+                            config.clockPagesFor(), options.freshTimeDependent(), judged, log), options.jobs(), session, progress, log);
             if (!verification.pages().isEmpty()) {
                 progress.stageDone("verified " + verification.pages().size() + " page(s), " + verification.outcomes().size() + " snippet(s)");
             }
             sqlFailures = SqlVerification.diagnostics(verification);
             diagnostics.addAll(sqlFailures);
+            phase("sql", t0);
         } catch (PostgresUnavailableException e) {
             environmentError = e.getMessage();
             verification = VerificationRun.none();
@@ -184,6 +197,7 @@ public final class KenshoBuild {
         // What content/ publishes besides pages is checked by `check` too: a file that could run script fails either.
         Map<String, String> svgs = new LinkedHashMap<>();
         Map<String, Path> copies = copies(loader, theme, workingDir, svgs, diagnostics);
+        phase("copies", t0);
         // The browser's PostgreSQL, for the run controls of verified snippets: published only when a page may use it.
         Map<String, BrowserRuns> browserRuns = BrowserRuns.ofPages(verification.pages(), config, verification.coverage());
         Map<String, Path> engine = browserRuns.values().stream().anyMatch(BrowserRuns::anyRunnable) ? BrowserEngine.files() : Map.of();
@@ -194,6 +208,7 @@ public final class KenshoBuild {
             }
             copies.put(path, file);
         });
+        phase("engine", t0);
         Set<String> published = new HashSet<>(copies.keySet());
         published.addAll(svgs.keySet());
         boolean written = false;
@@ -249,18 +264,21 @@ public final class KenshoBuild {
                 }
                 if (diagnostics.isEmpty() && sink != null) {
                     Map<String, byte[]> bytes = new HashMap<>();
-                    // The theme's own files are read as they are; content files only through the content gate.
+                    // The theme's own files as they were read for their hashed names, PGlite's from the jar; content files
+                    // only through the content gate.
                     Set<Path> themeFiles = new HashSet<>(theme.assets().values());
-                    themeFiles.addAll(engine.values());
+                    Set<Path> engineFiles = new HashSet<>(engine.values());
                     for (Map.Entry<String, Path> copy : copies.entrySet()) {
                         try {
-                            bytes.put(copy.getKey(), themeFiles.contains(copy.getValue()) ? unchangedFile(copy.getValue())
+                            bytes.put(copy.getKey(), themeFiles.contains(copy.getValue()) ? theme.assetBytes(copy.getValue())
+                                    : engineFiles.contains(copy.getValue()) ? bundledFile(copy.getValue())
                                     : loader.files().read(copy.getValue(), ContentFiles.MAX_ASSET_BYTES));
                         } catch (ContentFiles.Refused refused) {
                             throw new IOException(copy.getKey() + " changed during the build: " + refused.getMessage());
                         }
                     }
                     sink.accept(new SiteFiles(kept, Map.copyOf(bytes)));
+                    phase("handed", t0);
                     written = true;
                 } else if (writing && diagnostics.isEmpty() && !ShutdownSignal.received()) {
                     for (Map.Entry<String, Path> copy : copies.entrySet()) {
@@ -298,25 +316,21 @@ public final class KenshoBuild {
         return new BuildResult(diagnostics, environmentError, verification, sourcePages, written, elapsed, ignoredSql);
     }
 
-    /** A theme or PGlite file as read by an earlier rebuild of this process (the preview), by size and modification time. */
-    private record KeptFile(long size, java.nio.file.attribute.FileTime modified, byte[] bytes) {
-    }
-
-    private static final Map<Path, KeptFile> KEPT_FILES = new ConcurrentHashMap<>();
+    private static final Map<Path, byte[]> BUNDLED_FILES = new ConcurrentHashMap<>();
 
     /**
-     * The bytes of a theme or PGlite file (never a content file: those pass the content gate on every build), read again
-     * only when its size or modification time changed: the preview hands over the whole site on every edit, and
-     * PGlite's 16.7 MB were read each time.
+     * The bytes of a PGlite file, read once per process: they are inside Kensho's jar, which does not change while it
+     * runs, and the preview hands over the whole site (16.7 MB of PGlite) on every edit. Never a file of a folder on disk.
      */
-    private static byte[] unchangedFile(Path file) throws IOException {
-        var attributes = Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class);
-        KeptFile kept = KEPT_FILES.get(file);
-        if (kept != null && kept.size() == attributes.size() && kept.modified().equals(attributes.lastModifiedTime())) {
-            return kept.bytes();
+    private static byte[] bundledFile(Path file) throws IOException {
+        if (!Theme.bundled(file)) {
+            return Files.readAllBytes(file); // a development build's classes folder: read as it is now
         }
-        byte[] bytes = Files.readAllBytes(file);
-        KEPT_FILES.put(file, new KeptFile(attributes.size(), attributes.lastModifiedTime(), bytes));
+        byte[] bytes = BUNDLED_FILES.get(file);
+        if (bytes == null) {
+            bytes = Files.readAllBytes(file);
+            BUNDLED_FILES.put(file, bytes);
+        }
         return bytes;
     }
 
@@ -342,6 +356,14 @@ public final class KenshoBuild {
             String page = pageOf.get(problem.file());
             return page == null ? shard.index() == 1 : shard.contains(page);
         }).toList();
+    }
+
+    /** When the running build started (System.nanoTime), for {@link #phase(String)} from the stages' own classes. */
+    private static volatile long started;
+
+    /** As {@link #phase(String, long)}, timed from the start of the build running now. */
+    public static void phase(String stage) {
+        phase(stage, started);
     }
 
     /** With KENSHO_TIMINGS set, how long the build took to reach the end of each stage, and the CPU it had used by then. */

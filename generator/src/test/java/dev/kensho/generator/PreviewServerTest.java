@@ -96,7 +96,7 @@ class PreviewServerTest {
             assertTrue(get(port, "/a/").body().contains("second version"));
             System.out.println("preview: edit to rebuilt page in " + latencyMs + " ms");
             String rebuilt = log.get(log.size() - 1);
-            assertTrue(rebuilt.startsWith("rebuilt 2 page(s) in ") && rebuilt.endsWith("ms; parsed 1, rendered 1, reused the rest; 1 page(s) run on PostgreSQL, 1 from the cache"),
+            assertTrue(rebuilt.startsWith("rebuilt 2 page(s) in ") && rebuilt.endsWith("ms; parsed 1, rendered 1, reused the rest; 1 page(s) run on PostgreSQL, 1 from the cache (0 read and judged again)"),
                     "only the edited page is verified and rendered again: " + rebuilt);
 
             generation = preview.generation();
@@ -104,7 +104,7 @@ class PreviewServerTest {
             awaitGeneration(preview, generation);
             assertTrue(get(port, "/a/").body().contains("second version, prose edited"));
             String proseOnly = log.get(log.size() - 1);
-            assertTrue(proseOnly.endsWith("; 0 page(s) run on PostgreSQL, 2 from the cache"), "a prose edit runs no SQL: " + proseOnly);
+            assertTrue(proseOnly.endsWith("; 0 page(s) run on PostgreSQL, 2 from the cache (0 read and judged again)"), "a prose edit runs no SQL: " + proseOnly);
 
             generation = preview.generation();
             site.page("a.md", TestSite.source("A", "\n```sql\nSELECT * FROM missing_table;\n```\n"));
@@ -123,6 +123,68 @@ class PreviewServerTest {
             assertEquals(server, TestSite.kenshoPostgresProcesses(), "the same server served every rebuild");
         }
         assertEquals(List.of(), TestSite.kenshoPostgresProcesses(), "the server outlived serve");
+    }
+
+    /**
+     * The session keeps each page's judged cache entry: an edit reads and judges again only the pages whose verification
+     * inputs changed (the page's SQL or its snippets' places, a site setting the verifier reads, an expiry), never the rest.
+     */
+    @Test
+    void anEditJudgesAgainOnlyThePagesWhoseVerificationInputsChanged() throws Exception {
+        TestSite site = new TestSite(temp).page("site.yml", "title: Notes\nlang: en\n")
+                .page("a.md", TestSite.source("A", "\n```sql\nSELECT 1 AS one;\n```\n\nfirst\n"))
+                .page("b.md", TestSite.source("B", "\n```sql\nSELECT 2 AS two;\n```\n\nsecond\n"))
+                .page("c.md", TestSite.source("C", "\n```sql\nSELECT now() > TIMESTAMPTZ '2000-01-01' AS after_y2k;\n```\n\n"
+                        + "import shown from './shown.sql?raw';\n\n<Code code={shown} lang=\"sql\" />\n"))
+                .page("shown.sql", "SELECT 'shown first';\n");
+        BuildOptions options = new BuildOptions(site.content, TestSite.THEME, site.out, "embedded", "postgres:18", site.report,
+                true, VerifierSettings.DEFAULTS, Shard.ALL, null, temp.resolve("cache"), 2);
+        List<String> log = Collections.synchronizedList(new ArrayList<>());
+        try (PreviewServer preview = new PreviewServer(options, log::add)) {
+            int port = preview.start(0);
+            assertTrue(log.get(log.size() - 1).endsWith("; 3 page(s) run on PostgreSQL, 0 from the cache (0 read and judged again)"), log::toString);
+
+            // Prose after the fence: nothing the verifier reads changed; every outcome is the one judged when it ran.
+            long generation = preview.generation();
+            site.page("a.md", TestSite.source("A", "\n```sql\nSELECT 1 AS one;\n```\n\nfirst, edited\n"));
+            awaitGeneration(preview, generation);
+            assertTrue(get(port, "/a/").body().contains("first, edited"), () -> log.toString());
+            assertTrue(log.get(log.size() - 1).endsWith("ms; parsed 1, rendered 1, reused the rest; 0 page(s) run on PostgreSQL, "
+                    + "3 from the cache (0 read and judged again)"), log::toString);
+
+            // A line above the fence moves its snippet: a's entry is read and judged again for the snippet where it is now.
+            generation = preview.generation();
+            site.page("a.md", TestSite.source("A", "\nIntro.\n\n```sql\nSELECT 1 AS one;\n```\n\nfirst, edited\n"));
+            awaitGeneration(preview, generation);
+            assertTrue(log.get(log.size() - 1).endsWith("; 0 page(s) run on PostgreSQL, 3 from the cache (1 read and judged again)"), log::toString);
+
+            // b's SQL: b alone runs.
+            generation = preview.generation();
+            site.page("b.md", TestSite.source("B", "\n```sql\nSELECT 3 AS three;\n```\n\nsecond\n"));
+            awaitGeneration(preview, generation);
+            assertTrue(get(port, "/b/").body().contains("three"), () -> log.toString());
+            assertTrue(log.get(log.size() - 1).endsWith("; 1 page(s) run on PostgreSQL, 2 from the cache (0 read and judged again)"), log::toString);
+
+            // A file c imports is shown, not run (<Code> displays code): c is rendered anew, nothing is verified again.
+            generation = preview.generation();
+            site.page("shown.sql", "SELECT 'shown second';\n");
+            awaitGeneration(preview, generation);
+            assertTrue(get(port, "/c/").body().contains("shown second"), () -> log.toString());
+            assertTrue(log.get(log.size() - 1).endsWith("ms; parsed 1, rendered 1, reused the rest; 0 page(s) run on PostgreSQL, "
+                    + "3 from the cache (0 read and judged again)"), log::toString);
+
+            // A site setting the verifier reads (an extension in every page's database): every page runs again.
+            generation = preview.generation();
+            site.page("site.yml", "title: Notes\nlang: en\nextensions: [pg_trgm]\n");
+            awaitGeneration(preview, generation);
+            assertTrue(log.get(log.size() - 1).endsWith("; 3 page(s) run on PostgreSQL, 0 from the cache (0 read and judged again)"), log::toString);
+
+            // The clock page's marks may be kept no longer (cache: clockPagesFor: 0): c runs again though it was judged.
+            generation = preview.generation();
+            site.page("site.yml", "title: Notes\nlang: en\nextensions: [pg_trgm]\ncache: {clockPagesFor: 0}\n");
+            awaitGeneration(preview, generation);
+            assertTrue(log.get(log.size() - 1).endsWith("; 1 page(s) run on PostgreSQL, 2 from the cache (0 read and judged again)"), log::toString);
+        }
     }
 
     @Test
@@ -193,6 +255,82 @@ class PreviewServerTest {
             awaitGeneration(preview, generation);
             assertTrue(get(port, "/a/").body().contains("<b>hi</b>"), () -> log.toString());
         }
+    }
+
+    /** After edits, every file of the preview's search index is the one a full build of the same sources writes. */
+    @Test
+    void theSearchIndexAfterAnEditIsAFullBuildsByteForByte() throws Exception {
+        TestSite site = new TestSite(temp).page("site.yml", "title: Notes\nlang: en\n")
+                .page("a.md", TestSite.source("Alpha", "\nThe lock queue waits.\n\n## Heading one\n\nShared words here.\n"))
+                .page("b.md", TestSite.source("Beta", "\nShared words and 行ロック待ち.\n"))
+                .page("c.md", TestSite.source("Gamma", "\nAn index scan, shared.\n"));
+        BuildOptions options = new BuildOptions(site.content, TestSite.THEME, site.out, "embedded", "postgres:18", site.report,
+                true, VerifierSettings.DEFAULTS, Shard.ALL, null, temp.resolve("cache"), 2);
+        List<String> log = Collections.synchronizedList(new ArrayList<>());
+        try (PreviewServer preview = new PreviewServer(options, log::add)) {
+            int port = preview.start(0);
+            // A word gone, a word new, a section more (later pages' section numbers move), and a title changed.
+            long generation = preview.generation();
+            site.page("a.md", TestSite.source("Alpha", "\nThe deadlock queue waits.\n\n## Heading one\n\nShared.\n\n## Two\n\nVacuum.\n"));
+            awaitGeneration(preview, generation);
+            generation = preview.generation();
+            site.page("c.md", TestSite.source("Gamma prime", "\nAn index scan, shared.\n"));
+            awaitGeneration(preview, generation);
+            assertTrue(log.get(log.size() - 1).startsWith("rebuilt 3 page(s)"), log::toString);
+
+            TestSite.Run build = site.build();
+            assertEquals(0, build.status(), build::toString);
+            List<Path> files;
+            try (var walk = Files.walk(site.out.resolve("assets/search"))) {
+                files = walk.filter(Files::isRegularFile).sorted().toList();
+            }
+            assertTrue(files.size() >= 5, files::toString); // index.js, a term shard or more, a page file per page
+            for (Path file : files) {
+                String path = "/" + site.out.relativize(file).toString().replace('\\', '/');
+                assertEquals(Files.readString(file), get(port, path).body(), path);
+            }
+            assertTrue(get(port, "/assets/search/index.js").body().contains("\"pages\":3"));
+        }
+    }
+
+    /**
+     * A theme file replaced by one of the same size and the same modification time (an editor saving by rename within
+     * the file system's time granularity) is served and rendered new: theme files are known by their content.
+     */
+    @Test
+    void aThemeFileRewrittenWithTheSameSizeAndTimeIsServedNew() throws Exception {
+        TestSite site = new TestSite(temp).page("a.md", TestSite.source("A", "\n<Badge text=\"hi\"/>\n"));
+        Path theme = Files.createDirectories(temp.resolve("theme"));
+        Files.createDirectories(theme.resolve("assets"));
+        Files.createDirectories(theme.resolve("components"));
+        Files.writeString(theme.resolve("assets/extra.css"), "a{color:red}\n");
+        Files.writeString(theme.resolve("components/Badge.ftlh"), "<#-- requires: text -->\n<b>${attrs.text?string}</b>\n");
+        BuildOptions options = new BuildOptions(site.content, theme, site.out, "embedded", "postgres:18", site.report,
+                true, VerifierSettings.DEFAULTS, Shard.ALL, null, temp.resolve("cache"), 2);
+        List<String> log = Collections.synchronizedList(new ArrayList<>());
+        try (PreviewServer preview = new PreviewServer(options, log::add)) {
+            int port = preview.start(0);
+            assertEquals("a{color:red}\n", get(port, "/assets/extra.css").body());
+            assertTrue(get(port, "/a/").body().contains("<b>hi</b>"), () -> bodyOfA(port));
+
+            long generation = preview.generation();
+            replaceKeepingSizeAndTime(theme.resolve("assets/extra.css"), "a{color:tan}\n");
+            awaitGeneration(preview, generation);
+            assertEquals("a{color:tan}\n", get(port, "/assets/extra.css").body(), log::toString);
+
+            generation = preview.generation();
+            replaceKeepingSizeAndTime(theme.resolve("components/Badge.ftlh"), "<#-- requires: text -->\n<i>${attrs.text?string}</i>\n");
+            awaitGeneration(preview, generation);
+            assertTrue(get(port, "/a/").body().contains("<i>hi</i>"), () -> log + bodyOfA(port));
+        }
+    }
+
+    /** Replaces {@code file} in one step (a rename) by a file of the same size and modification time holding {@code text}. */
+    private void replaceKeepingSizeAndTime(Path file, String text) throws Exception {
+        assertEquals(Files.size(file), text.getBytes(java.nio.charset.StandardCharsets.UTF_8).length, "the same size");
+        Path staged = Files.writeString(temp.resolve("staged"), text);
+        Files.setLastModifiedTime(staged, Files.getLastModifiedTime(file));
+        Files.move(staged, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
     }
 
     private static String rawGet(int port, String host) throws Exception {

@@ -29,6 +29,17 @@ public final class RenderMemo {
         pages.put(page, entry);
     }
 
+    private final Map<String, SearchIndex> indexes = new ConcurrentHashMap<>();
+
+    /** The search index the last build made in {@code folder}, or null. */
+    SearchIndex lastIndex(String folder) {
+        return indexes.get(folder);
+    }
+
+    void keepIndex(String folder, SearchIndex index) {
+        indexes.put(folder, index);
+    }
+
     void rendered(int count) {
         lastRendered = count;
     }

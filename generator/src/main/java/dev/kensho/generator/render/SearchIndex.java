@@ -56,8 +56,22 @@ public final class SearchIndex {
     private final String folder;
 
     public SearchIndex(String folder) {
-        this.folder = folder;
+        this(folder, null);
     }
+
+    /**
+     * @param previous the same folder's index from the preview's previous build, or null: its term shards are reused
+     *                 where no term of theirs changed its pages, so an edit writes again only the shards it reaches
+     */
+    public SearchIndex(String folder, SearchIndex previous) {
+        this.folder = folder;
+        this.previous = previous;
+    }
+
+    /** The previous build's index until {@link #files()} is made (then dropped: indexes never chain). */
+    private SearchIndex previous;
+    /** The term shards {@link #files()} made, by number: what a next build may reuse. */
+    private String[] shardFiles;
 
     /** Term → pages holding it, ascending (pages are joined in order). */
     private final Map<String, PageList> postings = new HashMap<>();
@@ -203,6 +217,15 @@ public final class SearchIndex {
             pages[size++] = page;
         }
 
+        /** True when {@code other} holds the same pages. */
+        boolean samePages(PageList other) {
+            return other != null && other.size == size && Arrays.equals(pages, 0, size, other.pages, 0, size);
+        }
+
+        static boolean same(PageList a, PageList b) {
+            return a == null ? b == null : a.samePages(b);
+        }
+
         /** Consecutive pages as runs: the gap before each run, then its length. A term on every page is two numbers. */
         List<Integer> runs() {
             List<Integer> out = new ArrayList<>();
@@ -316,12 +339,17 @@ public final class SearchIndex {
         return Integer.remainderUnsigned(hash, shards);
     }
 
-    /** Output path → script text of the index's shared files: the term shards and index.js (page files were written as pages joined). */
+    /**
+     * Output path → script text of the index's shared files: the term shards and index.js (page files were written as
+     * pages joined). A shard is made again only when one of its terms is new, gone or on other pages than in the previous
+     * index (when there is one and it had as many shards); otherwise its text is the previous one's, which is what
+     * making it again would give: the output is a full build's byte for byte.
+     */
     public Map<String, String> files() {
         Map<String, String> files = new LinkedHashMap<>();
         try {
             long estimate = 0;
-            Map<String, List<List<Integer>>> entries = new TreeMap<>();
+            Map<String, List<List<Integer>>> entries = new HashMap<>();
             for (Map.Entry<String, PageList> posting : postings.entrySet()) {
                 List<Integer> all = posting.getValue().runs();
                 PageList titled = titlePostings.get(posting.getKey());
@@ -330,14 +358,24 @@ public final class SearchIndex {
                 estimate += posting.getKey().length() * 3L + all.size() * 3L + titles.size() * 3L + 8;
             }
             int shards = Integer.highestOneBit((int) Math.max(1, Math.min(4096, estimate / SHARD_BYTES))) * 2;
+            boolean[] changed = changedShards(shards);
             List<Map<String, List<List<Integer>>>> shardMaps = new ArrayList<>();
             for (int i = 0; i < shards; i++) {
-                shardMaps.add(new TreeMap<>());
+                shardMaps.add(changed[i] ? new TreeMap<>() : null);
             }
-            entries.forEach((term, lists) -> shardMaps.get(shardOf(term, shards)).put(term, lists));
+            entries.forEach((term, lists) -> {
+                Map<String, List<List<Integer>>> shard = shardMaps.get(shardOf(term, shards));
+                if (shard != null) {
+                    shard.put(term, lists);
+                }
+            });
+            shardFiles = new String[shards];
             for (int i = 0; i < shards; i++) {
-                files.put(folder + "t-" + i + ".js", "window.__kenshoSearch.terms(" + i + "," + JSON.writeValueAsString(shardMaps.get(i)) + ");\n");
+                shardFiles[i] = changed[i] ? "window.__kenshoSearch.terms(" + i + "," + JSON.writeValueAsString(shardMaps.get(i)) + ");\n"
+                        : previous.shardFiles[i];
+                files.put(folder + "t-" + i + ".js", shardFiles[i]);
             }
+            previous = null;
             Map<String, Object> meta = new LinkedHashMap<>();
             meta.put("shards", shards);
             meta.put("pages", pages);
@@ -346,5 +384,27 @@ public final class SearchIndex {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** Which of {@code shards} term shards must be made: all without a previous index of as many shards. */
+    private boolean[] changedShards(int shards) {
+        boolean[] changed = new boolean[shards];
+        if (previous == null || previous.shardFiles == null || previous.shardFiles.length != shards) {
+            Arrays.fill(changed, true);
+            return changed;
+        }
+        for (Map.Entry<String, PageList> posting : postings.entrySet()) {
+            String term = posting.getKey();
+            if (!posting.getValue().samePages(previous.postings.get(term))
+                    || !PageList.same(titlePostings.get(term), previous.titlePostings.get(term))) {
+                changed[shardOf(term, shards)] = true;
+            }
+        }
+        for (String term : previous.postings.keySet()) {
+            if (!postings.containsKey(term)) {
+                changed[shardOf(term, shards)] = true;
+            }
+        }
+        return changed;
     }
 }

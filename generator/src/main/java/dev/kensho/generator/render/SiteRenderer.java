@@ -181,7 +181,7 @@ public final class SiteRenderer {
         // One index per language on a multilingual site, as Pagefind does: a reader searches the pages of theirs.
         Map<String, SearchIndex> searches = new LinkedHashMap<>();
         for (String locale : navigation.locales()) {
-            searches.put(locale, new SearchIndex(searchFolder(locale)));
+            searches.put(locale, new SearchIndex(searchFolder(locale), memo == null ? null : memo.lastIndex(searchFolder(locale))));
         }
         long searchPageBytes = 0;
         List<Page> order = navigation.pages();
@@ -286,10 +286,15 @@ public final class SiteRenderer {
         } finally {
             pool.shutdownNow();
         }
+        dev.kensho.generator.KenshoBuild.phase("pages");
         searchIndexBytes = searchPageBytes;
         searchIndexFiles = 0;
-        for (SearchIndex search : searches.values()) {
+        for (Map.Entry<String, SearchIndex> language : searches.entrySet()) {
+            SearchIndex search = language.getValue();
             Map<String, String> index = search.files();
+            if (memo != null) {
+                memo.keepIndex(searchFolder(language.getKey()), search);
+            }
             for (Map.Entry<String, String> file : index.entrySet()) {
                 writer.write(file.getKey(), file.getValue());
                 searchIndexBytes += file.getValue().getBytes(StandardCharsets.UTF_8).length;

@@ -297,25 +297,52 @@ public final class Theme implements ComponentCatalog {
         return components;
     }
 
-    /** Changes whenever a template, component, word or asset of the theme changes (paths, sizes, times). */
-    public String fingerprint() {
-        StringBuilder out = new StringBuilder();
-        for (ThemeLayer layer : layers) {
-            for (String folder : ThemeLayer.FOLDERS) {
-                for (Path file : layer.files(folder)) {
-                    try {
-                        out.append(file).append(' ').append(Files.size(file)).append(' ')
-                                .append(Files.getLastModifiedTime(file).toMillis()).append('\n');
-                    } catch (IOException e) {
-                        out.append("unreadable ").append(file).append('\n');
+    private String fingerprint;
+
+    /**
+     * Changes whenever a template, component, word or asset of the theme changes. A file of a theme folder is known by
+     * its content's digest, not its size and time: a file rewritten with the same size within the file system's time
+     * granularity would otherwise keep the preview's rendered pages; a site's theme is small, so this stays cheap.
+     * Files inside Kensho's jar (the built-in theme) are known by path and size: the jar is the running program.
+     */
+    public synchronized String fingerprint() {
+        if (fingerprint == null) {
+            StringBuilder out = new StringBuilder();
+            for (ThemeLayer layer : layers) {
+                for (String folder : ThemeLayer.FOLDERS) {
+                    for (Path file : layer.files(folder)) {
+                        try {
+                            out.append(file).append(' ').append(bundled(file) ? Long.toString(Files.size(file))
+                                    : contentHash(Files.readAllBytes(file))).append('\n');
+                        } catch (IOException e) {
+                            out.append("unreadable ").append(file).append('\n');
+                        }
                     }
                 }
             }
+            fingerprint = out.toString();
         }
-        return out.toString();
+        return fingerprint;
+    }
+
+    /** True for a file inside Kensho's jar (a zip file system), which cannot change while Kensho runs. */
+    public static boolean bundled(Path file) {
+        return file.getFileSystem() != java.nio.file.FileSystems.getDefault();
     }
 
     private Map<String, String> hashedNames;
+    /** The bytes each asset's hashed name was made from: what is published under both its names. */
+    private final Map<Path, byte[]> assetBytes = new java.util.HashMap<>();
+
+    /** The bytes of an asset ({@link #assets()}) as read for its hashed name: the name and the bytes always agree. */
+    public synchronized byte[] assetBytes(Path asset) throws IOException {
+        hashedAssetNames();
+        byte[] bytes = assetBytes.get(asset);
+        if (bytes == null) {
+            throw new IOException("not an asset of the theme: " + asset);
+        }
+        return bytes;
+    }
 
     /**
      * Each asset's name with a content hash in it ("kensho.css" → "kensho.1f0c3a9be2.css"): pages link to these, so a
@@ -329,7 +356,9 @@ public final class Theme implements ComponentCatalog {
                 String name = asset.getKey();
                 int dot = name.lastIndexOf('.');
                 int slash = name.lastIndexOf('/');
-                String hash = contentHash(Files.readAllBytes(asset.getValue()));
+                byte[] bytes = Files.readAllBytes(asset.getValue());
+                assetBytes.put(asset.getValue(), bytes);
+                String hash = contentHash(bytes);
                 names.put(name, dot > slash + 1 ? name.substring(0, dot) + "." + hash + name.substring(dot) : name + "." + hash);
             }
             hashedNames = Map.copyOf(names);

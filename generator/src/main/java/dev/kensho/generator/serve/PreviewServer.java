@@ -9,6 +9,7 @@ import dev.kensho.generator.BuildOptions;
 import dev.kensho.generator.BuildResult;
 import dev.kensho.generator.Diagnostic;
 import dev.kensho.generator.KenshoBuild;
+import dev.kensho.generator.verify.JudgedEntries;
 import dev.kensho.generator.verify.ServerSession;
 import org.jsoup.nodes.Entities;
 
@@ -57,6 +58,7 @@ public final class PreviewServer implements AutoCloseable {
     private final ServerSession.LongLived session = new ServerSession.LongLived();
     private final RenderMemo memo = new RenderMemo();
     private final ParseMemo parses = new ParseMemo();
+    private final JudgedEntries judged = new JudgedEntries();
     private final List<HttpExchange> listeners = new CopyOnWriteArrayList<>();
     /** Open event streams kept at once; the oldest is closed when another tab connects. */
     private static final int MAX_LISTENERS = 32;
@@ -186,7 +188,7 @@ public final class PreviewServer implements AutoCloseable {
         long t0 = System.nanoTime();
         try {
             BuildResult result = KenshoBuild.run(options, session, files -> site = files,
-                    Progress.silent(), memo, parses, line -> { });
+                    Progress.silent(), memo, parses, judged, line -> { });
             problems = result.diagnostics();
             environmentError = result.environmentError();
             for (Diagnostic diagnostic : problems) {
@@ -197,7 +199,7 @@ public final class PreviewServer implements AutoCloseable {
             }
             log.accept((problems.isEmpty() && environmentError == null ? "rebuilt " : "build failed: " + problems.size()
                     + " problem(s); ") + result.pages() + " page(s) in " + (System.nanoTime() - t0) / 1_000_000 + " ms"
-                    + "; parsed " + parses.lastParsed() + ", rendered " + memo.lastRendered() + ", reused the rest" + verified(result));
+                    + "; parsed " + parses.lastParsed() + ", rendered " + memo.lastRendered() + ", reused the rest" + verified(result, judged));
         } catch (IOException | RuntimeException e) {
             problems = List.of();
             environmentError = e.toString();
@@ -207,11 +209,15 @@ public final class PreviewServer implements AutoCloseable {
         broadcast("data: " + generation + "\n\n");
     }
 
-    /** How many pages with SQL ran on PostgreSQL in this rebuild and how many kept their outcomes (unchanged since they ran). */
-    private static String verified(BuildResult result) {
+    /**
+     * How many pages with SQL ran on PostgreSQL in this rebuild and how many kept their outcomes (unchanged since they ran),
+     * and of those how many were read from the cache folder and judged again (the others as an earlier rebuild judged them).
+     */
+    private static String verified(BuildResult result, JudgedEntries judged) {
         int pages = result.verification().pages().size();
         int reused = result.verification().fromCache().size();
-        return pages == 0 ? "" : "; " + (pages - reused) + " page(s) run on PostgreSQL, " + reused + " from the cache";
+        return pages == 0 ? "" : "; " + (pages - reused) + " page(s) run on PostgreSQL, " + reused + " from the cache ("
+                + judged.lastJudged() + " read and judged again)";
     }
 
     private void broadcast(String event) {

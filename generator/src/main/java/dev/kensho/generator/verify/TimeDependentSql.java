@@ -71,8 +71,27 @@ final class TimeDependentSql {
         return found == null ? null : found.word();
     }
 
+    /**
+     * What snippets read, by their SQL: a pure function of the text, asked for every page on every build (twice: whether
+     * its cache entry may be reused, and what its mark says), and the preview rebuilds on every edit; lexing every
+     * page's SQL again was most of an edit's verify stage.
+     */
+    private static final java.util.Map<List<String>, java.util.Optional<Reading>> READ = new java.util.concurrent.ConcurrentHashMap<>();
+
     /** What the snippets read: their first reading of chance when there is one (it decides), else of the clock, or null. */
     static Reading read(List<String> sqls) {
+        java.util.Optional<Reading> known = READ.get(sqls);
+        if (known == null) {
+            known = java.util.Optional.ofNullable(readNow(sqls));
+            if (READ.size() > 10_000) {
+                READ.clear();
+            }
+            READ.put(List.copyOf(sqls), known);
+        }
+        return known.orElse(null);
+    }
+
+    private static Reading readNow(List<String> sqls) {
         Reading clock = null;
         for (String sql : sqls) {
             Reading chance = firstIn(sql, 0, Kind.CHANCE);

@@ -71,8 +71,12 @@ public final class VerificationCache {
     /** Whether pages reading the clock or chance are never reused (CI). */
     private final boolean freshTimeDependent;
 
-    private VerificationCache(SignedStore store, Duration clockPagesFor, boolean freshTimeDependent) {
+    /** Entries this serve session already judged, or null (a build). */
+    private final JudgedEntries judged;
+
+    private VerificationCache(SignedStore store, Duration clockPagesFor, boolean freshTimeDependent, JudgedEntries judged) {
         this.store = store;
+        this.judged = judged;
         this.clockPagesFor = clockPagesFor.compareTo(MAX_AGE) > 0 ? MAX_AGE : clockPagesFor;
         this.freshTimeDependent = freshTimeDependent;
     }
@@ -88,8 +92,17 @@ public final class VerificationCache {
      */
     public static VerificationCache open(Path folder, Path content, CacheSecret secret, Duration clockPagesFor,
                                          boolean freshTimeDependent, Consumer<String> log) {
+        return open(folder, content, secret, clockPagesFor, freshTimeDependent, null, log);
+    }
+
+    /** @param judged entries this serve session already read and judged, kept between its rebuilds; or null */
+    public static VerificationCache open(Path folder, Path content, CacheSecret secret, Duration clockPagesFor,
+                                         boolean freshTimeDependent, JudgedEntries judged, Consumer<String> log) {
+        if (judged != null) {
+            judged.startBuild();
+        }
         try {
-            return new VerificationCache(SignedStore.open(folder, content, secret, SCHEME), clockPagesFor, freshTimeDependent);
+            return new VerificationCache(SignedStore.open(folder, content, secret, SCHEME), clockPagesFor, freshTimeDependent, judged);
         } catch (SignedStore.Refused e) {
             log.accept("Kensho: verification cache " + folder + " ignored: " + e.getMessage() + "; every page runs on PostgreSQL");
             return null;
@@ -226,42 +239,77 @@ public final class VerificationCache {
         if (reuseFor.isZero()) {
             return Optional.empty();
         }
+        String judgedFor = judged == null ? null : snippets.toString();
+        Entry kept = judged == null ? null : judged.get(key, page, judgedFor);
+        if (kept != null) {
+            if (fresh(kept, reuseFor)) {
+                return Optional.of(hit(page, kept, outcomes(kept, snippets)));
+            }
+            judged.forget(key, page); // expired: read from the folder as any entry, and counted there
+        }
         Optional<byte[]> signed = store.read(key, page);
         if (signed.isEmpty()) {
             return Optional.empty();
         }
-        byte[] payload = signed.get();
         try {
-            Entry entry = decoded(payload);
-            long age = java.time.Instant.now().getEpochSecond() - entry.verifiedAtEpochSecond();
-            if (age < 0 || age > reuseFor.toSeconds()) {
+            Entry entry = decoded(signed.get());
+            if (!fresh(entry, reuseFor)) {
                 // A page may depend on the day in a way TimeDependentSql does not see (a clock read spelt at run time,
                 // a value that changes per server): its mark is about the day it ran, so it is made anew at least daily;
                 // a page seen reading the clock, as often as site.yml says.
                 expired.incrementAndGet();
                 return Optional.empty();
             }
-            if (entry.outcomes().size() != snippets.size()) {
+            if (judged != null) {
+                judged.judged();
+            }
+            Optional<List<Outcome>> outcomes = judge(entry, snippets);
+            if (outcomes.isEmpty()) {
                 unjudged.incrementAndGet();
                 return Optional.empty();
             }
-            List<Outcome> outcomes = new ArrayList<>();
-            for (int i = 0; i < snippets.size(); i++) {
-                CachedOutcome cached = entry.outcomes().get(i);
-                Outcome outcome = new Outcome(snippets.get(i), cached.status(), cached.failure(), cached.results(),
-                        cached.assertions(), cached.plan(), cached.transcript(), Duration.ofNanos(cached.durationNanos()));
-                if (RecordedOutcome.problem(snippets.get(i), outcome) != null) {
-                    unjudged.incrementAndGet();
-                    return Optional.empty();
-                }
-                outcomes.add(outcome);
+            if (judged != null) {
+                judged.put(key, page, judgedFor, entry);
             }
-            return Optional.of(new Hit(new PageResult(page, outcomes, Duration.ZERO), entry.serverVersion(), entry.serverDescription(),
-                    java.time.Instant.ofEpochSecond(entry.verifiedAtEpochSecond())));
+            return Optional.of(hit(page, entry, outcomes.get()));
         } catch (IOException | RuntimeException e) {
             unjudged.incrementAndGet();
             return Optional.empty();
         }
+    }
+
+    private static boolean fresh(Entry entry, Duration reuseFor) {
+        long age = java.time.Instant.now().getEpochSecond() - entry.verifiedAtEpochSecond();
+        return age >= 0 && age <= reuseFor.toSeconds();
+    }
+
+    /** The entry's outcomes for {@code snippets} when there is one per snippet and every claim holds on its record. */
+    private static Optional<List<Outcome>> judge(Entry entry, List<Snippet> snippets) {
+        if (entry.outcomes().size() != snippets.size()) {
+            return Optional.empty();
+        }
+        List<Outcome> outcomes = outcomes(entry, snippets);
+        for (int i = 0; i < snippets.size(); i++) {
+            if (RecordedOutcome.problem(snippets.get(i), outcomes.get(i)) != null) {
+                return Optional.empty();
+            }
+        }
+        return Optional.of(outcomes);
+    }
+
+    private static List<Outcome> outcomes(Entry entry, List<Snippet> snippets) {
+        List<Outcome> outcomes = new ArrayList<>();
+        for (int i = 0; i < snippets.size(); i++) {
+            CachedOutcome cached = entry.outcomes().get(i);
+            outcomes.add(new Outcome(snippets.get(i), cached.status(), cached.failure(), cached.results(),
+                    cached.assertions(), cached.plan(), cached.transcript(), Duration.ofNanos(cached.durationNanos())));
+        }
+        return outcomes;
+    }
+
+    private static Hit hit(String page, Entry entry, List<Outcome> outcomes) {
+        return new Hit(new PageResult(page, outcomes, Duration.ZERO), entry.serverVersion(), entry.serverDescription(),
+                java.time.Instant.ofEpochSecond(entry.verifiedAtEpochSecond()));
     }
 
     /**
@@ -306,6 +354,14 @@ public final class VerificationCache {
         try {
             byte[] payload = JSON.writeValueAsBytes(new Entry(serverVersion, serverDescription, verifiedAt.getEpochSecond(), outcomes));
             store.write(key, result.page(), payload);
+            if (judged != null) {
+                // Kept as a later load would find it: the stored bytes decoded and judged, so the next edit need not read it.
+                List<Snippet> snippets = result.outcomes().stream().map(Outcome::snippet).toList();
+                Entry entry = JSON.readValue(payload, Entry.class);
+                if (judge(entry, snippets).isPresent()) {
+                    judged.put(key, result.page(), snippets.toString(), entry);
+                }
+            }
         } catch (IOException e) {
             log.accept("warning: could not write the verification cache: " + e.getMessage());
         }
