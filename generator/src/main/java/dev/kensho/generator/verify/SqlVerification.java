@@ -119,7 +119,8 @@ public final class SqlVerification {
                         // A clock-reading page's claims hold for the moment its run began: the first statement's now().
                         // Whole seconds, as the cache keeps it: the page renders the same from the run and from its entry.
                         ranAt.put(document.page().relativePath(), Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
-                        PageResult result = verifier.verifyPage(document.page().displayPath(), snippetsOf.apply(document));
+                        PageResult result = verifier.verifyPage(document.page().displayPath(), snippetsOf.apply(document),
+                                settings.browserStates());
                         progress.pagesVerified.incrementAndGet();
                         progress.snippetsVerified.addAndGet(result.outcomes().size());
                         return result;

@@ -186,6 +186,14 @@ public final class Verifier implements AutoCloseable {
      * restore's proof ({@link RestoreProof}), each on a fresh database of its own.
      */
     public PageResult verifyPage(String page, List<Snippet> snippets) {
+        return verifyPage(page, snippets, settings.browserStates());
+    }
+
+    /**
+     * {@link #verifyPage(String, List)}, reading and proving scenario states only when {@code browserStates} (see
+     * {@link VerifierSettings#browserStates()}): asked per page, since a long-lived server serves builds whose settings differ.
+     */
+    public PageResult verifyPage(String page, List<Snippet> snippets, boolean browserStates) {
         String name = namePrefix + "_" + pageCounter.incrementAndGet();
         long t0 = System.nanoTime();
         activeDatabases.add(name);
@@ -202,6 +210,9 @@ public final class Verifier implements AutoCloseable {
             throw new IllegalStateException("could not prepare a database for " + page + ": " + e.getMessage(), e);
         } finally {
             activeDatabases.remove(name);
+        }
+        if (!browserStates) {
+            return new PageResult(page, outcomes, setup);
         }
         Set<Integer> wanted = CaptureRun.wanted(outcomes, endedOutsideTransaction);
         if (!wanted.isEmpty()) {

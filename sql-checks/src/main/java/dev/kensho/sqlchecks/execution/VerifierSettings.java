@@ -15,8 +15,12 @@ import java.util.List;
  * @param databaseBytes    most a page's database may grow on disk
  * @param extensions       extensions Kensho creates in every page's database (pages create none themselves);
  *                         none with a procedural language
+ * @param browserStates    whether a scenario's end state is read and its restore proven for the browser (the capture
+ *                         run and {@link RestoreProof}, two more runs of such a page): only the version the browser
+ *                         replays needs them, so a site checked on several versions asks for them on that one alone
  */
-public record VerifierSettings(Duration statementTimeout, Duration pageTimeout, long databaseBytes, List<String> extensions) {
+public record VerifierSettings(Duration statementTimeout, Duration pageTimeout, long databaseBytes, List<String> extensions,
+                               boolean browserStates) {
 
     public static final VerifierSettings DEFAULTS = new VerifierSettings(Duration.ofSeconds(10));
 
@@ -34,6 +38,10 @@ public record VerifierSettings(Duration statementTimeout, Duration pageTimeout, 
         extensions.forEach(ExtensionGuard::checkName);
     }
 
+    public VerifierSettings(Duration statementTimeout, Duration pageTimeout, long databaseBytes, List<String> extensions) {
+        this(statementTimeout, pageTimeout, databaseBytes, extensions, true);
+    }
+
     public VerifierSettings(Duration statementTimeout, Duration pageTimeout, long databaseBytes) {
         this(statementTimeout, pageTimeout, databaseBytes, List.of());
     }
@@ -44,15 +52,20 @@ public record VerifierSettings(Duration statementTimeout, Duration pageTimeout, 
     }
 
     public VerifierSettings withPageTimeout(Duration timeout) {
-        return new VerifierSettings(statementTimeout, timeout, databaseBytes, extensions);
+        return new VerifierSettings(statementTimeout, timeout, databaseBytes, extensions, browserStates);
     }
 
     public VerifierSettings withDatabaseBytes(long bytes) {
-        return new VerifierSettings(statementTimeout, pageTimeout, bytes, extensions);
+        return new VerifierSettings(statementTimeout, pageTimeout, bytes, extensions, browserStates);
     }
 
     /** The site's allowed extensions (such as pg_trgm, btree_gist, pgcrypto), created by Kensho in every page's database. */
     public VerifierSettings withExtensions(List<String> names) {
-        return new VerifierSettings(statementTimeout, pageTimeout, databaseBytes, names);
+        return new VerifierSettings(statementTimeout, pageTimeout, databaseBytes, names, browserStates);
+    }
+
+    /** These settings for a version the browser does not replay: no scenario state is read or proven (see browserStates). */
+    public VerifierSettings withoutBrowserStates() {
+        return new VerifierSettings(statementTimeout, pageTimeout, databaseBytes, extensions, false);
     }
 }

@@ -103,6 +103,25 @@ class CaptureRunTest {
         assertEquals(1, steady.outcomes().get(1).transcript().after().reproduced());
     }
 
+    /**
+     * A version the browser does not replay is checked without browser states (VerifierSettings.browserStates): the page's
+     * outcomes are the real run's, its scenario has no state and no capture or proof run is made; the same page asked with
+     * states has one, proven by the snippet after it.
+     */
+    @Test
+    void aRunWithoutBrowserStatesReadsAndProvesNoState() throws Exception {
+        List<Snippet> snippets = List.of(Snippet.of(new SourceLocation("page.md", 1, 1), "CREATE TABLE orders (note text, amount numeric);"),
+                Snippet.of(new SourceLocation("page.md", 11, 1), TWO_SESSIONS).withScenario(ScenarioParser.parse(TWO_SESSIONS)),
+                Snippet.of(new SourceLocation("page.md", 21, 1), "SELECT count(*) AS n FROM orders;"));
+        PageResult without = verifier.verifyPage("page.md", snippets, false);
+        assertTrue(without.passed(), () -> String.valueOf(without.outcomes()));
+        assertEquals(List.of(List.of("2")), without.outcomes().get(2).results().get(0).rows());
+        assertNull(without.outcomes().get(1).transcript().after());
+        assertEquals(1, verifier.verifyPage("page.md", snippets, true).outcomes().get(1).transcript().after().reproduced());
+        assertNull(verifier.verifyPage("page.md", snippets, VerifierSettings.DEFAULTS.withoutBrowserStates().browserStates())
+                .outcomes().get(1).transcript().after());
+    }
+
     /** A real run's outcome of the snippet at {@code line}: a scenario when its SQL says so, passed or failed. */
     private static dev.kensho.sqlchecks.model.Outcome ran(int line, String sql, boolean passed) throws Exception {
         Snippet snippet = Snippet.of(new SourceLocation("page.md", line, 1), sql);
