@@ -63,6 +63,7 @@ for (let round = 0; round < Number(rounds); round++) {
   const warmMs = await open(later);
   const editMs = [];
   const editHow = [];
+  const editSplit = [];
   for (const edit of ['\n-- the reader\'s first edit', '\n-- the reader\'s second edit']) {
     // The reader types (the first input asks the engine to prepare the state before the snippet), then reads it over.
     const area = later.locator('.run-editor');
@@ -75,6 +76,7 @@ for (let round = 0; round < Number(rounds); round++) {
     await later.locator('.run-go').click();
     editMs.push(await verdictOf(later, started));
     editHow.push(await later.locator('.run-verdict').getAttribute('data-kensho-engine'));
+    editSplit.push(await later.locator('.run-verdict').getAttribute('data-kensho-timings'));
   }
   // (main's engine has no such box: nothing to tick there.)
   if (early && await later.locator('.run-early-box').count()) await later.locator('.run-early-box').check();
@@ -89,7 +91,7 @@ for (let round = 0; round < Number(rounds); round++) {
     nextHow = await first.locator('.run-verdict').getAttribute('data-kensho-engine');
     nextSplit = await first.locator('.run-verdict').getAttribute('data-kensho-timings');
   }
-  results.push({ beforeBytes, beforeFiles, clickBytes, clickFiles, coldMs, warmMs, editMs: editMs[1], firstEditMs: editMs[0], nextMs, editHow, nextHow, nextSplit, coldSplit });
+  results.push({ beforeBytes, beforeFiles, clickBytes, clickFiles, coldMs, warmMs, editMs: editMs[1], firstEditMs: editMs[0], nextMs, editHow, nextHow, nextSplit, coldSplit, editSplit });
   await context.close();
   rmSync(profile, { recursive: true, force: true });
 }
@@ -102,4 +104,4 @@ console.log(JSON.stringify({ page, next_page: nextPage || null, runs: results.le
   cold_first_result_ms: median('coldMs'), warm_later_snippet_ms: median('warmMs'), first_edit_ms: median('firstEditMs'),
   second_edit_ms: median('editMs'), next_page_first_result_ms: median('nextMs'),
   read_ms: readMs, open_ms: openMs, early, next_wait_ms: nextWaitMs,
-  all: results.map((r) => [r.coldMs, r.warmMs, r.firstEditMs, r.editMs, r.nextMs, ...r.editHow, r.nextHow, r.coldSplit, r.nextSplit]) }));
+  all: results.map((r) => [r.coldMs, r.warmMs, r.firstEditMs, r.editMs, r.nextMs, ...r.editHow, r.nextHow, r.coldSplit, r.nextSplit, ...r.editSplit]) }));

@@ -69,12 +69,19 @@ async function handle(request, progress) {
     db = live.db;
     return (await db.query('SELECT version()', [], { rowMode: 'array' })).rows[0][0];
   }
-  if (request.type === 'prepare') return prepare(pagePlan(request), request.target);
-  if (request.type === 'retire') {
-    // The reader left the snippet this engine was prepared for: its memory is given back.
-    retire(live);
-    live = null;
-    return null;
+  if (request.type === 'files') {
+    // For the worker beside this one: the compiled WebAssembly (a module posts to a worker of the same page), the
+    // file-system image and the initialised cluster, so that it neither fetches, reads nor compiles them again.
+    const { pgliteWasmModule, initdbWasmModule, fsBundle } = await engineFiles(request.engine, null);
+    return { pgliteWasmModule, initdbWasmModule, fsBundle, cluster: await initialCluster(request.engine) };
+  }
+  if (request.type === 'prepare') {
+    const given = request.files;
+    if (given && !files && given.pgliteWasmModule instanceof WebAssembly.Module && given.initdbWasmModule instanceof WebAssembly.Module) {
+      files = Promise.resolve({ pgliteWasmModule: given.pgliteWasmModule, initdbWasmModule: given.initdbWasmModule, fsBundle: given.fsBundle });
+    }
+    if (given && !cluster && given.cluster instanceof Blob) cluster = given.cluster;
+    return prepare(pagePlan(request), request.target);
   }
   return run(request, progress);
 }

@@ -74,15 +74,29 @@ function ask(request, onProgress) {
 function prepareFor(plan, target) {
   if (!worker || (spare && spare.plan === plan && spare.target === target)) return;
   const asked = { worker: spare ? spare.worker : startWorker(), plan, target, ready: null };
+  // A new worker gets the engine's files from the one runs go to (compiled already): it starts without fetching them.
+  const files = spare ? Promise.resolve(null) : send(worker, { type: 'files' }).catch(() => null);
   spare = asked;
-  send(asked.worker, { type: 'prepare', plan, target }).then((ready) => { asked.ready = ready; }, () => { asked.ready = false; });
+  files.then((given) => send(asked.worker, { type: 'prepare', plan, target, files: given }))
+    .then((ready) => { asked.ready = ready; }, () => { asked.ready = false; });
 }
 
-/** The reader left the snippet the worker beside was preparing (they ran another): its engine is closed. */
+/**
+ * The reader left the snippet the worker beside was preparing (they ran another): the worker ends, engine and all,
+ * at once, even in the middle of a start, so that it takes no memory and no time from the runs that follow (a lease
+ * of 3 seconds one snippet takes must still hold when the next one checks it). The next preparation starts another,
+ * handed the compiled files.
+ */
 function leaveSpare(plan, target) {
-  if (!spare || spare.target === null || (spare.plan === plan && spare.target === target)) return;
-  spare = { worker: spare.worker, plan: null, target: null, ready: false };
-  send(spare.worker, { type: 'retire' }).catch(() => {});
+  if (!spare || (spare.plan === plan && spare.target === target)) return;
+  const left = spare.worker;
+  spare = null;
+  left.terminate();
+  for (const [id, waiting] of pending) {
+    if (waiting.worker !== left) continue;
+    waiting.reject(new Error('left'));
+    pending.delete(id);
+  }
 }
 
 /**
