@@ -75,6 +75,12 @@ async function handle(request, progress) {
     const { pgliteWasmModule, initdbWasmModule, fsBundle } = await engineFiles(request.engine, null);
     return { pgliteWasmModule, initdbWasmModule, fsBundle, cluster: await initialCluster(request.engine) };
   }
+  if (request.type === 'retire') {
+    // The reader left the snippet this engine was prepared for: its memory is given back.
+    retire(live);
+    live = null;
+    return null;
+  }
   if (request.type === 'prepare') {
     const given = request.files;
     if (given && !files && given.pgliteWasmModule instanceof WebAssembly.Module && given.initdbWasmModule instanceof WebAssembly.Module) {

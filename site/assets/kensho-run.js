@@ -22,6 +22,8 @@ const pending = new Map();
 const plans = new Map();
 const recorded = new Map();
 let engineVersion = null;
+/** How long the reader stays at a snippet's answer before the worker beside prepares the state before it. */
+const PREPARE_AFTER_MS = 1500;
 /** The snippet the reader ran last: {plan, target}. */
 let lastRun = {};
 /** The engine started in the background before any click on this page (see warm), or null. */
@@ -90,6 +92,12 @@ function prepareFor(plan, target) {
 function leaveSpare(plan, target) {
   if (!spare || (spare.plan === plan && spare.target === target)) return;
   const left = spare.worker;
+  if (spare.ready !== null) {
+    // Idle: its engine is closed, and the worker (its compiled code) stays for the next preparation.
+    spare = { worker: left, plan: null, target: null, ready: false };
+    send(left, { type: 'retire' }).catch(() => {});
+    return;
+  }
   spare = null;
   left.terminate();
   for (const [id, waiting] of pending) {
@@ -1035,7 +1043,11 @@ async function openSnippet(button) {
   // their edit of it then starts at once. (After the answer, not before: the run would share the machine with it.)
   const run = (text) => {
     if (parts.running) return;
-    runSnippet(snippet, plan, target, text, parts, engine).then(() => { if (lastRun.plan === plan && lastRun.target === target) prepareFor(plan, target); });
+    runSnippet(snippet, plan, target, text, parts, engine).then(() => {
+      // Once the reader stays a moment: one who goes straight on down the page starts no engine beside it.
+      const ran = lastRun;
+      setTimeout(() => { if (lastRun === ran && ran.plan === plan && ran.target === target) prepareFor(plan, target); }, PREPARE_AFTER_MS);
+    });
   };
   go.addEventListener('click', (e) => { if (e.isTrusted) run(area.value); });
   if (explain) {
