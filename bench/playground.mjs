@@ -5,6 +5,12 @@
 // first's effects, which the browser tests assert; here only the time), each typed, then READ_MS (default 3000) of
 // the reader reading it over before Run (the engine prepares the state before the snippet from the first input); then a
 // further page in the same browser, its first click ("next page").
+// OPEN_MS (default 0): the reader reads for that long before each edit, after the snippet opened and after the
+// first edit's result (the engine prepares the state before the snippet from the moment its editor has focus).
+// EARLY=1: the reader ticks "start PostgreSQL early on the next pages" in the panel; NEXT_WAIT_MS (default 0): they
+// read the next page that long before its first click. Each run's own split of its time (the worker's start: PGlite
+// imported, its files fetched and read, compiled, the engine started; then bringing the state forward and the run)
+// is printed from the verdict's data-kensho-timings where the engine says it (not main's).
 // usage: bench/playground.sh (installs playwright-core into /tmp and serves target/site); needs Node and chromium.
 import { chromium } from 'playwright-core';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -13,6 +19,9 @@ import { join } from 'node:path';
 
 const [base, page, nextPage, rounds = '3'] = process.argv.slice(2);
 const readMs = Number(process.env.READ_MS || 3000);
+const openMs = Number(process.env.OPEN_MS || 0);
+const early = process.env.EARLY === '1';
+const nextWaitMs = Number(process.env.NEXT_WAIT_MS || 0);
 const results = [];
 for (let round = 0; round < Number(rounds); round++) {
   const profile = mkdtempSync(join(tmpdir(), 'kensho-bench-profile-'));
@@ -45,6 +54,7 @@ for (let round = 0; round < Number(rounds); round++) {
     return verdictOf(figure, started);
   };
   const coldMs = await open(figures.nth(0));
+  const coldSplit = await figures.nth(0).locator('.run-verdict').getAttribute('data-kensho-timings');
   await settle();
   const clickBytes = bytes - beforeBytes;
   const clickFiles = files.size - beforeFiles;
@@ -53,10 +63,12 @@ for (let round = 0; round < Number(rounds); round++) {
   const warmMs = await open(later);
   const editMs = [];
   const editHow = [];
+  const editSplit = [];
   for (const edit of ['\n-- the reader\'s first edit', '\n-- the reader\'s second edit']) {
     // The reader types (the first input asks the engine to prepare the state before the snippet), then reads it over.
     const area = later.locator('.run-editor');
     const original = await area.inputValue();
+    if (openMs) await tab.waitForTimeout(openMs);
     await area.fill(original.replace(/\n-- the reader's (first|second) edit$/, '') + edit);
     await tab.waitForTimeout(readMs);
     await later.locator('.run-verdict[data-kensho-verdict]').evaluate((v) => v.removeAttribute('data-kensho-verdict'));
@@ -64,13 +76,22 @@ for (let round = 0; round < Number(rounds); round++) {
     await later.locator('.run-go').click();
     editMs.push(await verdictOf(later, started));
     editHow.push(await later.locator('.run-verdict').getAttribute('data-kensho-engine'));
+    editSplit.push(await later.locator('.run-verdict').getAttribute('data-kensho-timings'));
   }
+  // (main's engine has no such box: nothing to tick there.)
+  if (early && await later.locator('.run-early-box').count()) await later.locator('.run-early-box').check();
   let nextMs = null;
+  let nextHow = null;
+  let nextSplit = null;
   if (nextPage) {
     await tab.goto(base + nextPage, { waitUntil: 'networkidle' });
-    nextMs = await open(tab.locator('figure[data-kensho-snippet]:has([data-kensho-run])').nth(0));
+    if (nextWaitMs) await tab.waitForTimeout(nextWaitMs);
+    const first = tab.locator('figure[data-kensho-snippet]:has([data-kensho-run])').nth(0);
+    nextMs = await open(first);
+    nextHow = await first.locator('.run-verdict').getAttribute('data-kensho-engine');
+    nextSplit = await first.locator('.run-verdict').getAttribute('data-kensho-timings');
   }
-  results.push({ beforeBytes, beforeFiles, clickBytes, clickFiles, coldMs, warmMs, editMs: editMs[1], firstEditMs: editMs[0], nextMs, editHow });
+  results.push({ beforeBytes, beforeFiles, clickBytes, clickFiles, coldMs, warmMs, editMs: editMs[1], firstEditMs: editMs[0], nextMs, editHow, nextHow, nextSplit, coldSplit, editSplit });
   await context.close();
   rmSync(profile, { recursive: true, force: true });
 }
@@ -82,4 +103,5 @@ console.log(JSON.stringify({ page, next_page: nextPage || null, runs: results.le
   page_load_files: median('beforeFiles'), first_click_bytes: median('clickBytes'), first_click_files: median('clickFiles'),
   cold_first_result_ms: median('coldMs'), warm_later_snippet_ms: median('warmMs'), first_edit_ms: median('firstEditMs'),
   second_edit_ms: median('editMs'), next_page_first_result_ms: median('nextMs'),
-  read_ms: readMs, all: results.map((r) => [r.coldMs, r.warmMs, r.firstEditMs, r.editMs, r.nextMs, ...r.editHow]) }));
+  read_ms: readMs, open_ms: openMs, early, next_wait_ms: nextWaitMs,
+  all: results.map((r) => [r.coldMs, r.warmMs, r.firstEditMs, r.editMs, r.nextMs, ...r.editHow, r.nextHow, r.coldSplit, r.nextSplit, ...r.editSplit]) }));

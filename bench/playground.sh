@@ -7,6 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${ROUNDS:-3}
+# READ_MS, OPEN_MS, EARLY, NEXT_WAIT_MS: how the reader reads and what they chose (bench/playground.mjs says).
 # SITE=folder benchmarks a site built elsewhere (e.g. the same build with another engine's kensho-run*.js).
 site=${SITE:-target/site}
 [ -n "${SITE:-}" ] || [ -f target/site/index.html ] || bin/kensho build

@@ -10,12 +10,15 @@
 //   temporary table, prepared statement, cursor, LISTEN or advisory lock), checked by asking the server; an
 //   engine started from it (loadDataDir) is a server that was stopped there and started again, so BEGIN,
 //   COMMIT, VACUUM or CREATE DATABASE in the reader's text do on it what they do on a fresh server;
-// - once the reader starts to change a snippet's text (the page asks: 'prepare'), and after a run of their own
-//   text, a second engine is brought in the background to the state before that snippet, from the nearest
-//   snapshot and by replaying the snippets after it (as the page always did): their run of it starts on it at
-//   once. Nothing is prepared after a run of the verified text: the next snippet down the page would wait for it;
+// - the state before a snippet the reader may change is prepared by a second worker beside this one (the page
+//   starts it: a second thread, so that the engine the reader runs on stays responsive while it works): once the
+//   reader opens or focuses a snippet's editor, or types, the page asks it ('prepare') to bring its one engine to
+//   the state before that snippet, from the nearest snapshot and by replaying the snippets after it (as the page
+//   always did). The reader's edited run goes to it and starts at once; the two workers then change places, and
+//   the other one prepares the same state again for the next edit. Each worker holds one engine;
 // - the cluster initdb made (with the role the page runs as) is kept by the browser (Cache Storage, named after
-//   the engine's folder, which names PGlite's version), so that a further page starts without initdb.
+//   the engine's folder, which names PGlite's version), so that a further page starts without initdb; PGlite's
+//   WebAssembly is compiled from its response (compileStreaming), which lets the browser keep the compiled code.
 let PGlite = null;
 /** PGlite's protocol messages and result parser: a request's results before an error are kept, as psql shows them. */
 let protocol = null;
@@ -27,8 +30,6 @@ let db = null;
  * whether it is still the build's (false once the reader's own SQL ran on it, or a replay ended otherwise).
  */
 let live = null;
-/** The engine prepared in the background: {target, ready: Promise of an engine at the state before run `target`, or null}. */
-let spare = null;
 /** The state before run `target` of the page's plan, by target: {tarball, sequences}; at most SNAPSHOTS of them. */
 const snapshots = new Map();
 const SNAPSHOTS = 12;
@@ -43,20 +44,11 @@ const typeNames = new Map();
 const ROWS_SHOWN = 1000;
 
 // One request at a time, in the order they came: a run must never find the database closed or half replayed.
-// Work for later (preparing the spare engine) queues the same way, behind the answer it follows.
 let queue = Promise.resolve();
-/** The requests that came and wait for their turn: work for later gives way to one that is not for its snippet. */
+/** The requests that came and wait for their turn: a preparation gives way to one that is not for its snippet. */
 const waiting = [];
 self.onmessage = (event) => {
   const { id, request } = event.data;
-  if (request.type === 'prepare') {
-    // The reader started to change a snippet's text: the state before it is prepared on a second engine while they
-    // type, so that their run starts at once. Nothing is prepared for a reader who only runs the verified text down
-    // the page: preparing is work of this same thread, and their next snippet would wait for it.
-    queue = queue.then(() => prepareSpare(pagePlan(request), request.target)).catch(() => { spare = null; });
-    self.postMessage({ id, ok: true, result: null });
-    return;
-  }
   waiting.push(request);
   queue = queue.then(async () => {
     waiting.splice(waiting.indexOf(request), 1);
@@ -66,27 +58,36 @@ self.onmessage = (event) => {
       self.postMessage({ id, ok: false, error: String((error && error.message) || error) });
     }
   });
-  if (request.type === 'run' && own(request)) {
-    // After the reader's own text, the next run is most often the same snippet edited again: the state before it is
-    // prepared once nothing more was asked for a moment.
-    const seen = ++requestsSeen;
-    queue.then(() => setTimeout(() => {
-      if (requestsSeen !== seen) return;
-      queue = queue.then(() => prepareSpare(request.plan, request.target)).catch(() => { spare = null; });
-    }, AFTER_OWN_MS));
-  } else {
-    ++requestsSeen;
-  }
 };
-let requestsSeen = 0;
-/** How long the worker waits, idle after a run of the reader's own text, before it prepares the state before it. */
-const AFTER_OWN_MS = 200;
+/** When this worker started (ms on its clock): what a run's start took is counted from here, for the benchmark. */
+const timings = { worker: 0 };
+const mark = (name) => { if (!(name in timings)) timings[name] = Math.round(performance.now()); };
 
 async function handle(request, progress) {
   if (request.type === 'version') {
     if (!live) live = await boot(request.engine, null, progress);
     db = live.db;
     return (await db.query('SELECT version()', [], { rowMode: 'array' })).rows[0][0];
+  }
+  if (request.type === 'files') {
+    // For the worker beside this one: the compiled WebAssembly (a module posts to a worker of the same page), the
+    // file-system image and the initialised cluster, so that it neither fetches, reads nor compiles them again.
+    const { pgliteWasmModule, initdbWasmModule, fsBundle } = await engineFiles(request.engine, null);
+    return { pgliteWasmModule, initdbWasmModule, fsBundle, cluster: await initialCluster(request.engine) };
+  }
+  if (request.type === 'retire') {
+    // The reader left the snippet this engine was prepared for: its memory is given back.
+    retire(live);
+    live = null;
+    return null;
+  }
+  if (request.type === 'prepare') {
+    const given = request.files;
+    if (given && !files && given.pgliteWasmModule instanceof WebAssembly.Module && given.initdbWasmModule instanceof WebAssembly.Module) {
+      files = Promise.resolve({ pgliteWasmModule: given.pgliteWasmModule, initdbWasmModule: given.initdbWasmModule, fsBundle: given.fsBundle });
+    }
+    if (given && !cluster && given.cluster instanceof Blob) cluster = given.cluster;
+    return prepare(pagePlan(request), request.target);
   }
   return run(request, progress);
 }
@@ -134,6 +135,7 @@ function engineFiles(engine, progress) {
 async function fetchCounted(engine, progress) {
   const responses = await Promise.all(ENGINE_FILES.map((name) => fetch(new URL(name, engine))));
   responses.forEach((r, i) => { if (!r.ok) throw new Error(new URL(ENGINE_FILES[i], engine).href + ': HTTP ' + r.status); });
+  mark('fetched');
   const lengths = responses.map((r) => (r.headers.get('Content-Encoding') ? NaN : Number(r.headers.get('Content-Length') || NaN)));
   const total = lengths.every(Number.isFinite) ? lengths.reduce((a, b) => a + b, 0) : null;
   let loaded = 0;
@@ -146,7 +148,13 @@ async function fetchCounted(engine, progress) {
     }
   };
   tell();
-  const bodies = await Promise.all(responses.map(async (response) => {
+  // The WebAssembly is compiled from the response itself, as it comes: the browser keeps the code it compiled from
+  // a response it took from its HTTP cache, and a further page skips compiling it. The bytes are counted on a copy.
+  // A host that does not send .wasm as application/wasm (compileStreaming refuses it): compiled from the bytes.
+  const streams = responses.slice(0, 2).map((r) => /^application\/wasm\b/i.test(r.headers.get('Content-Type') || ''));
+  const counted = responses.map((r, i) => (streams[i] ? r.clone() : r));
+  const modules = responses.slice(0, 2).map((r, i) => (streams[i] ? WebAssembly.compileStreaming(r) : null));
+  const bodies = await Promise.all(counted.map(async (response) => {
     const reader = response.body.getReader();
     const chunks = [];
     for (;;) {
@@ -159,7 +167,9 @@ async function fetchCounted(engine, progress) {
     return new Blob(chunks);
   }));
   tell(true); // the last figure is every byte
-  const [pgliteWasmModule, initdbWasmModule] = await Promise.all(bodies.slice(0, 2).map(async (b) => WebAssembly.compile(await b.arrayBuffer())));
+  mark('read');
+  const [pgliteWasmModule, initdbWasmModule] = await Promise.all(modules.map(async (m, i) => m || WebAssembly.compile(await bodies[i].arrayBuffer())));
+  mark('compiled');
   return { pgliteWasmModule, initdbWasmModule, fsBundle: bodies[2] };
 }
 
@@ -171,9 +181,11 @@ async function fetchCounted(engine, progress) {
 async function boot(engine, tarball, progress) {
   if (!PGlite) {
     ({ PGlite, protocol, parse } = await import(engine + 'index.js'));
+    mark('imported');
   }
   const loaded = await engineFiles(engine, progress);
   let base = tarball || await initialCluster(engine);
+  mark('cluster');
   let made;
   if (base) {
     made = await PGlite.create({ ...loaded, loadDataDir: base });
@@ -188,6 +200,7 @@ async function boot(engine, tarball, progress) {
   // Values as the server sent them, as psql prints them: no conversion to JavaScript numbers or dates.
   made.parsers = new Proxy({}, { get: () => (text) => text });
   await made.exec('SET SESSION AUTHORIZATION kensho_reader');
+  mark('started');
   const started = { db: made, at: 0, clean: true, origin: { from: 0, kept: null } };
   if (!freshSession) {
     db = made;
@@ -304,7 +317,7 @@ async function engineAt(engine, plan, target, text, progress) {
 /** Whether a request waits that work for later (preparing the engine for `target`) should give way to. */
 async function superseded(target) {
   await new Promise((resolve) => setTimeout(resolve, 0)); // lets the requests that came in be counted
-  return waiting.some((r) => r.type !== 'run' || r.target !== target);
+  return waiting.some((r) => !(r.type === 'run' || r.type === 'prepare') || r.target !== target);
 }
 
 /**
@@ -329,36 +342,43 @@ async function replay(plan, e, target, progress) {
   return null;
 }
 
-/** Whether a request runs the reader's own text (an exercise's answer, or a snippet's text changed). */
-function own(request) {
-  return Boolean(request.exercise) || request.text !== request.plan.runs[request.target].sql;
-}
-
 /** Closes an engine no run will use again, after the current work (closing is not waited for). */
 function retire(e) {
   if (e && e.db) e.db.close().catch(() => {});
 }
 
 /**
- * After a run at `target`: a second engine at the state before `target`, so that the reader's next run there
- * (most often the same snippet, edited) starts at once; and, from it, a snapshot of that state.
+ * Brings this worker's engine to the state before run `target` while the reader reads or types (the page asks the
+ * worker beside the one it runs on, a thread of its own), so that their edited run there starts at once; and keeps
+ * a snapshot of that state. False when it is not prepared: from the page's first snippet that reads the clock on
+ * (see readsClock), or when a replayed snippet ended otherwise. The run checks that the engine fits its text.
  */
-async function prepareSpare(plan, target) {
-  // After a run that read the clock, the engine holds times: a delay before the next run could change it (see readsClock).
-  if (!(target < plan.clockFrom)) return;
-  if (spare && spare.target === target) return;
-  if (live && live.clean && live.at === target) return; // the engine runs go to is there already
-  const old = spare;
-  spare = null;
-  if (old) retire(await old.ready.catch(() => null));
-  const ready = engineAt(plan.engine, plan, target, '', null).then(async (made) => {
-    if (made.diverged) { retire(made.engine); return null; }
-    // A snapshot of it, unless the reader waits for this very state now (it is taken the next time).
-    if (!waiting.length) await keepSnapshot(plan, made.engine);
-    return made.engine;
-  });
-  spare = { target, ready };
-  await ready;
+async function prepare(plan, target) {
+  if (!(target < plan.clockFrom)) {
+    retire(live);
+    live = null;
+    return false;
+  }
+  if (live && live.clean && live.at >= 0 && live.at <= target && usable(plan, live.origin, target, '')) {
+    if (await replay(plan, live, target, null)) {
+      retire(live);
+      live = null;
+      return false;
+    }
+  } else {
+    retire(live);
+    live = null;
+    const made = await engineAt(plan.engine, plan, target, '', null);
+    if (made.diverged) {
+      retire(made.engine);
+      return false;
+    }
+    live = made.engine;
+  }
+  live.prepared = true;
+  // A snapshot of it, unless the reader waits for this very state now (it is taken the next time).
+  if (!waiting.length) await keepSnapshot(plan, live);
+  return true;
 }
 
 /** A result column's type name. Built-in types (OIDs below 16384) are the same on every engine and kept; others are asked. */
@@ -465,7 +485,6 @@ function pagePlan(request) {
   if (snapshotsOf !== plan.key) {
     snapshots.clear();
     snapshotsOf = plan.key;
-    if (spare) { const old = spare; spare = null; old.ready.then(retire, () => {}); }
   }
   return plan;
 }
@@ -480,20 +499,14 @@ async function run(request, progress) {
   const current = fits(live) ? live : null;
   // How the state before the snippet was reached, for the benchmark and the tests: the engine as it was, one
   // prepared while the reader read, or one started from a snapshot (the state before run `from`), and what was replayed.
-  let how = { engine: 'running', from: current ? current.at : null };
+  const startedAt = performance.now();
+  let how = current && current.prepared && current.at === target ? { engine: 'prepared', from: current.origin.from }
+    : { engine: 'running', from: current ? current.at : null };
   if (!current || current.at < target) {
-    const prepared = spare && spare.target === target ? await spare.ready.catch(() => null) : null;
-    if (spare && spare.target === target) spare = null;
-    if (fits(prepared) && prepared.at === target) {
-      retire(live);
-      live = prepared;
-      how = { engine: 'prepared', from: prepared.origin.from };
-    } else if (current) {
-      retire(prepared);
+    if (current) {
       const diverged = await replay(plan, live, target, progress);
       if (diverged) return { diverged };
     } else {
-      retire(prepared);
       retire(live);
       live = null;
       const made = await engineAt(plan.engine, plan, target, text, progress);
@@ -502,6 +515,10 @@ async function run(request, progress) {
       if (made.diverged) return { diverged: made.diverged };
     }
   }
+  live.prepared = false;
+  // Where the time went, for the benchmark: this worker's start (ms since it began: PGlite's code imported, its files
+  // fetched and read, compiled, the engine started) and this run's own (bringing the state forward, the run).
+  how.ms = { ...timings, state: Math.round(performance.now() - startedAt) };
   db = live.db;
   progress('running');
   const snippet = plan.runs[target];
@@ -538,7 +555,9 @@ async function run(request, progress) {
   } else {
     live.at = target + 1;
   }
-  return { ...outcome, sorted, verifiedSorts, how };
+  how.ms.run = Math.round(performance.now() - startedAt) - how.ms.state;
+  // Where this worker's engine is now, for the page, which chooses the worker of the next run (see kensho-run.js).
+  return { ...outcome, sorted, verifiedSorts, how, after: { at: live.at, clean: live.clean } };
 }
 
 /**

@@ -7,36 +7,155 @@
 // Everything the reader's SQL returns is put on the page as text, never as HTML.
 
 const body = document.body;
+/** The worker the reader's runs go to: its engine is the one their runs change. */
 let worker = null;
+/** What the page knows of that worker's engine after its last run: {plan, at, clean} (the worker says it). */
+let liveState = null;
+/**
+ * The worker beside it, a thread of its own, bringing its one engine to the state before one snippet while the
+ * reader reads or types, so that an edited run there starts at once (on two cores or more without slowing the
+ * engine the reader runs on): {worker, plan, target, ready: true, false, or null while at work}. At most one.
+ */
+let spare = null;
 let requests = 0;
 const pending = new Map();
 const plans = new Map();
 const recorded = new Map();
 let engineVersion = null;
+/** How long the reader stays at a snippet's answer before the worker beside prepares the state before it. */
+const PREPARE_AFTER_MS = 1500;
+/** The snippet the reader ran last: {plan, target}. */
+let lastRun = {};
+/** The engine started in the background before any click on this page (see warm), or null. */
+let warming = null;
+
+function startWorker() {
+  const started = new Worker(new URL(body.dataset.runWorker, location.href), { type: 'module' });
+  started.onmessage = (event) => {
+    const { id, ok, result, error, progress } = event.data;
+    const waiting = pending.get(id);
+    if (progress) {
+      if (waiting && waiting.onProgress) waiting.onProgress(progress);
+      return;
+    }
+    pending.delete(id);
+    if (ok) waiting.resolve(result); else waiting.reject(new Error(error));
+  };
+  started.onerror = (event) => {
+    for (const [id, waiting] of pending) {
+      if (waiting.worker !== started) continue;
+      waiting.reject(new Error(event.message || 'the worker stopped'));
+      pending.delete(id);
+    }
+    if (worker === started) { worker = null; liveState = null; }
+    if (spare && spare.worker === started) spare = null;
+  };
+  return started;
+}
+
+function send(to, request, onProgress) {
+  const id = ++requests;
+  return new Promise((resolve, reject) => {
+    pending.set(id, { resolve, reject, onProgress, worker: to });
+    to.postMessage({ id, request: { ...request, engine: new URL(body.dataset.engine, location.href).href } });
+  });
+}
 
 function ask(request, onProgress) {
   if (!worker) {
-    worker = new Worker(new URL(body.dataset.runWorker, location.href), { type: 'module' });
-    worker.onmessage = (event) => {
-      const { id, ok, result, error, progress } = event.data;
-      const waiting = pending.get(id);
-      if (progress) {
-        if (waiting && waiting.onProgress) waiting.onProgress(progress);
-        return;
-      }
-      pending.delete(id);
-      if (ok) waiting.resolve(result); else waiting.reject(new Error(error));
-    };
-    worker.onerror = (event) => {
-      for (const waiting of pending.values()) waiting.reject(new Error(event.message || 'the worker stopped'));
-      pending.clear();
-      worker = null;
-    };
+    worker = startWorker();
+    liveState = null;
   }
-  const id = ++requests;
-  return new Promise((resolve, reject) => {
-    pending.set(id, { resolve, reject, onProgress });
-    worker.postMessage({ id, request: { ...request, engine: new URL(body.dataset.engine, location.href).href } });
+  return send(worker, request, onProgress);
+}
+
+/**
+ * Once the engine runs on this page, the worker beside it prepares the state before run `target` (the reader opened,
+ * focused or changed that snippet's editor, or ran their own text there). The engine it had before is closed first.
+ */
+function prepareFor(plan, target) {
+  if (!worker || (spare && spare.plan === plan && spare.target === target)) return;
+  const asked = { worker: spare ? spare.worker : startWorker(), plan, target, ready: null };
+  // A new worker gets the engine's files from the one runs go to (compiled already): it starts without fetching them.
+  const files = spare ? Promise.resolve(null) : send(worker, { type: 'files' }).catch(() => null);
+  spare = asked;
+  files.then((given) => send(asked.worker, { type: 'prepare', plan, target, files: given }))
+    .then((ready) => { asked.ready = ready; }, () => { asked.ready = false; });
+}
+
+/**
+ * The reader left the snippet the worker beside was preparing (they ran another): the worker ends, engine and all,
+ * at once, even in the middle of a start, so that it takes no memory and no time from the runs that follow (a lease
+ * of 3 seconds one snippet takes must still hold when the next one checks it). The next preparation starts another,
+ * handed the compiled files.
+ */
+function leaveSpare(plan, target) {
+  if (!spare || (spare.plan === plan && spare.target === target)) return;
+  const left = spare.worker;
+  if (spare.ready !== null) {
+    // Idle: its engine is closed, and the worker (its compiled code) stays for the next preparation.
+    spare = { worker: left, plan: null, target: null, ready: false };
+    send(left, { type: 'retire' }).catch(() => {});
+    return;
+  }
+  spare = null;
+  left.terminate();
+  for (const [id, waiting] of pending) {
+    if (waiting.worker !== left) continue;
+    waiting.reject(new Error('left'));
+    pending.delete(id);
+  }
+}
+
+/**
+ * A run, on the worker whose engine can answer it soonest: the one beside when it prepared (or is preparing) the
+ * state before this snippet and the engine runs go to is not there already; the two then change places, and the
+ * other prepares the same state again for the reader's next edit. Which one ran is said in the outcome's `how`.
+ */
+function runRequest(plan, request, onProgress) {
+  const { target } = request;
+  lastRun = { plan, target };
+  leaveSpare(plan, target);
+  // Whether the engine runs go to is at the state before the snippet, or can reach it by replaying what lies between.
+  const reachable = liveState && (liveState.plan === plan || liveState.plan === null) && liveState.clean && liveState.at <= target;
+  const there = reachable && liveState.at === target;
+  const beside = spare && spare.plan === plan && spare.target === target;
+  let swapped = false;
+  if (beside && (spare.ready === true ? !there : spare.ready === null && !reachable)) {
+    const before = worker;
+    worker = spare.worker;
+    liveState = null;
+    // (None when the reader stopped the last run: the next preparation starts a worker.)
+    spare = before ? { worker: before, plan: null, target: null, ready: false } : null;
+    swapped = true;
+  }
+  const to = worker;
+  const outcome = ask({ type: 'run', plan, ...request }, onProgress).then((result) => {
+    if (to === worker && result.after) liveState = { plan, ...result.after };
+    return result;
+  });
+  // After the reader's own text the next run is most often the same snippet, edited again.
+  if (swapped || request.exercise || request.text !== plan.runs[target].sql) prepareFor(plan, target);
+  return outcome;
+}
+
+/**
+ * For a reader who ran a snippet before in this browser (they chose it with a click; kensho.js asks only then): the
+ * engine starts while the page is idle, so that their first click finds it started. Fetches what their first run
+ * fetched, from the browser's cache.
+ */
+export function warm() {
+  if (!warming && !worker) warming = askVersion().catch(() => null);
+}
+
+/**
+ * The engine's version, asked of the worker runs go to; it starts that worker's engine at the page's start, the
+ * initialised cluster, the state before any page's first snippet (plan null: it fits every plan).
+ */
+function askVersion(onProgress) {
+  return ask({ type: 'version' }, onProgress).then((version) => {
+    if (!liveState) liveState = { plan: null, at: 0, clean: true };
+    return version;
   });
 }
 
@@ -514,7 +633,8 @@ function planCheck(checks, table) {
 }
 
 async function engineLine(plan, onProgress) {
-  if (!engineVersion) engineVersion = await ask({ type: 'version' }, onProgress);
+  if (!engineVersion && warming) engineVersion = await warming;
+  if (!engineVersion) engineVersion = await askVersion(onProgress);
   const match = /^PostgreSQL (\S+) \((PGlite [^)]+)\)/.exec(engineVersion);
   const name = match ? 'PostgreSQL ' + match[1] + ' (' + match[2] + ')' : engineVersion;
   let line = words(plan, 'engine', name);
@@ -694,10 +814,16 @@ function panelParts(plan) {
 /** Ends the worker (and the database in it); what was waiting for it fails with `reason`. The next run starts anew. */
 function stopWorker(reason) {
   if (!worker) return;
-  worker.terminate();
+  const stopped = worker;
+  stopped.terminate();
   worker = null;
-  for (const waiting of pending.values()) waiting.reject(new Error(reason));
-  pending.clear();
+  liveState = null;
+  for (const [id, waiting] of pending) {
+    if (waiting.worker !== stopped) continue;
+    waiting.reject(new Error(reason));
+    pending.delete(id);
+  }
+  // The worker beside stays: the state it prepares is the build's, untouched by what was stopped.
 }
 
 /** Seconds a statement of the reader's may run before the page stops it (the engine starts again for the next run). */
@@ -803,7 +929,7 @@ async function runAndShow(plan, parts, engine, request, judge) {
     document.querySelectorAll('.run-cost').forEach((note) => note.remove());
     let outcome;
     try {
-      outcome = await ask({ type: 'run', plan, ...request }, onProgress);
+      outcome = await runRequest(plan, request, onProgress);
     } finally {
       clearTimeout(limit);
       parts.busy(false);
@@ -820,7 +946,10 @@ async function runAndShow(plan, parts, engine, request, judge) {
     }
     // How the engine reached the state before the snippet (running, prepared while the reader read, started from
     // a snapshot), for the benchmark and the browser tests.
-    if (outcome.how) parts.verdictLine.dataset.kenshoEngine = outcome.how.engine + ' ' + outcome.how.from;
+    if (outcome.how) {
+      parts.verdictLine.dataset.kenshoEngine = outcome.how.engine + ' ' + outcome.how.from;
+      parts.verdictLine.dataset.kenshoTimings = JSON.stringify(outcome.how.ms || {});
+    }
   } catch (error) {
     if (current()) {
       const said = error.message === words(plan, 'stopped') || error.message === words(plan, 'timedOut', RUN_SECONDS);
@@ -905,14 +1034,21 @@ async function openSnippet(button) {
     const bound = snippet.binding.parameters.map((p) => '$' + p.position + ' = ' + p.value + ' (' + p.type + ')').join(', ');
     panel.append(element('p', { class: 'run-parameters' }, words(plan, 'parameters', bound)));
   }
-  panel.append(actions, parts.status, results);
+  panel.append(actions, parts.status, results, ...earlyStartChoice(plan));
   code.after(panel);
   const hadFocus = document.activeElement === button;
   button.closest('.run-bar').hidden = true;
   showOrigin();
-  // Whether the worker was asked to prepare the state before this snippet since the last run (see the editor's input).
-  let preparing = false;
-  const run = (text) => { if (!parts.running) { preparing = false; runSnippet(snippet, plan, target, text, parts, engine); } };
+  // Once a run here has answered, the worker beside prepares the state before this snippet while the reader reads:
+  // their edit of it then starts at once. (After the answer, not before: the run would share the machine with it.)
+  const run = (text) => {
+    if (parts.running) return;
+    runSnippet(snippet, plan, target, text, parts, engine).then(() => {
+      // Once the reader stays a moment: one who goes straight on down the page starts no engine beside it.
+      const ran = lastRun;
+      setTimeout(() => { if (lastRun === ran && ran.plan === plan && ran.target === target) prepareFor(plan, target); }, PREPARE_AFTER_MS);
+    });
+  };
   go.addEventListener('click', (e) => { if (e.isTrusted) run(area.value); });
   if (explain) {
     explain.addEventListener('click', (e) => {
@@ -934,12 +1070,11 @@ async function openSnippet(button) {
   area.addEventListener('input', () => {
     keepEdit(index, snippet.sql, area.value);
     showOrigin();
-    // Once the engine runs on this page, the state before this snippet is prepared while the reader types (once per edit).
-    if (worker && !preparing) {
-      preparing = true;
-      ask({ type: 'prepare', plan, target }).catch(() => {});
-    }
+    // Once the engine runs on this page, the state before this snippet is prepared beside it while the reader types.
+    prepareFor(plan, target);
   });
+  // And when the reader comes back to its editor after running another snippet.
+  area.addEventListener('focus', () => { if (parts.generation > 0 && !parts.running) prepareFor(plan, target); });
   area.addEventListener('keydown', (e) => {
     if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && e.isTrusted) { e.preventDefault(); run(area.value); }
   });
@@ -947,6 +1082,33 @@ async function openSnippet(button) {
   // A share link's SQL is someone else's: it waits for the reader to read it and press Run.
   if (fromLink()) parts.status.textContent = words(plan, 'sharedWaits');
   else run(area.value);
+}
+
+/** Where the reader's choice to have PostgreSQL started early on later pages is kept (kensho.js reads it). */
+const EARLY_KEY = 'kensho-run-early';
+
+/**
+ * The reader's choice, with what it costs, to have PostgreSQL started while a later page with run controls is idle
+ * (from the browser's cache), so that their first click there finds it started. Off unless they tick it; nothing
+ * where storage is off.
+ */
+function earlyStartChoice(plan) {
+  const box = element('input', { type: 'checkbox', class: 'run-early-box' });
+  try {
+    box.checked = localStorage.getItem(EARLY_KEY) === '1';
+  } catch (error) {
+    return [];
+  }
+  box.addEventListener('change', () => {
+    try {
+      if (box.checked) localStorage.setItem(EARLY_KEY, '1'); else localStorage.removeItem(EARLY_KEY);
+    } catch (error) {
+      box.checked = false;
+    }
+  });
+  const label = element('label', { class: 'run-early' });
+  label.append(box, ' ' + words(plan, 'startEarly'));
+  return [label];
 }
 
 /**
@@ -992,7 +1154,7 @@ async function openExercise(button) {
   parts.controls.push(check);
   const panel = element('div', { class: 'run-panel', role: 'group', 'aria-label': words(plan, 'exerciseLabel') });
   panel.append(wrap, origin, actions, parts.status, parts.verdictLine, ...restoredNote(plan, target),
-    element('p', { class: 'run-caption' }, words(plan, 'outputCaption')), parts.output);
+    element('p', { class: 'run-caption' }, words(plan, 'outputCaption')), parts.output, ...earlyStartChoice(plan));
   place.replaceChildren(panel);
   button.hidden = true;
   const expect = model.expect || {};

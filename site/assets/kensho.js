@@ -255,7 +255,15 @@ if (runControls.length) {
     control.after(said);
     control.setAttribute('aria-describedby', ((control.getAttribute('aria-describedby') || '') + ' ' + said.id).trim());
   };
-  runControls.forEach((control) => note(control, 'run-cost', document.body.dataset.uiRunCost || ''));
+  // A reader who chose, in a run panel, to have PostgreSQL started early on later pages (kept in this browser,
+  // kensho-run.js): it starts while the page is idle, and the note says so instead of the cost.
+  let early = false;
+  try {
+    early = localStorage.getItem('kensho-run-early') === '1';
+  } catch (error) {
+    early = false; // storage off
+  }
+  runControls.forEach((control) => note(control, 'run-cost', (early ? document.body.dataset.uiRunEarly : document.body.dataset.uiRunCost) || ''));
   // An edit the reader kept of a snippet (kensho-run.js keeps it in localStorage): said before they open it again.
   const keptPrefix = 'kensho-edit:' + location.pathname + '#';
   let kept = [];
@@ -298,6 +306,11 @@ if (runControls.length) {
     }
   }
   let playground = null;
+  const loadPlayground = () => (playground ??= import(new URL(document.body.dataset.runModule, location.href).href));
+  if (early && location.protocol !== 'file:' && !(navigator.connection && navigator.connection.saveData)) {
+    const idle = window.requestIdleCallback || ((then) => setTimeout(then, 500));
+    idle(() => loadPlayground().then((module) => module.warm()).catch(() => {}), { timeout: 3000 });
+  }
   document.addEventListener('click', (event) => {
     const control = event.target.closest && event.target.closest('[data-kensho-run]');
     if (!control || !event.isTrusted) return;
@@ -309,8 +322,7 @@ if (runControls.length) {
       }
       return;
     }
-    playground ??= import(new URL(document.body.dataset.runModule, location.href).href);
-    playground.then((module) => module.open(control)).catch((error) => {
+    loadPlayground().then((module) => module.open(control)).catch((error) => {
       control.after(Object.assign(document.createElement('p'), { className: 'run-status', textContent: String(error) }));
     });
   });

@@ -1333,6 +1333,74 @@ class BrowserTest {
         assertClean();
     }
 
+    /**
+     * Once the reader stays at a snippet's answer, a second worker prepares the state before it while they read: the
+     * edited run answers from that engine ("prepared"), and the two workers change places, the other preparing the
+     * same state for the next edit, which answers from it too and does not see the first edit's row. The snippet
+     * after it still runs on the build's state.
+     */
+    @Test
+    void anEditAnswersFromTheEnginePreparedBesideTheOneTheReaderRunsOn() {
+        List<WebElement> figures = openWithRunControls(base + "sample/guides/engine/");
+        assertEquals("same", runAndWait(figures.get(0)).getAttribute("data-kensho-verdict"));
+        WebElement middle = figures.get(1);
+        WebElement opened = runAndWait(middle);
+        assertEquals("same", opened.getAttribute("data-kensho-verdict"));
+        assertEquals("running 1", opened.getAttribute("data-kensho-engine"), "the verified run goes on the engine that is there");
+        WebElement area = middle.findElement(By.cssSelector("textarea"));
+        pause(2000); // the reader reads the answer: a moment after it, the worker beside starts to prepare
+        for (int run = 0; run < 2; run++) {
+            // Set without an input event: the preparation was asked for when the reader stayed at the answer.
+            js("arguments[0].value = arguments[1]", area, "INSERT INTO counter VALUES (" + (10 + run)
+                    + ");\nSELECT count(*) AS rows, sum(n) AS total, current_setting('search_path') AS path FROM counter;");
+            WebElement verdict = rerun(middle);
+            // The state before the snippet holds a SET: no snapshot is kept of it, so both start from the page's start.
+            assertEquals("prepared 0", verdict.getAttribute("data-kensho-engine"), "run " + run);
+            assertEquals(" rows | total |      path\n------+-------+----------------\n    3 |    1" + (3 + run) + " | ledger, public\n(1 row)",
+                    middle.findElement(By.cssSelector("[data-kensho-run-output]")).getAttribute("textContent"), "run " + run);
+        }
+        WebElement last = figures.get(2);
+        WebElement verdict = runAndWait(last);
+        assertEquals("same", verdict.getAttribute("data-kensho-verdict"), verdict.getText());
+        assertEquals(" total\n-------\n     6\n(1 row)", last.findElement(By.cssSelector("[data-kensho-run-output]")).getAttribute("textContent"));
+        assertClean();
+    }
+
+    /**
+     * A reader who ticks "start PostgreSQL early" finds it started on the next page: the page says so where it says
+     * what a run costs, fetches the engine before any click, and the first run finds the engine there ("running 0").
+     */
+    @Test
+    void aReaderWhoChoseToStartTheEngineEarlyFindsItStartedOnTheNextPage() {
+        try {
+            List<WebElement> figures = openWithRunControls(base + "sample/guides/engine/");
+            assertEquals("same", runAndWait(figures.get(0)).getAttribute("data-kensho-verdict"));
+            WebElement box = figures.get(0).findElement(By.cssSelector(".run-early-box"));
+            assertFalse(box.isSelected(), "off until the reader ticks it");
+            assertEquals("次のページからは、開いたときに PostgreSQL を先に起動しておく（このブラウザーに記録します。読み込みはブラウザーのキャッシュから。"
+                    + "起動のたびに CPU と約 200 MB のメモリを使います）", figures.get(0).findElement(By.cssSelector(".run-early")).getText());
+            box.click();
+            assertEquals("1", js("return localStorage.getItem('kensho-run-early')"));
+            requested.clear();
+            List<WebElement> next = openWithRunControls(base + "sample/guides/lease/");
+            assertEquals("以前に選んだとおり、PostgreSQL をブラウザーのキャッシュから先に起動しています（CPU とメモリを使います。やめるには実行パネルのチェックを外します）",
+                    next.get(0).findElement(By.cssSelector(".run-cost")).getText());
+            waitUpTo(60).withMessage(() -> "the engine fetched before any click: " + requested)
+                    .until(d -> requested.stream().anyMatch(p -> p.endsWith("/pglite.wasm")));
+            WebElement verdict = runAndWait(next.get(0));
+            assertEquals("same", verdict.getAttribute("data-kensho-verdict"), verdict.getText());
+            assertEquals("running 0", verdict.getAttribute("data-kensho-engine"), "the run goes on the engine started early, not on one beside it");
+            assertEquals(" holders\n---------\n       1\n(1 row)", next.get(0).findElement(By.cssSelector("[data-kensho-run-output]")).getAttribute("textContent"));
+            WebElement untick = next.get(0).findElement(By.cssSelector(".run-early-box"));
+            assertTrue(untick.isSelected());
+            untick.click();
+            assertEquals(null, js("return localStorage.getItem('kensho-run-early')"));
+            assertClean();
+        } finally {
+            js("localStorage.removeItem('kensho-run-early')"); // no other test's page starts the engine before a click
+        }
+    }
+
     @Test
     void onAPageThatReadsTheClockAnEditedRunAfterItReplaysJustBeforeItRunsAndOneBeforeItIsPrepared() {
         // The build ran the snippets one after another: the lease of 3 seconds was held. A state prepared while the
