@@ -22,10 +22,7 @@ const pending = new Map();
 const plans = new Map();
 const recorded = new Map();
 let engineVersion = null;
-/** How long the reader stays at a snippet's answer before the worker beside prepares the state before it. */
-const PREPARE_AFTER_MS = 1500;
 /** The snippet the reader ran last: {plan, target}. */
-let lastRun = {};
 /** The engine started in the background before any click on this page (see warm), or null. */
 let warming = null;
 
@@ -114,7 +111,6 @@ function leaveSpare(plan, target) {
  */
 function runRequest(plan, request, onProgress) {
   const { target } = request;
-  lastRun = { plan, target };
   leaveSpare(plan, target);
   // Whether the engine runs go to is at the state before the snippet, or can reach it by replaying what lies between.
   const reachable = liveState && (liveState.plan === plan || liveState.plan === null) && liveState.clean && liveState.at <= target;
@@ -1039,15 +1035,12 @@ async function openSnippet(button) {
   const hadFocus = document.activeElement === button;
   button.closest('.run-bar').hidden = true;
   showOrigin();
-  // Once a run here has answered, the worker beside prepares the state before this snippet while the reader reads:
-  // their edit of it then starts at once. (After the answer, not before: the run would share the machine with it.)
+  // The worker beside prepares the state before this snippet once the reader shows they mean to change it (they come
+  // back to its editor after a run, or type), not after every answer: a second engine costs a phone about 200 MB and a
+  // PostgreSQL start, which a reader who only reads down the page should not pay.
   const run = (text) => {
     if (parts.running) return;
-    runSnippet(snippet, plan, target, text, parts, engine).then(() => {
-      // Once the reader stays a moment: one who goes straight on down the page starts no engine beside it.
-      const ran = lastRun;
-      setTimeout(() => { if (lastRun === ran && ran.plan === plan && ran.target === target) prepareFor(plan, target); }, PREPARE_AFTER_MS);
-    });
+    runSnippet(snippet, plan, target, text, parts, engine);
   };
   go.addEventListener('click', (e) => { if (e.isTrusted) run(area.value); });
   if (explain) {

@@ -1334,7 +1334,7 @@ class BrowserTest {
     }
 
     /**
-     * Once the reader stays at a snippet's answer, a second worker prepares the state before it while they read: the
+     * Once the reader comes back to a snippet's editor after its answer, a second worker prepares the state before it: the
      * edited run answers from that engine ("prepared"), and the two workers change places, the other preparing the
      * same state for the next edit, which answers from it too and does not see the first edit's row. The snippet
      * after it still runs on the build's state.
@@ -1348,9 +1348,9 @@ class BrowserTest {
         assertEquals("same", opened.getAttribute("data-kensho-verdict"));
         assertEquals("running 1", opened.getAttribute("data-kensho-engine"), "the verified run goes on the engine that is there");
         WebElement area = middle.findElement(By.cssSelector("textarea"));
-        pause(2000); // the reader reads the answer: a moment after it, the worker beside starts to prepare
+        area.click(); // the reader comes back to the editor: the worker beside starts to prepare
         for (int run = 0; run < 2; run++) {
-            // Set without an input event: the preparation was asked for when the reader stayed at the answer.
+            // Set without an input event: the preparation was asked for when the reader came back to the editor.
             js("arguments[0].value = arguments[1]", area, "INSERT INTO counter VALUES (" + (10 + run)
                     + ");\nSELECT count(*) AS rows, sum(n) AS total, current_setting('search_path') AS path FROM counter;");
             WebElement verdict = rerun(middle);
