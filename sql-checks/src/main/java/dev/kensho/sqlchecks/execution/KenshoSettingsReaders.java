@@ -61,8 +61,22 @@ final class KenshoSettingsReaders {
 
     /** The first read of one of Kensho's settings in {@code sql}, or null when nothing reads one. */
     static Read find(String sql, boolean claimsPlans) {
+        return find(sql, claimsPlans, 0);
+    }
+
+    /**
+     * Strings and function bodies are read as SQL in their turn, each level inside the one around it: past this many
+     * levels the text counts as a read (a claim on it cannot be checked) rather than be read deeper, so that SQL nested
+     * thousands deep neither overflows the stack nor costs its length times its depth.
+     */
+    static final int MAX_DEPTH = 16;
+
+    private static Read find(String sql, boolean claimsPlans, int depth) {
+        if (depth > MAX_DEPTH) {
+            return new Read("strings or function bodies nested more than " + MAX_DEPTH + " deep", 0);
+        }
         for (SqlStatement statement : SqlSplitter.split(sql)) {
-            Read read = inStatement(statement.text(), claimsPlans);
+            Read read = inStatement(statement.text(), claimsPlans, depth);
             if (read != null) {
                 return new Read(read.what(), statement.offset() + read.offset());
             }
@@ -75,7 +89,7 @@ final class KenshoSettingsReaders {
         return SESSION.contains(lower) || claimsPlans && (lower.equals(PRELOAD) || lower.startsWith(PREFIX));
     }
 
-    private static Read inStatement(String text, boolean claimsPlans) {
+    private static Read inStatement(String text, boolean claimsPlans, int depth) {
         List<Token> tokens = SqlLexer.tokens(text).stream().filter(Token::significant).toList();
         if (tokens.isEmpty()) {
             return null;
@@ -121,7 +135,7 @@ final class KenshoSettingsReaders {
                 if (token.kind() == Kind.STRING || token.kind() == Kind.DOLLAR_STRING) {
                     // Dynamic SQL or a function body, always read as SQL in its turn (a name in it may itself be escaped:
                     // EXECUTE E'SHOW applic\\141tion_name' in a function body); what it reads is reported at the string.
-                    Read inner = find(spelled(tokens, i), claimsPlans);
+                    Read inner = find(spelled(tokens, i), claimsPlans, depth + 1);
                     if (inner != null) {
                         return new Read(inner.what(), token.start());
                     }

@@ -502,4 +502,23 @@ class InvisibleCheckTest {
         assertTrue(hidden.outcomes().get(1).failure().message().startsWith(refused + "application_name, at page.md:1:56;"),
                 () -> String.valueOf(hidden.outcomes().get(1)));
     }
+
+    /**
+     * Red team: SQL nested thousands of dollar-quoted levels deep (53 kB, a name of Kensho's innermost) overflowed the
+     * stack of the reader of Kensho's settings, a crash of the build; past KenshoSettingsReaders.MAX_DEPTH levels the text
+     * counts as a read, at once.
+     */
+    @Test
+    void sqlNestedThousandsDeepIsRefusedNotOverflowed() {
+        StringBuilder open = new StringBuilder("SELECT ");
+        StringBuilder close = new StringBuilder();
+        for (int i = 0; i < 4000; i++) {
+            String tag = "$t" + Integer.toString(i, 36) + "$";
+            open.append(tag).append(' ');
+            close.insert(0, ' ' + tag);
+        }
+        KenshoSettingsReaders.Read read = KenshoSettingsReaders.find(open + "pg_settings" + close + ";", false);
+        assertEquals("strings or function bodies nested more than 16 deep", read.what());
+        assertEquals(7, read.offset());
+    }
 }
