@@ -38,12 +38,7 @@ final class KenshoSettingsReaders {
     private static final Set<String> SETTING_LISTS = Set.of("pg_settings", "pg_show_all_settings", "pg_file_settings");
     /** Lists that always show Kensho's doing: every session (Kensho's own ones, application_name), every role or database default. */
     private static final Set<String> WHOLE_LISTS = Set.of("pg_stat_activity", "pg_stat_get_activity", "pg_db_role_setting",
-            "rolconfig", "useconfig", "setconfig",
-            // The database's count of sessions and backends includes Kensho's own connections to it (the plan catalog's,
-            // the scenario runner's look for sequences) and its transactions Kensho's statements.
-            "pg_stat_database");
-    /** Functions of the same lists: every backend by number, every counter of the database. */
-    private static final List<String> WHOLE_LIST_PREFIXES = List.of("pg_stat_get_db_", "pg_stat_get_backend_");
+            "rolconfig", "useconfig", "setconfig");
 
     /** What reads a setting of Kensho's, as written, and where in the text given. */
     record Read(String what, int offset) {
@@ -106,7 +101,7 @@ final class KenshoSettingsReaders {
             // As the server reads it: a quoted identifier or a string with its escapes decoded (U&"pg\005fstat_activity").
             String lower = SqlLexer.value(tokens, i).toLowerCase(Locale.ROOT);
             boolean named = token.kind() == Kind.WORD || token.kind() == Kind.QUOTED_IDENTIFIER;
-            if (named && (WHOLE_LISTS.contains(lower) || WHOLE_LIST_PREFIXES.stream().anyMatch(lower::startsWith))) {
+            if (named && WHOLE_LISTS.contains(lower)) {
                 return new Read(token.text(), token.start());
             }
             if (named && SETTING_LISTS.contains(lower) && !onlyOthers(tokens, claimsPlans)) {
