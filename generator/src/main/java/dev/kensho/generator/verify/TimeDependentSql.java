@@ -120,7 +120,9 @@ final class TimeDependentSql {
         List<SqlLexer.Token> tokens = SqlLexer.tokens(sql).stream().filter(SqlLexer.Token::significant).toList();
         for (int i = 0; i < tokens.size(); i++) {
             SqlLexer.Token token = tokens.get(i);
-            boolean called = i + 1 < tokens.size() && tokens.get(i + 1).kind() == SqlLexer.Kind.OPEN_PAREN;
+            // U&"…" UESCAPE '!' (…): the escape belongs to the name, the call follows it.
+            int next = i + 1 < tokens.size() && tokens.get(i + 1).word().equals("uescape") ? i + 3 : i + 1;
+            boolean called = next < tokens.size() && tokens.get(next).kind() == SqlLexer.Kind.OPEN_PAREN;
             switch (token.kind()) {
                 case WORD -> {
                     Kind kind = keywordKind(token.word()) != null ? keywordKind(token.word()) : called ? functionKind(token.word()) : null;
@@ -129,14 +131,14 @@ final class TimeDependentSql {
                     }
                 }
                 case QUOTED_IDENTIFIER -> {
-                    String name = unquote(token.text(), '"');
+                    String name = SqlLexer.value(tokens, i); // U&"n\006fw"() calls now() too
                     Kind kind = called ? functionKind(name) : null;
                     if (kind != null && (wanted == null || wanted == kind)) {
                         return new Reading(kind, name);
                     }
                 }
                 case STRING, DOLLAR_STRING -> {
-                    String body = token.kind() == SqlLexer.Kind.STRING ? stringBody(token.text()) : dollarBody(token.text());
+                    String body = SqlLexer.value(tokens, i); // escapes decoded: E'n\157w'::date reads the clock too
                     if (wanted != Kind.CHANCE && CLOCK_LITERALS.contains(body.strip().toLowerCase(Locale.ROOT))) {
                         return new Reading(Kind.CLOCK, "'" + body.strip() + "'");
                     }
@@ -152,28 +154,5 @@ final class TimeDependentSql {
             }
         }
         return null;
-    }
-
-    /** The characters between a string constant's quotes ({@code E'…'}, {@code U&'…'} and the rest), quotes undoubled. */
-    private static String stringBody(String text) {
-        int open = text.indexOf('\'');
-        return open < 0 ? text : unquote(text.substring(open), '\'');
-    }
-
-    /** The text between the outer quotes, doubled quotes undoubled (a quoted identifier keeps its case). */
-    private static String unquote(String text, char quote) {
-        int end = text.length() > 1 && text.charAt(text.length() - 1) == quote ? text.length() - 1 : text.length();
-        String doubled = String.valueOf(quote) + quote;
-        return text.substring(Math.min(1, end), end).replace(doubled, String.valueOf(quote));
-    }
-
-    /** The body of {@code $tag$ … $tag$}. */
-    private static String dollarBody(String text) {
-        int tagEnd = text.indexOf('$', 1);
-        if (tagEnd < 0) {
-            return "";
-        }
-        int bodyEnd = text.length() - (tagEnd + 1);
-        return bodyEnd > tagEnd + 1 ? text.substring(tagEnd + 1, bodyEnd) : "";
     }
 }

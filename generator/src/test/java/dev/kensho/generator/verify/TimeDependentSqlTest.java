@@ -35,4 +35,20 @@ class TimeDependentSqlTest {
         assertNull(TimeDependentSql.find("SELECT timestamptz '2026-01-01 00:00+00' + interval '1 day';"));
         assertNull(TimeDependentSql.find(List.of("SELECT 1;", "SELECT current_setting('TimeZone');")));
     }
+
+    /**
+     * Red team: the clock read through escapes the server decodes was not found, so such a page's cache entry was kept as
+     * long as one that reads no clock: a U&amp; function name, an E'' or U&amp;'' input string, a UESCAPE of the page's own.
+     */
+    @Test
+    void theClockBehindAnEscapeIsFoundAsItsPlainSpelling() {
+        assertEquals("now", TimeDependentSql.find("SELECT U&\"n\\006fw\"();"));
+        assertEquals("now", TimeDependentSql.find("SELECT U&\"n!006fw\" UESCAPE '!' ();"));
+        assertEquals("'now'", TimeDependentSql.find("SELECT E'n\\157w'::timestamptz;"));
+        assertEquals("'today'", TimeDependentSql.find("SELECT U&'t\\006fday'::date;"));
+        assertEquals("random", TimeDependentSql.find("DO $$ BEGIN EXECUTE E'SELECT r\\141ndom()'; END $$;"));
+        // An unterminated string or body is read to its end, once.
+        assertNull(TimeDependentSql.find("SELECT $$ 1"));
+        assertNull(TimeDependentSql.find("SELECT '"));
+    }
 }

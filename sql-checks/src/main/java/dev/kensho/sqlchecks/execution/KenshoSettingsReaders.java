@@ -61,8 +61,22 @@ final class KenshoSettingsReaders {
 
     /** The first read of one of Kensho's settings in {@code sql}, or null when nothing reads one. */
     static Read find(String sql, boolean claimsPlans) {
+        return find(sql, claimsPlans, 0);
+    }
+
+    /**
+     * Strings and function bodies are read as SQL in their turn, each level inside the one around it: past this many
+     * levels the text counts as a read (a claim on it cannot be checked) rather than be read deeper, so that SQL nested
+     * thousands deep neither overflows the stack nor costs its length times its depth.
+     */
+    static final int MAX_DEPTH = 16;
+
+    private static Read find(String sql, boolean claimsPlans, int depth) {
+        if (depth > MAX_DEPTH) {
+            return new Read("strings or function bodies nested more than " + MAX_DEPTH + " deep", 0);
+        }
         for (SqlStatement statement : SqlSplitter.split(sql)) {
-            Read read = inStatement(statement.text(), claimsPlans);
+            Read read = inStatement(statement.text(), claimsPlans, depth);
             if (read != null) {
                 return new Read(read.what(), statement.offset() + read.offset());
             }
@@ -75,7 +89,7 @@ final class KenshoSettingsReaders {
         return SESSION.contains(lower) || claimsPlans && (lower.equals(PRELOAD) || lower.startsWith(PREFIX));
     }
 
-    private static Read inStatement(String text, boolean claimsPlans) {
+    private static Read inStatement(String text, boolean claimsPlans, int depth) {
         List<Token> tokens = SqlLexer.tokens(text).stream().filter(Token::significant).toList();
         if (tokens.isEmpty()) {
             return null;
@@ -84,17 +98,19 @@ final class KenshoSettingsReaders {
         boolean setsIt = first.equals("set") || first.equals("reset");
         for (int i = 0; i < tokens.size(); i++) {
             Token token = tokens.get(i);
-            String lower = token.text().toLowerCase(Locale.ROOT);
-            if (token.kind() == Kind.WORD && WHOLE_LISTS.contains(lower)) {
+            // As the server reads it: a quoted identifier or a string with its escapes decoded (U&"pg\005fstat_activity").
+            String lower = SqlLexer.value(tokens, i).toLowerCase(Locale.ROOT);
+            boolean named = token.kind() == Kind.WORD || token.kind() == Kind.QUOTED_IDENTIFIER;
+            if (named && WHOLE_LISTS.contains(lower)) {
                 return new Read(token.text(), token.start());
             }
-            if (token.kind() == Kind.WORD && SETTING_LISTS.contains(lower) && !onlyOthers(tokens, claimsPlans)) {
+            if (named && SETTING_LISTS.contains(lower) && !onlyOthers(tokens, claimsPlans)) {
                 return new Read(token.text(), token.start());
             }
             if (token.kind() == Kind.WORD && lower.equals("show") && i + 1 < tokens.size() && tokens.get(i + 1).word().equals("all")) {
                 return new Read("SHOW ALL", token.start());
             }
-            if (token.kind() == Kind.WORD && lower.equals("current_setting")) {
+            if (named && lower.equals("current_setting")) {
                 // A name the page computes could be any of them.
                 boolean literal = i + 3 < tokens.size() && tokens.get(i + 1).kind() == Kind.OPEN_PAREN
                         && tokens.get(i + 2).kind() == Kind.STRING && tokens.get(i + 2).text().startsWith("'")
@@ -116,10 +132,10 @@ final class KenshoSettingsReaders {
                 if (claimsPlans && lower.contains(PREFIX)) {
                     return new Read("auto_explain's settings", token.start());
                 }
-                if (token.kind() != Kind.WORD && (lower.contains("current_setting") || lower.contains("show all")
-                        || SETTING_LISTS.stream().anyMatch(lower::contains) || WHOLE_LISTS.stream().anyMatch(lower::contains))) {
-                    // Dynamic SQL or a function body: read as SQL in its turn; what it reads is reported at the string.
-                    Read inner = find(unquoted(token), claimsPlans);
+                if (token.kind() == Kind.STRING || token.kind() == Kind.DOLLAR_STRING) {
+                    // Dynamic SQL or a function body, always read as SQL in its turn (a name in it may itself be escaped:
+                    // EXECUTE E'SHOW applic\\141tion_name' in a function body); what it reads is reported at the string.
+                    Read inner = find(SqlLexer.value(tokens, i), claimsPlans, depth + 1);
                     if (inner != null) {
                         return new Read(inner.what(), token.start());
                     }
@@ -235,15 +251,4 @@ final class KenshoSettingsReaders {
         return Pattern.compile(regex.toString(), ignoreCase ? Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE : 0);
     }
 
-    /** A string literal's or a dollar-quoted body's text, roughly: enough to look for names in it. */
-    private static String unquoted(Token token) {
-        String text = token.text();
-        if (token.kind() == Kind.DOLLAR_STRING) {
-            int open = text.indexOf('$', 1);
-            int close = text.lastIndexOf('$', text.length() - 2);
-            return open >= 0 && close > open ? text.substring(open + 1, close) : text;
-        }
-        int quote = text.indexOf('\'');
-        return quote >= 0 && text.length() > quote + 1 ? text.substring(quote + 1, text.length() - 1).replace("''", "'") : text;
-    }
 }

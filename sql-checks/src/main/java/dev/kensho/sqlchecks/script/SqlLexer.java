@@ -256,4 +256,113 @@ public final class SqlLexer {
     private static boolean isSpace(char c) {
         return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\u000b';
     }
+    /**
+     * What a token spells as the server reads it: a dollar-quoted body, a string's or a quoted identifier's text with its
+     * doubled quotes and escapes decoded (E'…' backslash escapes, U&amp;'…' and U&amp;"…" Unicode escapes, UESCAPE too),
+     * anything else as written. {@code tokens} are the significant ones (a U&amp; token's UESCAPE follows it). What reads
+     * names in SQL (Kensho's settings, the clock) reads them through this, so that a name hidden behind an escape is found
+     * as its plain spelling is.
+     */
+    public static String value(List<Token> tokens, int i) {
+        Token token = tokens.get(i);
+        String text = token.text();
+        if (token.kind() == Kind.DOLLAR_STRING) {
+            int open = text.indexOf('$', 1);
+            int close = text.lastIndexOf('$', text.length() - 2);
+            // Unterminated (the text ends inside it): the rest, never the token itself, so a reader recursing on it ends.
+            return open < 0 ? "" : close > open ? text.substring(open + 1, close) : text.substring(open + 1);
+        }
+        if (token.kind() != Kind.STRING && token.kind() != Kind.QUOTED_IDENTIFIER) {
+            return text;
+        }
+        char quoteChar = token.kind() == Kind.STRING ? '\'' : '"';
+        int quote = text.indexOf(quoteChar);
+        if (quote < 0) {
+            return "";
+        }
+        String prefix = text.substring(0, quote).toLowerCase(Locale.ROOT);
+        boolean closed = text.length() >= quote + 2 && text.charAt(text.length() - 1) == quoteChar;
+        String body = text.substring(quote + 1, closed ? text.length() - 1 : text.length());
+        if (prefix.equals("e")) {
+            return backslashEscapes(body);
+        }
+        String plain = body.replace(String.valueOf(quoteChar) + quoteChar, String.valueOf(quoteChar));
+        if (prefix.equals("u&")) {
+            char escape = '\\';
+            String uescape = i + 2 < tokens.size() && tokens.get(i + 1).word().equals("uescape") ? tokens.get(i + 2).text() : "";
+            if (uescape.length() == 3 && uescape.charAt(0) == '\'' && uescape.charAt(2) == '\'') {
+                escape = uescape.charAt(1);
+            }
+            return unicodeEscapes(plain, escape);
+        }
+        return plain;
+    }
+
+    /** An E'…' string's body as the server reads it (\\n, octal, \\x hex, \\u and \\U, '' and \\'). */
+    private static String backslashEscapes(String body) {
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < body.length(); i++) {
+            char c = body.charAt(i);
+            if (c == '\'' && i + 1 < body.length() && body.charAt(i + 1) == '\'') {
+                out.append('\'');
+                i++;
+            } else if (c != '\\' || i + 1 >= body.length()) {
+                out.append(c);
+            } else {
+                char n = body.charAt(++i);
+                int digits = n >= '0' && n <= '7' ? 3 : n == 'x' ? 2 : n == 'u' ? 4 : n == 'U' ? 8 : 0;
+                int radix = n >= '0' && n <= '7' ? 8 : 16;
+                int start = n >= '0' && n <= '7' ? i : i + 1;
+                int end = start;
+                while (end < body.length() && end - start < digits && Character.digit(body.charAt(end), radix) >= 0) {
+                    end++;
+                }
+                if (digits > 0 && end > start) {
+                    appendCodePoint(out, Long.parseLong(body.substring(start, end), radix));
+                    i = end - 1;
+                } else {
+                    out.append(switch (n) {
+                        case 'b' -> '\b';
+                        case 'f' -> '\f';
+                        case 'n' -> '\n';
+                        case 'r' -> '\r';
+                        case 't' -> '\t';
+                        default -> n;
+                    });
+                }
+            }
+        }
+        return out.toString();
+    }
+
+    /** A U&amp;'…' or U&amp;"…" body as the server reads it: escape+XXXX, escape+'+'+XXXXXX, a doubled escape. */
+    private static String unicodeEscapes(String body, char escape) {
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < body.length(); i++) {
+            char c = body.charAt(i);
+            if (c != escape || i + 1 >= body.length()) {
+                out.append(c);
+            } else if (body.charAt(i + 1) == escape) {
+                out.append(escape);
+                i++;
+            } else {
+                int start = body.charAt(i + 1) == '+' ? i + 2 : i + 1;
+                int digits = body.charAt(i + 1) == '+' ? 6 : 4;
+                if (start + digits <= body.length() && body.substring(start, start + digits).chars().allMatch(d -> Character.digit(d, 16) >= 0)) {
+                    appendCodePoint(out, Long.parseLong(body.substring(start, start + digits), 16));
+                    i = start + digits - 1;
+                } else {
+                    out.append(c);
+                }
+            }
+        }
+        return out.toString();
+    }
+
+    /** A decoded escape; one the server would refuse (past U+10FFFF) spells nothing the page could run. */
+    private static void appendCodePoint(StringBuilder out, long codePoint) {
+        if (Character.isValidCodePoint((int) Math.min(codePoint, Integer.MAX_VALUE))) {
+            out.appendCodePoint((int) codePoint);
+        }
+    }
 }

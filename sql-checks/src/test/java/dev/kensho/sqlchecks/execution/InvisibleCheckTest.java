@@ -470,4 +470,55 @@ class InvisibleCheckTest {
         Outcome wrong = scenario(SCENARIO_READ.formatted("f"));
         assertEquals("step a_xid: rows differ (as a multiset, because the query has no ORDER BY)", wrong.failure().message());
     }
+
+    /**
+     * Red team: Kensho's settings read through other spellings are found as their plain ones: a quoted identifier (which
+     * overflowed the stack: the reader recursed on the same text), a U&amp; identifier with or without UESCAPE, and an E''
+     * string in a function body. Each showed "kensho" (the application_name Kensho gives the page's session) under a
+     * passing claim.
+     */
+    @Test
+    void kenshosSettingsReadThroughEscapedOrQuotedNamesCannotPass() throws Exception {
+        String refused = "this claim cannot be checked: the page reads a setting Kensho gives its session and a reader's session does "
+                + "not have (";
+        String[][] reads = {
+                {"SELECT application_name AS app FROM \"pg_stat_activity\" WHERE pid = pg_backend_pid();", "application_name, at page.md:1:8;"},
+                {"SELECT count(*)::text AS app FROM \"pg_stat_activity\" WHERE pid = pg_backend_pid();", "\"pg_stat_activity\", at page.md:1:35;"},
+                {"SELECT count(*)::text AS app FROM U&\"pg\\005fstat_activity\" WHERE pid = pg_backend_pid();",
+                        "U&\"pg\\005fstat_activity\", at page.md:1:35;"},
+                {"SELECT count(*)::text AS app FROM U&\"pg!005fstat_activity\" UESCAPE '!' WHERE pid = pg_backend_pid();",
+                        "U&\"pg!005fstat_activity\", at page.md:1:35;"},
+                {"SHOW U&\"applic\\0061tion_name\";", "application_name, at page.md:1:6;"},
+        };
+        for (String[] read : reads) {
+            String rows = read[0].startsWith("SHOW") ? " application_name\n------------------\n kensho\n"
+                    : read[0].contains("count") ? " app\n-----\n 1\n" : " app\n--------\n kensho\n";
+            Outcome outcome = page().add("", read[0], rows).last();
+            assertTrue(outcome.failure() != null && outcome.failure().message().startsWith(refused + read[1]), () -> read[0] + " -> " + outcome);
+        }
+        PageResult hidden = page()
+                .add("", "CREATE FUNCTION app() RETURNS text LANGUAGE plpgsql AS $$ DECLARE v text; BEGIN EXECUTE E'SHOW applic\\141tion_name' INTO v; RETURN v; END $$;")
+                .add("", "SELECT app() AS app;", " app\n--------\n kensho\n").run();
+        assertTrue(hidden.outcomes().get(1).failure().message().startsWith(refused + "application_name, at page.md:1:56;"),
+                () -> String.valueOf(hidden.outcomes().get(1)));
+    }
+
+    /**
+     * Red team: SQL nested thousands of dollar-quoted levels deep (53 kB, a name of Kensho's innermost) overflowed the
+     * stack of the reader of Kensho's settings, a crash of the build; past KenshoSettingsReaders.MAX_DEPTH levels the text
+     * counts as a read, at once.
+     */
+    @Test
+    void sqlNestedThousandsDeepIsRefusedNotOverflowed() {
+        StringBuilder open = new StringBuilder("SELECT ");
+        StringBuilder close = new StringBuilder();
+        for (int i = 0; i < 4000; i++) {
+            String tag = "$t" + Integer.toString(i, 36) + "$";
+            open.append(tag).append(' ');
+            close.insert(0, ' ' + tag);
+        }
+        KenshoSettingsReaders.Read read = KenshoSettingsReaders.find(open + "pg_settings" + close + ";", false);
+        assertEquals("strings or function bodies nested more than 16 deep", read.what());
+        assertEquals(7, read.offset());
+    }
 }
