@@ -44,7 +44,7 @@ final class CaptureRun {
     static Set<Integer> wanted(List<Outcome> real, Set<Integer> endedOutsideTransaction) {
         Set<Integer> wanted = new LinkedHashSet<>();
         List<Integer> pending = new ArrayList<>();
-        for (int index : RunOrder.of(snippets(real))) {
+        for (int index : RunOrder.of(RestoreProof.snippets(real))) {
             Outcome outcome = real.get(index);
             Snippet snippet = outcome.snippet();
             if (snippet.directives().caseName() != null) {
@@ -71,7 +71,7 @@ final class CaptureRun {
         if (capture == null) {
             return recorded;
         }
-        for (int index : RunOrder.of(snippets(real))) {
+        for (int index : RunOrder.of(RestoreProof.snippets(real))) {
             Outcome captured = capture.get(index);
             if (captured == null || !RestoreProof.same(real.get(index), captured)) {
                 break; // from here on the capture run's database is not the real run's
@@ -84,9 +84,5 @@ final class CaptureRun {
             }
         }
         return recorded;
-    }
-
-    private static List<Snippet> snippets(List<Outcome> outcomes) {
-        return outcomes.stream().map(Outcome::snippet).toList();
     }
 }

@@ -120,7 +120,8 @@ final class RestoreProof {
                 .map(f -> f.get("sqlstate")).findFirst().orElse(null);
     }
 
-    private static List<Snippet> snippets(List<Outcome> outcomes) {
+    /** The snippets of a run's outcomes, in document order (what RunOrder orders). */
+    static List<Snippet> snippets(List<Outcome> outcomes) {
         return outcomes.stream().map(Outcome::snippet).toList();
     }
 }
