@@ -47,15 +47,6 @@ final class PageDatabase implements AutoCloseable {
     }
 
     /**
-     * A page's role and database, made and not yet connected to ({@link DatabasePool} makes them ahead of the pages):
-     * nothing has run in the database, and the role has every setting but the plan claims' ({@link #open}).
-     */
-    record Prepared(String name, String password) {
-    }
-
-    /**
-     * A database for one page, made now: {@link #prepare} then {@link #open}, the steps {@link DatabasePool} runs apart.
-     *
      * @param admin   a connection of an account that may create roles and databases; PageDatabase
      *                uses it but does not close it
      * @param dropper drops the database when the page is done
@@ -63,14 +54,6 @@ final class PageDatabase implements AutoCloseable {
      */
     static PageDatabase create(RunningPostgres server, Connection admin, DatabaseDropper dropper, String name, VerifierSettings settings,
                                boolean claimsPlans) throws SQLException {
-        return open(server, admin, dropper, prepare(server, admin, name, settings), claimsPlans);
-    }
-
-    /**
-     * Makes the page's role and its database from the template. Nothing connects to the database here on a server whose
-     * template Kensho guarded ({@link #guardedTemplate}); on another, Kensho's superuser installs the extension guard.
-     */
-    static Prepared prepare(RunningPostgres server, Connection admin, String name, VerifierSettings settings) throws SQLException {
         long diskBytes = settings.databaseBytes();
         String password = HexFormat.of().formatHex(new SecureRandom().generateSeed(16));
         // What this major version's CREATE ROLE/DATABASE accept (pgjdbc knows it from the connection's start-up).
@@ -101,6 +84,12 @@ final class PageDatabase implements AutoCloseable {
                 for (String parameter : settable) {
                     role.append("; GRANT SET ON PARAMETER ").append(parameter).append(" TO ").append(name);
                 }
+                if (claimsPlans) {
+                    // Decided here, before any session of the page opens: a page without plan claims loads no auto_explain.
+                    for (String setting : PlanCapture.roleStatements(name, major)) {
+                        role.append("; ").append(setting);
+                    }
+                }
                 statement.execute(role.toString());
                 // Every provider gives page databases the same encoding and locale (text ORDER BY depends on them).
                 statement.execute("CREATE DATABASE " + name + " OWNER " + name + " TEMPLATE " + server.pageTemplate() + " "
@@ -116,30 +105,9 @@ final class PageDatabase implements AutoCloseable {
                 throw e;
             }
         }
-        return new Prepared(name, password);
-    }
-
-    /**
-     * Gives the page its prepared database: the plan claims' role settings when it has any (decided here, before any
-     * session of the page opens: a page without plan claims loads no auto_explain), then the page's connection.
-     */
-    static PageDatabase open(RunningPostgres server, Connection admin, DatabaseDropper dropper, Prepared prepared, boolean claimsPlans)
-            throws SQLException {
-        String name = prepared.name();
-        List<String> planSettings = claimsPlans ? PlanCapture.roleStatements(name, admin.getMetaData().getDatabaseMajorVersion()) : List.of();
-        if (!planSettings.isEmpty()) {
-            synchronized (admin) {
-                try (Statement statement = admin.createStatement()) {
-                    statement.execute(String.join("; ", planSettings));
-                } catch (SQLException e) {
-                    drop(admin, name);
-                    throw e;
-                }
-            }
-        }
         Properties credentials = new Properties();
         credentials.setProperty("user", name);
-        credentials.setProperty("password", prepared.password());
+        credentials.setProperty("password", password);
         credentials.setProperty("ApplicationName", "kensho");
         // Text results exactly as the server prints them, so rows compare like psql shows them.
         credentials.setProperty("binaryTransfer", "false");
@@ -172,11 +140,6 @@ final class PageDatabase implements AutoCloseable {
 
     Connection connection() {
         return connection;
-    }
-
-    /** The database's name, also its role's. */
-    String name() {
-        return name;
     }
 
     /** Another connection to the page's database as the page's role (a scenario's session). */

@@ -45,7 +45,6 @@ public final class Verifier implements AutoCloseable {
     private final RunningPostgres server;
     private final Connection admin;
     private final DatabaseDropper dropper;
-    private final DatabasePool pool;
     private final StatementGuard guard;
     private final VerifierSettings settings;
     private final String serverVersion;
@@ -69,7 +68,7 @@ public final class Verifier implements AutoCloseable {
             });
 
     private Verifier(RunningPostgres server, Connection admin, DatabaseDropper dropper, VerifierSettings settings, String serverVersion,
-                     List<String> serverConfiguration) throws SQLException {
+                     List<String> serverConfiguration) {
         this.serverConfiguration = List.copyOf(serverConfiguration);
         this.server = server;
         this.admin = admin;
@@ -79,7 +78,6 @@ public final class Verifier implements AutoCloseable {
         diskWatch.scheduleWithFixedDelay(this::watchDisk, 500, 500, TimeUnit.MILLISECONDS);
         this.serverVersion = serverVersion;
         this.namePrefix = "kensho_" + ProcessHandle.current().pid() + "_" + Long.toHexString(System.nanoTime() & 0xffffff);
-        this.pool = new DatabasePool(server, dropper, settings, () -> namePrefix + "_" + pageCounter.incrementAndGet());
     }
 
     /**
@@ -196,14 +194,13 @@ public final class Verifier implements AutoCloseable {
      * {@link VerifierSettings#browserStates()}): asked per page, since a long-lived server serves builds whose settings differ.
      */
     public PageResult verifyPage(String page, List<Snippet> snippets, boolean browserStates) {
+        String name = namePrefix + "_" + pageCounter.incrementAndGet();
         long t0 = System.nanoTime();
-        String name = null;
+        activeDatabases.add(name);
         Duration setup;
         List<Outcome> outcomes;
         Set<Integer> endedOutsideTransaction;
-        try (PageDatabase database = PageDatabase.open(server, admin, dropper, pool.take(), ScriptRunner.claimsPlans(snippets))) {
-            name = database.name();
-            activeDatabases.add(name);
+        try (PageDatabase database = PageDatabase.create(server, admin, dropper, name, settings, ScriptRunner.claimsPlans(snippets))) {
             setup = Duration.ofNanos(System.nanoTime() - t0);
             // The real run: nothing of Kensho's reads the page's database beside it for a capture (CaptureRun says why).
             ScriptRunner real = runner(database);
@@ -212,9 +209,7 @@ public final class Verifier implements AutoCloseable {
         } catch (SQLException e) {
             throw new IllegalStateException("could not prepare a database for " + page + ": " + e.getMessage(), e);
         } finally {
-            if (name != null) {
-                activeDatabases.remove(name);
-            }
+            activeDatabases.remove(name);
         }
         if (!browserStates) {
             return new PageResult(page, outcomes, setup);
@@ -245,17 +240,14 @@ public final class Verifier implements AutoCloseable {
      * database could not be made. It runs under the page's limits, as the real run does.
      */
     private List<Outcome> onFreshDatabase(List<Snippet> snippets, java.util.function.Function<PageDatabase, ScriptRunner> runner) {
-        String name = null;
-        try (PageDatabase database = PageDatabase.open(server, admin, dropper, pool.take(), ScriptRunner.claimsPlans(snippets))) {
-            name = database.name();
-            activeDatabases.add(name);
+        String name = namePrefix + "_" + pageCounter.incrementAndGet();
+        activeDatabases.add(name);
+        try (PageDatabase database = PageDatabase.create(server, admin, dropper, name, settings, ScriptRunner.claimsPlans(snippets))) {
             return runner.apply(database).run(snippets);
         } catch (SQLException e) {
             return null;
         } finally {
-            if (name != null) {
-                activeDatabases.remove(name);
-            }
+            activeDatabases.remove(name);
         }
     }
 
@@ -292,7 +284,6 @@ public final class Verifier implements AutoCloseable {
     @Override
     public void close() {
         diskWatch.shutdownNow();
-        pool.close();
         dropper.close();
         closeQuietly(admin);
         server.close();
