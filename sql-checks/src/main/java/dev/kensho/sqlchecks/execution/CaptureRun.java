@@ -95,8 +95,9 @@ final class CaptureRun {
     /**
      * The real run's outcomes ({@code into}: as {@link #recorded} left them) with the questions the real run could not ask
      * answered by the capture run ({@code capture}, null past where it stopped; null when it could not run). An answer is
-     * used only when the capture run reached the asking snippet as the real run did (every snippet up to it, and it,
-     * ended alike: {@link RestoreProof#same}); otherwise the claim fails at its line, saying it could not be checked. The
+     * used only when the capture run reached the asking snippet as the real run did: every snippet before it ended alike
+     * ({@link RestoreProof#same}), and it too (a scenario), or but for its values ({@link #ranAlike}: a plan claim's
+     * snippet); otherwise the claim fails at its line, saying it could not be checked. The
      * comparison is with {@code real}, the real run's outcomes as they ran (plan claims waiting count as passed on both).
      *
      * @param plans     snippets whose plan claims wait for the catalog; {@code judged} their verdicts on the capture run
@@ -113,12 +114,16 @@ final class CaptureRun {
             Outcome captured = capture == null ? null : capture.get(index);
             boolean before = apart == null;
             boolean alike = before && captured != null && RestoreProof.same(real.get(index), captured);
+            // The asking snippet's own values may differ (a now() in its rows) without its catalog differing: it is a query
+            // or DML (a plan claim's statement), so its statements ran alike when they ended alike and returned the same
+            // columns and as many rows. What it cannot tell apart is DDL whose effect depends on such a value.
+            boolean asked = before && captured != null && ranAlike(real.get(index), captured);
             String why = apart != null ? apart : captured == null ? "the replay stopped before it"
                     : "it ended otherwise on the replay";
             Outcome o = into.get(index);
             if (plans.contains(index)) {
                 PlanVerdict verdict = judged.get(index);
-                if (alike && verdict != null) {
+                if (asked && verdict != null) {
                     List<Assertion> assertions = new ArrayList<>(o.assertions());
                     assertions.addAll(verdict.assertions());
                     answered.set(index, verdict.problem() == null
@@ -149,6 +154,22 @@ final class CaptureRun {
             }
         }
         return answered;
+    }
+
+    /** Ended alike but for the values: the same status and SQLSTATE, each result with the same columns, types and row count. */
+    static boolean ranAlike(Outcome real, Outcome replay) {
+        if (real.status() != replay.status() || !java.util.Objects.equals(RestoreProof.sqlState(real), RestoreProof.sqlState(replay))
+                || real.results().size() != replay.results().size()) {
+            return false;
+        }
+        for (int i = 0; i < real.results().size(); i++) {
+            var a = real.results().get(i);
+            var b = replay.results().get(i);
+            if (!a.columns().equals(b.columns()) || !a.types().equals(b.types()) || a.totalRows() != b.totalRows()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static Outcome failed(Outcome o, List<Assertion> assertions, String message, String sqlState, String detail) {

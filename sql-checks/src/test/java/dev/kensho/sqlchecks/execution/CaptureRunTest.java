@@ -190,4 +190,24 @@ class CaptureRunTest {
         assertTrue(result.passed(), () -> String.valueOf(result.outcomes()));
         assertEquals(List.of(List.of("1")), result.outcomes().get(2).results().get(0).rows(), "the page's own session only");
     }
+
+    /**
+     * A plan claim's names are resolved on the capture run, which must reach the claim as the real run did: after a snippet
+     * whose rows differ on every run (the clock), the claim fails at its own line, saying why it could not be checked.
+     */
+    @Test
+    void aPlanClaimTheReplayCannotReachAlikeFailsAtItsLine() throws Exception {
+        PageResult result = TestPage.on(verifier)
+                .add("", "CREATE TABLE orders (id int PRIMARY KEY, note text); INSERT INTO orders SELECT g, 'x' FROM generate_series(1, 1000) g; ANALYZE orders;")
+                .add("", "SELECT clock_timestamp() AS at;")
+                .add("uses-index=orders_pkey", "SELECT note FROM orders WHERE id = 7;").run();
+        var claim = result.outcomes().get(2);
+        assertEquals("plan claims cannot be checked: the names and keys they rest on (uses-index=, no-seq-scan=, an index's keys, a "
+                + "table's TOAST size) are read from the page's catalog on a replay of the page on a fresh database, never beside "
+                + "the reader's statements, and the replay did not reach this snippet as the real run did (the snippet at "
+                + "page.md:5:1 ended otherwise on the replay); make the snippets before it end the same on every run",
+                claim.failure().message());
+        assertEquals("page.md:9:1", claim.failure().location().toString());
+        assertEquals(List.of(List.of("x")), claim.results().get(0).rows(), "the statement ran as written");
+    }
 }
