@@ -210,4 +210,34 @@ class CaptureRunTest {
         assertEquals("page.md:9:1", claim.failure().location().toString());
         assertEquals(List.of(List.of("x")), claim.results().get(0).rows(), "the statement ran as written");
     }
+
+    /**
+     * Whether the database holds a sequence when a scenario releases two inserting steps at once is asked on the capture
+     * run; after a snippet whose rows differ on every run it cannot be asked there, and the scenario fails at its line.
+     */
+    @Test
+    void aReleaseWhoseSequenceQuestionTheReplayCannotReachFailsAtTheScenario() throws Exception {
+        String released = """
+                session a
+                setup { BEGIN; }
+                step a1 { LOCK TABLE orders; }
+                step a2 { COMMIT; }
+                session b
+                setup { BEGIN; }
+                step b1 waits-for=a { INSERT INTO orders VALUES ('from b', 2); }
+                step b2 { COMMIT; }
+                session c
+                setup { BEGIN; }
+                step c1 waits-for=a { INSERT INTO orders VALUES ('from c', 3); }
+                step c2 { COMMIT; }
+                permutation a1 b1 c1 a2 b2 c2
+                """;
+        PageResult result = page("CREATE TABLE orders (note text, amount numeric);", "SELECT clock_timestamp() AS at;", released);
+        var scenario = result.outcomes().get(2);
+        assertEquals("this scenario cannot be checked: it releases inserting steps at once, and whether the page's database then "
+                + "held a sequence (whose numbers are drawn in wake order) is asked on a replay of the page on a fresh database, "
+                + "never beside the reader's sessions; the replay did not reach the scenario as the real run did (the snippet at "
+                + "page.md:11:1 ended otherwise on the replay)", scenario.failure().message());
+        assertEquals("page.md:21:1", scenario.failure().location().toString());
+    }
 }
