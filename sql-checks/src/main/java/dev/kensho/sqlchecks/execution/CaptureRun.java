@@ -1,5 +1,7 @@
 package dev.kensho.sqlchecks.execution;
 
+import dev.kensho.sqlchecks.model.Assertion;
+import dev.kensho.sqlchecks.model.Failure;
 import dev.kensho.sqlchecks.model.Outcome;
 import dev.kensho.sqlchecks.model.RunOrder;
 import dev.kensho.sqlchecks.model.Snippet;
@@ -8,11 +10,15 @@ import dev.kensho.sqlchecks.model.StateAfter;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
- * Where the build reads a scenario's end state ({@link StateAfter}, for the browser to restore in its place): on a run of
- * its own, never in the real run whose outcomes are the page's evidence.
+ * Where the build reads a scenario's end state ({@link StateAfter}, for the browser to restore in its place), and asks the
+ * page's catalog what the real run's claims need ({@link #answered}: the names a plan claim uses, whether the database
+ * holds a sequence when a scenario releases two inserting steps at once): on a run of its own, never in the real run
+ * whose outcomes are the page's evidence. The real run's database hands out no connection of Kensho's at all
+ * ({@link KenshoConnections}).
  *
  * <p>Any read in the page's database between its snippets is something the page can observe, however it is made:
  * pg_stat_database counts the reading connection and its transactions (sessions, xact_commit, xact_rollback), the read
@@ -84,5 +90,92 @@ final class CaptureRun {
             }
         }
         return recorded;
+    }
+
+    /**
+     * The real run's outcomes ({@code into}: as {@link #recorded} left them) with the questions the real run could not ask
+     * answered by the capture run ({@code capture}, null past where it stopped; null when it could not run). An answer is
+     * used only when the capture run reached the asking snippet as the real run did: every snippet before it ended alike
+     * ({@link RestoreProof#same}), and it too (a scenario), or but for its values ({@link #ranAlike}: a plan claim's
+     * snippet); otherwise the claim fails at its line, saying it could not be checked. The
+     * comparison is with {@code real}, the real run's outcomes as they ran (plan claims waiting count as passed on both).
+     *
+     * @param plans     snippets whose plan claims wait for the catalog; {@code judged} their verdicts on the capture run
+     * @param sequences scenarios that asked whether the database holds a sequence; {@code found} those where it did
+     */
+    static List<Outcome> answered(List<Outcome> real, List<Outcome> into, List<Outcome> capture, Set<Integer> plans,
+                                  Map<Integer, PlanVerdict> judged, Set<Integer> sequences, Set<Integer> found) {
+        List<Outcome> answered = new ArrayList<>(into);
+        if (plans.isEmpty() && sequences.isEmpty()) {
+            return answered;
+        }
+        String apart = capture == null ? "the replay could not run" : null;
+        for (int index : RunOrder.of(RestoreProof.snippets(real))) {
+            Outcome captured = capture == null ? null : capture.get(index);
+            boolean before = apart == null;
+            boolean alike = before && captured != null && RestoreProof.same(real.get(index), captured);
+            // The asking snippet's own values may differ (a now() in its rows) without its catalog differing: it is a query
+            // or DML (a plan claim's statement), so its statements ran alike when they ended alike and returned the same
+            // columns and as many rows. What it cannot tell apart is DDL whose effect depends on such a value.
+            boolean asked = before && captured != null && ranAlike(real.get(index), captured);
+            String why = apart != null ? apart : captured == null ? "the replay stopped before it"
+                    : "it ended otherwise on the replay";
+            Outcome o = into.get(index);
+            if (plans.contains(index)) {
+                PlanVerdict verdict = judged.get(index);
+                if (asked && verdict != null) {
+                    List<Assertion> assertions = new ArrayList<>(o.assertions());
+                    assertions.addAll(verdict.assertions());
+                    answered.set(index, verdict.problem() == null
+                            ? new Outcome(o.snippet(), o.status(), o.failure(), o.results(), assertions, o.plan(), o.transcript(), o.duration())
+                            : failed(o, assertions, verdict.problem(), verdict.sqlState(), verdict.detail()));
+                } else {
+                    answered.set(index, failed(o, o.assertions(), "plan claims cannot be checked: the names and keys they rest on "
+                            + "(uses-index=, no-seq-scan=, an index's keys, a table's TOAST size) are read from the page's catalog on a "
+                            + "replay of the page on a fresh database, never beside the reader's statements, and the replay did not "
+                            + "reach this snippet as the real run did (" + why + "); make the snippets before it end the same on "
+                            + "every run", null, null));
+                }
+            }
+            // A scenario the real run failed already stays failed for its own reason (true of the real run either way).
+            if (sequences.contains(index) && real.get(index).passed() && !(alike && !found.contains(index))) {
+                boolean sequenceFound = before && captured != null && found.contains(index) && captured.failure() != null;
+                answered.set(index, sequenceFound
+                        ? new Outcome(o.snippet(), Outcome.Status.FAILED, captured.failure(), o.results(), captured.assertions(), null,
+                                o.transcript() == null ? null : o.transcript().withAfter(null), o.duration())
+                        : failed(o, o.assertions(), "this scenario cannot be checked: it releases inserting steps at once, and "
+                                + "whether the page's database then held a sequence (whose numbers are drawn in wake order) is asked "
+                                + "on a replay of the page on a fresh database, never beside the reader's sessions; the replay did not "
+                                + "reach the scenario as the real run did (" + why + ")", null, null));
+            }
+            if (apart == null && !alike) {
+                apart = captured == null ? "the replay stopped before it" : "the snippet at " + o.snippet().location()
+                        + " ended otherwise on the replay";
+            }
+        }
+        return answered;
+    }
+
+    /** Ended alike but for the values: the same status and SQLSTATE, each result with the same columns, types and row count. */
+    static boolean ranAlike(Outcome real, Outcome replay) {
+        if (real.status() != replay.status() || !java.util.Objects.equals(RestoreProof.sqlState(real), RestoreProof.sqlState(replay))
+                || real.results().size() != replay.results().size()) {
+            return false;
+        }
+        for (int i = 0; i < real.results().size(); i++) {
+            var a = real.results().get(i);
+            var b = replay.results().get(i);
+            if (!a.columns().equals(b.columns()) || !a.types().equals(b.types()) || a.totalRows() != b.totalRows()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static Outcome failed(Outcome o, List<Assertion> assertions, String message, String sqlState, String detail) {
+        Failure failure = new Failure(message, sqlState, o.snippet().location(), o.snippet().lineAt(0),
+                detail == null || detail.isBlank() ? null : detail, null);
+        return new Outcome(o.snippet(), Outcome.Status.FAILED, failure, o.results(), assertions, null,
+                o.transcript() == null ? null : o.transcript().withAfter(null), o.duration());
     }
 }

@@ -24,8 +24,12 @@ final class PageDatabase implements AutoCloseable {
     private final String name;
     private final Properties credentials;
     private final Connection connection;
+    /** Whether this database's run is the page's evidence (the real run): then it hands out no {@link KenshoConnections}. */
+    private final boolean evidence;
 
-    private PageDatabase(RunningPostgres server, DatabaseDropper dropper, String name, Properties credentials, Connection connection) {
+    private PageDatabase(RunningPostgres server, DatabaseDropper dropper, String name, Properties credentials, Connection connection,
+                         boolean evidence) {
+        this.evidence = evidence;
         this.server = server;
         this.dropper = dropper;
         this.name = name;
@@ -51,9 +55,11 @@ final class PageDatabase implements AutoCloseable {
      *                uses it but does not close it
      * @param dropper drops the database when the page is done
      * @param claimsPlans whether a snippet of the page claims or shows a plan: only then do the page's sessions load auto_explain
+     * @param evidence    whether the run on it is the page's evidence (the real run): such a database hands out no
+     *                    connection of Kensho's ({@link #kenshoConnections()})
      */
     static PageDatabase create(RunningPostgres server, Connection admin, DatabaseDropper dropper, String name, VerifierSettings settings,
-                               boolean claimsPlans) throws SQLException {
+                               boolean claimsPlans, boolean evidence) throws SQLException {
         long diskBytes = settings.databaseBytes();
         String password = HexFormat.of().formatHex(new SecureRandom().generateSeed(16));
         // What this major version's CREATE ROLE/DATABASE accept (pgjdbc knows it from the connection's start-up).
@@ -130,7 +136,7 @@ final class PageDatabase implements AutoCloseable {
             drop(admin, name);
             throw e;
         }
-        return new PageDatabase(server, dropper, name, credentials, connection);
+        return new PageDatabase(server, dropper, name, credentials, connection, evidence);
     }
 
     /** True when page databases are copied from a template1 Kensho guarded at start ({@link Verifier#start}). */
@@ -150,6 +156,17 @@ final class PageDatabase implements AutoCloseable {
     }
 
     /**
+     * Connections of Kensho's own to this database: only on a database whose run is not the page's evidence. The real run
+     * is given none (see {@link KenshoConnections}); asking for them there is a bug of Kensho's, not of the page.
+     */
+    KenshoConnections kenshoConnections() {
+        if (evidence) {
+            throw new IllegalStateException("the real run's database hands out no connection of Kensho's: it would show to the page");
+        }
+        return new KenshoConnections(this);
+    }
+
+    /**
      * A connection that reads what a scenario left ({@link StateCapture}), on a capture run's database only ({@link
      * CaptureRun}), leaving as little trace as it can there, so that the capture run's snippets after it still end as the
      * real run's (else a later scenario's state is not accepted): the server's statistics count every scan of the page's
@@ -158,7 +175,7 @@ final class PageDatabase implements AutoCloseable {
      * relation is counted from the first catalog read on. search_path is set there too: it outranks a search_path the page
      * (which owns its database) set with ALTER DATABASE, so no name of the page's resolves in this session. Nothing of the
      * page's runs while it reads: row security does not apply to a superuser, and a type's output function is C, which only
-     * a superuser may create.
+     * a superuser may create. Opened through {@link #kenshoConnections()} only.
      */
     Connection openStateReader() throws SQLException {
         Properties reader = new Properties();

@@ -13,7 +13,9 @@ import java.util.List;
 
 /**
  * Resolves the names plan claims use in the page's database on a connection of Kensho's own to it, as
- * the page's role: a catalog query on the page's connection would take locks that the reader's open
+ * the page's role, on a capture run only ({@link KenshoConnections}: the real run has no connection of Kensho's beside
+ * the reader's, so its plan claims are judged with the answers read here, at the same point of a replay of the page,
+ * see {@link CaptureRun#answered}). Why not on the page's connection: a catalog query on the page's connection would take locks that the reader's open
  * transaction then holds (and a later {@code pg_locks} read would show). Only an object that
  * connection cannot see (one the page's still open transaction created, a temporary one of the
  * page's session) is looked up on the page's connection, since no other can see it; inside the
@@ -41,26 +43,30 @@ final class PlanCatalog implements dev.kensho.sqlchecks.assertion.PlanCheck.Cata
             + " SELECT n.nspname, c.relname FROM f JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) f.oid"
             + " JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace";
 
-    private final ScenarioRunner.SessionFactory sessions;
+    private final KenshoConnections kensho;
     private final Connection page;
     private Connection connection;
 
     /**
-     * @param sessions opens Kensho's own connection to the page's database, once, when a claim first needs it
-     * @param page     the page's connection, asked only about what Kensho's connection cannot see
+     * @param kensho opens Kensho's own connection to the (capture run's) page database when a claim first needs it
+     * @param page   the (capture run's) page connection, asked only about what Kensho's connection cannot see
      */
-    PlanCatalog(ScenarioRunner.SessionFactory sessions, Connection page) {
-        this.sessions = sessions;
+    PlanCatalog(KenshoConnections kensho, Connection page) {
+        this.kensho = kensho;
         this.page = page;
     }
 
     private Connection connection() throws SQLException {
         if (connection == null) {
-            connection = sessions.open();
+            connection = kensho.asPageRole();
         }
         return connection;
     }
 
+    /**
+     * Closes Kensho's connection, if one is open; a later question opens another. Closed after each snippet's questions,
+     * so that the capture run's later snippets see as few backends of Kensho's as they can.
+     */
     @Override
     public void close() {
         if (connection != null) {
@@ -69,6 +75,7 @@ final class PlanCatalog implements dev.kensho.sqlchecks.assertion.PlanCheck.Cata
             } catch (SQLException ignored) {
                 // The page's database is dropped with FORCE.
             }
+            connection = null;
         }
     }
 

@@ -115,7 +115,7 @@ final class RestoreProof {
         return outcome.transcript() == null ? null : outcome.transcript().withAfter(null);
     }
 
-    private static String sqlState(Outcome outcome) {
+    static String sqlState(Outcome outcome) {
         return outcome.assertions().stream().filter(a -> a.kind().equals("fails-with")).map(Assertion::facts)
                 .map(f -> f.get("sqlstate")).findFirst().orElse(null);
     }

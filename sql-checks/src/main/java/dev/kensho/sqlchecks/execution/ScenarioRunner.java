@@ -67,7 +67,7 @@ public final class ScenarioRunner {
         return true;
     }
 
-    /** Opens another connection to the page's database as the page's role. */
+    /** Opens a scenario's session: another connection to the page's database as the page's role, one of the reader's. */
     @FunctionalInterface
     public interface SessionFactory {
         Connection open() throws SQLException;
@@ -75,19 +75,44 @@ public final class ScenarioRunner {
 
     private final Connection monitor;
     private final SessionFactory sessions;
+    /** Null on the real run: nothing of Kensho's connects to its database (see {@link KenshoConnections}). */
+    private final KenshoConnections kensho;
     private final StatementGuard guard;
+    /** Of the last {@link #run}: whether a simultaneous release needed to know if the database holds a sequence, and the answer. */
+    private boolean askedForSequences;
+    private boolean foundSequences;
 
     /**
-     * @param monitor the page's own connection: runs the scenario's setup and teardown
-     * @param guard   Kensho's limit per statement; its server control (outside the page's reach) says which sessions wait
+     * @param monitor  the page's own connection: runs the scenario's setup and teardown
+     * @param sessions opens the scenario's sessions (the reader's)
+     * @param kensho   connections of Kensho's own, on a capture run only; null on the real run
+     * @param guard    Kensho's limit per statement; its server control (outside the page's reach) says which sessions wait
      */
-    public ScenarioRunner(Connection monitor, SessionFactory sessions, StatementGuard guard) {
+    ScenarioRunner(Connection monitor, SessionFactory sessions, KenshoConnections kensho, StatementGuard guard) {
         this.monitor = monitor;
         this.sessions = sessions;
+        this.kensho = kensho;
         this.guard = guard;
     }
 
+    /**
+     * Whether the last {@link #run} needed to know if the page's database holds a sequence (two inserting steps released
+     * at once, no sequence named in the scenario). The real run does not look (it has no connection of Kensho's) and goes
+     * on as if there were none; the capture run looks at the same point, and {@link CaptureRun#answered} fails the
+     * scenario when there was one, or when the replay did not reach it alike.
+     */
+    boolean askedForSequences() {
+        return askedForSequences;
+    }
+
+    /** Whether the last {@link #run}'s look (a capture run's) found a sequence. */
+    boolean foundSequences() {
+        return foundSequences;
+    }
+
     public Outcome run(Snippet snippet) {
+        askedForSequences = false;
+        foundSequences = false;
         long started = System.nanoTime();
         Scenario scenario = snippet.scenario();
         List<ScenarioTranscript.PermutationRun> runs = new ArrayList<>();
@@ -591,9 +616,12 @@ public final class ScenarioRunner {
 
         /**
          * Whether a statement of the scenario could draw from a sequence without naming nextval: true when the
-         * page's database has a sequence (asked on a connection of its own, outside the scenario's sessions) or
-         * the scenario's SQL could make one (serial, identity, a sequence), as a session's open transaction may
-         * have done unseen by other connections.
+         * scenario's SQL could make one (serial, identity, a sequence), as a session's open transaction may have done
+         * unseen by other connections, or the page's database has a sequence. The database is asked only on a capture
+         * run, on a connection of Kensho's there; the real run, which has none, records the question and goes on as if
+         * there were no sequence ({@link #askedForSequences}): the question's answer cannot be read from the parse trees
+         * (a default's nextval or an identity is added by the rewriter, after the tree the server reports, and a
+         * trigger's function is not in it at all).
          */
         private boolean mayHaveSequences() {
             if (sequencesSeen == null) {
@@ -603,12 +631,17 @@ public final class ScenarioRunner {
                         || scenario.sessions().stream().anyMatch(session -> making.matcher(session.setup()).find()
                         || session.steps().stream().anyMatch(step -> making.matcher(step.sql()).find()));
                 sequencesSeen = written || databaseHasSequences();
+                askedForSequences |= !written;
+                foundSequences |= !written && sequencesSeen;
             }
             return sequencesSeen;
         }
 
         private boolean databaseHasSequences() {
-            try (Connection look = sessions.open(); Statement statement = look.createStatement();
+            if (kensho == null) {
+                return false; // the real run: answered on the capture run (CaptureRun.answered)
+            }
+            try (Connection look = kensho.asPageRole(); Statement statement = look.createStatement();
                  ResultSet rs = statement.executeQuery("SELECT EXISTS (SELECT FROM pg_catalog.pg_class WHERE relkind = 'S')")) {
                 rs.next();
                 return rs.getBoolean(1);

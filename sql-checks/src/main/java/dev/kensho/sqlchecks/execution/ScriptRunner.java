@@ -49,9 +49,12 @@ final class ScriptRunner {
     private static final String OUT_OF_MEMORY = "53200";
 
     private final Connection connection;
-    private final ScenarioRunner scenarios;
+    /** The reader's scenario sessions (as the page's role): the only other connections of the real run. */
+    private final ScenarioRunner.SessionFactory sessions;
+    private ScenarioRunner scenarios;
     private final StatementGuard guard;
-    private final PlanCatalog catalog;
+    /** Only on a capture run ({@link #capturing}): the real run is made without one, see {@link KenshoConnections}. */
+    private PlanCatalog catalog;
     /** Snippets in the order they ran, to say where a setting was changed. */
     private final List<Snippet> ran = new ArrayList<>();
     private final RunConditions conditions;
@@ -69,7 +72,16 @@ final class ScriptRunner {
      * connection that reads it (PageDatabase.openStateReader). Empty on the real run, which reads nothing of the sort.
      */
     private java.util.Set<Integer> captureAfter = java.util.Set.of();
-    private ScenarioRunner.SessionFactory stateReader;
+    private KenshoConnections kensho;
+    /** Only on a capture run: the real run's plan claims (by snippet index) that wait for the catalog, and their verdicts. */
+    private Map<Integer, PlanVerdict.Pending> toJudge = Map.of();
+    private final Map<Integer, PlanVerdict> judged = new java.util.HashMap<>();
+    /** Plan claims of this run that wait for the catalog (judged on the capture run), by snippet index. */
+    private final Map<Integer, PlanVerdict.Pending> pendingPlans = new java.util.LinkedHashMap<>();
+    /** Scenarios (indexes) of this run whose simultaneous release asked whether the database holds a sequence. */
+    private final java.util.Set<Integer> askedForSequences = new java.util.LinkedHashSet<>();
+    /** Scenarios (indexes) of this run whose look found a sequence (a capture run's only: the real run does not look). */
+    private final java.util.Set<Integer> sequencesFound = new java.util.HashSet<>();
     /** The scenarios (indexes) that passed and left the page's session outside a transaction: only their end state may be read. */
     private final java.util.Set<Integer> endedOutsideTransaction = new java.util.HashSet<>();
 
@@ -95,22 +107,56 @@ final class ScriptRunner {
         this.scenarioSlots = scenarioSlots;
         this.connection = connection;
         this.pageTimeout = pageTimeout;
-        this.scenarios = new ScenarioRunner(connection, sessions, guard);
+        this.sessions = sessions;
+        // No connections of Kensho's: this runner's outcomes are the page's evidence until capturing() says otherwise.
+        this.scenarios = new ScenarioRunner(connection, sessions, null, guard);
         this.guard = guard;
-        this.catalog = new PlanCatalog(sessions, connection);
         this.conditions = new RunConditions(connection, guard);
         this.plannerInputs = new PlannerInputs(conditions, ran);
     }
 
     /**
-     * Makes this a capture run ({@link CaptureRun}): after each of these scenarios, when it passed outside a transaction,
-     * its end state is read on a connection of {@code reader}'s; the run stops after the last of them (nothing later is
-     * wanted), leaving the later outcomes null.
+     * Makes this a capture run ({@link CaptureRun}), with connections of Kensho's own to its (fresh) database: after each
+     * of {@code scenarios}, when it passed outside a transaction, its end state is read; right after each snippet of
+     * {@code plans} (the real run's plan claims that wait for the catalog) their verdict is judged on this database's
+     * catalog; the real run's scenarios that asked for sequences look for them here. The run stops after the last of
+     * them (nothing later is wanted), leaving the later outcomes null.
      */
-    ScriptRunner capturing(java.util.Set<Integer> scenarios, ScenarioRunner.SessionFactory reader) {
+    ScriptRunner capturing(java.util.Set<Integer> scenarios, KenshoConnections kensho, Map<Integer, PlanVerdict.Pending> plans,
+                           java.util.Set<Integer> sequenceQuestions) {
+        java.util.Set<Integer> stops = new java.util.HashSet<>(scenarios);
+        stops.addAll(plans.keySet());
+        stops.addAll(sequenceQuestions);
         this.captureAfter = java.util.Set.copyOf(scenarios);
-        this.stateReader = reader;
+        this.stopAfter = java.util.Set.copyOf(stops);
+        this.kensho = kensho;
+        this.toJudge = Map.copyOf(plans);
+        this.catalog = new PlanCatalog(kensho, connection);
+        this.scenarios = new ScenarioRunner(connection, sessions, kensho, guard);
         return this;
+    }
+
+    /** Snippets (indexes) a capture run must reach; it stops after the last of them. */
+    private java.util.Set<Integer> stopAfter = java.util.Set.of();
+
+    /** After {@link #run}: the plan claims that wait for the catalog, by snippet index (their outcome passed for now). */
+    Map<Integer, PlanVerdict.Pending> pendingPlans() {
+        return java.util.Collections.unmodifiableMap(pendingPlans);
+    }
+
+    /** After a capture run: the verdicts of the real run's pending plan claims, by snippet index. */
+    Map<Integer, PlanVerdict> judgedPlans() {
+        return java.util.Collections.unmodifiableMap(judged);
+    }
+
+    /** After {@link #run}: the scenarios whose simultaneous release asked whether the database holds a sequence. */
+    java.util.Set<Integer> askedForSequences() {
+        return java.util.Collections.unmodifiableSet(askedForSequences);
+    }
+
+    /** After a capture run: the scenarios whose look found a sequence in the database. */
+    java.util.Set<Integer> sequencesFound() {
+        return java.util.Collections.unmodifiableSet(sequencesFound);
     }
 
     /** After {@link #run}: the scenarios that passed and left the page's session outside a transaction. */
@@ -127,7 +173,9 @@ final class ScriptRunner {
         try {
             return runInOrder(snippets);
         } finally {
-            catalog.close();
+            if (catalog != null) {
+                catalog.close();
+            }
         }
     }
 
@@ -161,7 +209,7 @@ final class ScriptRunner {
         KenshoSettingsReaders.Read read = null;
         boolean claimsPlans = claimsPlans(snippets);
         long deadline = System.nanoTime() + pageTimeout.toNanos();
-        int lastCaptured = order.stream().filter(captureAfter::contains).reduce((first, second) -> second).orElse(-1);
+        int lastCaptured = order.stream().filter(stopAfter::contains).reduce((first, second) -> second).orElse(-1);
         for (int index : order) {
             Snippet snippet = snippets.get(index);
             if (snippet.directives().caseName() != null && outcomes[index] != null) {
@@ -213,6 +261,12 @@ final class ScriptRunner {
                 scenarioSlots.acquireUninterruptibly();
                 try {
                     outcome = scenarios.run(snippet);
+                    if (scenarios.askedForSequences()) {
+                        askedForSequences.add(index);
+                    }
+                    if (scenarios.foundSequences()) {
+                        sequencesFound.add(index);
+                    }
                 } finally {
                     scenarioSlots.release();
                     // The scenario's setup and teardown ran on this session without this runner seeing their parse.
@@ -224,7 +278,7 @@ final class ScriptRunner {
                     endedOutsideTransaction.add(index);
                     if (captureAfter.contains(index)) {
                         // A capture run's own database: what it left, for the browser to restore in its place (CaptureRun).
-                        StateAfter after = StateCapture.read(stateReader);
+                        StateAfter after = StateCapture.read(kensho);
                         if (after != null) {
                             outcome = new Outcome(snippet, outcome.status(), outcome.failure(), outcome.results(), outcome.assertions(),
                                     outcome.plan(), outcome.transcript().withAfter(after), outcome.duration());
@@ -232,8 +286,14 @@ final class ScriptRunner {
                     }
                 }
             } else {
-                SnippetRun run = new SnippetRun(snippet, conditions.standing(), inTransaction ? transactionOpenedBy : null);
+                SnippetRun run = new SnippetRun(index, snippet, conditions.standing(), inTransaction ? transactionOpenedBy : null);
                 outcome = run.run();
+                PlanVerdict.Pending question = toJudge.get(index);
+                if (question != null) {
+                    // A capture run: the real run's claim, judged on this database at the same point (CaptureRun.answered).
+                    judged.put(index, question.judge(catalog));
+                    catalog.close();
+                }
                 stoppedPage = !outcome.passed() && !run.ranAsWritten;
             }
             if (readsKenshosSettings == null && (read = KenshoSettingsReaders.find(snippet.sql(), claimsPlans)) != null) {
@@ -314,8 +374,8 @@ final class ScriptRunner {
         Outcome data;
         Outcome run;
         try {
-            data = new SnippetRun(dataSet.with(Directives.NONE, null), List.of(), null).run();
-            run = data.passed() ? new SnippetRun(answer.with(answer.directives().rowsOnly(), dataSet.expectedRows()), List.of(), null).run() : null;
+            data = new SnippetRun(-1, dataSet.with(Directives.NONE, null), List.of(), null).run();
+            run = data.passed() ? new SnippetRun(-1, answer.with(answer.directives().rowsOnly(), dataSet.expectedRows()), List.of(), null).run() : null;
         } finally {
             try {
                 executeOwn("ROLLBACK");
@@ -414,6 +474,8 @@ final class ScriptRunner {
 
     /** The state of one snippet while it runs. */
     private final class SnippetRun {
+        /** The snippet's index on the page (-1 for a case's runs, which claim no plan). */
+        private final int index;
         private final Snippet snippet;
         private final Directives directives;
         private final List<RunConditions.Condition> standing;
@@ -430,7 +492,8 @@ final class ScriptRunner {
          * @param standing            conditions in effect when the snippet starts
          * @param transactionOpenedBy the snippet that opened the transaction this one starts in, or null
          */
-        SnippetRun(Snippet snippet, List<RunConditions.Condition> standing, Snippet transactionOpenedBy) {
+        SnippetRun(int index, Snippet snippet, List<RunConditions.Condition> standing, Snippet transactionOpenedBy) {
+            this.index = index;
             this.snippet = snippet;
             this.directives = snippet.directives();
             this.standing = standing;
@@ -722,35 +785,20 @@ final class ScriptRunner {
             if (expected == null) {
                 return null;
             }
-            try {
-                PlanCheck shape = PlanCheck.of(captured);
-                Outcome altered = checkPlannerInputs(shape);
-                if (altered != null) {
-                    return altered;
-                }
-                List<PlanCheck.Result> checked = new ArrayList<>(shape.check(expected,
-                        catalog.index(expected.usesIndex()), catalog.table(expected.noSeqScanOn()), catalog));
-                checked.addAll(shape.checkWork(expected, catalog));
-                List<String> problems = new ArrayList<>();
-                for (PlanCheck.Result result : checked) {
-                    assertions.add(new Assertion(result.kind(), result.facts(), result.assertion(), result.passed()));
-                    if (!result.passed()) {
-                        problems.add(result.assertion() + ": " + result.problem());
-                    }
-                }
-                if (!problems.isEmpty()) {
-                    String advice = smallTableAdvice(shape, captured);
-                    List<String> details = new ArrayList<>(problems.subList(1, problems.size()));
-                    if (advice != null) {
-                        details.add(advice);
-                    }
-                    return fail("plan assertion failed: " + problems.get(0), null, null, String.join("\n", details));
-                }
-                return null;
-            } catch (SQLException e) {
-                rollbackIfAborted(true);
-                return fail("Kensho could not resolve the names the plan claims use: " + e.getMessage(), null, e.getSQLState());
+            PlanCheck shape = PlanCheck.of(captured);
+            Outcome altered = checkPlannerInputs(shape);
+            if (altered != null) {
+                return altered;
             }
+            PlanVerdict.Pending pending = new PlanVerdict.Pending(expected, shape, smallTableAdvice(shape, captured));
+            PlanVerdict verdict = pending.withoutCatalog();
+            if (verdict == null) {
+                // Judged on the capture run (CaptureRun.answered): this run opens no connection of Kensho's for the catalog.
+                pendingPlans.put(index, pending);
+                return null;
+            }
+            assertions.addAll(verdict.assertions());
+            return verdict.problem() == null ? null : fail(verdict.problem(), null, verdict.sqlState(), verdict.detail());
         }
 
         /** Fails the plan claims when a planner input was changed where readers cannot see it ({@link PlannerInputs}). */

@@ -15,7 +15,7 @@ import java.util.List;
  *
  * <p>It reads on a connection of its own, opened after the scenario's sessions ended and closed at once, never on the
  * page's: the capture run's page session keeps no snapshot, lock, setting or temporary object of Kensho's. That connection
- * is Kensho's superuser with track_counts off (PageDatabase.openStateReader): its scans count in no relation's statistics,
+ * is Kensho's superuser with track_counts off (KenshoConnections.stateReader): its scans count in no relation's statistics,
  * so the capture run's snippets up to a later scenario still end as the real run's did. Its transaction is read-only
  * (so nothing the page defined, a policy's function or an output function, may write or draw a sequence number while it
  * reads) and repeatable read (every table as of one moment). What it cannot record, it leaves unrecorded (null): the
@@ -48,8 +48,8 @@ final class StateCapture {
      * The page's tables and sequences in schema public (a scenario's rows elsewhere are left out: the restore would
      * not know the schema's other objects), or null when they could not be read whole within the bounds.
      */
-    static StateAfter read(ScenarioRunner.SessionFactory sessions) {
-        try (Connection connection = sessions.open()) {
+    static StateAfter read(KenshoConnections kensho) {
+        try (Connection connection = kensho.stateReader()) {
             connection.setAutoCommit(false);
             try (Statement statement = connection.createStatement()) {
                 statement.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY");

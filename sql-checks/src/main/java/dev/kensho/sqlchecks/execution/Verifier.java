@@ -200,24 +200,34 @@ public final class Verifier implements AutoCloseable {
         Duration setup;
         List<Outcome> outcomes;
         Set<Integer> endedOutsideTransaction;
-        try (PageDatabase database = PageDatabase.create(server, admin, dropper, name, settings, ScriptRunner.claimsPlans(snippets))) {
+        java.util.Map<Integer, PlanVerdict.Pending> pendingPlans;
+        Set<Integer> askedForSequences;
+        try (PageDatabase database = PageDatabase.create(server, admin, dropper, name, settings, ScriptRunner.claimsPlans(snippets), true)) {
             setup = Duration.ofNanos(System.nanoTime() - t0);
-            // The real run: nothing of Kensho's reads the page's database beside it for a capture (CaptureRun says why).
+            // The real run: its database hands out no connection of Kensho's, so nothing but the reader's statements reaches
+            // it (KenshoConnections); what Kensho needs to ask its catalog is asked on the capture run below.
             ScriptRunner real = runner(database);
             outcomes = real.run(snippets);
             endedOutsideTransaction = real.scenariosEndedOutsideTransaction();
+            pendingPlans = real.pendingPlans();
+            askedForSequences = real.askedForSequences();
         } catch (SQLException e) {
             throw new IllegalStateException("could not prepare a database for " + page + ": " + e.getMessage(), e);
         } finally {
             activeDatabases.remove(name);
         }
+        Set<Integer> wanted = browserStates ? CaptureRun.wanted(outcomes, endedOutsideTransaction) : Set.of();
+        if (!wanted.isEmpty() || !pendingPlans.isEmpty() || !askedForSequences.isEmpty()) {
+            ScriptRunner[] capture = new ScriptRunner[1];
+            List<Outcome> captured = onFreshDatabase(snippets, database -> capture[0] = runner(database)
+                    .capturing(wanted, database.kenshoConnections(), pendingPlans, askedForSequences));
+            List<Outcome> real = outcomes;
+            outcomes = CaptureRun.answered(real, CaptureRun.recorded(real, wanted, captured), captured,
+                    pendingPlans.keySet(), captured == null ? java.util.Map.of() : capture[0].judgedPlans(),
+                    askedForSequences, captured == null ? Set.of() : capture[0].sequencesFound());
+        }
         if (!browserStates) {
             return new PageResult(page, outcomes, setup);
-        }
-        Set<Integer> wanted = CaptureRun.wanted(outcomes, endedOutsideTransaction);
-        if (!wanted.isEmpty()) {
-            outcomes = CaptureRun.recorded(outcomes, wanted, onFreshDatabase(snippets,
-                    database -> runner(database).capturing(wanted, database::openStateReader)));
         }
         return new PageResult(page, RestoreProof.applies(outcomes) ? proveRestores(outcomes) : outcomes, setup);
     }
@@ -242,7 +252,8 @@ public final class Verifier implements AutoCloseable {
     private List<Outcome> onFreshDatabase(List<Snippet> snippets, java.util.function.Function<PageDatabase, ScriptRunner> runner) {
         String name = namePrefix + "_" + pageCounter.incrementAndGet();
         activeDatabases.add(name);
-        try (PageDatabase database = PageDatabase.create(server, admin, dropper, name, settings, ScriptRunner.claimsPlans(snippets))) {
+        // Not the page's evidence: this database hands out connections of Kensho's (a capture run uses them).
+        try (PageDatabase database = PageDatabase.create(server, admin, dropper, name, settings, ScriptRunner.claimsPlans(snippets), false)) {
             return runner.apply(database).run(snippets);
         } catch (SQLException e) {
             return null;

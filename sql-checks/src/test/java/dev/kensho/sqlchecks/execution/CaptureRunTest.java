@@ -147,4 +147,97 @@ class CaptureRunTest {
         assertEquals(java.util.Set.of(7), CaptureRun.wanted(page, java.util.Set.of(1, 4, 7, 9)));
         assertEquals(java.util.Set.of(), CaptureRun.wanted(page.subList(0, 3), java.util.Set.of(1, 2)));
     }
+
+    /**
+     * Red team: two steps released at once that INSERT: the scenario runner asks on a connection of its own whether the
+     * page's database has a sequence (ScenarioRunner.mayHaveSequences). That connection is Kensho's, not the reader's:
+     * pg_stat_database must move by the scenario's three sessions only.
+     */
+    @Test
+    void aScenarioReleasingTwoInsertsCountsOnlyItsOwnSessions() throws Exception {
+        String released = """
+                session a
+                setup { BEGIN; }
+                step a1 { LOCK TABLE orders; }
+                step a2 { COMMIT; }
+                session b
+                setup { BEGIN; }
+                step b1 waits-for=a { INSERT INTO orders VALUES ('from b', 2); }
+                step b2 { COMMIT; }
+                session c
+                setup { BEGIN; }
+                step c1 waits-for=a { INSERT INTO orders VALUES ('from c', 3); }
+                step c2 { COMMIT; }
+                permutation a1 b1 c1 a2 b2 c2
+                """;
+        PageResult result = page("CREATE TABLE orders (note text, amount numeric);", BEFORE, released, AFTER);
+        assertTrue(result.passed(), () -> String.valueOf(result.outcomes()));
+        List<List<String>> moved = result.outcomes().get(3).results().get(1).rows();
+        assertEquals("3", moved.get(0).get(0), "sessions: the scenario's three, no connection of Kensho's");
+        assertEquals("1", moved.get(0).get(3), "numbackends: the page's own session only");
+    }
+
+    /**
+     * Red team: a plan claim makes Kensho open a catalog connection of its own to the page's database (PlanCatalog); a
+     * later snippet counting the database's backends must see the page's own session only.
+     */
+    @Test
+    void aPlanClaimLeavesNoConnectionOfKenshosForLaterSnippets() throws Exception {
+        PageResult result = TestPage.on(verifier)
+                .add("", "CREATE TABLE orders (id int PRIMARY KEY, note text); INSERT INTO orders SELECT g, 'x' FROM generate_series(1, 1000) g; ANALYZE orders;")
+                .add("uses-index=orders_pkey", "SELECT note FROM orders WHERE id = 7;")
+                .add("", "SELECT numbackends FROM U&\"pg\\005fstat_database\" WHERE datname = current_database();").run();
+        assertTrue(result.passed(), () -> String.valueOf(result.outcomes()));
+        assertEquals(List.of(List.of("1")), result.outcomes().get(2).results().get(0).rows(), "the page's own session only");
+    }
+
+    /**
+     * A plan claim's names are resolved on the capture run, which must reach the claim as the real run did: after a snippet
+     * whose rows differ on every run (the clock), the claim fails at its own line, saying why it could not be checked.
+     */
+    @Test
+    void aPlanClaimTheReplayCannotReachAlikeFailsAtItsLine() throws Exception {
+        PageResult result = TestPage.on(verifier)
+                .add("", "CREATE TABLE orders (id int PRIMARY KEY, note text); INSERT INTO orders SELECT g, 'x' FROM generate_series(1, 1000) g; ANALYZE orders;")
+                .add("", "SELECT clock_timestamp() AS at;")
+                .add("uses-index=orders_pkey", "SELECT note FROM orders WHERE id = 7;").run();
+        var claim = result.outcomes().get(2);
+        assertEquals("plan claims cannot be checked: the names and keys they rest on (uses-index=, no-seq-scan=, an index's keys, a "
+                + "table's TOAST size) are read from the page's catalog on a replay of the page on a fresh database, never beside "
+                + "the reader's statements, and the replay did not reach this snippet as the real run did (the snippet at "
+                + "page.md:5:1 ended otherwise on the replay); make the snippets before it end the same on every run",
+                claim.failure().message());
+        assertEquals("page.md:9:1", claim.failure().location().toString());
+        assertEquals(List.of(List.of("x")), claim.results().get(0).rows(), "the statement ran as written");
+    }
+
+    /**
+     * Whether the database holds a sequence when a scenario releases two inserting steps at once is asked on the capture
+     * run; after a snippet whose rows differ on every run it cannot be asked there, and the scenario fails at its line.
+     */
+    @Test
+    void aReleaseWhoseSequenceQuestionTheReplayCannotReachFailsAtTheScenario() throws Exception {
+        String released = """
+                session a
+                setup { BEGIN; }
+                step a1 { LOCK TABLE orders; }
+                step a2 { COMMIT; }
+                session b
+                setup { BEGIN; }
+                step b1 waits-for=a { INSERT INTO orders VALUES ('from b', 2); }
+                step b2 { COMMIT; }
+                session c
+                setup { BEGIN; }
+                step c1 waits-for=a { INSERT INTO orders VALUES ('from c', 3); }
+                step c2 { COMMIT; }
+                permutation a1 b1 c1 a2 b2 c2
+                """;
+        PageResult result = page("CREATE TABLE orders (note text, amount numeric);", "SELECT clock_timestamp() AS at;", released);
+        var scenario = result.outcomes().get(2);
+        assertEquals("this scenario cannot be checked: it releases inserting steps at once, and whether the page's database then "
+                + "held a sequence (whose numbers are drawn in wake order) is asked on a replay of the page on a fresh database, "
+                + "never beside the reader's sessions; the replay did not reach the scenario as the real run did (the snippet at "
+                + "page.md:11:1 ended otherwise on the replay)", scenario.failure().message());
+        assertEquals("page.md:21:1", scenario.failure().location().toString());
+    }
 }
