@@ -76,6 +76,7 @@ public final class UpToDateSite {
             return null;
         }
         String inputs = inputs(options);
+        dev.kensho.generator.KenshoBuild.phase("inputs");
         if (inputs == null) {
             return null;
         }
@@ -97,6 +98,7 @@ public final class UpToDateSite {
 
     /** The counts of the build that wrote the site, when the site is what a build now would write; else empty. */
     public Optional<Counts> check(Consumer<String> log) {
+        dev.kensho.generator.KenshoBuild.phase("opened");
         Optional<byte[]> signed = store.read(key(), name());
         if (signed.isEmpty()) {
             if (store.unsigned() > 0) {
@@ -106,6 +108,7 @@ public final class UpToDateSite {
             return Optional.empty();
         }
         Map<String, String> outputs = new TreeMap<>();
+        Map<String, String[]> recorded = new java.util.HashMap<>();
         Counts counts = null;
         boolean inputsMatch = false;
         boolean inTime = false;
@@ -119,7 +122,10 @@ public final class UpToDateSite {
                         inTime = now >= Long.parseLong(f[1]) && now <= Long.parseLong(f[2]);
                     }
                     case "counts" -> counts = new Counts(Long.parseLong(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3]), Integer.parseInt(f[4]));
-                    case "output" -> outputs.put(decode(f[2]), f[1]);
+                    case "output" -> {
+                        outputs.put(decode(f[2]), f[1]);
+                        recorded.put(decode(f[2]), new String[]{f[1], f[3]});
+                    }
                     case "file" -> {
                         if (!f[1].equals(fileDigest(Path.of(decode(f[2]))))) {
                             return Optional.empty();
@@ -143,7 +149,8 @@ public final class UpToDateSite {
         } catch (RuntimeException e) {
             return Optional.empty();
         }
-        if (counts == null || !inTime || !outputs.equals(outputDigests(options.out()))) {
+        dev.kensho.generator.KenshoBuild.phase("files");
+        if (counts == null || !inTime || !outputs.equals(outputDigests(options.out(), recorded))) {
             return Optional.empty();
         }
         return Optional.of(counts);
@@ -170,11 +177,21 @@ public final class UpToDateSite {
         for (Path file : trackedFiles) {
             text.append("tracked ").append(fileDigest(file)).append(' ').append(encode(file.toString())).append('\n');
         }
-        Map<String, String> outputs = outputDigests(options.out());
-        if (outputs == null) {
+        // Identities are read before the files are hashed and compared after: a file written meanwhile is not recorded.
+        // A file changed within the clock's granularity of its last write could keep its change time, so a file
+        // changed less than FRESH_NANOS before this record is never trusted by identity: it is hashed at every check.
+        long trustedBefore = nanosNow() - FRESH_NANOS;
+        Map<String, String> identities = outputIdentities(options.out());
+        Map<String, String> outputs = outputDigests(options.out(), Map.of());
+        if (identities == null || outputs == null || !identities.equals(outputIdentities(options.out()))) {
             return;
         }
-        outputs.forEach((path, digest) -> text.append("output ").append(digest).append(' ').append(encode(path)).append('\n'));
+        for (Map.Entry<String, String> output : outputs.entrySet()) {
+            String identity = identities.get(output.getKey());
+            long changed = Long.parseLong(identity.substring(identity.lastIndexOf(',') + 1));
+            text.append("output ").append(output.getValue()).append(' ').append(encode(output.getKey())).append(' ')
+                    .append(changed < trustedBefore ? identity : "fresh").append('\n');
+        }
         store.write(key(), name(), text.toString().getBytes(StandardCharsets.UTF_8));
     }
 
@@ -187,8 +204,16 @@ public final class UpToDateSite {
         }
     }
 
-    /** Relative path → SHA-256 of every regular file below {@code out}; null when anything else is there. */
-    private static Map<String, String> outputDigests(Path out) {
+    /**
+     * Relative path → SHA-256 of every regular file below {@code out}; null when anything else is there. A file whose
+     * identity is still the one recorded with its digest ({@code recorded}: device, inode, size, modification and
+     * change times in nanoseconds) is not read again: any write to a file sets its change time to the clock's now,
+     * which no tool can set back (only the system clock's owner could), and a file put in its place (a checkout, a
+     * copy, a rename) has another inode; the record is made after the files were written, so a later write cannot share
+     * the change time the record holds. Hashing the 22 MB of the lesson site (16.7 MB of it PGlite) was most of a skipped
+     * build's time.
+     */
+    private static Map<String, String> outputDigests(Path out, Map<String, String[]> recorded) {
         if (!Files.isDirectory(out, LinkOption.NOFOLLOW_LINKS)) {
             return null;
         }
@@ -205,16 +230,56 @@ public final class UpToDateSite {
         } catch (IOException | RuntimeException e) {
             return null;
         }
+        // A file whose identity is the recorded one keeps its recorded digest; any other is read and hashed.
+        List<String[]> found = files.parallelStream().map(file -> {
+            String path = out.relativize(file).toString().replace('\\', '/');
+            String[] known = recorded.get(path);
+            return new String[]{path, known != null && known[1].equals(identity(file)) ? known[0] : fileDigest(file)};
+        }).toList();
         Map<String, String> digests = new TreeMap<>();
-        List<String[]> found = files.parallelStream().map(file -> new String[]{
-                out.relativize(file).toString().replace('\\', '/'), fileDigest(file)}).toList();
         for (String[] pair : found) {
-            if (pair[1] == null) {
-                return null;
-            }
             digests.put(pair[0], pair[1]);
         }
         return digests;
+    }
+
+    /** How long before a record a file must have last changed for its identity to stand for its bytes (the clock's tick is a few ms). */
+    private static final long FRESH_NANOS = 50_000_000L;
+
+    private static long nanosNow() {
+        Instant now = Instant.now();
+        return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+    }
+
+    /** Relative path → identity of every regular file below {@code out}, or null when one cannot be read. */
+    private static Map<String, String> outputIdentities(Path out) {
+        Map<String, String> identities = new TreeMap<>();
+        try (Stream<Path> walk = Files.walk(out)) {
+            for (Path file : (Iterable<Path>) walk::iterator) {
+                if (Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+                    String identity = identity(file);
+                    if (identity == null) {
+                        return null;
+                    }
+                    identities.put(out.relativize(file).toString().replace('\\', '/'), identity);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+        return identities;
+    }
+
+    /** The file's device, inode, size and modification and change times (ns), or null when they cannot be read. */
+    private static String identity(Path file) {
+        try {
+            Map<String, Object> unix = Files.readAttributes(file, "unix:dev,ino,size,lastModifiedTime,ctime", LinkOption.NOFOLLOW_LINKS);
+            return unix.get("dev") + "," + unix.get("ino") + "," + unix.get("size") + ","
+                    + ((java.nio.file.attribute.FileTime) unix.get("lastModifiedTime")).to(java.util.concurrent.TimeUnit.NANOSECONDS) + ","
+                    + ((java.nio.file.attribute.FileTime) unix.get("ctime")).to(java.util.concurrent.TimeUnit.NANOSECONDS);
+        } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+            return null;
+        }
     }
 
     private static String fileDigest(Path file) {
@@ -243,6 +308,7 @@ public final class UpToDateSite {
         try {
             MessageDigest digest = MessageDigest.getInstance("SHA-256");
             Path content = options.content().toAbsolutePath().normalize();
+            dev.kensho.generator.KenshoBuild.phase("code " + CODE.length());
             List<String> settings = new ArrayList<>(List.of(KenshoVersion.VALUE, CODE,
                     content.toString(), String.valueOf(options.theme() == null ? null : options.theme().toAbsolutePath().normalize()),
                     options.out().toAbsolutePath().normalize().toString(), String.valueOf(options.postgres()), String.valueOf(options.image()),
@@ -254,6 +320,7 @@ public final class UpToDateSite {
                     String.valueOf(System.getProperty("file.encoding"))));
             // When each page last changed, as the pages show it: a commit can change it without changing a file.
             new TreeMap<>(GitDates.of(content)).forEach((page, date) -> settings.add(page + "=" + date));
+            dev.kensho.generator.KenshoBuild.phase("git");
             settings.forEach(part -> update(digest, part));
             if (!tree(digest, content)) {
                 return null;
