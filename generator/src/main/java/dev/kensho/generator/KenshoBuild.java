@@ -213,7 +213,7 @@ public final class KenshoBuild {
         Map<String, Path> copies = copies(loader, theme, workingDir, svgs, diagnostics);
         phase("copies", t0);
         // The browser's PostgreSQL, for the run controls of verified snippets: published only when a page may use it.
-        Map<String, BrowserRuns> browserRuns = BrowserRuns.ofPages(verification.pages(), config, verification.coverage());
+        Map<String, BrowserRuns> browserRuns = BrowserRuns.ofPages(verification.pages(), config, verification.coverage(), memo);
         Map<String, Path> engine = browserRuns.values().stream().anyMatch(BrowserRuns::anyRunnable) ? BrowserEngine.files() : Map.of();
         engine.forEach((path, file) -> {
             if (copies.containsKey(path)) {
