@@ -110,6 +110,7 @@ public final class UpToDateSite {
         Map<String, String> outputs = new TreeMap<>();
         Map<String, String[]> recorded = new java.util.HashMap<>();
         Counts counts = null;
+        Set<Path> tracked = null;
         boolean inputsMatch = false;
         boolean inTime = false;
         try {
@@ -133,7 +134,10 @@ public final class UpToDateSite {
                     }
                     case "tracked" -> {
                         Path file = Path.of(decode(f[2]));
-                        if (!GitTracked.files(options.content().toAbsolutePath().normalize()).contains(file)
+                        if (tracked == null) {
+                            tracked = GitTracked.files(options.content().toAbsolutePath().normalize());
+                        }
+                        if (!tracked.contains(file)
                                 || !f[1].equals(fileDigest(file))) {
                             return Optional.empty();
                         }
@@ -308,7 +312,7 @@ public final class UpToDateSite {
         try {
             MessageDigest digest = MessageDigest.getInstance("SHA-256");
             Path content = options.content().toAbsolutePath().normalize();
-            dev.kensho.generator.KenshoBuild.phase("code " + CODE.length());
+            dev.kensho.generator.KenshoBuild.phase(CODE.startsWith("unknown") ? "code?" : "code");
             List<String> settings = new ArrayList<>(List.of(KenshoVersion.VALUE, CODE,
                     content.toString(), String.valueOf(options.theme() == null ? null : options.theme().toAbsolutePath().normalize()),
                     options.out().toAbsolutePath().normalize().toString(), String.valueOf(options.postgres()), String.valueOf(options.image()),
