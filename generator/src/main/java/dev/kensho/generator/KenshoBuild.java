@@ -17,6 +17,8 @@ import dev.kensho.generator.render.BrowserEngine;
 import dev.kensho.generator.render.BrowserRuns;
 import dev.kensho.generator.output.SiteOutput;
 import dev.kensho.generator.output.Unwritable;
+import dev.kensho.generator.output.UpToDateSite;
+import java.util.Optional;
 import dev.kensho.generator.render.Navigation;
 import dev.kensho.generator.render.RenderedSite;
 import dev.kensho.generator.render.SiteSink;
@@ -120,6 +122,17 @@ public final class KenshoBuild {
             throw new IOException("content folder " + options.content() + " does not exist");
         }
 
+        // A site that is what these inputs would build is left as it is (a build writes nothing, so a sink never skips).
+        UpToDateSite upToDate = sink == null ? UpToDateSite.open(options) : null;
+        if (upToDate != null) {
+            Optional<UpToDateSite.Counts> same = upToDate.check(log);
+            phase("check", t0);
+            if (same.isPresent()) {
+                log.accept("Kensho: " + options.out() + " is up to date: nothing that reaches it changed since the build that wrote it,"
+                        + " and its verified marks from the cache still hold; nothing rebuilt");
+                return BuildResult.upToDate(same.get(), Duration.ofNanos(System.nanoTime() - t0));
+            }
+        }
         // Prism loads on another thread while pages load, unless the highlight cache likely holds the site's code already.
         if (options.cache() == null || !Files.isDirectory(options.cache().resolve(HighlightCache.FOLDER))) {
             SiteRenderer.warmUp();
@@ -158,6 +171,7 @@ public final class KenshoBuild {
         progress.expect((int) documents.stream().filter(d -> !d.sqlFences().isEmpty()).count(), documents.size());
 
         VerificationRun verification;
+        VerificationCache verificationCache = null;
         List<Diagnostic> sqlFailures = List.of();
         String environmentError = null;
         try {
@@ -172,10 +186,10 @@ public final class KenshoBuild {
                         + siteSettings + " names in postgres.versions (" + PostgresReleases.describe(named) + ")");
             }
             List<Integer> checked = options.postgresVersion() != 0 ? List.of(options.postgresVersion()) : named;
+            verificationCache = options.cache() == null ? null : VerificationCache.open(options.cache(), options.content(), options.cacheSecret(),
+                    config.clockPagesFor(), options.freshTimeDependent(), judged, log);
             verification = VersionedVerification.run(share, named, checked, options.postgres(), options.image(),
-                    options.limits().withExtensions(config.extensions()),
-                    options.cache() == null ? null : VerificationCache.open(options.cache(), options.content(), options.cacheSecret(),
-                            config.clockPagesFor(), options.freshTimeDependent(), judged, log), options.jobs(), session, progress, log);
+                    options.limits().withExtensions(config.extensions()), verificationCache, options.jobs(), session, progress, log);
             if (!verification.pages().isEmpty()) {
                 progress.stageDone("verified " + verification.pages().size() + " page(s), " + verification.outcomes().size() + " snippet(s)");
             }
@@ -199,7 +213,7 @@ public final class KenshoBuild {
         Map<String, Path> copies = copies(loader, theme, workingDir, svgs, diagnostics);
         phase("copies", t0);
         // The browser's PostgreSQL, for the run controls of verified snippets: published only when a page may use it.
-        Map<String, BrowserRuns> browserRuns = BrowserRuns.ofPages(verification.pages(), config, verification.coverage());
+        Map<String, BrowserRuns> browserRuns = BrowserRuns.ofPages(verification.pages(), config, verification.coverage(), memo);
         Map<String, Path> engine = browserRuns.values().stream().anyMatch(BrowserRuns::anyRunnable) ? BrowserEngine.files() : Map.of();
         engine.forEach((path, file) -> {
             if (copies.containsKey(path)) {
@@ -284,6 +298,9 @@ public final class KenshoBuild {
                     for (Map.Entry<String, Path> copy : copies.entrySet()) {
                         output.copy(copy.getKey(), copy.getValue());
                     }
+                    if (upToDate != null) {
+                        upToDate.forget(); // the record describes the site being replaced; a new one is made below when it may be
+                    }
                     output.commit();
                     written = true;
                     phase("write", t0);
@@ -312,6 +329,23 @@ public final class KenshoBuild {
             } catch (java.nio.file.FileSystemException e) {
                 environmentError = environmentError != null ? environmentError : Unwritable.explain("the JUnit XML", junitFile, e).getMessage();
             }
+        }
+        // The site just written is recorded for the next build only when it is what a build of the same inputs writes:
+        // every page's marks came from the cache (a page run now shows this build's minute; from the cache, its run's).
+        if (upToDate != null && written && environmentError == null && diagnostics.isEmpty() && verificationCache != null
+                && verification.fromCache().containsAll(verification.pages().keySet())) {
+            Set<Path> files = new java.util.TreeSet<>(verificationCache.reusedFiles());
+            files.add(options.report());
+            try {
+                upToDate.record(verificationCache.reusedNotBefore(), verificationCache.reusedUntil(),
+                        new UpToDateSite.Counts(verification.count(dev.kensho.sqlchecks.model.Outcome.Status.PASSED),
+                                verification.count(dev.kensho.sqlchecks.model.Outcome.Status.FAILED),
+                                verification.count(dev.kensho.sqlchecks.model.Outcome.Status.SKIPPED), sourcePages),
+                        files, loader.files().readOutside());
+            } catch (IOException e) {
+                log.accept("warning: could not write the up-to-date record: " + e.getMessage());
+            }
+            phase("record", t0);
         }
         return new BuildResult(diagnostics, environmentError, verification, sourcePages, written, elapsed, ignoredSql);
     }

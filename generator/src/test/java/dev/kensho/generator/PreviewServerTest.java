@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -394,6 +395,42 @@ class PreviewServerTest {
                 System.setProperty("kensho.sourceDateEpoch", before);
             }
         }
+    }
+
+    @Test
+    void anEditMakesTheBrowserRunPlansOfOnlyThePagesWhoseOutcomesChanged() throws Exception {
+        TestSite site = new TestSite(temp)
+                .page("a.md", TestSite.source("A", "\n```sql\nSELECT 1 AS one;\n```\n\nfirst\n"))
+                .page("b.md", TestSite.source("B", "\n```sql\nSELECT 2 AS two;\n```\n"));
+        BuildOptions options = new BuildOptions(site.content, TestSite.THEME, site.out, "embedded", "postgres:18", site.report,
+                true, VerifierSettings.DEFAULTS, Shard.ALL, null, temp.resolve("cache"), 2);
+        // As the preview builds: with its parse memo and the outcomes it judged, kept between rebuilds.
+        RenderMemo memo = new RenderMemo();
+        dev.kensho.generator.markdown.ParseMemo parses = new dev.kensho.generator.markdown.ParseMemo();
+        dev.kensho.generator.verify.JudgedEntries judged = new dev.kensho.generator.verify.JudgedEntries();
+        Map<String, String> served = new java.util.HashMap<>();
+        KenshoBuild.run(options, ServerSession.perBuild(), files -> { }, Progress.silent(), memo, parses, judged, line -> { });
+        assertEquals(2, memo.lastRunPlansMade());
+        // Prose: a's outcomes are the ones judged before, for the same snippets: no plan is made again.
+        site.page("a.md", TestSite.source("A", "\n```sql\nSELECT 1 AS one;\n```\n\nfirst, edited\n"));
+        KenshoBuild.run(options, ServerSession.perBuild(), files -> served.putAll(files.html()), Progress.silent(), memo, parses, judged, line -> { });
+        assertEquals(0, memo.lastRunPlansMade());
+        // A line above a's fence moves its snippet (its line is in the plan): a's plan alone is made again.
+        site.page("a.md", TestSite.source("A", "\nIntro.\n\n```sql\nSELECT 1 AS one;\n```\n\nfirst, edited\n"));
+        KenshoBuild.run(options, ServerSession.perBuild(), files -> served.putAll(files.html()), Progress.silent(), memo, parses, judged, line -> { });
+        assertEquals(1, memo.lastRunPlansMade());
+        // b's SQL: b runs again, and its plan alone is made again.
+        site.page("b.md", TestSite.source("B", "\n```sql\nSELECT 3 AS three;\n```\n"));
+        KenshoBuild.run(options, ServerSession.perBuild(), files -> served.putAll(files.html()), Progress.silent(), memo, parses, judged, line -> { });
+        assertEquals(1, memo.lastRunPlansMade());
+        // The plans served are a build's without any memo, byte for byte.
+        Map<String, String> fresh = new java.util.HashMap<>();
+        KenshoBuild.run(options, ServerSession.perBuild(), files -> fresh.putAll(files.html()), Progress.silent(), line -> { });
+        for (String plan : List.of("a/index.run.json", "b/index.run.json")) {
+            assertTrue(fresh.containsKey(plan), fresh.keySet()::toString);
+            assertEquals(fresh.get(plan), served.get(plan), plan);
+        }
+        assertTrue(served.get("b/index.run.json").contains("SELECT 3 AS three;"), served.get("b/index.run.json"));
     }
 
     private HttpResponse<String> get(int port, String path, String... headers) throws Exception {

@@ -266,6 +266,14 @@ public final class KenshoCommand implements Runnable {
                 }
                 console.commands(annotations);
             }
+            if (result.upToDate() != null) {
+                // Nothing ran: the counts are those of the build that wrote the site, which is what this build would write.
+                console.out("up to date: " + options.out + " is left as it was (" + String.format(Locale.ROOT, "%.2f s",
+                        result.elapsed().toNanos() / 1e9) + ")");
+                console.out(result.upToDate().passed() + " passed, " + result.upToDate().failed() + " failed"
+                        + (result.upToDate().skipped() > 0 ? ", " + result.upToDate().skipped() + " skipped" : ""));
+                return 0;
+            }
             long failedSnippets = result.verification().count(Outcome.Status.FAILED);
             long otherProblems = result.diagnostics().size() - failedSnippets;
             console.out(summary(result, otherProblems));

@@ -49,6 +49,7 @@ public final class ContentFiles {
         this.realRoot = this.root.toRealPath();
         this.owner = unixAttribute(realRoot, "uid");
         this.aliases = PathAliases.NONE;
+        this.readOutside = java.util.concurrent.ConcurrentHashMap.newKeySet();
     }
 
     private ContentFiles(ContentFiles gate, PathAliases aliases) {
@@ -57,6 +58,7 @@ public final class ContentFiles {
         this.realRoot = gate.realRoot;
         this.owner = gate.owner;
         this.aliases = aliases;
+        this.readOutside = gate.readOutside; // one build's reads, whichever gate made them
     }
 
     /** The same gate, where names may also start with one of the site's aliases ({@code ~/assets/chart.png}). */
@@ -178,6 +180,13 @@ public final class ContentFiles {
     }
 
     private java.util.Set<Path> tracked;
+    /** Files outside content/ read because git tracks them: inputs of the build beside content/'s own. */
+    private final java.util.Set<Path> readOutside;
+
+    /** The files outside content/ this gate read (real paths), for the up-to-date record. */
+    public java.util.Set<Path> readOutside() {
+        return java.util.Set.copyOf(readOutside);
+    }
 
     /**
      * Reads a file inside content/, or, for text a page imports ({@code import x from '../examples/a.sql?raw'}), a file
@@ -204,6 +213,7 @@ public final class ContentFiles {
             throw new Refused("it is outside the content folder and not a file git tracks in this repository; "
                     + "only files inside content/, or committed beside it, are read");
         }
+        readOutside.add(real);
         try (var in = Files.newInputStream(real, LinkOption.NOFOLLOW_LINKS)) {
             if (!Files.isRegularFile(real, LinkOption.NOFOLLOW_LINKS)) {
                 throw new Refused("it is not a regular file");

@@ -130,8 +130,16 @@ public final class BrowserRuns {
      */
     public static final String OTHER_VERSIONS = "otherVersions";
 
+    /** What the plan was made from, besides {@link #result} ({@link #madeFrom}). */
+    private final boolean playground;
+    private final List<String> extensions;
+    private final VersionCoverage coverage;
+
     private BrowserRuns(String page, PageResult result, SiteConfig site, VersionCoverage coverage) {
         List<String> siteExtensions = site.extensions();
+        this.playground = site.playground();
+        this.extensions = List.copyOf(siteExtensions);
+        this.coverage = coverage;
         this.result = result;
         List<Snippet> snippets = result.outcomes().stream().map(Outcome::snippet).toList();
         this.order = RunOrder.of(snippets);
@@ -225,9 +233,42 @@ public final class BrowserRuns {
 
     /** Every verified page's, by the same keys: decided once a build, for the pages, the engine and the report. */
     public static Map<String, BrowserRuns> ofPages(Map<String, PageResult> pages, SiteConfig site, VersionCoverage coverage) {
+        return ofPages(pages, site, coverage, null);
+    }
+
+    /**
+     * As {@link #ofPages(Map, SiteConfig, VersionCoverage)}, reusing the plan an earlier build of this session made for a
+     * page when everything it is made from is equal (the page's outcomes and snippets, compared as values, not the time its
+     * database took to make, which a plan does not show; the site's
+     * playground and extensions; the version coverage): sizing every snippet's plan as JSON was a fifth of a preview
+     * edit's rebuild, made again for pages the edit did not touch.
+     *
+     * @param memo plans of the session's earlier builds, or null
+     */
+    public static Map<String, BrowserRuns> ofPages(Map<String, PageResult> pages, SiteConfig site, VersionCoverage coverage, RenderMemo memo) {
         Map<String, BrowserRuns> runs = new LinkedHashMap<>();
-        pages.forEach((page, result) -> runs.put(page, of(page, result, site, coverage)));
+        int made = 0;
+        for (Map.Entry<String, PageResult> page : pages.entrySet()) {
+            BrowserRuns kept = memo == null ? null : memo.runPlans.get(page.getKey());
+            if (kept != null && kept.madeFrom(page.getValue(), site, coverage)) {
+                runs.put(page.getKey(), kept);
+            } else {
+                runs.put(page.getKey(), of(page.getKey(), page.getValue(), site, coverage));
+                made++;
+            }
+        }
+        if (memo != null) {
+            memo.runPlans.clear();
+            memo.runPlans.putAll(runs);
+            memo.runPlansMade = made;
+        }
         return runs;
+    }
+
+    /** Whether this plan is the one {@link #of} would make of these (everything the constructor reads). */
+    private boolean madeFrom(PageResult result, SiteConfig site, VersionCoverage coverage) {
+        return playground == site.playground() && extensions.equals(site.extensions()) && java.util.Objects.equals(this.coverage, coverage)
+                && this.result.page().equals(result.page()) && this.result.outcomes().equals(result.outcomes());
     }
 
     /** One entry per snippet, in document order (as {@link PageResult#outcomes()}). */

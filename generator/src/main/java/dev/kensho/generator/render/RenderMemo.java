@@ -40,6 +40,15 @@ public final class RenderMemo {
         indexes.put(folder, index);
     }
 
+    /** The browser run plans of the last build, by page ({@link BrowserRuns#ofPages(Map, dev.kensho.generator.content.SiteConfig, dev.kensho.generator.verify.VersionCoverage, RenderMemo)}). */
+    final Map<String, BrowserRuns> runPlans = new ConcurrentHashMap<>();
+    volatile int runPlansMade;
+
+    /** How many pages' browser run plans the last build made (the rest were reused). */
+    public int lastRunPlansMade() {
+        return runPlansMade;
+    }
+
     void rendered(int count) {
         lastRendered = count;
     }

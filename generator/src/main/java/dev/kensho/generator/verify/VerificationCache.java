@@ -71,6 +71,9 @@ public final class VerificationCache {
     /** Whether pages reading the clock or chance are never reused (CI). */
     private final boolean freshTimeDependent;
 
+    /** Entry key → when the reused entry was verified and until when it may be reused (epoch seconds), for the up-to-date record. */
+    private final java.util.Map<String, long[]> reused = new java.util.concurrent.ConcurrentHashMap<>();
+
     /** Entries this serve session already judged, or null (a build). */
     private final JudgedEntries judged;
 
@@ -243,6 +246,7 @@ public final class VerificationCache {
         Entry kept = judged == null ? null : judged.get(key, page, judgedFor);
         if (kept != null) {
             if (fresh(kept, reuseFor)) {
+                reused(key, kept, reuseFor);
                 return Optional.of(hit(page, kept, outcomes(kept, snippets)));
             }
             judged.forget(key, page); // expired: read from the folder as any entry, and counted there
@@ -271,11 +275,33 @@ public final class VerificationCache {
             if (judged != null) {
                 judged.put(key, page, judgedFor, entry);
             }
+            reused(key, entry, reuseFor);
             return Optional.of(hit(page, entry, outcomes.get()));
         } catch (IOException | RuntimeException e) {
             unjudged.incrementAndGet();
             return Optional.empty();
         }
+    }
+
+    private void reused(String key, Entry entry, Duration reuseFor) {
+        reused.put(key, new long[]{entry.verifiedAtEpochSecond(), entry.verifiedAtEpochSecond() + reuseFor.toSeconds()});
+    }
+
+    /** The files of the entries this build reused. */
+    public java.util.Set<Path> reusedFiles() {
+        java.util.Set<Path> files = new java.util.TreeSet<>();
+        reused.keySet().forEach(key -> files.add(store.folder().resolve(key + ".json")));
+        return files;
+    }
+
+    /** The latest time a reused entry was verified (epoch seconds; 0 when none was reused): a clock set back before it ends their reuse. */
+    public long reusedNotBefore() {
+        return reused.values().stream().mapToLong(times -> times[0]).max().orElse(0);
+    }
+
+    /** The earliest time a reused entry stops being reused (epoch seconds; Long.MAX_VALUE when none was reused). */
+    public long reusedUntil() {
+        return reused.values().stream().mapToLong(times -> times[1]).min().orElse(Long.MAX_VALUE);
     }
 
     private static boolean fresh(Entry entry, Duration reuseFor) {
