@@ -107,6 +107,8 @@ async function initialCluster(engine) {
   if (cluster) return cluster;
   try {
     const cache = await clusterCache(engine);
+    // The gzipped copy earlier versions kept under another key: its 4.5 MB given back (this one replaces it).
+    if (cache) cache.delete(new URL('kensho-initialised-cluster.tar.gz', engine).href).catch(() => {});
     const kept = cache && await cache.match(new URL(CLUSTER_KEY, engine).href);
     if (kept) {
       cluster = await kept.blob();
