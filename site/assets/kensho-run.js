@@ -1077,24 +1077,37 @@ async function openSnippet(button) {
   else run(area.value);
 }
 
-/** Where the reader's choice to have PostgreSQL started early on later pages is kept (kensho.js reads it). */
+/** Where the reader's choice to have PostgreSQL started early on later pages is kept, '1' or '0' (kensho.js reads it). */
 const EARLY_KEY = 'kensho-run-early';
+/** Set in this tab (sessionStorage) once the reader runs something: later pages then start PostgreSQL early unless they chose not to. */
+const RAN_KEY = 'kensho-run-ran';
+
+/** Marks this tab as one where the reader ran SQL (kensho.js starts the engine early on its later pages). */
+function markRan() {
+  try {
+    sessionStorage.setItem(RAN_KEY, '1');
+  } catch (error) {
+    // storage off: later pages start on a click, as for any reader
+  }
+}
 
 /**
  * The reader's choice, with what it costs, to have PostgreSQL started while a later page with run controls is idle
- * (from the browser's cache), so that their first click there finds it started. Off unless they tick it; nothing
- * where storage is off.
+ * (from the browser's cache), so that their first click there finds it started. Until they choose, it follows whether
+ * they ran SQL in this tab (a panel shows after a run: on); ticking or unticking keeps '1' or '0' in this browser.
+ * Nothing where storage is off.
  */
 function earlyStartChoice(plan) {
   const box = element('input', { type: 'checkbox', class: 'run-early-box' });
   try {
-    box.checked = localStorage.getItem(EARLY_KEY) === '1';
+    const chosen = localStorage.getItem(EARLY_KEY);
+    box.checked = chosen === '1' || (chosen !== '0' && sessionStorage.getItem(RAN_KEY) === '1');
   } catch (error) {
     return [];
   }
   box.addEventListener('change', () => {
     try {
-      if (box.checked) localStorage.setItem(EARLY_KEY, '1'); else localStorage.removeItem(EARLY_KEY);
+      localStorage.setItem(EARLY_KEY, box.checked ? '1' : '0');
     } catch (error) {
       box.checked = false;
     }
@@ -1218,5 +1231,6 @@ export { formatTable, tableDifference, planCheck, shareLink, digest };
 /** Called by kensho.js with the run control the reader clicked. */
 export function open(button) {
   if (button.hasAttribute('data-kensho-exercise-start')) return openExercise(button);
+  markRan(); // a snippet's control runs it at once (an exercise's opens an empty editor: no run yet)
   return openSnippet(button);
 }

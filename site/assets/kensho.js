@@ -255,15 +255,22 @@ if (runControls.length) {
     control.after(said);
     control.setAttribute('aria-describedby', ((control.getAttribute('aria-describedby') || '') + ' ' + said.id).trim());
   };
-  // A reader who chose, in a run panel, to have PostgreSQL started early on later pages (kept in this browser,
-  // kensho-run.js): it starts while the page is idle, and the note says so instead of the cost.
+  // PostgreSQL starts while the page is idle, and the note says so instead of the cost, for a reader who ran SQL in
+  // this tab (kensho-run.js marks it in sessionStorage on their first run) or who chose it in a run panel (kept in
+  // this browser: '1' on, '0' off, which holds over the tab's mark). A reader who never ran anything and never chose
+  // loads nothing before a click.
   let early = false;
+  let ran = false;
   try {
-    early = localStorage.getItem('kensho-run-early') === '1';
+    const chosen = localStorage.getItem('kensho-run-early');
+    ran = sessionStorage.getItem('kensho-run-ran') === '1';
+    early = chosen === '1' || (chosen !== '0' && ran);
   } catch (error) {
     early = false; // storage off
   }
-  runControls.forEach((control) => note(control, 'run-cost', (early ? document.body.dataset.uiRunEarly : document.body.dataset.uiRunCost) || ''));
+  const costNote = !early ? document.body.dataset.uiRunCost
+    : localStorage.getItem('kensho-run-early') === '1' ? document.body.dataset.uiRunEarly : document.body.dataset.uiRunEarlyRan;
+  runControls.forEach((control) => note(control, 'run-cost', costNote || ''));
   // An edit the reader kept of a snippet (kensho-run.js keeps it in localStorage): said before they open it again.
   const keptPrefix = 'kensho-edit:' + location.pathname + '#';
   let kept = [];

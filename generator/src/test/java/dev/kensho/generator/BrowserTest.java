@@ -4,6 +4,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.kensho.generator.cli.KenshoCommand;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
@@ -439,6 +440,17 @@ class BrowserTest {
         }
         if (server != null) {
             server.stop(0);
+        }
+    }
+
+    /**
+     * Every test starts as in a fresh tab: no mark of an earlier test's run (which makes later pages start PostgreSQL
+     * early) and no choice about the early start. The tab itself is kept (a new one per test would cost seconds).
+     */
+    @BeforeEach
+    void asInAFreshTab() {
+        if (driver != null && base != null && driver.getCurrentUrl().startsWith(base)) {
+            js("try { sessionStorage.removeItem('kensho-run-ran'); localStorage.removeItem('kensho-run-early') } catch (e) {}");
         }
     }
 
@@ -1367,22 +1379,72 @@ class BrowserTest {
     }
 
     /**
-     * A reader who ticks "start PostgreSQL early" finds it started on the next page: the page says so where it says
-     * what a run costs, fetches the engine before any click, and the first run finds the engine there ("running 0").
+     * A reader who ran SQL in this tab finds PostgreSQL started on a further page with run controls before their first
+     * click there: the page says so where it says what a run costs, fetches the engine while idle, and the first run
+     * answers on that engine ("running 0") with the verified rows. Before that run, in the same fresh tab, the same
+     * page fetched nothing of the playground.
      */
     @Test
-    void aReaderWhoChoseToStartTheEngineEarlyFindsItStartedOnTheNextPage() {
+    void aFurtherPageInATabWhereTheReaderRanSqlStartsTheEngineBeforeTheClick() {
+        try {
+            requested.clear();
+            List<WebElement> unrun = openWithRunControls(base + "sample/guides/lease/");
+            assertEquals("初回は PostgreSQL（約 16 MB）を読み込みます", unrun.get(0).findElement(By.cssSelector(".run-cost")).getText());
+            sleep(1500);
+            assertEquals(List.of(), requested.stream().filter(p -> p.contains("pglite") || p.contains("kensho-run")).toList(),
+                    "a fresh tab loads nothing of the playground before a click");
+            List<WebElement> figures = openWithRunControls(base + "sample/guides/engine/");
+            assertEquals("same", runAndWait(figures.get(0)).getAttribute("data-kensho-verdict"));
+            assertEquals("1", js("return sessionStorage.getItem('kensho-run-ran')"));
+            assertTrue(figures.get(0).findElement(By.cssSelector(".run-early-box")).isSelected(), "on, as the tab's run made it, until the reader chooses");
+            assertEquals(null, js("return localStorage.getItem('kensho-run-early')"), "nothing chosen, nothing kept beyond the tab");
+            requested.clear();
+            List<WebElement> next = openWithRunControls(base + "sample/guides/lease/");
+            assertEquals("このタブで実行したので、PostgreSQL をブラウザーのキャッシュから先に起動しています（CPU と約 200 MB のメモリを使います。"
+                    + "やめるには実行パネルのチェックを外します）", next.get(0).findElement(By.cssSelector(".run-cost")).getText());
+            waitUpTo(60).withMessage(() -> "the engine fetched before any click: " + requested)
+                    .until(d -> requested.stream().anyMatch(p -> p.endsWith("/pglite.wasm")));
+            WebElement verdict = runAndWait(next.get(0));
+            assertEquals("same", verdict.getAttribute("data-kensho-verdict"), verdict.getText());
+            assertEquals("running 0", verdict.getAttribute("data-kensho-engine"), "the run goes on the engine started early");
+            assertEquals(" holders\n---------\n       1\n(1 row)", next.get(0).findElement(By.cssSelector("[data-kensho-run-output]")).getAttribute("textContent"));
+            assertClean();
+        } finally {
+            js("sessionStorage.removeItem('kensho-run-ran')"); // no other test's page starts the engine before a click
+        }
+    }
+
+    /**
+     * The box in a run panel turns the early start off and on, kept in this browser over the tab's mark: unticked, a
+     * further page says the plain cost and fetches nothing before a click although the reader ran SQL in this tab;
+     * ticked, a further page in a tab with no run starts the engine early and says it was the reader's choice.
+     */
+    @Test
+    void aReaderWhoChoseToStartTheEngineEarlyFindsItStartedOnTheNextPageAndOneWhoChoseNotDoesNot() {
         try {
             List<WebElement> figures = openWithRunControls(base + "sample/guides/engine/");
             assertEquals("same", runAndWait(figures.get(0)).getAttribute("data-kensho-verdict"));
             WebElement box = figures.get(0).findElement(By.cssSelector(".run-early-box"));
-            assertFalse(box.isSelected(), "off until the reader ticks it");
-            assertEquals("次のページからは、開いたときに PostgreSQL を先に起動しておく（このブラウザーに記録します。読み込みはブラウザーのキャッシュから。"
-                    + "起動のたびに CPU と約 200 MB のメモリを使います）", figures.get(0).findElement(By.cssSelector(".run-early")).getText());
+            assertTrue(box.isSelected(), "on after a run in this tab, until the reader chooses");
+            assertEquals("次のページからは、開いたときに PostgreSQL を先に起動しておく（このタブで実行した後は、選ぶまでオン。選択はこのブラウザーに記録します。"
+                    + "読み込みはブラウザーのキャッシュから。起動のたびに CPU と約 200 MB のメモリを使います）", figures.get(0).findElement(By.cssSelector(".run-early")).getText());
             box.click();
-            assertEquals("1", js("return localStorage.getItem('kensho-run-early')"));
+            assertEquals("0", js("return localStorage.getItem('kensho-run-early')"));
             requested.clear();
-            List<WebElement> next = openWithRunControls(base + "sample/guides/lease/");
+            List<WebElement> off = openWithRunControls(base + "sample/guides/lease/");
+            assertEquals("初回は PostgreSQL（約 16 MB）を読み込みます", off.get(0).findElement(By.cssSelector(".run-cost")).getText());
+            sleep(1500);
+            assertEquals(List.of(), requested.stream().filter(p -> p.contains("pglite") || p.contains("kensho-run")).toList(),
+                    "the reader's opt-out holds over the tab's run");
+            WebElement untouched = runAndWait(off.get(0));
+            assertEquals("same", untouched.getAttribute("data-kensho-verdict"), untouched.getText());
+            WebElement unticked = off.get(0).findElement(By.cssSelector(".run-early-box"));
+            assertFalse(unticked.isSelected(), "the reader's choice, not the tab's run");
+            unticked.click();
+            assertEquals("1", js("return localStorage.getItem('kensho-run-early')"));
+            js("sessionStorage.removeItem('kensho-run-ran')"); // as in a new tab: the choice alone starts it
+            requested.clear();
+            List<WebElement> next = openWithRunControls(base + "sample/guides/engine/");
             assertEquals("以前に選んだとおり、PostgreSQL をブラウザーのキャッシュから先に起動しています（CPU とメモリを使います。やめるには実行パネルのチェックを外します）",
                     next.get(0).findElement(By.cssSelector(".run-cost")).getText());
             waitUpTo(60).withMessage(() -> "the engine fetched before any click: " + requested)
@@ -1390,14 +1452,9 @@ class BrowserTest {
             WebElement verdict = runAndWait(next.get(0));
             assertEquals("same", verdict.getAttribute("data-kensho-verdict"), verdict.getText());
             assertEquals("running 0", verdict.getAttribute("data-kensho-engine"), "the run goes on the engine started early, not on one beside it");
-            assertEquals(" holders\n---------\n       1\n(1 row)", next.get(0).findElement(By.cssSelector("[data-kensho-run-output]")).getAttribute("textContent"));
-            WebElement untick = next.get(0).findElement(By.cssSelector(".run-early-box"));
-            assertTrue(untick.isSelected());
-            untick.click();
-            assertEquals(null, js("return localStorage.getItem('kensho-run-early')"));
             assertClean();
         } finally {
-            js("localStorage.removeItem('kensho-run-early')"); // no other test's page starts the engine before a click
+            js("sessionStorage.removeItem('kensho-run-ran'); localStorage.removeItem('kensho-run-early')"); // no other test's page starts the engine before a click
         }
     }
 
