@@ -193,9 +193,20 @@ async function boot(engine, tarball, progress) {
   let base = tarball || await initialCluster(engine);
   mark('cluster');
   let made;
-  if (base) {
+  if (base && !tarball) {
+    // The browser's copy of the cluster is read as any stored file may be: damaged (a write cut short, a full disk)
+    // or not the one this code kept. One that does not start is deleted and the cluster made anew, as on a first visit.
+    try {
+      made = await PGlite.create({ ...loaded, fs: keptDataDir(await tarBytes(base)) });
+    } catch (error) {
+      cluster = null;
+      base = null;
+      await clusterCache(engine).then((cache) => cache && cache.delete(new URL(CLUSTER_KEY, engine).href)).catch(() => {});
+    }
+  } else if (base) {
     made = await PGlite.create({ ...loaded, fs: keptDataDir(await tarBytes(base)) });
-  } else {
+  }
+  if (!made) {
     made = await PGlite.create(loaded);
     await made.exec("CREATE ROLE kensho_reader NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS;"
       + " DO $$ BEGIN EXECUTE format('ALTER DATABASE %I OWNER TO kensho_reader', current_database()); END $$;");
@@ -277,6 +288,11 @@ function untarInto(FS, tar, root) {
     const name = named.includes('\0') ? named.slice(0, named.indexOf('\0')) : named;
     const type = (parseInt(String.fromCharCode(tar[at + 156]), 10) || 0) % 8;
     const size = type === 0 ? number(at + 124, 12) : 0;
+    // A damaged or foreign tar must neither loop (a negative size walks back to a header already read) nor write
+    // outside the data directory (a name with a .. part): it fails here, and the caller starts from a fresh cluster.
+    if (!(size >= 0) || at + 512 + size > tar.length || name.split('/').includes('..')) {
+      throw new Error('the kept data directory is damaged at byte ' + at + ' (' + JSON.stringify(name) + ')');
+    }
     // No time in the header: loadDataDir gives the file the time it is written.
     const modified = tar[at + 136] === 0 ? Date.now() : number(at + 136, 12) * 1000;
     at += 512;

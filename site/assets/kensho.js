@@ -268,6 +268,9 @@ if (runControls.length) {
   } catch (error) {
     early = false; // storage off
   }
+  // Nothing starts early from a file (no worker) or for a reader whose browser asks to save data: the note then says
+  // the plain cost, not that PostgreSQL is starting.
+  early = early && location.protocol !== 'file:' && !(navigator.connection && navigator.connection.saveData);
   const costNote = !early ? document.body.dataset.uiRunCost
     : localStorage.getItem('kensho-run-early') === '1' ? document.body.dataset.uiRunEarly : document.body.dataset.uiRunEarlyRan;
   runControls.forEach((control) => note(control, 'run-cost', costNote || ''));
@@ -314,7 +317,7 @@ if (runControls.length) {
   }
   let playground = null;
   const loadPlayground = () => (playground ??= import(new URL(document.body.dataset.runModule, location.href).href));
-  if (early && location.protocol !== 'file:' && !(navigator.connection && navigator.connection.saveData)) {
+  if (early) {
     const idle = window.requestIdleCallback || ((then) => setTimeout(then, 500));
     idle(() => loadPlayground().then((module) => module.warm()).catch(() => {}), { timeout: 3000 });
   }

@@ -2113,4 +2113,86 @@ class BrowserTest {
         assertEquals(List.of(), violations);
     }
 
+    /**
+     * Red team: the cluster kept in Cache Storage is read back as a tar (keptDataDir's untarInto) whatever it holds. A
+     * damaged one must neither hang the worker (a negative size walks the reader back to a header it already read,
+     * forever) nor write outside the data directory (a name with a .. part): each fails at once with the damage named,
+     * which makes the engine start from a fresh cluster. The worker's own function runs in a worker of its own, so that a
+     * loop is seen as "hung" and ended rather than hanging the test's page. No PGlite is loaded.
+     */
+    @Test
+    void aDamagedKeptClusterNeitherHangsNorWritesOutsideTheDataDirectory() {
+        driver.get(base + "idempotency/overview/");
+        // The worker's file opened as a document of its own: the pages' Content-Security-Policy allows no blob: worker.
+        driver.get((String) js("return new URL(document.body.dataset.runWorker, location.href).href"));
+        driver.manage().timeouts().scriptTimeout(Duration.ofSeconds(20));
+        Object verdicts;
+        try {
+            verdicts = ((JavascriptExecutor) driver).executeAsyncScript("""
+                const done = arguments[arguments.length - 1];
+                (async () => {
+                  const source = await (await fetch(location.href)).text();
+                  const from = source.indexOf('function untarInto(');
+                  const fn = source.slice(from, source.indexOf('\\n}\\n', from) + 3);
+                  const header = (name, size) => {
+                    const h = new Uint8Array(512);
+                    for (let i = 0; i < name.length; i++) h[i] = name.charCodeAt(i);
+                    for (let i = 0; i < size.length; i++) h[124 + i] = size.charCodeAt(i);
+                    h[136] = 0; h[156] = 48; // type '0': a file
+                    return h;
+                  };
+                  const tar = (...parts) => { const t = new Uint8Array(parts.length * 512 + 1024); parts.forEach((p, i) => t.set(p, i * 512)); return t; };
+                  const cases = {
+                    backwards: tar(header('PG_VERSION', '00000000000'), header('base/1/x', '-0000002000')),
+                    escaping: tar(header('../../usr/local/pgsql/share/x', '00000000000')),
+                  };
+                  const worker = `${fn}
+                    onmessage = (e) => {
+                      const written = [];
+                      const FS = { analyzePath: () => ({ exists: true }), mkdirTree() {}, mkdir() {},
+                        writeFile: (path) => written.push(path), utime() {} };
+                      try { untarInto(FS, e.data, '/pgdata'); postMessage('read: ' + written.join(' ')); }
+                      catch (error) { postMessage('failed: ' + error.message + (written.length ? ' after ' + written.join(' ') : '')); }
+                    };`;
+                  const verdicts = {};
+                  for (const [name, bytes] of Object.entries(cases)) {
+                    const w = new Worker(URL.createObjectURL(new Blob([worker], { type: 'text/javascript' })));
+                    verdicts[name] = await new Promise((resolve) => {
+                      const hung = setTimeout(() => { w.terminate(); resolve('hung'); }, 5000);
+                      w.onmessage = (e) => { clearTimeout(hung); w.terminate(); resolve(e.data); };
+                      w.onerror = (e) => { clearTimeout(hung); w.terminate(); resolve('error: ' + e.message); };
+                      w.postMessage(bytes);
+                    });
+                  }
+                  return JSON.stringify(verdicts);
+                })().then(done, (e) => done('test page: ' + e));
+                """);
+        } finally {
+            driver.manage().timeouts().scriptTimeout(Duration.ofSeconds(30)); // Selenium's default, as other tests expect
+        }
+        assertEquals("{\"backwards\":\"failed: the kept data directory is damaged at byte 512 (\\\"base/1/x\\\") after /pgdata/PG_VERSION\","
+                + "\"escaping\":\"failed: the kept data directory is damaged at byte 0 (\\\"../../usr/local/pgsql/share/x\\\")\"}", verdicts);
+    }
+    /**
+     * Red team: a reader whose browser asks to save data is never sent PostgreSQL before a click, even in a tab where
+     * they ran SQL; and the note under a run control then says the plain cost, not that PostgreSQL is starting.
+     */
+    @Test
+    void aReaderWhoAsksToSaveDataIsToldThePlainCostAndLoadsNothingBeforeAClick() {
+        Object script = driver.executeCdpCommand("Page.addScriptToEvaluateOnNewDocument", Map.of("source",
+                "Object.defineProperty(navigator, 'connection', { get: () => ({ saveData: true }) });")).get("identifier");
+        try {
+            openWithRunControls(base + "sample/guides/engine/");
+            js("sessionStorage.setItem('kensho-run-ran', '1')");
+            requested.clear();
+            List<WebElement> next = openWithRunControls(base + "sample/guides/lease/");
+            assertEquals("初回は PostgreSQL（約 16 MB）を読み込みます", next.get(0).findElement(By.cssSelector(".run-cost")).getText());
+            sleep(3500);
+            assertEquals(List.of(), requested.stream().filter(p -> p.contains("pglite") || p.contains("kensho-run")).toList(),
+                    "Save-Data: nothing of the playground before a click");
+        } finally {
+            driver.executeCdpCommand("Page.removeScriptToEvaluateOnNewDocument", Map.of("identifier", script));
+            js("sessionStorage.removeItem('kensho-run-ran')");
+        }
+    }
 }

@@ -43,7 +43,11 @@ import java.util.stream.Stream;
  * index), so a per-page memo still parses every page to know its key, which is most of a cached build's time; one
  * digest over every input costs a read of the files instead. Both the cache folder and the output folder are
  * untrusted: a record this machine did not sign is ignored and said, and every output file is compared by content
- * (a committed or hand-edited {@code target/site} is rebuilt), never by size or time.
+ * (a committed or hand-edited {@code target/site} is rebuilt), except one whose identity is still the one this machine
+ * recorded with its digest: device, inode, size, modification and change times, and last changed 50 ms or more before
+ * the record ({@link #outputDigests}). Size and modification time alone never stand for the bytes (a tool can set both
+ * back); the change time is what carries the shortcut, since every write sets it to the clock's now and only the clock's
+ * owner can set it back, and a checkout, copy or rename puts another inode in the file's place.
  */
 public final class UpToDateSite {
 
