@@ -173,6 +173,8 @@ class BuildTest {
                 .page("b.md", TestSite.source("B", "text b\n"))
                 .page("deep/c.md", TestSite.source("C", "text c\n"));
         assertEquals(0, site.build().status());
+        // A changed page, so that the second build renders (an unchanged one is left as it is: UpToDateSite).
+        site.page("a.md", TestSite.source("A", "text a, edited\n"));
         assertEquals(0, site.build().status());
         Path spare = site.out.resolveSibling(".site.spare");
         assertTrue(Files.isDirectory(spare.resolve("a")), "the replaced site is kept as the next build's staging folder");
