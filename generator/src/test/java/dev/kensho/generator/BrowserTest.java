@@ -2169,6 +2169,14 @@ class BrowserTest {
                 """);
         } finally {
             driver.manage().timeouts().scriptTimeout(Duration.ofSeconds(30)); // Selenium's default, as other tests expect
+            // Chromium asks /favicon.ico for a document that declares no icon, as the worker's file opened above does (every
+            // page of the site declares its own): that request is this test's doing, not a load the site could not answer,
+            // and is taken out of the list the other tests' assertClean reads once it has come.
+            long until = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+            while (!requested.contains("/favicon.ico") && System.nanoTime() < until) {
+                java.util.concurrent.locks.LockSupport.parkNanos(Duration.ofMillis(50).toNanos());
+            }
+            notFound.removeIf("/favicon.ico"::equals);
         }
         assertEquals("{\"backwards\":\"failed: the kept data directory is damaged at byte 512 (\\\"base/1/x\\\") after /pgdata/PG_VERSION\","
                 + "\"escaping\":\"failed: the kept data directory is damaged at byte 0 (\\\"../../usr/local/pgsql/share/x\\\")\"}", verdicts);
