@@ -240,4 +240,115 @@ class CaptureRunTest {
                 + "page.md:11:1 ended otherwise on the replay)", scenario.failure().message());
         assertEquals("page.md:21:1", scenario.failure().location().toString());
     }
+
+    /** The database's session count, kept before the snippet that may make Kensho look (the page's own session flushed by the sleep). */
+    private static final String COUNT_SESSIONS = "SELECT pg_sleep(1.1) IS NOT NULL AS slept; CREATE TABLE seen AS SELECT sessions"
+            + " FROM pg_catalog.pg_stat_database WHERE datname = current_database();";
+
+    /**
+     * A snippet whose output is the same on every run, but which runs {@code then} only when the database counted
+     * {@code sessions} more sessions since {@link #COUNT_SESSIONS}: when no connection of Kensho's came in between, which is
+     * the real run's case (the sleep lets an ended connection reach the counters).
+     */
+    private static String onlyWithoutKensho(int sessions, String then) {
+        return "SELECT pg_sleep(1.5) IS NOT NULL AS slept; DO $$ BEGIN IF (SELECT d.sessions - s.sessions FROM"
+                + " pg_catalog.pg_stat_database d, seen s WHERE d.datname = current_database()) = " + sessions + " THEN " + then
+                + " END IF; END $$;";
+    }
+
+    private static final String CATALOG_READ_BEFORE = "CREATE TABLE docs (id int PRIMARY KEY, v int, body text);"
+            + " INSERT INTO docs SELECT g, g, 'x' FROM generate_series(1, 1000) g; ANALYZE docs;";
+
+    /**
+     * Red team: the look-up of an earlier claim (Kensho's catalog connection) is visible to later snippets of a replay, and
+     * the real run has none. A page that stores a 128 kB out-of-line value only when it sees no such connection gets a later
+     * max-buffers claim judged against a catalog without TOAST. The answer must come from a replay that, up to the question,
+     * is the real run: the claim then fails, as its statement reads out-of-line values no plan counts. On main it passed.
+     */
+    @Test
+    void aMaxBuffersClaimSeesTheToastTheRealRunStoredAfterAnEarlierLookUp() throws Exception {
+        PageResult result = TestPage.on(verifier)
+                .add("", CATALOG_READ_BEFORE + " " + COUNT_SESSIONS)
+                .add("uses-index=docs_pkey", "SELECT v FROM docs WHERE id = 7;")
+                .add("", onlyWithoutKensho(0, "UPDATE docs SET body = (SELECT string_agg(md5(g::text), '') FROM generate_series(1, 4000) g)"
+                        + " WHERE id = 7;"))
+                .add("max-buffers=10", "SELECT body FROM docs WHERE id = 7;").run();
+        var claim = result.outcomes().get(3);
+        assertTrue(result.outcomes().get(1).passed(), () -> String.valueOf(result.outcomes().get(1)));
+        assertNotNull(claim.failure(), "the real run stored a TOASTed value: the bound cannot be checked");
+        assertEquals("plan assertion failed: touches at most 10 shared buffers: the rows it returns are read from public.docs, which "
+                + "holds values stored out of line (TOAST, 136 kB); PostgreSQL reads those while sending the rows, after every plan "
+                + "node is done, so no plan counts those buffers and the bound cannot be checked. Claim max-buffers on a statement "
+                + "over tables without out-of-line values", claim.failure().message());
+    }
+
+    /**
+     * Red team: a scenario's look for sequences (a connection of Kensho's on the replay) is visible to later snippets; a page
+     * that adds a serial column only when it sees none (the real run) gets two released inserts judged order-free, since the
+     * replay answered "no sequence". On main the second scenario passed.
+     */
+    @Test
+    void aReleaseSeesTheSequenceTheRealRunAddedAfterAnEarlierLook() throws Exception {
+        String released = """
+                session a
+                setup { BEGIN; }
+                step a1 { LOCK TABLE orders; }
+                step a2 { COMMIT; }
+                session b
+                setup { BEGIN; }
+                step b1 waits-for=a { INSERT INTO orders VALUES ('from b', 2); }
+                step b2 { COMMIT; }
+                session c
+                setup { BEGIN; }
+                step c1 waits-for=a { INSERT INTO orders VALUES ('from c', 3); }
+                step c2 { COMMIT; }
+                permutation a1 b1 c1 a2 b2 c2
+                """;
+        PageResult result = page("CREATE TABLE orders (note text, amount numeric); " + COUNT_SESSIONS, released,
+                onlyWithoutKensho(3, "ALTER TABLE orders ADD COLUMN id serial;"), released);
+        assertTrue(result.outcomes().get(1).passed(), () -> String.valueOf(result.outcomes().get(1)));
+        var second = result.outcomes().get(3);
+        assertNotNull(second.failure(), "the real run's table draws from a sequence in wake order");
+        assertEquals("page.md:31:1", second.failure().location().toString());
+        assertTrue(second.failure().message().contains("may draw sequence numbers (insert), which are taken in wake order"),
+                second.failure().message());
+    }
+
+    /**
+     * Red team: a partition added only on the real run (after an earlier look-up showed the replay) is read by a seq scan;
+     * no-seq-scan= on the partitioned table must count it. On main the replay's catalog knew only the first partition.
+     */
+    @Test
+    void aNoSeqScanClaimCountsThePartitionTheRealRunAdded() throws Exception {
+        PageResult result = TestPage.on(verifier)
+                .add("", CATALOG_READ_BEFORE + " CREATE TABLE parts (k int, v int) PARTITION BY RANGE (k);"
+                        + " CREATE TABLE parts_1 PARTITION OF parts FOR VALUES FROM (0) TO (10000);"
+                        + " INSERT INTO parts_1 SELECT g, g FROM generate_series(1, 5000) g; CREATE INDEX ON ONLY parts_1 (v); ANALYZE parts; "
+                        + COUNT_SESSIONS)
+                .add("uses-index=docs_pkey", "SELECT v FROM docs WHERE id = 7;")
+                .add("", onlyWithoutKensho(0, "CREATE TABLE parts_2 PARTITION OF parts FOR VALUES FROM (10000) TO (20000);"
+                        + " INSERT INTO parts_2 VALUES (10001, 7); ANALYZE parts_2;"))
+                .add("no-seq-scan=parts", "SELECT count(*) > 0 AS found FROM parts WHERE v = 7;").run();
+        var claim = result.outcomes().get(3);
+        assertNotNull(claim.failure(), () -> "the real run's plan reads parts_2 by a seq scan: " + claim.plan());
+        assertTrue(claim.failure().message().startsWith("plan assertion failed: reads no table of parts sequentially"),
+                claim.failure().message());
+    }
+
+    /**
+     * Red team: an index of the same name in the role's own schema (first on the default search_path), made only on the real
+     * run, changes what uses-index= names; on main the replay resolved the name to the index the plan used and the claim passed.
+     */
+    @Test
+    void aUsesIndexClaimResolvesTheNameAsTheRealRunsCatalogDoes() throws Exception {
+        PageResult result = TestPage.on(verifier)
+                .add("", CATALOG_READ_BEFORE + " CREATE INDEX docs_v ON docs (v); " + COUNT_SESSIONS)
+                .add("uses-index=docs_pkey", "SELECT v FROM docs WHERE id = 7;")
+                .add("", onlyWithoutKensho(0, "EXECUTE format('CREATE SCHEMA %I', current_user);"
+                        + " EXECUTE format('CREATE TABLE %I.other (v int)', current_user);"
+                        + " EXECUTE format('CREATE INDEX docs_v ON %I.other (v)', current_user);"))
+                .add("uses-index=docs_v", "SELECT id FROM docs WHERE v = 7;").run();
+        var claim = result.outcomes().get(3);
+        assertNotNull(claim.failure(), () -> "docs_v names the real run's other index, which the plan did not use: " + claim.plan());
+    }
 }
