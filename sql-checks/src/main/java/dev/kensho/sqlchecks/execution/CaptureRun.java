@@ -16,7 +16,7 @@ import java.util.Set;
 /**
  * Where the build reads a scenario's end state ({@link StateAfter}, for the browser to restore in its place), and asks the
  * page's catalog what the real run's claims need ({@link #answered}: the names a plan claim uses, whether the database
- * holds a sequence when a scenario releases two inserting steps at once): on a run of its own, never in the real run
+ * holds a sequence when a scenario releases two inserting steps at once): on runs of their own, never in the real run
  * whose outcomes are the page's evidence. The real run's database hands out no connection of Kensho's at all
  * ({@link KenshoConnections}).
  *
@@ -24,17 +24,18 @@ import java.util.Set;
  * pg_stat_database counts the reading connection and its transactions (sessions, xact_commit, xact_rollback), the read
  * sets hint bits on the scenario's fresh tuples and pulls their pages into shared buffers (a later
  * {@code EXPLAIN (ANALYZE, BUFFERS)} shows other {@code dirtied} and {@code read} counts), pg_stat_activity shows the
- * backend. A test of the page's text ("pg_stat" in it) caught only some spellings (not {@code U&"pg\005fstat_database"},
- * not dynamic SQL) and not the buffers at all; it is gone, as it is no longer needed: the real run has no connection or
- * statement of Kensho's beside the reader's for a capture.
+ * backend, pg_stat_sys_tables counts its catalog scans.
  *
- * <p>Instead, once the real run is over, the page runs again on a fresh database (as {@link RestoreProof}'s run does, under
- * the same limits per page) up to the last scenario whose state is wanted, and the state is read there after each. A state
- * is accepted only when that run reached its scenario exactly as the real run did: every snippet up to and including the
- * scenario ended alike ({@link RestoreProof#same}: status, results, SQLSTATE, a scenario's steps and their results). A
- * scenario that ends otherwise (a step returning {@code clock_timestamp()} or {@code random()}) gets no state, and the
- * snippets after it keep their "cannot run in the browser" note, as when nothing could be read. The restore is then proven
- * by {@link RestoreProof} as before.
+ * <p>So once the real run is over, the page runs again on a fresh database (as {@link RestoreProof}'s run does, under the
+ * same limits per page), named as the real run's was, its role too ({@link Verifier}): once for the states wanted, reading
+ * each after its scenario, and once per question of the real run ({@link #questions}), which runs the page with nothing of
+ * Kensho's beside it up to that question, asks it there and stops. An answer therefore never comes from a database a page
+ * could have told from the real run's by anything Kensho did: the only differences left are the page's own (the clock,
+ * random(), the order the server wakes sessions in), which the outcomes show, and an answer is used only when its replay
+ * reached the question as the real run did ({@link RestoreProof#same}, {@link #ranAlike}). A state is accepted only when
+ * its run reached its scenario exactly as the real run did; a scenario that ends otherwise (a step returning
+ * {@code clock_timestamp()} or {@code random()}) gets no state, and the snippets after it keep their "cannot run in the
+ * browser" note, as when nothing could be read. The restore is then proven by {@link RestoreProof} as before.
  */
 final class CaptureRun {
 
@@ -93,37 +94,60 @@ final class CaptureRun {
     }
 
     /**
-     * The real run's outcomes ({@code into}: as {@link #recorded} left them) with the questions the real run could not ask
-     * answered by the capture run ({@code capture}, null past where it stopped; null when it could not run). An answer is
-     * used only when the capture run reached the asking snippet as the real run did: every snippet before it ended alike
-     * ({@link RestoreProof#same}), and it too (a scenario), or but for its values ({@link #ranAlike}: a plan claim's
-     * snippet); otherwise the claim fails at its line, saying it could not be checked. The
-     * comparison is with {@code real}, the real run's outcomes as they ran (plan claims waiting count as passed on both).
-     *
-     * @param plans     snippets whose plan claims wait for the catalog; {@code judged} their verdicts on the capture run
-     * @param sequences scenarios that asked whether the database holds a sequence; {@code found} those where it did
+     * A question the real run could not ask (it has no connection of Kensho's): a plan claim's catalog look-up right after
+     * snippet {@code snippet} ({@code plan}), or the {@code release}-th look for sequences of scenario {@code snippet}
+     * (1 for its first; {@code plan} null). Each is asked on a replay of its own that stops right after it.
      */
-    static List<Outcome> answered(List<Outcome> real, List<Outcome> into, List<Outcome> capture, Set<Integer> plans,
-                                  Map<Integer, PlanVerdict> judged, Set<Integer> sequences, Set<Integer> found) {
-        List<Outcome> answered = new ArrayList<>(into);
-        if (plans.isEmpty() && sequences.isEmpty()) {
-            return answered;
-        }
-        String apart = capture == null ? "the replay could not run" : null;
+    record Question(int snippet, PlanVerdict.Pending plan, int release) {
+    }
+
+    /**
+     * A question's replay ({@code replay}: its outcomes, null past where it stopped; null as a whole when it could not run)
+     * and what it answered there: a plan claim's {@code verdict} (null when not reached), or whether the look {@code found}
+     * a sequence.
+     */
+    record Answer(Question question, List<Outcome> replay, PlanVerdict verdict, boolean found) {
+    }
+
+    /**
+     * The real run's questions, in run order, one replay each. Why not one replay for all: whatever Kensho does to answer a
+     * question (a connection, its catalog scans, a backend's statistics) is there for the replay's later snippets to see,
+     * and the real run has none of it, so from the first answer on a page could tell the replay from the real run and do
+     * otherwise, unseen, inside a statement whose output is the same either way (store an out-of-line value, add a serial
+     * column or a partition, shadow an index's name). "Ended alike" cannot prove two catalogs equal; a replay with nothing of
+     * Kensho's before its one question makes it unnecessary.
+     */
+    static List<Question> questions(List<Outcome> real, Map<Integer, PlanVerdict.Pending> plans, Map<Integer, Integer> sequences) {
+        List<Question> questions = new ArrayList<>();
         for (int index : RunOrder.of(RestoreProof.snippets(real))) {
-            Outcome captured = capture == null ? null : capture.get(index);
-            boolean before = apart == null;
-            boolean alike = before && captured != null && RestoreProof.same(real.get(index), captured);
-            // The asking snippet's own values may differ (a now() in its rows) without its catalog differing: it is a query
-            // or DML (a plan claim's statement), so its statements ran alike when they ended alike and returned the same
-            // columns and as many rows. What it cannot tell apart is DDL whose effect depends on such a value.
-            boolean asked = before && captured != null && ranAlike(real.get(index), captured);
-            String why = apart != null ? apart : captured == null ? "the replay stopped before it"
-                    : "it ended otherwise on the replay";
+            if (plans.containsKey(index)) {
+                questions.add(new Question(index, plans.get(index), 0));
+            }
+            for (int release = 1; release <= sequences.getOrDefault(index, 0); release++) {
+                questions.add(new Question(index, null, release));
+            }
+        }
+        return questions;
+    }
+
+    /**
+     * The real run's outcomes ({@code into}: as {@link #recorded} left them) with the questions the real run could not ask
+     * answered, each by its own replay ({@link #questions}). An answer is used only when its replay reached the asking
+     * snippet as the real run did: every snippet before it ended alike ({@link RestoreProof#same}), and it too (a scenario,
+     * unless its look found a sequence, which fails it), or but for its values ({@link #ranAlike}: a plan claim's snippet);
+     * otherwise the claim fails at its line, saying it could not be checked. The comparison is with {@code real}, the real
+     * run's outcomes as they ran (plan claims waiting count as passed on both).
+     */
+    static List<Outcome> answered(List<Outcome> real, List<Outcome> into, List<Answer> answers) {
+        List<Outcome> answered = new ArrayList<>(into);
+        Map<Integer, List<Answer>> byScenario = new java.util.LinkedHashMap<>();
+        for (Answer answer : answers) {
+            int index = answer.question().snippet();
             Outcome o = into.get(index);
-            if (plans.contains(index)) {
-                PlanVerdict verdict = judged.get(index);
-                if (asked && verdict != null) {
+            if (answer.question().plan() != null) {
+                String apart = apart(real, answer.replay(), index, true);
+                PlanVerdict verdict = answer.verdict();
+                if (apart == null && verdict != null) {
                     List<Assertion> assertions = new ArrayList<>(o.assertions());
                     assertions.addAll(verdict.assertions());
                     answered.set(index, verdict.problem() == null
@@ -133,27 +157,73 @@ final class CaptureRun {
                     answered.set(index, failed(o, o.assertions(), "plan claims cannot be checked: the names and keys they rest on "
                             + "(uses-index=, no-seq-scan=, an index's keys, a table's TOAST size) are read from the page's catalog on a "
                             + "replay of the page on a fresh database, never beside the reader's statements, and the replay did not "
-                            + "reach this snippet as the real run did (" + why + "); make the snippets before it end the same on "
-                            + "every run", null, null));
+                            + "reach this snippet as the real run did (" + (apart == null ? "the replay stopped before it" : apart)
+                            + "); make the snippets before it end the same on every run", null, null));
                 }
+            } else {
+                byScenario.computeIfAbsent(index, i -> new ArrayList<>()).add(answer);
             }
-            // A scenario the real run failed already stays failed for its own reason (true of the real run either way).
-            if (sequences.contains(index) && real.get(index).passed() && !(alike && !found.contains(index))) {
-                boolean sequenceFound = before && captured != null && found.contains(index) && captured.failure() != null;
-                answered.set(index, sequenceFound
-                        ? new Outcome(o.snippet(), Outcome.Status.FAILED, captured.failure(), o.results(), captured.assertions(), null,
-                                o.transcript() == null ? null : o.transcript().withAfter(null), o.duration())
-                        : failed(o, o.assertions(), "this scenario cannot be checked: it releases inserting steps at once, and "
-                                + "whether the page's database then held a sequence (whose numbers are drawn in wake order) is asked "
-                                + "on a replay of the page on a fresh database, never beside the reader's sessions; the replay did not "
-                                + "reach the scenario as the real run did (" + why + ")", null, null));
+        }
+        for (Map.Entry<Integer, List<Answer>> scenario : byScenario.entrySet()) {
+            int index = scenario.getKey();
+            if (!real.get(index).passed()) {
+                continue; // a scenario the real run failed stays failed for its own reason (true of the real run either way)
             }
-            if (apart == null && !alike) {
-                apart = captured == null ? "the replay stopped before it" : "the snippet at " + o.snippet().location()
-                        + " ended otherwise on the replay";
+            Outcome o = into.get(index);
+            String apart = null;
+            Outcome found = null;
+            for (Answer answer : scenario.getValue()) {
+                Outcome captured = answer.replay() == null ? null : answer.replay().get(index);
+                String before = apart(real, answer.replay(), index, null);
+                if (before == null && answer.found() && captured != null && captured.failure() != null) {
+                    found = captured; // the release's look found a sequence: its replay says which step may draw from it
+                    break;
+                }
+                String reached = before != null ? before : apart(real, answer.replay(), index, false);
+                apart = apart != null ? apart : reached;
+            }
+            if (found != null) {
+                answered.set(index, new Outcome(o.snippet(), Outcome.Status.FAILED, found.failure(), o.results(), found.assertions(),
+                        null, o.transcript() == null ? null : o.transcript().withAfter(null), o.duration()));
+            } else if (apart != null) {
+                answered.set(index, failed(o, o.assertions(), "this scenario cannot be checked: it releases inserting steps at once, "
+                        + "and whether the page's database then held a sequence (whose numbers are drawn in wake order) is asked "
+                        + "on a replay of the page on a fresh database, never beside the reader's sessions; the replay did not "
+                        + "reach the scenario as the real run did (" + apart + ")", null, null));
             }
         }
         return answered;
+    }
+
+    /**
+     * Null when {@code replay} reached snippet {@code index} as the real run did: every snippet before it in run order ended
+     * alike, and (unless {@code valuesMayDiffer} is null) it too, alike ({@code false}) or but for its values ({@code
+     * true}); otherwise why not. The asking snippet's own values may differ (a now() in its rows) without its catalog
+     * differing: a plan claim's statement is a query or DML, so its statements ran alike when they ended alike and returned
+     * the same columns and as many rows. What it cannot tell apart is DDL whose effect depends on such a value.
+     */
+    private static String apart(List<Outcome> real, List<Outcome> replay, int index, Boolean valuesMayDiffer) {
+        if (replay == null) {
+            return "the replay could not run";
+        }
+        for (int i : RunOrder.of(RestoreProof.snippets(real))) {
+            Outcome captured = replay.get(i);
+            if (i == index) {
+                if (valuesMayDiffer == null) {
+                    return null;
+                }
+                return captured == null ? "the replay stopped before it"
+                        : (valuesMayDiffer ? ranAlike(real.get(i), captured) : RestoreProof.same(real.get(i), captured)) ? null
+                        : "it ended otherwise on the replay";
+            }
+            if (captured == null) {
+                return "the replay stopped before it";
+            }
+            if (!RestoreProof.same(real.get(i), captured)) {
+                return "the snippet at " + real.get(i).snippet().location() + " ended otherwise on the replay";
+            }
+        }
+        return "the replay stopped before it";
     }
 
     /** Ended alike but for the values: the same status and SQLSTATE, each result with the same columns, types and row count. */

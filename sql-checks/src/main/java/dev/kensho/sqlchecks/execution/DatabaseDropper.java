@@ -21,6 +21,8 @@ final class DatabaseDropper implements AutoCloseable {
 
     private final Connection admin;
     private final Semaphore pending = new Semaphore(PENDING);
+    /** Drops under way, by database name: a database of the same name is made only once its namesake is gone. */
+    private final java.util.Map<String, java.util.concurrent.CountDownLatch> dropping = new java.util.concurrent.ConcurrentHashMap<>();
     private final ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
         Thread thread = new Thread(r, "kensho-database-dropper");
         thread.setDaemon(true);
@@ -34,17 +36,43 @@ final class DatabaseDropper implements AutoCloseable {
     /** Drops the page's database and role soon; blocks while {@value #PENDING} drops are already waiting. */
     void drop(String name) {
         pending.acquireUninterruptibly();
+        java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+        dropping.put(name, done);
         try {
             worker.execute(() -> {
                 try {
                     PageDatabase.drop(admin, name);
                 } finally {
+                    dropping.remove(name, done);
+                    done.countDown();
                     pending.release();
                 }
             });
         } catch (RuntimeException rejected) {
             pending.release();
             PageDatabase.drop(admin, name);
+            dropping.remove(name, done);
+            done.countDown();
+        }
+    }
+
+    /** Returns once a drop of {@code name} that is under way is done (at once when none is). */
+    void awaitDropped(String name) {
+        java.util.concurrent.CountDownLatch done = dropping.get(name);
+        if (done == null) {
+            return;
+        }
+        boolean interrupted = false;
+        while (true) {
+            try {
+                done.await();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 

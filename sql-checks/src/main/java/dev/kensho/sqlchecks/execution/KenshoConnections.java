@@ -13,8 +13,9 @@ import java.sql.SQLException;
  * so no code running beside the reader's statements can open such a connection, whatever it asks. Any connection to the
  * page's database shows to the page: {@code pg_stat_database} counts it ({@code numbackends}, {@code sessions}, its
  * transactions), {@code pg_stat_activity} lists it, its locks are in {@code pg_locks}. A question Kensho has about the
- * catalog is therefore asked on the capture run, a replay of the page on a fresh database, and its answer is used only
- * when the replay reached the asking snippet as the real run did ({@link CaptureRun#answered}).
+ * catalog is therefore asked on a capture run, a replay of the page on a fresh database that has no connection of
+ * Kensho's before that question and stops after it ({@link CaptureRun#questions}), and its answer is used only when the
+ * replay reached the asking snippet as the real run did ({@link CaptureRun#answered}).
  */
 final class KenshoConnections {
 

@@ -14,8 +14,8 @@ import java.util.List;
 /**
  * Resolves the names plan claims use in the page's database on a connection of Kensho's own to it, as
  * the page's role, on a capture run only ({@link KenshoConnections}: the real run has no connection of Kensho's beside
- * the reader's, so its plan claims are judged with the answers read here, at the same point of a replay of the page,
- * see {@link CaptureRun#answered}). Why not on the page's connection: a catalog query on the page's connection would take locks that the reader's open
+ * the reader's, so its plan claims are judged with the answers read here, at the same point of a replay of the page
+ * that had nothing of Kensho's before it, see {@link CaptureRun#questions}). Why not on the page's connection: a catalog query on the page's connection would take locks that the reader's open
  * transaction then holds (and a later {@code pg_locks} read would show). Only an object that
  * connection cannot see (one the page's still open transaction created, a temporary one of the
  * page's session) is looked up on the page's connection, since no other can see it; inside the
@@ -64,8 +64,8 @@ final class PlanCatalog implements dev.kensho.sqlchecks.assertion.PlanCheck.Cata
     }
 
     /**
-     * Closes Kensho's connection, if one is open; a later question opens another. Closed after each snippet's questions,
-     * so that the capture run's later snippets see as few backends of Kensho's as they can.
+     * Closes Kensho's connection, if one is open. A capture run asks one snippet's questions and stops right after
+     * ({@link CaptureRun#questions}): no later snippet of it is judged, whatever this connection left for it to see.
      */
     @Override
     public void close() {

@@ -13,7 +13,8 @@ import java.util.List;
  * and the advice as its detail. Judged on the real run's own plan; what the plan's fields cannot tell (which relation a
  * written name resolves to, an index's keys, a table's TOAST size) comes from the page's catalog, which the real run
  * never asks (no connection of Kensho's reaches its database, see {@link KenshoConnections}): such a claim is judged on
- * the capture run, at the same point of a replay of the page ({@link Pending#judge}, {@link CaptureRun#answered}).
+ * a replay of the page that has nothing of Kensho's before that point and stops right after it ({@link Pending#judge},
+ * {@link CaptureRun#questions}, {@link CaptureRun#answered}).
  */
 record PlanVerdict(List<Assertion> assertions, String problem, String detail, String sqlState) {
 

@@ -78,41 +78,50 @@ public final class ScenarioRunner {
     /** Null on the real run: nothing of Kensho's connects to its database (see {@link KenshoConnections}). */
     private final KenshoConnections kensho;
     private final StatementGuard guard;
-    /** Of the last {@link #run}: whether a simultaneous release needed to know if the database holds a sequence, and the answer. */
-    private boolean askedForSequences;
-    private boolean foundSequences;
+    /**
+     * On a capture run asking a sequence question ({@link CaptureRun.Question}): which of the scenario's questions (1 for
+     * the first) is answered by a look; 0 when none is. Every other question is gone past as the real run goes past it,
+     * without a look, so that up to its own question the replay has nothing of Kensho's the real run did not have.
+     */
+    private final int lookAt;
+    /** Of the last {@link #run}: how many releases needed to know if the database holds a sequence, and the look's answer. */
+    private int sequenceQuestions;
+    private boolean foundSequence;
 
     /**
      * @param monitor  the page's own connection: runs the scenario's setup and teardown
      * @param sessions opens the scenario's sessions (the reader's)
      * @param kensho   connections of Kensho's own, on a capture run only; null on the real run
+     * @param lookAt   with {@code kensho}: the question (1 for the first of the scenario) a look answers; 0: none
      * @param guard    Kensho's limit per statement; its server control (outside the page's reach) says which sessions wait
      */
-    ScenarioRunner(Connection monitor, SessionFactory sessions, KenshoConnections kensho, StatementGuard guard) {
+    ScenarioRunner(Connection monitor, SessionFactory sessions, KenshoConnections kensho, int lookAt, StatementGuard guard) {
         this.monitor = monitor;
         this.sessions = sessions;
         this.kensho = kensho;
+        this.lookAt = kensho == null ? 0 : lookAt;
         this.guard = guard;
     }
 
     /**
-     * Whether the last {@link #run} needed to know if the page's database holds a sequence (two inserting steps released
-     * at once, no sequence named in the scenario). The real run does not look (it has no connection of Kensho's) and goes
-     * on as if there were none; the capture run looks at the same point, and {@link CaptureRun#answered} fails the
-     * scenario when there was one, or when the replay did not reach it alike.
+     * How many releases of the last {@link #run} needed to know if the page's database then held a sequence (two inserting
+     * steps released at once, no sequence named in the scenario). The real run does not look (it has no connection of
+     * Kensho's) and goes on as if there were none; each question is asked on a replay of its own that stops there
+     * ({@link CaptureRun}), and {@link CaptureRun#answered} fails the scenario when one found a sequence, or did not reach
+     * its question as the real run did.
      */
-    boolean askedForSequences() {
-        return askedForSequences;
+    int sequenceQuestions() {
+        return sequenceQuestions;
     }
 
-    /** Whether the last {@link #run}'s look (a capture run's) found a sequence. */
-    boolean foundSequences() {
-        return foundSequences;
+    /** Whether the last {@link #run}'s look (a capture run's, at question {@code lookAt}) found a sequence. */
+    boolean foundSequence() {
+        return foundSequence;
     }
 
     public Outcome run(Snippet snippet) {
-        askedForSequences = false;
-        foundSequences = false;
+        sequenceQuestions = 0;
+        foundSequence = false;
         long started = System.nanoTime();
         Scenario scenario = snippet.scenario();
         List<ScenarioTranscript.PermutationRun> runs = new ArrayList<>();
@@ -589,9 +598,10 @@ public final class ScenarioRunner {
         private String orderFree(java.util.Collection<Release> releases) {
             // What the steps say comes first, then what the server did; a step named is the same on every
             // run (which of them lost the race is not, so that is said of "one of them").
+            Boolean sequences = null; // one question per release, however many of its steps insert
             for (Release release : releases) {
                 java.util.regex.Matcher drawn = SEQUENCE_DRAW.matcher(release.step().sql().toLowerCase(java.util.Locale.ROOT));
-                if (drawn.find() && (drawn.group(1).endsWith("val") || mayHaveSequences())) {
+                if (drawn.find() && (drawn.group(1).endsWith("val") || (sequences == null ? sequences = mayHaveSequences() : sequences))) {
                     return release.step().name() + " may draw sequence numbers (" + drawn.group(1) + "), which are taken in wake order";
                 }
             }
@@ -612,35 +622,38 @@ public final class ScenarioRunner {
             }
             return null;
         }
-        private Boolean sequencesSeen;
+        private Boolean written;
 
         /**
          * Whether a statement of the scenario could draw from a sequence without naming nextval: true when the
          * scenario's SQL could make one (serial, identity, a sequence), as a session's open transaction may have done
-         * unseen by other connections, or the page's database has a sequence. The database is asked only on a capture
-         * run, on a connection of Kensho's there; the real run, which has none, records the question and goes on as if
-         * there were no sequence ({@link #askedForSequences}): the question's answer cannot be read from the parse trees
-         * (a default's nextval or an identity is added by the rewriter, after the tree the server reports, and a
-         * trigger's function is not in it at all).
+         * unseen by other connections, or the page's database has a sequence now. Asked anew at each release (a step
+         * before it may have made one with dynamic SQL). The database is asked only on a capture run, on a connection of
+         * Kensho's there, and only at the one question that replay is for ({@link #lookAt}); the real run, which has none,
+         * counts the question and goes on as if there were no sequence ({@link #sequenceQuestions}): the answer cannot
+         * be read from the parse trees (a default's nextval or an identity is added by the rewriter, after the tree the
+         * server reports, and a trigger's function is not in it at all).
          */
         private boolean mayHaveSequences() {
-            if (sequencesSeen == null) {
+            if (written == null) {
                 java.util.regex.Pattern making = java.util.regex.Pattern.compile(
                         "(?i)\\b((small|big)?serial[248]?|sequence|identity|nextval)\\b"); // not SERIALIZABLE
-                boolean written = scenario.setup().stream().anyMatch(sql -> making.matcher(sql).find())
+                written = scenario.setup().stream().anyMatch(sql -> making.matcher(sql).find())
                         || scenario.sessions().stream().anyMatch(session -> making.matcher(session.setup()).find()
                         || session.steps().stream().anyMatch(step -> making.matcher(step.sql()).find()));
-                sequencesSeen = written || databaseHasSequences();
-                askedForSequences |= !written;
-                foundSequences |= !written && sequencesSeen;
             }
-            return sequencesSeen;
+            if (written) {
+                return true;
+            }
+            sequenceQuestions++;
+            if (sequenceQuestions != lookAt) {
+                return false; // the real run, or a replay for another question: no look, as on the real run
+            }
+            foundSequence = databaseHasSequences();
+            return foundSequence;
         }
 
         private boolean databaseHasSequences() {
-            if (kensho == null) {
-                return false; // the real run: answered on the capture run (CaptureRun.answered)
-            }
             try (Connection look = kensho.asPageRole(); Statement statement = look.createStatement();
                  ResultSet rs = statement.executeQuery("SELECT EXISTS (SELECT FROM pg_catalog.pg_class WHERE relkind = 'S')")) {
                 rs.next();

@@ -51,7 +51,9 @@ final class ScriptRunner {
     private final Connection connection;
     /** The reader's scenario sessions (as the page's role): the only other connections of the real run. */
     private final ScenarioRunner.SessionFactory sessions;
-    private ScenarioRunner scenarios;
+    private final ScenarioRunner scenarios;
+    /** Only on a capture run asking a sequence question: the runner, with its look, for the question's scenario alone. */
+    private ScenarioRunner asker;
     private final StatementGuard guard;
     /** Only on a capture run ({@link #capturing}): the real run is made without one, see {@link KenshoConnections}. */
     private PlanCatalog catalog;
@@ -73,15 +75,17 @@ final class ScriptRunner {
      */
     private java.util.Set<Integer> captureAfter = java.util.Set.of();
     private KenshoConnections kensho;
-    /** Only on a capture run: the real run's plan claims (by snippet index) that wait for the catalog, and their verdicts. */
-    private Map<Integer, PlanVerdict.Pending> toJudge = Map.of();
-    private final Map<Integer, PlanVerdict> judged = new java.util.HashMap<>();
-    /** Plan claims of this run that wait for the catalog (judged on the capture run), by snippet index. */
+    /**
+     * Only on a capture run asking one of the real run's questions ({@link #asking}): the question, and its answer once
+     * asked. Null on the real run and on a run reading states.
+     */
+    private CaptureRun.Question question;
+    private PlanVerdict verdict;
+    private boolean foundSequence;
+    /** Plan claims of this run that wait for the catalog (judged on a capture run), by snippet index. */
     private final Map<Integer, PlanVerdict.Pending> pendingPlans = new java.util.LinkedHashMap<>();
-    /** Scenarios (indexes) of this run whose simultaneous release asked whether the database holds a sequence. */
-    private final java.util.Set<Integer> askedForSequences = new java.util.LinkedHashSet<>();
-    /** Scenarios (indexes) of this run whose look found a sequence (a capture run's only: the real run does not look). */
-    private final java.util.Set<Integer> sequencesFound = new java.util.HashSet<>();
+    /** Scenarios (indexes) of this run whose simultaneous releases asked whether the database holds a sequence: how often. */
+    private final Map<Integer, Integer> sequenceQuestions = new java.util.LinkedHashMap<>();
     /** The scenarios (indexes) that passed and left the page's session outside a transaction: only their end state may be read. */
     private final java.util.Set<Integer> endedOutsideTransaction = new java.util.HashSet<>();
 
@@ -109,30 +113,40 @@ final class ScriptRunner {
         this.pageTimeout = pageTimeout;
         this.sessions = sessions;
         // No connections of Kensho's: this runner's outcomes are the page's evidence until capturing() says otherwise.
-        this.scenarios = new ScenarioRunner(connection, sessions, null, guard);
+        this.scenarios = new ScenarioRunner(connection, sessions, null, 0, guard);
         this.guard = guard;
         this.conditions = new RunConditions(connection, guard);
         this.plannerInputs = new PlannerInputs(conditions, ran);
     }
 
     /**
-     * Makes this a capture run ({@link CaptureRun}), with connections of Kensho's own to its (fresh) database: after each
-     * of {@code scenarios}, when it passed outside a transaction, its end state is read; right after each snippet of
-     * {@code plans} (the real run's plan claims that wait for the catalog) their verdict is judged on this database's
-     * catalog; the real run's scenarios that asked for sequences look for them here. The run stops after the last of
-     * them (nothing later is wanted), leaving the later outcomes null.
+     * Makes this a capture run ({@link CaptureRun}) that reads, after each of {@code scenarios} that passed outside a
+     * transaction, its end state, on a connection of Kensho's own to its (fresh) database; it asks nothing else, and stops
+     * after the last of them (nothing later is wanted), leaving the later outcomes null.
      */
-    ScriptRunner capturing(java.util.Set<Integer> scenarios, KenshoConnections kensho, Map<Integer, PlanVerdict.Pending> plans,
-                           java.util.Set<Integer> sequenceQuestions) {
-        java.util.Set<Integer> stops = new java.util.HashSet<>(scenarios);
-        stops.addAll(plans.keySet());
-        stops.addAll(sequenceQuestions);
+    ScriptRunner readingStates(java.util.Set<Integer> scenarios, KenshoConnections kensho) {
         this.captureAfter = java.util.Set.copyOf(scenarios);
-        this.stopAfter = java.util.Set.copyOf(stops);
+        this.stopAfter = java.util.Set.copyOf(scenarios);
         this.kensho = kensho;
-        this.toJudge = Map.copyOf(plans);
-        this.catalog = new PlanCatalog(kensho, connection);
-        this.scenarios = new ScenarioRunner(connection, sessions, kensho, guard);
+        return this;
+    }
+
+    /**
+     * Makes this a capture run ({@link CaptureRun}) for one question of the real run: it runs the page as the real run did,
+     * with nothing of Kensho's beside it (no connection, no look-up, no statement), up to the question's point, asks it
+     * there (a plan claim's catalog right after its snippet; a sequence look at the scenario's release), and stops after
+     * that snippet. Nothing a page can observe before its question tells this run from the real one but the page's own
+     * nondeterminism, which {@link CaptureRun#answered} sees in the outcomes.
+     */
+    ScriptRunner asking(CaptureRun.Question question, KenshoConnections kensho) {
+        this.question = question;
+        this.stopAfter = java.util.Set.of(question.snippet());
+        this.kensho = kensho;
+        if (question.plan() != null) {
+            this.catalog = new PlanCatalog(kensho, connection);
+        } else {
+            this.asker = new ScenarioRunner(connection, sessions, kensho, question.release(), guard);
+        }
         return this;
     }
 
@@ -144,19 +158,19 @@ final class ScriptRunner {
         return java.util.Collections.unmodifiableMap(pendingPlans);
     }
 
-    /** After a capture run: the verdicts of the real run's pending plan claims, by snippet index. */
-    Map<Integer, PlanVerdict> judgedPlans() {
-        return java.util.Collections.unmodifiableMap(judged);
+    /** After {@link #run}: the scenarios whose simultaneous releases asked whether the database holds a sequence, and how often. */
+    Map<Integer, Integer> sequenceQuestions() {
+        return java.util.Collections.unmodifiableMap(sequenceQuestions);
     }
 
-    /** After {@link #run}: the scenarios whose simultaneous release asked whether the database holds a sequence. */
-    java.util.Set<Integer> askedForSequences() {
-        return java.util.Collections.unmodifiableSet(askedForSequences);
+    /** After a run {@link #asking} a plan question: the claim's verdict on this database's catalog; null when not reached. */
+    PlanVerdict verdict() {
+        return verdict;
     }
 
-    /** After a capture run: the scenarios whose look found a sequence in the database. */
-    java.util.Set<Integer> sequencesFound() {
-        return java.util.Collections.unmodifiableSet(sequencesFound);
+    /** After a run {@link #asking} a sequence question: whether the look found a sequence. */
+    boolean foundSequence() {
+        return foundSequence;
     }
 
     /** After {@link #run}: the scenarios that passed and left the page's session outside a transaction. */
@@ -260,12 +274,14 @@ final class ScriptRunner {
             if (snippet.scenario() != null) {
                 scenarioSlots.acquireUninterruptibly();
                 try {
-                    outcome = scenarios.run(snippet);
-                    if (scenarios.askedForSequences()) {
-                        askedForSequences.add(index);
+                    // Every other scenario runs as on the real run, looking at nothing: only the question's own looks, once.
+                    ScenarioRunner runner = asker != null && question.snippet() == index ? asker : scenarios;
+                    outcome = runner.run(snippet);
+                    if (runner.sequenceQuestions() > 0) {
+                        sequenceQuestions.put(index, runner.sequenceQuestions());
                     }
-                    if (scenarios.foundSequences()) {
-                        sequencesFound.add(index);
+                    if (runner == asker) {
+                        foundSequence = runner.foundSequence();
                     }
                 } finally {
                     scenarioSlots.release();
@@ -288,10 +304,9 @@ final class ScriptRunner {
             } else {
                 SnippetRun run = new SnippetRun(index, snippet, conditions.standing(), inTransaction ? transactionOpenedBy : null);
                 outcome = run.run();
-                PlanVerdict.Pending question = toJudge.get(index);
-                if (question != null) {
+                if (question != null && question.snippet() == index && question.plan() != null) {
                     // A capture run: the real run's claim, judged on this database at the same point (CaptureRun.answered).
-                    judged.put(index, question.judge(catalog));
+                    verdict = question.plan().judge(catalog);
                     catalog.close();
                 }
                 stoppedPage = !outcome.passed() && !run.ranAsWritten;
@@ -320,7 +335,7 @@ final class ScriptRunner {
                 failed = outcome;
             }
             if (index == lastCaptured) {
-                break; // a capture run wants nothing after its last scenario
+                break; // a capture run wants nothing after its last scenario or its question
             }
         }
         return Arrays.asList(outcomes);

@@ -201,7 +201,7 @@ public final class Verifier implements AutoCloseable {
         List<Outcome> outcomes;
         Set<Integer> endedOutsideTransaction;
         java.util.Map<Integer, PlanVerdict.Pending> pendingPlans;
-        Set<Integer> askedForSequences;
+        java.util.Map<Integer, Integer> sequenceQuestions;
         try (PageDatabase database = PageDatabase.create(server, admin, dropper, name, settings, ScriptRunner.claimsPlans(snippets), true)) {
             setup = Duration.ofNanos(System.nanoTime() - t0);
             // The real run: its database hands out no connection of Kensho's, so nothing but the reader's statements reaches
@@ -210,21 +210,30 @@ public final class Verifier implements AutoCloseable {
             outcomes = real.run(snippets);
             endedOutsideTransaction = real.scenariosEndedOutsideTransaction();
             pendingPlans = real.pendingPlans();
-            askedForSequences = real.askedForSequences();
+            sequenceQuestions = real.sequenceQuestions();
         } catch (SQLException e) {
             throw new IllegalStateException("could not prepare a database for " + page + ": " + e.getMessage(), e);
         } finally {
             activeDatabases.remove(name);
         }
         Set<Integer> wanted = browserStates ? CaptureRun.wanted(outcomes, endedOutsideTransaction) : Set.of();
-        if (!wanted.isEmpty() || !pendingPlans.isEmpty() || !askedForSequences.isEmpty()) {
-            ScriptRunner[] capture = new ScriptRunner[1];
-            List<Outcome> captured = onFreshDatabase(snippets, database -> capture[0] = runner(database)
-                    .capturing(wanted, database.kenshoConnections(), pendingPlans, askedForSequences));
-            List<Outcome> real = outcomes;
-            outcomes = CaptureRun.answered(real, CaptureRun.recorded(real, wanted, captured), captured,
-                    pendingPlans.keySet(), captured == null ? java.util.Map.of() : capture[0].judgedPlans(),
-                    askedForSequences, captured == null ? Set.of() : capture[0].sequencesFound());
+        List<Outcome> real = outcomes;
+        if (!wanted.isEmpty()) {
+            outcomes = CaptureRun.recorded(real, wanted, onFreshDatabase(name, snippets,
+                    database -> runner(database).readingStates(wanted, database.kenshoConnections())));
+        }
+        List<CaptureRun.Question> questions = CaptureRun.questions(real, pendingPlans, sequenceQuestions);
+        if (!questions.isEmpty()) {
+            // One replay per question, stopping right after it (CaptureRun.questions says why not one for all).
+            List<CaptureRun.Answer> answers = new ArrayList<>();
+            for (CaptureRun.Question question : questions) {
+                ScriptRunner[] asking = new ScriptRunner[1];
+                List<Outcome> replay = onFreshDatabase(name, snippets,
+                        database -> asking[0] = runner(database).asking(question, database.kenshoConnections()));
+                answers.add(new CaptureRun.Answer(question, replay, replay == null ? null : asking[0].verdict(),
+                        replay != null && asking[0].foundSequence()));
+            }
+            outcomes = CaptureRun.answered(real, outcomes, answers);
         }
         if (!browserStates) {
             return new PageResult(page, outcomes, setup);
@@ -242,15 +251,18 @@ public final class Verifier implements AutoCloseable {
      */
     private List<Outcome> proveRestores(List<Outcome> outcomes) {
         // Null when it could not run: unproven, nothing after a scenario runs in the browser.
-        return RestoreProof.judged(outcomes, onFreshDatabase(RestoreProof.restoredPage(outcomes), this::runner));
+        String name = namePrefix + "_" + pageCounter.incrementAndGet();
+        return RestoreProof.judged(outcomes, onFreshDatabase(name, RestoreProof.restoredPage(outcomes), this::runner));
     }
 
     /**
      * A run of the page's snippets, other than the real one, on a database of its own, dropped afterwards; null when the
-     * database could not be made. It runs under the page's limits, as the real run does.
+     * database could not be made. It runs under the page's limits, as the real run does. A replay of the page is given the
+     * real run's {@code name} (its database's and its role's): the real run's database is dropped first, so that
+     * current_database(), current_user, pg_database and pg_roles show a replay's snippets what they showed the real run's.
      */
-    private List<Outcome> onFreshDatabase(List<Snippet> snippets, java.util.function.Function<PageDatabase, ScriptRunner> runner) {
-        String name = namePrefix + "_" + pageCounter.incrementAndGet();
+    private List<Outcome> onFreshDatabase(String name, List<Snippet> snippets, java.util.function.Function<PageDatabase, ScriptRunner> runner) {
+        dropper.awaitDropped(name);
         activeDatabases.add(name);
         // Not the page's evidence: this database hands out connections of Kensho's (a capture run uses them).
         try (PageDatabase database = PageDatabase.create(server, admin, dropper, name, settings, ScriptRunner.claimsPlans(snippets), false)) {
