@@ -296,6 +296,9 @@ final class ServerWideReaders {
         }
         int where = -1;
         for (int i = at + 1; i <= to; i++) {
+            if (depths[i] == level && Set.of("union", "except", "intersect").contains(tokens.get(i).word())) {
+                break; // the WHERE after it is the next query's
+            }
             if (depths[i] == level && tokens.get(i).word().equals("where")) {
                 where = i;
                 break;
