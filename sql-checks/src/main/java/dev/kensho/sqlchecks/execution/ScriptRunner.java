@@ -316,6 +316,16 @@ final class ScriptRunner {
                 outcome = new Outcome(snippet, Outcome.Status.FAILED, reason, outcome.results(), outcome.assertions(), outcome.plan(),
                         outcome.transcript(), outcome.duration());
             }
+            String counter = snippet.expectedRows() != null ? ServerWideReaders.counterColumn(outcome.results()) : null;
+            if (counter != null) {
+                // A value the server's shared counters gave (a new object's OID, a transaction ID): the text may not name it.
+                // Whether or not the rows matched here, they cannot be checked, and that is what the author needs to know.
+                Failure reason = new Failure("this claim cannot be checked: the page reads " + ServerWideReaders.Shared.COUNTERS.what
+                        + " (" + counter + ", at " + snippet.location() + "; " + ServerWideReaders.Shared.COUNTERS.why + ")", null,
+                        snippet.location(), snippet.lineAt(0), null, null);
+                outcome = new Outcome(snippet, Outcome.Status.FAILED, reason, outcome.results(), outcome.assertions(), outcome.plan(),
+                        outcome.transcript(), outcome.duration());
+            }
             outcomes[index] = outcome;
             boolean stillInTransaction = inTransaction();
             transactionOpenedBy = !stillInTransaction ? null : inTransaction ? transactionOpenedBy : snippet;

@@ -41,9 +41,10 @@ import java.util.Set;
  * <li>{@link Shared#GUARD}: the event triggers of the page's database. Only a superuser makes one, so every one is
  * Kensho's ({@link ExtensionGuard}), which a reader's database does not have.</li>
  * </ul>
- * Not decided here (see the guide): OIDs of the objects a page makes also come from a server-wide counter, but they
- * are what every catalog join is written in, so only a claim that shows one could be refused; that takes the result's
- * column types, not the text.
+ * OIDs of the objects a page makes come from the server's one OID counter too, but they are what every catalog join is
+ * written in: the text cannot tell a join from a value shown. So what a claimed result shows is judged by its columns'
+ * types instead ({@link #counterColumn}): a column of type oid, xid, xid8, pg_lsn or a snapshot shows a counter's value
+ * however the text reached it.
  */
 final class ServerWideReaders {
 
@@ -124,7 +125,22 @@ final class ServerWideReaders {
     /** Whether the transaction has an ID yet: the page's doing, when only its being NULL is read. */
     private static final Set<String> IF_ASSIGNED = Set.of("txid_current_if_assigned", "pg_current_xact_id_if_assigned");
 
+    /** Types whose values are drawn from the server's shared counters (OIDs, transaction IDs, WAL positions, snapshots). */
+    private static final Set<String> COUNTER_TYPES = Set.of("oid", "xid", "xid8", "pg_lsn", "pg_snapshot", "txid_snapshot");
+
     private ServerWideReaders() {
+    }
+
+    /** The first column of {@code results} whose type is a shared counter's, as "the column c of type t", or null. */
+    static String counterColumn(List<dev.kensho.sqlchecks.model.ResultTable> results) {
+        for (dev.kensho.sqlchecks.model.ResultTable result : results) {
+            for (int c = 0; c < result.types().size(); c++) {
+                if (COUNTER_TYPES.contains(result.types().get(c))) {
+                    return "the column " + result.columns().get(c) + " of type " + result.types().get(c);
+                }
+            }
+        }
+        return null;
     }
 
     /** What the name at {@code tokens[i]} reads of the server as a whole, or null when it reads only the page's. */

@@ -149,6 +149,11 @@ class ServerWideReadsTest {
         PageResult rows = page().add("", "CREATE TABLE t (id int); INSERT INTO t VALUES (1);")
                 .add("", "SELECT t.xmin::text::bigint > 3 AS moved FROM t;", " moved\n-------\n t\n").run();
         assertRefused(counter + "xmin, at page.md:5:10" + why, "page.md:5:10", rows.outcomes().get(1));
+        // A new object's OID comes from the server's one counter: shown in a claim, however the text reached it.
+        PageResult oid = page().add("", "CREATE TABLE made (id int);")
+                .add("", "SELECT 'made'::regclass::oid >= 16384 AS user_made, 'made'::regclass::oid AS made;",
+                        " user_made | made\n-----------+-------\n t         | 16390\n").run();
+        assertRefused(counter + "the column made of type oid, at page.md:5:1" + why, "page.md:5:1", oid.outcomes().get(1));
     }
 
     /** Restricted to the page's own database or session, the same views read only the page's doing: claims on them pass. */
