@@ -29,8 +29,9 @@ public final class ExtensionGuard {
     /** The guard's objects, created in a database by the superuser (idempotent). */
     static String installSql(List<String> allowed) {
         String list = allowed.isEmpty() ? "none" : String.join(", ", allowed);
-        return "CREATE SCHEMA IF NOT EXISTS kensho_guard; REVOKE ALL ON SCHEMA kensho_guard FROM PUBLIC;"
-                + " CREATE OR REPLACE FUNCTION kensho_guard.refuse_extensions() RETURNS event_trigger LANGUAGE plpgsql"
+        // The function lives in pg_catalog, not in a schema of its own, so that the page's database has no schema the
+        // reader's lacks (a list of pg_namespace would show it); the event trigger itself is read as Kensho's (ServerWideReaders).
+        return "CREATE OR REPLACE FUNCTION pg_catalog.kensho_refuse_extensions() RETURNS event_trigger LANGUAGE plpgsql"
                 + " SET search_path = pg_catalog AS $guard$ DECLARE command record; BEGIN"
                 + " IF (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname OPERATOR(pg_catalog.=) SESSION_USER) THEN RETURN; END IF;"
                 + " FOR command IN SELECT * FROM pg_catalog.pg_event_trigger_ddl_commands() LOOP"
@@ -40,7 +41,7 @@ public final class ExtensionGuard {
                 + " USING ERRCODE = '42501'; END IF; END LOOP; END $guard$;"
                 + " DROP EVENT TRIGGER IF EXISTS kensho_refuse_extensions;"
                 + " CREATE EVENT TRIGGER kensho_refuse_extensions ON ddl_command_end"
-                + " WHEN TAG IN ('CREATE EXTENSION', 'ALTER EXTENSION') EXECUTE FUNCTION kensho_guard.refuse_extensions()";
+                + " WHEN TAG IN ('CREATE EXTENSION', 'ALTER EXTENSION') EXECUTE FUNCTION pg_catalog.kensho_refuse_extensions()";
     }
 
     /**

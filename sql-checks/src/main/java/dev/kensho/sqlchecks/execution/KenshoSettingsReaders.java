@@ -40,8 +40,14 @@ final class KenshoSettingsReaders {
     private static final Set<String> WHOLE_LISTS = Set.of("pg_stat_activity", "pg_stat_get_activity", "pg_db_role_setting",
             "rolconfig", "useconfig", "setconfig");
 
-    /** What reads a setting of Kensho's, as written, and where in the text given. */
-    record Read(String what, int offset) {
+    /**
+     * What reads a setting of Kensho's or the server as a whole, as written, and where in the text given; {@code shared}
+     * says what of the server it reads, null for a setting of Kensho's.
+     */
+    record Read(String what, int offset, ServerWideReaders.Shared shared) {
+        Read(String what, int offset) {
+            this(what, offset, null);
+        }
     }
 
     private KenshoSettingsReaders() {
@@ -78,7 +84,7 @@ final class KenshoSettingsReaders {
         for (SqlStatement statement : SqlSplitter.split(sql)) {
             Read read = inStatement(statement.text(), claimsPlans, depth);
             if (read != null) {
-                return new Read(read.what(), statement.offset() + read.offset());
+                return new Read(read.what(), statement.offset() + read.offset(), read.shared());
             }
         }
         return null;
@@ -106,6 +112,10 @@ final class KenshoSettingsReaders {
             }
             if (named && SETTING_LISTS.contains(lower) && !onlyOthers(tokens, claimsPlans)) {
                 return new Read(token.text(), token.start());
+            }
+            ServerWideReaders.Shared shared = ServerWideReaders.at(tokens, i);
+            if (shared != null) {
+                return new Read(token.text(), token.start(), shared);
             }
             if (token.kind() == Kind.WORD && lower.equals("show") && i + 1 < tokens.size() && tokens.get(i + 1).word().equals("all")) {
                 return new Read("SHOW ALL", token.start());
@@ -137,7 +147,7 @@ final class KenshoSettingsReaders {
                     // EXECUTE E'SHOW applic\\141tion_name' in a function body); what it reads is reported at the string.
                     Read inner = find(SqlLexer.value(tokens, i), claimsPlans, depth + 1);
                     if (inner != null) {
-                        return new Read(inner.what(), token.start());
+                        return new Read(inner.what(), token.start(), inner.shared());
                     }
                 }
             }

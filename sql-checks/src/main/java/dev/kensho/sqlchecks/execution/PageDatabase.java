@@ -54,11 +54,13 @@ final class PageDatabase implements AutoCloseable {
      * @param admin   a connection of an account that may create roles and databases; PageDatabase
      *                uses it but does not close it
      * @param dropper drops the database when the page is done
+     * @param template    the guarded database it is copied from ({@link ExtensionGuard}): nothing of Kensho's connects to it
      * @param claimsPlans whether a snippet of the page claims or shows a plan: only then do the page's sessions load auto_explain
      * @param evidence    whether the run on it is the page's evidence (the real run): such a database hands out no
      *                    connection of Kensho's ({@link #kenshoConnections()})
      */
-    static PageDatabase create(RunningPostgres server, Connection admin, DatabaseDropper dropper, String name, VerifierSettings settings,
+    static PageDatabase create(RunningPostgres server, Connection admin, DatabaseDropper dropper, String name, String template,
+                               VerifierSettings settings,
                                boolean claimsPlans, boolean evidence) throws SQLException {
         long diskBytes = settings.databaseBytes();
         String password = HexFormat.of().formatHex(new SecureRandom().generateSeed(16));
@@ -98,17 +100,9 @@ final class PageDatabase implements AutoCloseable {
                 }
                 statement.execute(role.toString());
                 // Every provider gives page databases the same encoding and locale (text ORDER BY depends on them).
-                statement.execute("CREATE DATABASE " + name + " OWNER " + name + " TEMPLATE " + server.pageTemplate() + " "
+                statement.execute("CREATE DATABASE " + name + " OWNER " + name + " TEMPLATE " + template + " "
                         + server.databaseLocale().createOptions(major) + (server.disposable() && major >= 15 ? " STRATEGY FILE_COPY" : ""));
                 statement.execute("REVOKE ALL ON DATABASE " + name + " FROM PUBLIC");
-            }
-        }
-        if (!guardedTemplate(server)) {
-            try (Connection guard = DriverManager.getConnection(server.urlFor(name), server.adminCredentials())) {
-                ExtensionGuard.install(guard, settings.extensions());
-            } catch (SQLException e) {
-                drop(admin, name);
-                throw e;
             }
         }
         Properties credentials = new Properties();

@@ -315,14 +315,29 @@ final class ScriptRunner {
                 readsKenshosSettings = snippet;
             }
             if (readsKenshosSettings != null && outcome.passed() && claims(snippet)) {
-                // What the page reads of Kensho's session settings is Kensho's doing: a reader's session shows other values.
+                // What the page reads of Kensho's session settings, or of the server beyond the page's own database and
+                // session, is Kensho's doing (or another page's): a reader's session shows other values.
                 // The reading snippet fails at the read; a later claim may rest on what it stored, and fails at its own line.
                 SourceLocation at = readsKenshosSettings.locate(read.offset());
                 boolean reader = readsKenshosSettings == snippet;
-                Failure reason = new Failure("this claim cannot be checked: the page reads a setting Kensho gives its session and a "
-                        + "reader's session does not have (" + read.what() + ", at " + at + "; Kensho sets "
-                        + KenshoSettingsReaders.described(claimsPlans) + ")", null, reader ? at : snippet.location(),
+                String message = read.shared() == null
+                        ? "this claim cannot be checked: the page reads a setting Kensho gives its session and a reader's session "
+                                + "does not have (" + read.what() + ", at " + at + "; Kensho sets "
+                                + KenshoSettingsReaders.described(claimsPlans) + ")"
+                        : "this claim cannot be checked: the page reads " + read.shared().what + " (" + read.what() + ", at " + at
+                                + "; " + read.shared().why + ")";
+                Failure reason = new Failure(message, null, reader ? at : snippet.location(),
                         reader ? snippet.lineAt(read.offset()) : snippet.lineAt(0), null, null);
+                outcome = new Outcome(snippet, Outcome.Status.FAILED, reason, outcome.results(), outcome.assertions(), outcome.plan(),
+                        outcome.transcript(), outcome.duration());
+            }
+            String counter = snippet.expectedRows() != null ? ServerWideReaders.counterColumn(outcome.results()) : null;
+            if (counter != null) {
+                // A value the server's shared counters gave (a new object's OID, a transaction ID): the text may not name it.
+                // Whether or not the rows matched here, they cannot be checked, and that is what the author needs to know.
+                Failure reason = new Failure("this claim cannot be checked: the page reads " + ServerWideReaders.Shared.COUNTERS.what
+                        + " (" + counter + ", at " + snippet.location() + "; " + ServerWideReaders.Shared.COUNTERS.why + ")", null,
+                        snippet.location(), snippet.lineAt(0), null, null);
                 outcome = new Outcome(snippet, Outcome.Status.FAILED, reason, outcome.results(), outcome.assertions(), outcome.plan(),
                         outcome.transcript(), outcome.duration());
             }

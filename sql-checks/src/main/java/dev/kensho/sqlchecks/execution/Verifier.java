@@ -52,6 +52,8 @@ public final class Verifier implements AutoCloseable {
     private final List<String> serverConfiguration;
     private final String namePrefix;
     private final AtomicInteger pageCounter = new AtomicInteger();
+    /** The guarded database page databases are copied from ({@link #makeGuardedTemplate}); set once by {@link #start}. */
+    private String pageTemplate;
     /**
      * Scenarios running at once across the build. Each opens up to {@link ScenarioParser#MAX_SESSIONS}
      * server processes besides its page's own; with one at a time the server runs at most jobs + 8
@@ -101,14 +103,25 @@ public final class Verifier implements AutoCloseable {
             String version = checkVersion(server, admin, major);
             if (PageDatabase.guardedTemplate(server)) {
                 // Every page database is copied from template1: guard it once. A server Kensho does not
-                // own has each page database guarded instead (PageDatabase).
+                // own gets a guarded template of Kensho's instead (makeGuardedTemplate).
                 try (Connection template = DriverManager.getConnection(server.urlFor("template1"), server.adminCredentials())) {
                     ExtensionGuard.install(template, settings.extensions());
                 }
                 warmTemplateCache(server);
             }
             List<String> configuration = ServerConfiguration.read(admin);
-            return new Verifier(server, admin, new DatabaseDropper(server), settings, version, configuration);
+            Verifier verifier = new Verifier(server, admin, new DatabaseDropper(server), settings, version, configuration);
+            if (PageDatabase.guardedTemplate(server)) {
+                verifier.pageTemplate = "template1";
+            } else {
+                try {
+                    verifier.makeGuardedTemplate(major);
+                } catch (SQLException e) {
+                    verifier.close();
+                    throw new PostgresUnavailableException("cannot prepare the page template: " + e.getMessage(), e);
+                }
+            }
+            return verifier;
         } catch (SQLException e) {
             closeQuietly(admin);
             server.close();
@@ -127,6 +140,25 @@ public final class Verifier implements AutoCloseable {
      * (7.9 → 3.8 ms of server CPU per page measured here). The server removes these files when it
      * starts, so this is done once per start.
      */
+    /**
+     * On a server Kensho does not own (a container, an existing server), the database every page database is copied from:
+     * made from template0 in the page locale and guarded once ({@link ExtensionGuard}), dropped when the verifier closes.
+     * Guarding each page's database instead took a superuser session in it before the page's own, which the page could
+     * read (one session and its transactions more in pg_stat_database, a backend more while it was ending).
+     */
+    private void makeGuardedTemplate(int major) throws SQLException {
+        String template = namePrefix + "_template";
+        synchronized (admin) {
+            try (Statement statement = admin.createStatement()) {
+                statement.execute("CREATE DATABASE " + template + " TEMPLATE template0 " + server.databaseLocale().createOptions(major));
+            }
+        }
+        pageTemplate = template;
+        try (Connection guarded = DriverManager.getConnection(server.urlFor(template), server.adminCredentials())) {
+            ExtensionGuard.install(guarded, settings.extensions());
+        }
+    }
+
     private static void warmTemplateCache(RunningPostgres server) {
         try (Connection template = DriverManager.getConnection(server.urlFor("template1"), server.adminCredentials());
              Statement statement = template.createStatement()) {
@@ -202,7 +234,7 @@ public final class Verifier implements AutoCloseable {
         Set<Integer> endedOutsideTransaction;
         java.util.Map<Integer, PlanVerdict.Pending> pendingPlans;
         java.util.Map<Integer, Integer> sequenceQuestions;
-        try (PageDatabase database = PageDatabase.create(server, admin, dropper, name, settings, ScriptRunner.claimsPlans(snippets), true)) {
+        try (PageDatabase database = PageDatabase.create(server, admin, dropper, name, pageTemplate, settings, ScriptRunner.claimsPlans(snippets), true)) {
             setup = Duration.ofNanos(System.nanoTime() - t0);
             // The real run: its database hands out no connection of Kensho's, so nothing but the reader's statements reaches
             // it (KenshoConnections); what Kensho needs to ask its catalog is asked on the capture run below.
@@ -265,7 +297,7 @@ public final class Verifier implements AutoCloseable {
         dropper.awaitDropped(name);
         activeDatabases.add(name);
         // Not the page's evidence: this database hands out connections of Kensho's (a capture run uses them).
-        try (PageDatabase database = PageDatabase.create(server, admin, dropper, name, settings, ScriptRunner.claimsPlans(snippets), false)) {
+        try (PageDatabase database = PageDatabase.create(server, admin, dropper, name, pageTemplate, settings, ScriptRunner.claimsPlans(snippets), false)) {
             return runner.apply(database).run(snippets);
         } catch (SQLException e) {
             return null;
@@ -308,6 +340,15 @@ public final class Verifier implements AutoCloseable {
     public void close() {
         diskWatch.shutdownNow();
         dropper.close();
+        if (pageTemplate != null && !pageTemplate.equals("template1")) {
+            synchronized (admin) {
+                try (Statement statement = admin.createStatement()) {
+                    statement.execute("DROP DATABASE IF EXISTS " + pageTemplate + " WITH (FORCE)");
+                } catch (SQLException e) {
+                    // A server that went away takes its databases with it; one that stays keeps a template named as Kensho's.
+                }
+            }
+        }
         closeQuietly(admin);
         server.close();
     }

@@ -32,12 +32,14 @@ public final class ExistingServer implements PostgresProvider {
         Properties credentials = new Properties();
         String user = System.getenv("PGUSER");
         String password = System.getenv("PGPASSWORD");
-        if (user != null && !url.contains("user=")) {
+        if (user != null) {
             credentials.setProperty("user", user);
         }
-        if (password != null && !url.contains("password=")) {
+        if (password != null) {
             credentials.setProperty("password", password);
         }
+        // The URL's own user and password win over the environment's, and leave the URL every connection is made from.
+        String url = JdbcUrls.withoutCredentials(this.url, credentials);
         try (Connection probe = DriverManager.getConnection(url, credentials)) {
             probe.isValid(5);
         } catch (SQLException e) {

@@ -15,4 +15,28 @@ final class JdbcUrls {
         String suffix = query < 0 ? "" : url.substring(query);
         return prefix + "/" + database + suffix;
     }
+
+    /**
+     * The URL without its {@code user} and {@code password} parameters, which are put in {@code credentials}. pgjdbc lets
+     * a URL's parameters outrank the connection's properties: a URL that still named the administrator would connect every
+     * page's session as the administrator, whatever role Kensho made for the page.
+     */
+    static String withoutCredentials(String url, java.util.Properties credentials) {
+        int query = url.indexOf('?');
+        if (query < 0) {
+            return url;
+        }
+        StringBuilder kept = new StringBuilder();
+        for (String parameter : url.substring(query + 1).split("&")) {
+            int eq = parameter.indexOf('=');
+            String key = eq < 0 ? parameter : parameter.substring(0, eq);
+            if (key.equals("user") || key.equals("password")) {
+                credentials.setProperty(key, java.net.URLDecoder.decode(eq < 0 ? "" : parameter.substring(eq + 1),
+                        java.nio.charset.StandardCharsets.UTF_8));
+            } else if (!parameter.isEmpty()) {
+                kept.append(kept.length() == 0 ? "?" : "&").append(parameter);
+            }
+        }
+        return url.substring(0, query) + kept;
+    }
 }

@@ -1,0 +1,374 @@
+package dev.kensho.sqlchecks.execution;
+
+import dev.kensho.sqlchecks.script.SqlLexer;
+import dev.kensho.sqlchecks.script.SqlLexer.Kind;
+import dev.kensho.sqlchecks.script.SqlLexer.Token;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Finds SQL that reads the server as a whole rather than the page's own database and session. The build runs a page on
+ * a server that also holds Kensho's maintenance database and sessions, the page template, the page's role and, with
+ * {@code --jobs}, other pages' databases, roles and sessions; a reader runs it in PGlite, one database and the one
+ * superuser {@code postgres}. What a statement reads of the rest of the server is Kensho's doing (or another page's),
+ * not the reader's SQL's, so no claim can rest on it. Called token by token from the one reader of the page's text
+ * ({@link KenshoSettingsReaders}), so that names in strings, dynamic SQL and function bodies are found the same way.
+ *
+ * <p>The list (PostgreSQL 18.6's system_views.sql, the shared catalogs of postgres.bki and pg_proc), by what it reads:
+ * <ul>
+ * <li>{@link Shared#DATABASES}: the shared catalog of databases, per-database statistics and sizes, every session's
+ * locks, prepared transactions, connections and progress, shared dependencies and descriptions. A read restricted to
+ * the page's own database or session (a top-level {@code AND} of the WHERE clause: {@code datname =
+ * current_database()}, {@code datid}/{@code oid}/{@code database}/{@code dbid = (SELECT oid FROM pg_database WHERE
+ * datname = current_database())}, {@code pid = pg_backend_pid()}, a lock's {@code relation = 'a_table'::regclass} of a
+ * relation the page made; a size or counter function given the page's own
+ * database) reads only the page's: during the real run only the reader's sessions are in that database.</li>
+ * <li>{@link Shared#ROLES}: roles and memberships, however restricted. Pages cannot create roles (the page's role has
+ * NOCREATEROLE), so every role they can see is Kensho's making, the page's own included (its name, attributes,
+ * password, settings); a reader's session is the superuser {@code postgres}.</li>
+ * <li>{@link Shared#STATISTICS}: the server's cumulative statistics (bgwriter, checkpointer, WAL, I/O, SLRU, archiver,
+ * replication, shared memory, asynchronous I/O): they count Kensho's own work and every other page's beside this one.
+ * Nothing restricts them to the page.</li>
+ * <li>{@link Shared#COUNTERS}: values drawn from counters the whole server shares: transaction IDs (txid_current,
+ * pg_current_xact_id, a snapshot, a row's xmin and xmax), WAL positions, the control file. The server moved them for
+ * everything it did before the page ran; a reader's counts from elsewhere. Whether the page's transaction has an ID yet
+ * ({@code pg_current_xact_id_if_assigned() IS NULL}) is the page's own doing and stays allowed.</li>
+ * <li>{@link Shared#GUARD}: the event triggers of the page's database. Only a superuser makes one, so every one is
+ * Kensho's ({@link ExtensionGuard}), which a reader's database does not have.</li>
+ * </ul>
+ * OIDs of the objects a page makes come from the server's one OID counter too, but they are what every catalog join is
+ * written in: the text cannot tell a join from a value shown. So what a claimed result shows is judged by its columns'
+ * types instead ({@link #counterColumn}): a column of type oid, xid, xid8, pg_lsn or a snapshot shows a counter's value
+ * however the text reached it.
+ */
+final class ServerWideReaders {
+
+    /** What a read of the server as a whole reads, in words, and why a reader's run cannot show it. */
+    enum Shared {
+        DATABASES("the server's other databases or sessions", "the build's server also holds Kensho's own database and "
+                + "sessions and, with --jobs, other pages' databases and sessions; a reader's holds the page's database only"),
+        ROLES("the server's roles", "every role a page sees is Kensho's making, the page's own included; a reader's session is "
+                + "the superuser postgres"),
+        STATISTICS("the server's cumulative statistics", "they count Kensho's own work and other pages' beside this page's"),
+        COUNTERS("a counter the whole server shares", "its value moved with everything the build's server did before the page "
+                + "ran; a reader's server counts from elsewhere"),
+        GUARD("what Kensho installs in the page's database", "Kensho's extension guard, an event trigger and its function, is "
+                + "there at build and not in a reader's database; a page cannot make an event trigger");
+
+        final String what;
+        final String why;
+
+        Shared(String what, String why) {
+            this.what = what;
+            this.why = why;
+        }
+    }
+
+    /** Columns that restrict a list to the page's own database or session, and which of the page's values each takes. */
+    private enum Own { NAME, OID, PID, RELATION }
+
+    private static final Map<String, Own> DATABASE_BY_NAME = Map.of("datname", Own.NAME, "datid", Own.OID);
+
+    /** Lists of every database or session, and the columns that restrict each to the page's own. */
+    private static final Map<String, Map<String, Own>> DATABASE_LISTS = Map.ofEntries(
+            Map.entry("pg_database", Map.of("datname", Own.NAME, "oid", Own.OID)),
+            Map.entry("pg_stat_database", DATABASE_BY_NAME),
+            Map.entry("pg_stat_database_conflicts", DATABASE_BY_NAME),
+            Map.entry("pg_locks", Map.of("pid", Own.PID, "database", Own.OID, "relation", Own.RELATION)),
+            Map.entry("pg_prepared_xacts", Map.of("database", Own.NAME)),
+            Map.entry("pg_shdepend", Map.of("dbid", Own.OID)),
+            Map.entry("pg_shdescription", Map.of()),
+            Map.entry("pg_shseclabel", Map.of()),
+            Map.entry("pg_seclabels", Map.of()),
+            Map.entry("pg_tablespace_size", Map.of()),
+            Map.entry("pg_lock_status", Map.of()),
+            Map.entry("pg_prepared_xact", Map.of()),
+            Map.entry("pg_stat_ssl", Map.of("pid", Own.PID)),
+            Map.entry("pg_stat_gssapi", Map.of("pid", Own.PID)),
+            Map.entry("pg_stat_replication", Map.of()),
+            Map.entry("pg_replication_slots", Map.of()),
+            Map.entry("pg_get_replication_slots", Map.of()),
+            Map.entry("pg_stat_subscription", Map.of()),
+            Map.entry("pg_subscription", Map.of()),
+            Map.entry("pg_replication_origin", Map.of()),
+            Map.entry("pg_replication_origin_status", Map.of()),
+            Map.entry("pg_stat_get_progress_info", Map.of()),
+            Map.entry("pg_backend_memory_contexts", Map.of()));
+    /** Lists whose every row is another session's unless restricted: pg_stat_progress_analyze, _vacuum, _cluster, … */
+    private static final String PROGRESS = "pg_stat_progress_";
+    /** Functions given a database (its name or OID) as their first argument: the page's own is the page's. */
+    private static final String DATABASE_SIZE = "pg_database_size";
+    private static final String DATABASE_COUNTER = "pg_stat_get_db_";
+    /** Functions given a backend of the server's: any session's, Kensho's among them. */
+    private static final String BACKEND_COUNTER = "pg_stat_get_backend_";
+
+    private static final Set<String> ROLE_LISTS = Set.of("pg_roles", "pg_authid", "pg_user", "pg_shadow", "pg_group",
+            "pg_auth_members", "pg_user_mappings", "pg_parameter_acl");
+
+    private static final Set<String> STATISTICS = Set.of("pg_stat_bgwriter", "pg_stat_checkpointer", "pg_stat_wal", "pg_stat_io",
+            "pg_stat_slru", "pg_stat_archiver", "pg_stat_recovery_prefetch", "pg_stat_wal_receiver", "pg_stat_replication_slots",
+            "pg_stat_subscription_stats", "pg_shmem_allocations", "pg_shmem_allocations_numa", "pg_aios", "pg_get_shmem_allocations",
+            "pg_get_shmem_allocations_numa", "pg_get_aios", "pg_stat_get_wal", "pg_stat_get_io", "pg_stat_get_slru",
+            "pg_stat_get_archiver", "pg_stat_get_replication_slot", "pg_stat_get_subscription_stats", "pg_stat_get_snapshot_timestamp");
+    private static final List<String> STATISTICS_PREFIXES = List.of("pg_stat_get_bgwriter_", "pg_stat_get_checkpointer_",
+            "pg_stat_get_buf_", "pg_stat_get_recovery_prefetch", "pg_stat_get_wal_");
+
+    private static final Set<String> COUNTERS = Set.of("txid_current", "pg_current_xact_id", "txid_current_snapshot",
+            "pg_current_snapshot", "xmin", "xmax", "txid_current_if_assigned", "pg_current_xact_id_if_assigned",
+            "pg_control_checkpoint", "pg_control_system", "pg_control_init", "pg_control_recovery");
+    private static final List<String> COUNTER_PREFIXES = List.of("pg_current_wal_", "pg_last_wal_");
+    /** Whether the transaction has an ID yet: the page's doing, when only its being NULL is read. */
+    private static final Set<String> IF_ASSIGNED = Set.of("txid_current_if_assigned", "pg_current_xact_id_if_assigned");
+
+    /** Types whose values are drawn from the server's shared counters (OIDs, transaction IDs, WAL positions, snapshots). */
+    private static final Set<String> COUNTER_TYPES = Set.of("oid", "xid", "xid8", "pg_lsn", "pg_snapshot", "txid_snapshot");
+
+    private ServerWideReaders() {
+    }
+
+    /** The first column of {@code results} whose type is a shared counter's, as "the column c of type t", or null. */
+    static String counterColumn(List<dev.kensho.sqlchecks.model.ResultTable> results) {
+        for (dev.kensho.sqlchecks.model.ResultTable result : results) {
+            for (int c = 0; c < result.types().size(); c++) {
+                if (COUNTER_TYPES.contains(result.types().get(c))) {
+                    return "the column " + result.columns().get(c) + " of type " + result.types().get(c);
+                }
+            }
+        }
+        return null;
+    }
+
+    /** What the name at {@code tokens[i]} reads of the server as a whole, or null when it reads only the page's. */
+    static Shared at(List<Token> tokens, int i) {
+        Token token = tokens.get(i);
+        if (token.kind() != Kind.WORD && token.kind() != Kind.QUOTED_IDENTIFIER) {
+            return null;
+        }
+        String name = SqlLexer.value(tokens, i).toLowerCase(Locale.ROOT);
+        if (i >= 1 && tokens.get(i - 1).text().equals(".") && !(i >= 2 && nameAt(tokens, i - 2).equals("pg_catalog"))) {
+            // A column or an object of the page's own schema; but t.xmin is a row's transaction ID, whatever t is.
+            return name.equals("xmin") || name.equals("xmax") ? Shared.COUNTERS : null;
+        }
+        if (name.equals("pg_event_trigger") || name.equals("kensho_refuse_extensions")) {
+            return Shared.GUARD;
+        }
+        if (ROLE_LISTS.contains(name)) {
+            return Shared.ROLES;
+        }
+        if (STATISTICS.contains(name) || STATISTICS_PREFIXES.stream().anyMatch(name::startsWith)) {
+            return Shared.STATISTICS;
+        }
+        if (COUNTERS.contains(name) || COUNTER_PREFIXES.stream().anyMatch(name::startsWith)) {
+            return IF_ASSIGNED.contains(name) && onlyWhetherNull(tokens, i) ? null : Shared.COUNTERS;
+        }
+        if (name.startsWith(BACKEND_COUNTER)) {
+            return Shared.DATABASES;
+        }
+        if (name.equals(DATABASE_SIZE) || name.startsWith(DATABASE_COUNTER)) {
+            return ownArgument(tokens, i) ? null : Shared.DATABASES;
+        }
+        Map<String, Own> keys = DATABASE_LISTS.get(name);
+        if (keys == null && name.startsWith(PROGRESS)) {
+            keys = Map.of("pid", Own.PID);
+        }
+        if (keys != null) {
+            return restricted(tokens, i, keys) ? null : Shared.DATABASES;
+        }
+        return null;
+    }
+
+    private static String nameAt(List<Token> tokens, int i) {
+        Token token = tokens.get(i);
+        return token.kind() == Kind.WORD || token.kind() == Kind.QUOTED_IDENTIFIER ? SqlLexer.value(tokens, i).toLowerCase(Locale.ROOT) : "";
+    }
+
+    /** {@code f() IS NULL} or {@code f() IS NOT NULL}: only whether the value exists, not the value. */
+    private static boolean onlyWhetherNull(List<Token> tokens, int i) {
+        int j = i + 1;
+        if (!(j + 2 < tokens.size() && tokens.get(j).kind() == Kind.OPEN_PAREN && tokens.get(j + 1).kind() == Kind.CLOSE_PAREN
+                && tokens.get(j + 2).word().equals("is"))) {
+            return false;
+        }
+        j += 3;
+        if (j < tokens.size() && tokens.get(j).word().equals("not")) {
+            j++;
+        }
+        return j < tokens.size() && tokens.get(j).word().equals("null");
+    }
+
+    /** {@code f(current_database())} or {@code f((SELECT oid FROM pg_database WHERE datname = current_database()))}. */
+    private static boolean ownArgument(List<Token> tokens, int i) {
+        if (i + 1 >= tokens.size() || tokens.get(i + 1).kind() != Kind.OPEN_PAREN) {
+            return false;
+        }
+        int end = ownValueEnd(tokens, i + 2, Own.NAME);
+        if (end < 0) {
+            end = ownValueEnd(tokens, i + 2, Own.OID);
+        }
+        return end >= 0 && end < tokens.size() && tokens.get(end).kind() == Kind.CLOSE_PAREN;
+    }
+
+    /** The page's own values as the tokens that write them (schema pg_catalog left out), by what they are. */
+    private static final Map<Own, List<List<String>>> OWN_VALUES = Map.of(
+            Own.NAME, List.of(List.of("current_database", "(", ")"), List.of("current_catalog")),
+            Own.OID, List.of(List.of("(", "select", "oid", "from", "pg_database", "where", "datname", "=", "current_database", "(", ")", ")"),
+                    List.of("(", "select", "oid", "from", "pg_database", "where", "datname", "=", "current_catalog", ")")),
+            Own.PID, List.of(List.of("pg_backend_pid", "(", ")")));
+
+    /** The index after the page's own value of that kind written from {@code start}, or -1. */
+    private static int ownValueEnd(List<Token> tokens, int start, Own kind) {
+        if (kind == Own.RELATION) {
+            return ownRelationEnd(tokens, start);
+        }
+        for (List<String> written : OWN_VALUES.get(kind)) {
+            int j = start;
+            int matched = 0;
+            while (matched < written.size() && j < tokens.size()) {
+                if (nameAt(tokens, j).equals("pg_catalog") && j + 1 < tokens.size() && tokens.get(j + 1).text().equals(".")) {
+                    j += 2;
+                    continue;
+                }
+                String text = tokens.get(j).kind() == Kind.WORD || tokens.get(j).kind() == Kind.QUOTED_IDENTIFIER
+                        ? nameAt(tokens, j) : tokens.get(j).text();
+                if (!text.equals(written.get(matched))) {
+                    break;
+                }
+                matched++;
+                j++;
+            }
+            if (matched == written.size()) {
+                return j;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * {@code 'name'::regclass} naming a relation the page made: a new relation's OID comes from the server's one counter, so
+     * no other database has a relation of that OID (a lock on it is the page's sessions'). Relations every database copies
+     * from the template (pg_class, information_schema's views) have the same OID in each: those are not the page's.
+     */
+    private static int ownRelationEnd(List<Token> tokens, int start) {
+        if (start + 3 >= tokens.size() || tokens.get(start).kind() != Kind.STRING || !tokens.get(start).text().startsWith("'")) {
+            return -1;
+        }
+        String name = tokens.get(start).text().toLowerCase(Locale.ROOT);
+        if (name.contains("pg_") || name.contains("information_schema")) {
+            return -1;
+        }
+        int j = start + 1;
+        StringBuilder cast = new StringBuilder();
+        while (j < tokens.size() && tokens.get(j).kind() == Kind.SYMBOL && cast.length() < 2) {
+            cast.append(tokens.get(j++).text());
+        }
+        return cast.toString().equals("::") && j < tokens.size() && nameAt(tokens, j).equals("regclass") ? j + 1 : -1;
+    }
+
+    private static final Set<String> WHERE_ENDS = Set.of("group", "order", "limit", "offset", "having", "window", "fetch", "for",
+            "returning", "union", "except", "intersect");
+
+    /**
+     * Whether the query that reads the list at {@code tokens[at]} keeps only the page's own rows of it: its WHERE clause
+     * (at the same level of parentheses) is a list of conditions joined by AND with no OR among them, and one condition is
+     * exactly {@code column = own value} (or the other way round), the column unqualified or qualified by the list's name
+     * or alias. Other conditions joined by AND only narrow that; anything else counts as reading the whole list.
+     */
+    private static boolean restricted(List<Token> tokens, int at, Map<String, Own> keys) {
+        if (keys.isEmpty()) {
+            return false;
+        }
+        int depth = 0;
+        int[] depths = new int[tokens.size()];
+        for (int i = 0; i < tokens.size(); i++) {
+            if (tokens.get(i).kind() == Kind.CLOSE_PAREN) {
+                depth--;
+            }
+            depths[i] = depth;
+            if (tokens.get(i).kind() == Kind.OPEN_PAREN) {
+                depth++;
+            }
+        }
+        int level = depths[at];
+        int from = at;
+        while (from > 0 && depths[from - 1] >= level && tokens.get(from - 1).kind() != Kind.SEMICOLON) {
+            from--;
+        }
+        int to = at;
+        while (to + 1 < tokens.size() && depths[to + 1] >= level && tokens.get(to + 1).kind() != Kind.SEMICOLON) {
+            to++;
+        }
+        Set<String> qualifiers = new HashSet<>();
+        qualifiers.add(nameAt(tokens, at));
+        int alias = at + 1 < tokens.size() && tokens.get(at + 1).word().equals("as") ? at + 2 : at + 1;
+        if (alias <= to && (tokens.get(alias).kind() == Kind.WORD || tokens.get(alias).kind() == Kind.QUOTED_IDENTIFIER)
+                && !Set.of("where", "join", "inner", "left", "right", "full", "cross", "natural", "on", "group", "order", "limit")
+                .contains(tokens.get(alias).word())) {
+            qualifiers = Set.of(nameAt(tokens, alias));
+        }
+        int where = -1;
+        for (int i = at + 1; i <= to; i++) {
+            if (depths[i] == level && Set.of("union", "except", "intersect").contains(tokens.get(i).word())) {
+                break; // the WHERE after it is the next query's
+            }
+            if (depths[i] == level && tokens.get(i).word().equals("where")) {
+                where = i;
+                break;
+            }
+        }
+        if (where < 0) {
+            return false;
+        }
+        List<int[]> conditions = new ArrayList<>();
+        int start = where + 1;
+        for (int i = where + 1; i <= to + 1; i++) {
+            boolean end = i > to || depths[i] == level && WHERE_ENDS.contains(tokens.get(i).word());
+            if (i <= to && depths[i] == level && Set.of("or", "between").contains(tokens.get(i).word())) {
+                return false;
+            }
+            if (end || depths[i] == level && tokens.get(i).word().equals("and")) {
+                conditions.add(new int[] {start, i});
+                start = i + 1;
+            }
+            if (end) {
+                break;
+            }
+        }
+        for (int[] condition : conditions) {
+            if (isOwn(tokens, condition[0], condition[1], keys, qualifiers)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether {@code tokens[from, to)} is exactly {@code column = own value} or {@code own value = column}. */
+    private static boolean isOwn(List<Token> tokens, int from, int to, Map<String, Own> keys, Set<String> qualifiers) {
+        for (Map.Entry<String, Own> key : keys.entrySet()) {
+            int afterColumn = columnEnd(tokens, from, key.getKey(), qualifiers);
+            if (afterColumn >= 0 && afterColumn < to && tokens.get(afterColumn).text().equals("=")
+                    && ownValueEnd(tokens, afterColumn + 1, key.getValue()) == to) {
+                return true;
+            }
+            int afterValue = ownValueEnd(tokens, from, key.getValue());
+            if (afterValue >= 0 && afterValue < to && tokens.get(afterValue).text().equals("=")
+                    && columnEnd(tokens, afterValue + 1, key.getKey(), qualifiers) == to) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The index after {@code column} or {@code qualifier.column} written from {@code start}, or -1. */
+    private static int columnEnd(List<Token> tokens, int start, String column, Set<String> qualifiers) {
+        if (start + 2 < tokens.size() && qualifiers.contains(nameAt(tokens, start)) && tokens.get(start + 1).text().equals(".")
+                && nameAt(tokens, start + 2).equals(column)) {
+            return start + 3;
+        }
+        return start < tokens.size() && nameAt(tokens, start).equals(column) ? start + 1 : -1;
+    }
+}
