@@ -1,5 +1,6 @@
 package dev.kensho.sqlchecks.execution;
 
+import dev.kensho.sqlchecks.model.Outcome;
 import dev.kensho.sqlchecks.model.PageResult;
 import dev.kensho.sqlchecks.model.ScenarioParser;
 import dev.kensho.sqlchecks.model.Snippet;
@@ -45,6 +46,9 @@ class CaptureRunTest {
         }
         return verifier.verifyPage("page.md", snippets);
     }
+
+    /** a2 releases two inserting steps at once (b1, c1), no sequence named: the runner asks whether the database holds one. */
+    private static final String RELEASED_INSERTS = TestPage.releasedAtOnce("orders", "('from b', 2)", "('from c', 3)");
 
     private static final String TWO_SESSIONS = """
             session a
@@ -155,21 +159,7 @@ class CaptureRunTest {
      */
     @Test
     void aScenarioReleasingTwoInsertsCountsOnlyItsOwnSessions() throws Exception {
-        String released = """
-                session a
-                setup { BEGIN; }
-                step a1 { LOCK TABLE orders; }
-                step a2 { COMMIT; }
-                session b
-                setup { BEGIN; }
-                step b1 waits-for=a { INSERT INTO orders VALUES ('from b', 2); }
-                step b2 { COMMIT; }
-                session c
-                setup { BEGIN; }
-                step c1 waits-for=a { INSERT INTO orders VALUES ('from c', 3); }
-                step c2 { COMMIT; }
-                permutation a1 b1 c1 a2 b2 c2
-                """;
+        String released = RELEASED_INSERTS;
         PageResult result = page("CREATE TABLE orders (note text, amount numeric);", BEFORE, released, AFTER);
         assertTrue(result.passed(), () -> String.valueOf(result.outcomes()));
         List<List<String>> moved = result.outcomes().get(3).results().get(1).rows();
@@ -217,21 +207,7 @@ class CaptureRunTest {
      */
     @Test
     void aReleaseWhoseSequenceQuestionTheReplayCannotReachFailsAtTheScenario() throws Exception {
-        String released = """
-                session a
-                setup { BEGIN; }
-                step a1 { LOCK TABLE orders; }
-                step a2 { COMMIT; }
-                session b
-                setup { BEGIN; }
-                step b1 waits-for=a { INSERT INTO orders VALUES ('from b', 2); }
-                step b2 { COMMIT; }
-                session c
-                setup { BEGIN; }
-                step c1 waits-for=a { INSERT INTO orders VALUES ('from c', 3); }
-                step c2 { COMMIT; }
-                permutation a1 b1 c1 a2 b2 c2
-                """;
+        String released = RELEASED_INSERTS;
         PageResult result = page("CREATE TABLE orders (note text, amount numeric);", "SELECT clock_timestamp() AS at;", released);
         var scenario = result.outcomes().get(2);
         assertEquals("this scenario cannot be checked: it releases inserting steps at once, and whether the page's database then "
@@ -260,6 +236,26 @@ class CaptureRunTest {
                 + " END IF; END $$;";
     }
 
+    /**
+     * A page whose {@code claim} comes after a uses-index= claim (a look-up on a replay) and a snippet that runs
+     * {@code onRealRunOnly} only where that look-up left no session behind: on the real run.
+     */
+    private static Outcome afterALookUp(String setup, String onRealRunOnly, String meta, String claim) throws Exception {
+        PageResult result = TestPage.on(verifier)
+                .add("", SETTLE)
+                .add("", CATALOG_READ_BEFORE + " " + setup + " " + COUNT_SESSIONS)
+                .add("uses-index=docs_pkey", "SELECT v FROM docs WHERE id = 7;")
+                .add("", onlyWithoutKensho(0, onRealRunOnly))
+                .add(meta, claim).run();
+        assertTrue(result.outcomes().get(2).passed(), () -> String.valueOf(result.outcomes().get(2)));
+        return result.outcomes().get(4);
+    }
+
+    /** An index docs_v in the role's own schema, first on the default search_path ("$user", public): it shadows public.docs_v. */
+    private static final String SHADOW_DOCS_V = "EXECUTE format('CREATE SCHEMA %I', current_user);"
+            + " EXECUTE format('CREATE TABLE %I.other (v int)', current_user);"
+            + " EXECUTE format('CREATE INDEX docs_v ON %I.other (v)', current_user);";
+
     private static final String CATALOG_READ_BEFORE = "CREATE TABLE docs (id int PRIMARY KEY, v int, body text);"
             + " INSERT INTO docs SELECT g, g, 'x' FROM generate_series(1, 1000) g; ANALYZE docs;";
 
@@ -271,15 +267,8 @@ class CaptureRunTest {
      */
     @Test
     void aMaxBuffersClaimSeesTheToastTheRealRunStoredAfterAnEarlierLookUp() throws Exception {
-        PageResult result = TestPage.on(verifier)
-                .add("", SETTLE)
-                .add("", CATALOG_READ_BEFORE + " " + COUNT_SESSIONS)
-                .add("uses-index=docs_pkey", "SELECT v FROM docs WHERE id = 7;")
-                .add("", onlyWithoutKensho(0, "UPDATE docs SET body = (SELECT string_agg(md5(g::text), '') FROM generate_series(1, 4000) g)"
-                        + " WHERE id = 7;"))
-                .add("max-buffers=10", "SELECT body FROM docs WHERE id = 7;").run();
-        var claim = result.outcomes().get(4);
-        assertTrue(result.outcomes().get(2).passed(), () -> String.valueOf(result.outcomes().get(2)));
+        var claim = afterALookUp("", "UPDATE docs SET body = (SELECT string_agg(md5(g::text), '') FROM generate_series(1, 4000) g)"
+                + " WHERE id = 7;", "max-buffers=10", "SELECT body FROM docs WHERE id = 7;");
         assertNotNull(claim.failure(), "the real run stored a TOASTed value: the bound cannot be checked");
         assertEquals("plan assertion failed: touches at most 10 shared buffers: the rows it returns are read from public.docs, which "
                 + "holds values stored out of line (TOAST, 136 kB); PostgreSQL reads those while sending the rows, after every plan "
@@ -294,21 +283,7 @@ class CaptureRunTest {
      */
     @Test
     void aReleaseSeesTheSequenceTheRealRunAddedAfterAnEarlierLook() throws Exception {
-        String released = """
-                session a
-                setup { BEGIN; }
-                step a1 { LOCK TABLE orders; }
-                step a2 { COMMIT; }
-                session b
-                setup { BEGIN; }
-                step b1 waits-for=a { INSERT INTO orders VALUES ('from b', 2); }
-                step b2 { COMMIT; }
-                session c
-                setup { BEGIN; }
-                step c1 waits-for=a { INSERT INTO orders VALUES ('from c', 3); }
-                step c2 { COMMIT; }
-                permutation a1 b1 c1 a2 b2 c2
-                """;
+        String released = RELEASED_INSERTS;
         PageResult result = page(SETTLE, "CREATE TABLE orders (note text, amount numeric); " + COUNT_SESSIONS, released,
                 onlyWithoutKensho(3, "ALTER TABLE orders ADD COLUMN id serial;"), released);
         assertTrue(result.outcomes().get(2).passed(), () -> String.valueOf(result.outcomes().get(2)));
@@ -327,17 +302,11 @@ class CaptureRunTest {
      */
     @Test
     void aNoSeqScanClaimCountsThePartitionTheRealRunAdded() throws Exception {
-        PageResult result = TestPage.on(verifier)
-                .add("", SETTLE)
-                .add("", CATALOG_READ_BEFORE + " CREATE TABLE parts (k int, v int) PARTITION BY RANGE (k);"
+        var claim = afterALookUp("CREATE TABLE parts (k int, v int) PARTITION BY RANGE (k);"
                         + " CREATE TABLE parts_1 PARTITION OF parts FOR VALUES FROM (0) TO (10000);"
-                        + " INSERT INTO parts_1 SELECT g, g FROM generate_series(1, 5000) g; CREATE INDEX ON ONLY parts_1 (v); ANALYZE parts; "
-                        + COUNT_SESSIONS)
-                .add("uses-index=docs_pkey", "SELECT v FROM docs WHERE id = 7;")
-                .add("", onlyWithoutKensho(0, "CREATE TABLE parts_2 PARTITION OF parts FOR VALUES FROM (10000) TO (20000);"
-                        + " INSERT INTO parts_2 VALUES (10001, 7); ANALYZE parts_2;"))
-                .add("no-seq-scan=parts", "SELECT count(*) > 0 AS found FROM parts WHERE v = 7;").run();
-        var claim = result.outcomes().get(4);
+                        + " INSERT INTO parts_1 SELECT g, g FROM generate_series(1, 5000) g; CREATE INDEX ON ONLY parts_1 (v); ANALYZE parts;",
+                "CREATE TABLE parts_2 PARTITION OF parts FOR VALUES FROM (10000) TO (20000); INSERT INTO parts_2 VALUES (10001, 7);"
+                        + " ANALYZE parts_2;", "no-seq-scan=parts", "SELECT count(*) > 0 AS found FROM parts WHERE v = 7;");
         assertNotNull(claim.failure(), () -> "the real run's plan reads parts_2 by a seq scan: " + claim.plan());
         assertEquals("plan assertion failed: no Seq Scan on parts: the plan reads public.parts with Seq Scan on parts_2",
                 claim.failure().message());
@@ -349,15 +318,7 @@ class CaptureRunTest {
      */
     @Test
     void aUsesIndexClaimResolvesTheNameAsTheRealRunsCatalogDoes() throws Exception {
-        PageResult result = TestPage.on(verifier)
-                .add("", SETTLE)
-                .add("", CATALOG_READ_BEFORE + " CREATE INDEX docs_v ON docs (v); " + COUNT_SESSIONS)
-                .add("uses-index=docs_pkey", "SELECT v FROM docs WHERE id = 7;")
-                .add("", onlyWithoutKensho(0, "EXECUTE format('CREATE SCHEMA %I', current_user);"
-                        + " EXECUTE format('CREATE TABLE %I.other (v int)', current_user);"
-                        + " EXECUTE format('CREATE INDEX docs_v ON %I.other (v)', current_user);"))
-                .add("uses-index=docs_v", "SELECT id FROM docs WHERE v = 7;").run();
-        var claim = result.outcomes().get(4);
+        var claim = afterALookUp("CREATE INDEX docs_v ON docs (v);", SHADOW_DOCS_V, "uses-index=docs_v", "SELECT id FROM docs WHERE v = 7;");
         assertNotNull(claim.failure(), () -> "docs_v names the real run's other index, which the plan did not use: " + claim.plan());
         assertTrue(claim.failure().message().matches("plan assertion failed: uses index docs_v: the plan uses no index kensho_\\w+\\.docs_v;"
                 + " it scans with Index Scan using docs_v on docs"), claim.failure().message());
@@ -374,10 +335,8 @@ class CaptureRunTest {
         try (Verifier fresh = Verifier.start(new EmbeddedPostgres(), new VerifierSettings(Duration.ofSeconds(10)))) {
             PageResult result = TestPage.on(fresh)
                     .add("", CATALOG_READ_BEFORE + " CREATE INDEX docs_v ON docs (v);")
-                    .add("", "DO $$ BEGIN IF current_database() LIKE '%\\_1' AND current_user::text = current_database() THEN"
-                            + " EXECUTE format('CREATE SCHEMA %I', current_user);"
-                            + " EXECUTE format('CREATE TABLE %I.other (v int)', current_user);"
-                            + " EXECUTE format('CREATE INDEX docs_v ON %I.other (v)', current_user); END IF; END $$;")
+                    .add("", "DO $$ BEGIN IF current_database() LIKE '%\\_1' AND current_user::text = current_database() THEN "
+                            + SHADOW_DOCS_V + " END IF; END $$;")
                     .add("uses-index=docs_v", "SELECT id FROM docs WHERE v = 7;").run();
             var claim = result.outcomes().get(2);
             assertNotNull(claim.failure(), () -> "docs_v names the real run's index in the role's schema: " + claim.plan());

@@ -55,21 +55,7 @@ class ReaderOnlyConnectionsTest {
             + " WHERE datname = current_database() AND pid <> pg_backend_pid();";
 
     /** A scenario whose b1 and c1 wait for a and are released at once, both inserting (the sequence question). */
-    private static final String RELEASED_AT_ONCE = """
-            session a
-            setup { BEGIN; }
-            step a1 { LOCK TABLE t; }
-            step a2 { COMMIT; }
-            session b
-            setup { BEGIN; }
-            step b1 waits-for=a { INSERT INTO t VALUES (5001, 'b'); }
-            step b2 { COMMIT; }
-            session c
-            setup { BEGIN; }
-            step c1 waits-for=a { INSERT INTO t VALUES (5002, 'c'); }
-            step c2 { COMMIT; }
-            permutation a1 b1 c1 a2 b2 c2
-            """;
+    private static final String RELEASED_AT_ONCE = TestPage.releasedAtOnce("t", "(5001, 'b')", "(5002, 'c')");
 
     /** The same sessions and statements with no wait claimed: b waits for nothing it is told to. */
     private static final String RELEASED_UNCLAIMED = """

@@ -56,4 +56,26 @@ final class TestPage {
         PageResult result = run();
         return result.outcomes().get(result.outcomes().size() - 1);
     }
+
+    /**
+     * A scenario whose a2 releases b1 and c1 at once (each waited for a), both inserting {@code b} and {@code c} into
+     * {@code table}, no sequence named: the runner asks whether the database holds one.
+     */
+    static String releasedAtOnce(String table, String b, String c) {
+        return """
+                session a
+                setup { BEGIN; }
+                step a1 { LOCK TABLE %1$s; }
+                step a2 { COMMIT; }
+                session b
+                setup { BEGIN; }
+                step b1 waits-for=a { INSERT INTO %1$s VALUES %2$s; }
+                step b2 { COMMIT; }
+                session c
+                setup { BEGIN; }
+                step c1 waits-for=a { INSERT INTO %1$s VALUES %3$s; }
+                step c2 { COMMIT; }
+                permutation a1 b1 c1 a2 b2 c2
+                """.formatted(table, b, c);
+    }
 }
