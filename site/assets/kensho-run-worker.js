@@ -129,7 +129,7 @@ async function initialCluster(engine) {
 /** The cluster this worker made and the browser does not keep yet: {engine, cluster}, or null. */
 let unkept = null;
 /** Idle time after a request (ms) before the made cluster is written to the browser's storage. */
-const KEEP_AFTER_MS = 500;
+const KEEP_AFTER_MS = 100;
 
 /**
  * Writes the cluster initdb made to Cache Storage once this worker is idle KEEP_AFTER_MS after a request (the reader
