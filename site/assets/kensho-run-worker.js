@@ -664,8 +664,10 @@ async function run(request, progress) {
   progress('running');
   const snippet = plan.runs[target];
   const own = exercise || text !== snippet.sql;
-  // Whether the reader's own query sorts its rows, as the server parses it (asked before it runs, and rolled back).
-  const sorted = own ? await sorts(text) : null;
+  // Whether the reader's own query sorts its rows, as the server parses it (asked before it runs, and rolled back):
+  // the page reads it only where the order counts (a snippet whose rows the build compared in order, an exercise), so
+  // elsewhere an edited run does not pay for the probe.
+  const sorted = own && (exercise || (snippet.expect && snippet.expect.ordered)) ? await sorts(text) : null;
   // And whether each of the verified statements does, for the results the build showed but did not compare:
   // sorted rows are compared in order there too.
   const verifiedSorts = asked || await verifiedSortsOf(snippet);
