@@ -224,7 +224,9 @@ async function boot(engine, tarball, progress) {
     // The browser's copy of the cluster is read as any stored file may be: damaged (a write cut short, a full disk)
     // or not the one this code kept. One that does not start is deleted and the cluster made anew, as on a first visit.
     try {
-      made = await PGlite.create({ ...loaded, fs: keptDataDir(await tarBytes(base)) });
+      const tar = await tarBytes(base);
+      mark('tar'); // the kept copy's bytes read from the browser's storage (the Blob is read only here)
+      made = await PGlite.create({ ...loaded, fs: keptDataDir(tar) });
     } catch (error) {
       cluster = null;
       base = null;
