@@ -924,6 +924,7 @@ async function runAndShow(plan, parts, engine, request, judge) {
     // Downloaded now, and kept by the browser: what it costs need not be said again on this page.
     document.querySelectorAll('.run-cost').forEach((note) => note.remove());
     let outcome;
+    const asked = Date.now();
     try {
       outcome = await runRequest(plan, request, onProgress);
     } finally {
@@ -931,6 +932,8 @@ async function runAndShow(plan, parts, engine, request, judge) {
       parts.busy(false);
     }
     if (!current()) return; // reset, or run again, while this one ran: its result belongs to nothing on the page now
+    // The page's part of the time, for the benchmark: from the click to the request, to its answer, to the verdict shown.
+    const page = { asked: asked - started, answered: Date.now() - started };
     parts.status.textContent = '';
     if (outcome.diverged) {
       const d = outcome.diverged;
@@ -944,7 +947,7 @@ async function runAndShow(plan, parts, engine, request, judge) {
     // a snapshot), for the benchmark and the browser tests.
     if (outcome.how) {
       parts.verdictLine.dataset.kenshoEngine = outcome.how.engine + ' ' + outcome.how.from;
-      parts.verdictLine.dataset.kenshoTimings = JSON.stringify(outcome.how.ms || {});
+      parts.verdictLine.dataset.kenshoTimings = JSON.stringify({ ...(outcome.how.ms || {}), ...page, shown: Date.now() - started });
     }
   } catch (error) {
     if (current()) {
