@@ -433,6 +433,37 @@ class PreviewServerTest {
         assertTrue(served.get("b/index.run.json").contains("SELECT 3 AS three;"), served.get("b/index.run.json"));
     }
 
+    @Test
+    void anUnchangedPageHandsTheSameOutcomesAndCoverageToTheNextBuild() throws Exception {
+        TestSite site = new TestSite(temp)
+                .page("a.md", TestSite.source("A", "\n```sql\nSELECT 1 AS one;\n```\n\nfirst\n"))
+                .page("b.md", TestSite.source("B", "\n```sql\nSELECT 2 AS two;\n```\n"));
+        BuildOptions options = new BuildOptions(site.content, TestSite.THEME, site.out, "embedded", "postgres:18", site.report,
+                true, VerifierSettings.DEFAULTS, Shard.ALL, null, temp.resolve("cache"), 2);
+        RenderMemo memo = new RenderMemo();
+        dev.kensho.generator.markdown.ParseMemo parses = new dev.kensho.generator.markdown.ParseMemo();
+        dev.kensho.generator.verify.JudgedEntries judged = new dev.kensho.generator.verify.JudgedEntries();
+        KenshoBuild.run(options, ServerSession.perBuild(), files -> { }, Progress.silent(), memo, parses, judged, line -> { });
+        site.page("a.md", TestSite.source("A", "\n```sql\nSELECT 1 AS one;\n```\n\nfirst, edited\n"));
+        BuildResult second = KenshoBuild.run(options, ServerSession.perBuild(), files -> { }, Progress.silent(), memo, parses, judged, line -> { });
+        site.page("a.md", TestSite.source("A", "\n```sql\nSELECT 1 AS one;\n```\n\nfirst, edited again\n"));
+        BuildResult third = KenshoBuild.run(options, ServerSession.perBuild(), files -> { }, Progress.silent(), memo, parses, judged, line -> { });
+        // b is neither parsed nor judged again: its outcome is the very one the last build had, and the coverage too,
+        // so nothing downstream (run plans, rendered pages) compares them field by field.
+        dev.kensho.sqlchecks.model.Outcome before = outcomeOf(second, "b.md");
+        dev.kensho.sqlchecks.model.Outcome after = outcomeOf(third, "b.md");
+        assertTrue(before == after, () -> before + " / " + after);
+        assertTrue(second.verification().coverage() == third.verification().coverage());
+        // a was parsed again (its prose changed) and its snippet reads the same: it is judged from memory, not the folder.
+        assertEquals(0, judged.lastJudged());
+        assertEquals(before, outcomeOf(KenshoBuild.run(options, ServerSession.perBuild(), files -> { }, Progress.silent(), line -> { }), "b.md"));
+    }
+
+    private static dev.kensho.sqlchecks.model.Outcome outcomeOf(BuildResult result, String page) {
+        return result.verification().pages().entrySet().stream().filter(e -> e.getKey().endsWith(page))
+                .map(e -> e.getValue().outcomes().get(0)).findFirst().orElseThrow(() -> new AssertionError(page + " in " + result.verification().pages().keySet()));
+    }
+
     private HttpResponse<String> get(int port, String path, String... headers) throws Exception {
         return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).headers(headers).build(),
                 HttpResponse.BodyHandlers.ofString());
