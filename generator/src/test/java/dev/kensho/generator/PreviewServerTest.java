@@ -399,11 +399,9 @@ class PreviewServerTest {
 
     @Test
     void anEditMakesTheBrowserRunPlansOfOnlyThePagesWhoseOutcomesChanged() throws Exception {
-        TestSite site = new TestSite(temp)
-                .page("a.md", TestSite.source("A", "\n```sql\nSELECT 1 AS one;\n```\n\nfirst\n"))
-                .page("b.md", TestSite.source("B", "\n```sql\nSELECT 2 AS two;\n```\n"));
-        BuildOptions options = new BuildOptions(site.content, TestSite.THEME, site.out, "embedded", "postgres:18", site.report,
-                true, VerifierSettings.DEFAULTS, Shard.ALL, null, temp.resolve("cache"), 2);
+        TwoSqlPages pages = twoSqlPages();
+        TestSite site = pages.site();
+        BuildOptions options = pages.options();
         // As the preview builds: with its parse memo and the outcomes it judged, kept between rebuilds.
         RenderMemo memo = new RenderMemo();
         dev.kensho.generator.markdown.ParseMemo parses = new dev.kensho.generator.markdown.ParseMemo();
@@ -433,13 +431,23 @@ class PreviewServerTest {
         assertTrue(served.get("b/index.run.json").contains("SELECT 3 AS three;"), served.get("b/index.run.json"));
     }
 
-    @Test
-    void anUnchangedPageHandsTheSameOutcomesAndCoverageToTheNextBuild() throws Exception {
+    /** Two pages with SQL and the options a preview of them builds with. */
+    private record TwoSqlPages(TestSite site, BuildOptions options) {
+    }
+
+    private TwoSqlPages twoSqlPages() throws Exception {
         TestSite site = new TestSite(temp)
                 .page("a.md", TestSite.source("A", "\n```sql\nSELECT 1 AS one;\n```\n\nfirst\n"))
                 .page("b.md", TestSite.source("B", "\n```sql\nSELECT 2 AS two;\n```\n"));
-        BuildOptions options = new BuildOptions(site.content, TestSite.THEME, site.out, "embedded", "postgres:18", site.report,
-                true, VerifierSettings.DEFAULTS, Shard.ALL, null, temp.resolve("cache"), 2);
+        return new TwoSqlPages(site, new BuildOptions(site.content, TestSite.THEME, site.out, "embedded", "postgres:18", site.report,
+                true, VerifierSettings.DEFAULTS, Shard.ALL, null, temp.resolve("cache"), 2));
+    }
+
+    @Test
+    void anUnchangedPageHandsTheSameOutcomesAndCoverageToTheNextBuild() throws Exception {
+        TwoSqlPages pages = twoSqlPages();
+        TestSite site = pages.site();
+        BuildOptions options = pages.options();
         RenderMemo memo = new RenderMemo();
         dev.kensho.generator.markdown.ParseMemo parses = new dev.kensho.generator.markdown.ParseMemo();
         dev.kensho.generator.verify.JudgedEntries judged = new dev.kensho.generator.verify.JudgedEntries();
