@@ -33,6 +33,7 @@ import dev.kensho.generator.verify.ServerSession;
 import dev.kensho.generator.verify.Shard;
 import dev.kensho.generator.verify.VerificationCache;
 import dev.kensho.generator.verify.SqlVerification;
+import dev.kensho.generator.verify.VersionCoverage;
 import dev.kensho.generator.verify.VersionedVerification;
 import dev.kensho.sqlchecks.postgres.PostgresReleases;
 import dev.kensho.generator.verify.VerificationRun;
@@ -213,6 +214,10 @@ public final class KenshoBuild {
         Map<String, Path> copies = copies(loader, theme, workingDir, svgs, diagnostics);
         phase("copies", t0);
         // The browser's PostgreSQL, for the run controls of verified snippets: published only when a page may use it.
+        if (memo != null && verification.coverage() != null) {
+            VersionCoverage coverage = memo.sameCoverage(verification.coverage());
+            verification = coverage == verification.coverage() ? verification : verification.withCoverage(coverage);
+        }
         Map<String, BrowserRuns> browserRuns = BrowserRuns.ofPages(verification.pages(), config, verification.coverage(), memo);
         Map<String, Path> engine = browserRuns.values().stream().anyMatch(BrowserRuns::anyRunnable) ? BrowserEngine.files() : Map.of();
         engine.forEach((path, file) -> {
@@ -234,7 +239,9 @@ public final class KenshoBuild {
         // link problems of its own pages, so that the shards together report each one once.
         if (environmentError == null && sqlFailures.containsAll(diagnostics)) {
             String builtAt = buildTime().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'"));
-            SiteRenderer renderer = new SiteRenderer(theme, config, verification, browserRuns, builtAt, GitDates.of(loader.root()), options.jobs());
+            // The up-to-date record's inputs already hold git's dates for these pages: read once, rendered as recorded.
+            Map<String, String> dates = upToDate != null && upToDate.contentRoot().equals(loader.root()) ? upToDate.gitDates() : GitDates.of(loader.root());
+            SiteRenderer renderer = new SiteRenderer(theme, config, verification, browserRuns, builtAt, dates, options.jobs());
             phase("verify", t0);
             // A build writes each file to the staging folder as it is made; the preview keeps the site in memory.
             Map<String, String> kept = sink == null ? null : new ConcurrentHashMap<>();

@@ -399,11 +399,9 @@ class PreviewServerTest {
 
     @Test
     void anEditMakesTheBrowserRunPlansOfOnlyThePagesWhoseOutcomesChanged() throws Exception {
-        TestSite site = new TestSite(temp)
-                .page("a.md", TestSite.source("A", "\n```sql\nSELECT 1 AS one;\n```\n\nfirst\n"))
-                .page("b.md", TestSite.source("B", "\n```sql\nSELECT 2 AS two;\n```\n"));
-        BuildOptions options = new BuildOptions(site.content, TestSite.THEME, site.out, "embedded", "postgres:18", site.report,
-                true, VerifierSettings.DEFAULTS, Shard.ALL, null, temp.resolve("cache"), 2);
+        TwoSqlPages pages = twoSqlPages();
+        TestSite site = pages.site();
+        BuildOptions options = pages.options();
         // As the preview builds: with its parse memo and the outcomes it judged, kept between rebuilds.
         RenderMemo memo = new RenderMemo();
         dev.kensho.generator.markdown.ParseMemo parses = new dev.kensho.generator.markdown.ParseMemo();
@@ -431,6 +429,47 @@ class PreviewServerTest {
             assertEquals(fresh.get(plan), served.get(plan), plan);
         }
         assertTrue(served.get("b/index.run.json").contains("SELECT 3 AS three;"), served.get("b/index.run.json"));
+    }
+
+    /** Two pages with SQL and the options a preview of them builds with. */
+    private record TwoSqlPages(TestSite site, BuildOptions options) {
+    }
+
+    private TwoSqlPages twoSqlPages() throws Exception {
+        TestSite site = new TestSite(temp)
+                .page("a.md", TestSite.source("A", "\n```sql\nSELECT 1 AS one;\n```\n\nfirst\n"))
+                .page("b.md", TestSite.source("B", "\n```sql\nSELECT 2 AS two;\n```\n"));
+        return new TwoSqlPages(site, new BuildOptions(site.content, TestSite.THEME, site.out, "embedded", "postgres:18", site.report,
+                true, VerifierSettings.DEFAULTS, Shard.ALL, null, temp.resolve("cache"), 2));
+    }
+
+    @Test
+    void anUnchangedPageHandsTheSameOutcomesAndCoverageToTheNextBuild() throws Exception {
+        TwoSqlPages pages = twoSqlPages();
+        TestSite site = pages.site();
+        BuildOptions options = pages.options();
+        RenderMemo memo = new RenderMemo();
+        dev.kensho.generator.markdown.ParseMemo parses = new dev.kensho.generator.markdown.ParseMemo();
+        dev.kensho.generator.verify.JudgedEntries judged = new dev.kensho.generator.verify.JudgedEntries();
+        KenshoBuild.run(options, ServerSession.perBuild(), files -> { }, Progress.silent(), memo, parses, judged, line -> { });
+        site.page("a.md", TestSite.source("A", "\n```sql\nSELECT 1 AS one;\n```\n\nfirst, edited\n"));
+        BuildResult second = KenshoBuild.run(options, ServerSession.perBuild(), files -> { }, Progress.silent(), memo, parses, judged, line -> { });
+        site.page("a.md", TestSite.source("A", "\n```sql\nSELECT 1 AS one;\n```\n\nfirst, edited again\n"));
+        BuildResult third = KenshoBuild.run(options, ServerSession.perBuild(), files -> { }, Progress.silent(), memo, parses, judged, line -> { });
+        // b is neither parsed nor judged again: its outcome is the very one the last build had, and the coverage too,
+        // so nothing downstream (run plans, rendered pages) compares them field by field.
+        dev.kensho.sqlchecks.model.Outcome before = outcomeOf(second, "b.md");
+        dev.kensho.sqlchecks.model.Outcome after = outcomeOf(third, "b.md");
+        assertTrue(before == after, () -> before + " / " + after);
+        assertTrue(second.verification().coverage() == third.verification().coverage());
+        // a was parsed again (its prose changed) and its snippet reads the same: it is judged from memory, not the folder.
+        assertEquals(0, judged.lastJudged());
+        assertEquals(before, outcomeOf(KenshoBuild.run(options, ServerSession.perBuild(), files -> { }, Progress.silent(), line -> { }), "b.md"));
+    }
+
+    private static dev.kensho.sqlchecks.model.Outcome outcomeOf(BuildResult result, String page) {
+        return result.verification().pages().entrySet().stream().filter(e -> e.getKey().endsWith(page))
+                .map(e -> e.getValue().outcomes().get(0)).findFirst().orElseThrow(() -> new AssertionError(page + " in " + result.verification().pages().keySet()));
     }
 
     private HttpResponse<String> get(int port, String path, String... headers) throws Exception {

@@ -16,27 +16,27 @@ public final class GitDates {
     private GitDates() {
     }
 
-    /** Path below the content folder → date of the newest commit touching it (yyyy-mm-dd). */
+    /**
+     * Path below the content folder → date of the newest commit touching it (yyyy-mm-dd). One git process: {@code --relative}
+     * names the files from the content folder and leaves out those outside it (a build pays for each process it starts).
+     */
     public static Map<String, String> of(Path contentRoot) {
         Map<String, String> dates = new HashMap<>();
         try {
-            Process prefix = new ProcessBuilder("git", "rev-parse", "--show-prefix").directory(contentRoot.toFile())
-                    .redirectErrorStream(true).start();
-            String relative = new String(prefix.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-            if (!prefix.waitFor(10, TimeUnit.SECONDS) || prefix.exitValue() != 0) {
-                return dates;
-            }
-            Process log = new ProcessBuilder("git", "log", "--format=@%cs", "--name-only", "--", ".")
+            Process log = new ProcessBuilder("git", "log", "--format=@%cs", "--name-only", "--relative", "--", ".")
                     .directory(contentRoot.toFile()).redirectErrorStream(true).start();
+            String output = new String(log.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!log.waitFor(10, TimeUnit.SECONDS) || log.exitValue() != 0) {
+                return new HashMap<>(); // not a repository (git's message is on the output), or no git
+            }
             String date = null;
-            for (String line : new String(log.getInputStream().readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+            for (String line : output.split("\n")) {
                 if (line.startsWith("@")) {
                     date = line.substring(1);
-                } else if (!line.isBlank() && date != null && line.startsWith(relative)) {
-                    dates.putIfAbsent(line.substring(relative.length()), date);
+                } else if (!line.isBlank() && date != null) {
+                    dates.putIfAbsent(line, date);
                 }
             }
-            log.waitFor(10, TimeUnit.SECONDS);
         } catch (IOException e) {
             return dates;
         } catch (InterruptedException e) {

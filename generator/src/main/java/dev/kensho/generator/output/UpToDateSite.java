@@ -60,11 +60,26 @@ public final class UpToDateSite {
     private final SignedStore store;
     private final BuildOptions options;
     private final String inputs;
+    private final Map<String, String> gitDates;
 
-    private UpToDateSite(SignedStore store, BuildOptions options, String inputs) {
+    private UpToDateSite(SignedStore store, BuildOptions options, String inputs, Map<String, String> gitDates) {
         this.store = store;
         this.options = options;
         this.inputs = inputs;
+        this.gitDates = gitDates;
+    }
+
+    /**
+     * git's dates for the pages as this record's inputs digest covers them: the build renders these very dates instead of
+     * asking git again (a second pair of processes), so that what the record names is what the pages show.
+     */
+    public Map<String, String> gitDates() {
+        return gitDates;
+    }
+
+    /** The content folder whose pages {@link #gitDates()} dates. */
+    public Path contentRoot() {
+        return options.content().toAbsolutePath().normalize();
     }
 
     /** What a skipped build reports: the counts of the build that wrote the site. */
@@ -79,14 +94,15 @@ public final class UpToDateSite {
         if (options.cache() == null || !options.render() || options.junitXml() != null || !options.shard().equals(dev.kensho.generator.verify.Shard.ALL)) {
             return null;
         }
-        String inputs = inputs(options);
+        Map<String, String> dates = GitDates.of(options.content().toAbsolutePath().normalize());
+        String inputs = inputs(options, dates);
         dev.kensho.generator.KenshoBuild.phase("inputs");
         if (inputs == null) {
             return null;
         }
         try {
             return new UpToDateSite(SignedStore.open(options.cache().resolve(FOLDER), options.content(), options.cacheSecret(), SCHEME),
-                    options, inputs);
+                    options, inputs, Map.copyOf(dates));
         } catch (SignedStore.Refused e) {
             return null; // the verification cache says why, in its own line
         }
@@ -311,8 +327,9 @@ public final class UpToDateSite {
     /**
      * The digest of everything a build reads that can reach its output, or null when some of it cannot be hashed
      * (the build then always runs). Over-inclusive on purpose: any file of content/ counts, read by a page or not.
+     * {@code gitDates}: {@link GitDates#of} for the content folder, read once for the digest and the pages alike.
      */
-    static String inputs(BuildOptions options) {
+    private static String inputs(BuildOptions options, Map<String, String> gitDates) {
         try {
             MessageDigest digest = MessageDigest.getInstance("SHA-256");
             Path content = options.content().toAbsolutePath().normalize();
@@ -327,7 +344,7 @@ public final class UpToDateSite {
                     String.valueOf(System.getProperty("kensho.sourceDateEpoch")), Locale.getDefault().toString(),
                     String.valueOf(System.getProperty("file.encoding"))));
             // When each page last changed, as the pages show it: a commit can change it without changing a file.
-            new TreeMap<>(GitDates.of(content)).forEach((page, date) -> settings.add(page + "=" + date));
+            new TreeMap<>(gitDates).forEach((page, date) -> settings.add(page + "=" + date));
             dev.kensho.generator.KenshoBuild.phase("git");
             settings.forEach(part -> update(digest, part));
             if (!tree(digest, content)) {

@@ -146,6 +146,29 @@ public final class Theme implements ComponentCatalog {
      * @param override the site's theme folder, or null for the built-in theme alone
      */
     public static Theme load(Path override) throws IOException {
+        if (override == null) {
+            Path builtIn = builtInRoot();
+            if (bundled(builtIn)) {
+                return builtInFromJar();
+            }
+        }
+        return read(override);
+    }
+
+    private static Theme fromJar;
+
+    /**
+     * The built-in theme read from Kensho's jar, once per process: nothing of it can change while Kensho runs, and its
+     * FreeMarker configuration keeps the templates it parsed (parsing them again was a tenth of a preview edit's rebuild).
+     */
+    private static synchronized Theme builtInFromJar() throws IOException {
+        if (fromJar == null) {
+            fromJar = read(null);
+        }
+        return fromJar;
+    }
+
+    private static Theme read(Path override) throws IOException {
         List<Path> roots = new ArrayList<>();
         if (override != null) {
             if (Files.isSymbolicLink(override)) {

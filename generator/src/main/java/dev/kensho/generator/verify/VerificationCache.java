@@ -242,12 +242,12 @@ public final class VerificationCache {
         if (reuseFor.isZero()) {
             return Optional.empty();
         }
-        String judgedFor = judged == null ? null : snippets.toString();
-        Entry kept = judged == null ? null : judged.get(key, page, judgedFor);
+        JudgedEntries.Judged kept = judged == null ? null : judged.get(key, page, snippets);
         if (kept != null) {
-            if (fresh(kept, reuseFor)) {
-                reused(key, kept, reuseFor);
-                return Optional.of(hit(page, kept, outcomes(kept, snippets)));
+            if (fresh(kept.entry(), reuseFor)) {
+                reused(key, kept.entry(), reuseFor);
+                // The same outcomes as before for the same snippets; made anew for snippets that only read the same.
+                return Optional.of(hit(page, kept.entry(), kept.snippets().equals(snippets) ? kept.outcomes() : outcomes(kept.entry(), snippets)));
             }
             judged.forget(key, page); // expired: read from the folder as any entry, and counted there
         }
@@ -273,7 +273,7 @@ public final class VerificationCache {
                 return Optional.empty();
             }
             if (judged != null) {
-                judged.put(key, page, judgedFor, entry);
+                judged.put(key, page, snippets, entry, outcomes.get());
             }
             reused(key, entry, reuseFor);
             return Optional.of(hit(page, entry, outcomes.get()));
@@ -384,8 +384,9 @@ public final class VerificationCache {
                 // Kept as a later load would find it: the stored bytes decoded and judged, so the next edit need not read it.
                 List<Snippet> snippets = result.outcomes().stream().map(Outcome::snippet).toList();
                 Entry entry = JSON.readValue(payload, Entry.class);
-                if (judge(entry, snippets).isPresent()) {
-                    judged.put(key, result.page(), snippets.toString(), entry);
+                Optional<List<Outcome>> judgedOutcomes = judge(entry, snippets);
+                if (judgedOutcomes.isPresent()) {
+                    judged.put(key, result.page(), snippets, entry, judgedOutcomes.get());
                 }
             }
         } catch (IOException e) {
