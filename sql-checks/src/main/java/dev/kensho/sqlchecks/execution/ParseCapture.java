@@ -43,6 +43,10 @@ final class ParseCapture {
     private final int kept;
     private boolean tooLarge;
     private boolean surplus;
+    /** What every tree reported during the statement refers to, those of functions and dynamic SQL included ({@link TreeReads}). */
+    private final TreeReads.Seen seen = new TreeReads.Seen();
+    /** Kensho's extension guard runs on the page's CREATE EXTENSION: what its function reads is Kensho's, not the page's. */
+    private static final String GUARD_CONTEXT = "PL/pgSQL function kensho_refuse_extensions() ";
 
     /** A capture for the one statement {@code sql}. */
     ParseCapture(String sql) {
@@ -112,6 +116,9 @@ final class ParseCapture {
                 || !MESSAGE.equals(server.getMessage()) || server.getDetail() == null) {
             return;
         }
+        if (server.getWhere() == null || !server.getWhere().startsWith(GUARD_CONTEXT)) {
+            seen.scan(server.getDetail());
+        }
         if (topLevelOnly && server.getWhere() != null) {
             return;
         }
@@ -125,6 +132,11 @@ final class ParseCapture {
             return;
         }
         trees.add(server.getDetail());
+    }
+
+    /** What the trees reported so far refer to. */
+    synchronized TreeReads.Seen seen() {
+        return seen;
     }
 
     /** Whether the server reported any parse tree for the statement (read or not). */
