@@ -57,14 +57,22 @@ class TreeGateTest {
         assertRefused(DATABASES + "pg_database" + BUILT + "page.md:1:1" + DATABASES_WHY, "page.md:1:1", page().add("",
                 "SELECT (xpath('//n/text()', query_to_xml('SELECT count(*) AS n FROM pg_' || 'database', false, false, '')))[1]::text::int > 1 AS several;",
                 " several\n---------\n t\n").last());
-        // Stored by one snippet, claimed by a later one: the claim fails at its own line, naming the snippet that read.
+    }
+
+    /** Stored by one snippet, claimed by a later one: the claim fails at its own line, naming the snippet that read. */
+    @Test
+    void rolesReadByDynamicSqlFailALaterClaim() throws Exception {
         PageResult roles = page()
                 .add("", "DO $$ BEGIN EXECUTE format('CREATE TABLE r AS SELECT count(*) AS n FROM %I', 'pg_' || 'roles'); END $$;")
                 .add("", "SELECT n > 1 AS several FROM r;", " several\n---------\n t\n").run();
         assertRefused("this claim cannot be checked: the page reads the server's roles (pg_roles" + BUILT + "page.md:1:1; every role a "
                 + "page sees is Kensho's making, the page's own included; a reader's session is the superuser postgres)", "page.md:5:1",
                 roles.outcomes().get(1));
-        // Through a regclass cast of computed text.
+    }
+
+    /** Through a regclass cast of computed text. */
+    @Test
+    void statisticsReachedThroughARegclassOfComputedTextFailTheClaim() throws Exception {
         assertRefused("this claim cannot be checked: the page reads the server's cumulative statistics (pg_stat_io" + BUILT
                 + "page.md:1:1; they count Kensho's own work and other pages' beside this page's)", "page.md:1:1", page().add("",
                 "SELECT (xpath('//n/text()', query_to_xml('SELECT sum(reads) >= 0 AS n FROM ' || ('pg_stat_' || 'io')::regclass, "
