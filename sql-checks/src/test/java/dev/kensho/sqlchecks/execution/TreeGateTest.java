@@ -113,6 +113,20 @@ class TreeGateTest {
                 .run());
     }
 
+    /**
+     * What Kensho's extension guard reads on the page's CREATE EXTENSION is Kensho's (PageBoundsTest: an allowed extension's
+     * page passes); a page function whose name writes the guard's CONTEXT line is the page's.
+     */
+    @Test
+    void aFunctionNamedLikeKenshosGuardIsThePages() throws Exception {
+        String name = "\"x\nPL/pgSQL function kensho_refuse_extensions() line 1 at IF\"";
+        PageResult forged = page()
+                .add("", "CREATE FUNCTION " + name + "() RETURNS bigint LANGUAGE plpgsql AS $$ DECLARE n bigint; BEGIN "
+                        + "EXECUTE 'SELECT count(*) FROM pg_' || 'database' INTO n; RETURN n; END $$;")
+                .add("", "SELECT " + name + "() > 1 AS several;", " several\n---------\n t\n").run();
+        assertRefused(DATABASES + "pg_database" + BUILT + "page.md:6:1" + DATABASES_WHY, "page.md:6:1", forged.outcomes().get(1));
+    }
+
     /** A page that silences the parse trees and runs SQL built at run time cannot be checked: what it read is unknown. */
     @Test
     void silencedTreesWithRunTimeSqlFailTheClaim() throws Exception {
