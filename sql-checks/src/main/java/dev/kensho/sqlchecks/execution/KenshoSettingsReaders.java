@@ -90,6 +90,46 @@ final class KenshoSettingsReaders {
         return null;
     }
 
+    /**
+     * What reading the object {@code name} (a relation or function of pg_catalog, as a parse tree names it) reads of
+     * Kensho's settings or of the server as a whole, judged as the text gate judges the name written with nothing to
+     * restrict it; null when it reads neither. {@code what} is the name.
+     */
+    static Read named(String name, boolean claimsPlans) {
+        String lower = name.toLowerCase(Locale.ROOT);
+        if (WHOLE_LISTS.contains(lower) || SETTING_LISTS.contains(lower) || lower.equals("current_setting")) {
+            return new Read(lower, 0);
+        }
+        List<Token> tokens = SqlLexer.tokens("\"" + lower.replace("\"", "\"\"") + "\"").stream().filter(Token::significant).toList();
+        ServerWideReaders.Shared shared = tokens.size() == 1 ? ServerWideReaders.at(tokens, 0) : null;
+        return shared == null ? null : new Read(lower, 0, shared);
+    }
+
+    /**
+     * Every name {@code sql} spells, lower-cased, as the text gate reads it: identifiers, and the names in strings and
+     * function bodies read as SQL in their turn (to {@link #MAX_DEPTH} levels).
+     */
+    static Set<String> spelled(String sql) {
+        Set<String> names = new java.util.HashSet<>();
+        spelled(sql, 0, names);
+        return names;
+    }
+
+    private static void spelled(String sql, int depth, Set<String> names) {
+        if (depth > MAX_DEPTH) {
+            return;
+        }
+        List<Token> tokens = SqlLexer.tokens(sql).stream().filter(Token::significant).toList();
+        for (int i = 0; i < tokens.size(); i++) {
+            Kind kind = tokens.get(i).kind();
+            if (kind == Kind.WORD || kind == Kind.QUOTED_IDENTIFIER) {
+                names.add(SqlLexer.value(tokens, i).toLowerCase(Locale.ROOT));
+            } else if (kind == Kind.STRING || kind == Kind.DOLLAR_STRING) {
+                spelled(SqlLexer.value(tokens, i), depth + 1, names);
+            }
+        }
+    }
+
     private static boolean isKenshos(String name, boolean claimsPlans) {
         String lower = name.toLowerCase(Locale.ROOT);
         return SESSION.contains(lower) || claimsPlans && (lower.equals(PRELOAD) || lower.startsWith(PREFIX));

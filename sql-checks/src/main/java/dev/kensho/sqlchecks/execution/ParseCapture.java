@@ -43,6 +43,15 @@ final class ParseCapture {
     private final int kept;
     private boolean tooLarge;
     private boolean surplus;
+    /** What every tree reported during the statement refers to, those of functions and dynamic SQL included ({@link TreeReads}). */
+    private final TreeReads.Seen seen = new TreeReads.Seen();
+    /**
+     * Kensho's extension guard runs on the page's CREATE EXTENSION: what its function reads is Kensho's, not the page's. It
+     * is the outermost frame, the CONTEXT's last line, written by the server whole: a page's text cannot end that line so
+     * (a function name with a line break in it is quoted, and its quote and parentheses follow on the same line).
+     */
+    private static final java.util.regex.Pattern GUARD_CONTEXT =
+            java.util.regex.Pattern.compile("(?s).*(?:^|\n)PL/pgSQL function kensho_refuse_extensions\\(\\) line \\d+ at [A-Za-z ]+");
 
     /** A capture for the one statement {@code sql}. */
     ParseCapture(String sql) {
@@ -112,6 +121,9 @@ final class ParseCapture {
                 || !MESSAGE.equals(server.getMessage()) || server.getDetail() == null) {
             return;
         }
+        if (server.getWhere() == null || !GUARD_CONTEXT.matcher(server.getWhere()).matches()) {
+            seen.scan(server.getDetail());
+        }
         if (topLevelOnly && server.getWhere() != null) {
             return;
         }
@@ -125,6 +137,11 @@ final class ParseCapture {
             return;
         }
         trees.add(server.getDetail());
+    }
+
+    /** What the trees reported so far refer to. */
+    synchronized TreeReads.Seen seen() {
+        return seen;
     }
 
     /** Whether the server reported any parse tree for the statement (read or not). */

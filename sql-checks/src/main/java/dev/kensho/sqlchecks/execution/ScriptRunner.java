@@ -91,6 +91,14 @@ final class ScriptRunner {
 
     /** What the server's parse trees said about the session's cursors and prepared statements. */
     private final SessionOrders orders = new SessionOrders();
+    /** pg_catalog's relations and functions by OID, read once per server ({@link TreeReads.Catalog}). */
+    private final TreeReads.Catalog treeCatalog;
+    /** Every name the page's snippets run so far spell ({@link KenshoSettingsReaders#spelled}). */
+    private final java.util.Set<String> spelled = new java.util.HashSet<>();
+    /** A read's offset when the server's parse trees showed it rather than the text ({@link TreeReads}). */
+    private static final int RUN_TIME = -1;
+    /** Whether the page stopped being checkable because a statement's parse tree was not reported. */
+    private boolean untold;
     /**
      * The hidden or setup snippet that ran while a transaction was open, so that the plans it may have
      * cached (prepared statements, functions) could not be discarded yet; null when none is waiting.
@@ -107,7 +115,8 @@ final class ScriptRunner {
             "checkpoint");
 
     ScriptRunner(Connection connection, ScenarioRunner.SessionFactory sessions, StatementGuard guard, Duration pageTimeout,
-                 Semaphore scenarioSlots) {
+                 Semaphore scenarioSlots, TreeReads.Catalog treeCatalog) {
+        this.treeCatalog = treeCatalog;
         this.scenarioSlots = scenarioSlots;
         this.connection = connection;
         this.pageTimeout = pageTimeout;
@@ -271,6 +280,7 @@ final class ScriptRunner {
             conditions.before(snippet);
             boolean inTransaction = inTransaction();
             Outcome outcome;
+            SnippetRun run = null;
             if (snippet.scenario() != null) {
                 scenarioSlots.acquireUninterruptibly();
                 try {
@@ -302,7 +312,7 @@ final class ScriptRunner {
                     }
                 }
             } else {
-                SnippetRun run = new SnippetRun(index, snippet, conditions.standing(), inTransaction ? transactionOpenedBy : null);
+                run = new SnippetRun(index, snippet, conditions.standing(), inTransaction ? transactionOpenedBy : null);
                 outcome = run.run();
                 if (question != null && question.snippet() == index && question.plan() != null) {
                     // A capture run: the real run's claim, judged on this database at the same point (CaptureRun.answered).
@@ -314,20 +324,43 @@ final class ScriptRunner {
             if (readsKenshosSettings == null && (read = KenshoSettingsReaders.find(snippet.sql(), claimsPlans)) != null) {
                 readsKenshosSettings = snippet;
             }
+            spelled.addAll(KenshoSettingsReaders.spelled(snippet.sql()));
+            if (readsKenshosSettings == null && run != null) {
+                // The backstop: what the server's own parse trees show read that the text never names (TreeReads).
+                KenshoSettingsReaders.Read built = TreeReads.unspelled(run.parsed.stream().map(ParseCapture::seen).toList(),
+                        treeCatalog, spelled, claimsPlans);
+                if (built != null) {
+                    readsKenshosSettings = snippet;
+                    read = new KenshoSettingsReaders.Read(built.what() + ", read by a statement the page built at run time, in the "
+                            + "snippet at " + snippet.location(), RUN_TIME, built.shared());
+                } else if (run.treeless != null && TreeReads.buildsAtRunTime(spelled)) {
+                    // Without its tree nothing tells what the statement read at run time: no claim from here on rests on it.
+                    readsKenshosSettings = snippet;
+                    read = new KenshoSettingsReaders.Read(snippet.locate(run.treeless.offset()) + ": "
+                            + new ParseCapture(run.treeless.text()).missing(), RUN_TIME, null);
+                    untold = true;
+                }
+            }
             if (readsKenshosSettings != null && outcome.passed() && claims(snippet)) {
                 // What the page reads of Kensho's session settings, or of the server beyond the page's own database and
                 // session, is Kensho's doing (or another page's): a reader's session shows other values.
                 // The reading snippet fails at the read; a later claim may rest on what it stored, and fails at its own line.
-                SourceLocation at = readsKenshosSettings.locate(read.offset());
+                boolean runTime = read.offset() == RUN_TIME;
+                SourceLocation at = runTime ? readsKenshosSettings.location() : readsKenshosSettings.locate(read.offset());
+                String where = runTime ? "" : ", at " + at;
+                int offset = runTime ? 0 : read.offset();
                 boolean reader = readsKenshosSettings == snippet;
-                String message = read.shared() == null
+                String message = untold
+                        ? "this claim cannot be checked: the server did not report what a statement of the page read at run time ("
+                                + read.what() + ")"
+                        : read.shared() == null
                         ? "this claim cannot be checked: the page reads a setting Kensho gives its session and a reader's session "
-                                + "does not have (" + read.what() + ", at " + at + "; Kensho sets "
+                                + "does not have (" + read.what() + where + "; Kensho sets "
                                 + KenshoSettingsReaders.described(claimsPlans) + ")"
-                        : "this claim cannot be checked: the page reads " + read.shared().what + " (" + read.what() + ", at " + at
+                        : "this claim cannot be checked: the page reads " + read.shared().what + " (" + read.what() + where
                                 + "; " + read.shared().why + ")";
                 Failure reason = new Failure(message, null, reader ? at : snippet.location(),
-                        reader ? snippet.lineAt(read.offset()) : snippet.lineAt(0), null, null);
+                        reader ? snippet.lineAt(offset) : snippet.lineAt(0), null, null);
                 outcome = new Outcome(snippet, Outcome.Status.FAILED, reason, outcome.results(), outcome.assertions(), outcome.plan(),
                         outcome.transcript(), outcome.duration());
             }
@@ -517,6 +550,10 @@ final class ScriptRunner {
         private Outcome finished;
         /** Every statement ran as written, without an error the author did not expect: later snippets may go on. */
         boolean ranAsWritten;
+        /** The parse captures of the page's own statements as sent (Kensho's own statements get none), in order. */
+        final List<ParseCapture> parsed = new ArrayList<>();
+        /** The first of them that ran to its end without the server reporting its parse tree, or null. */
+        SqlStatement treeless;
 
         /**
          * @param standing            conditions in effect when the snippet starts
@@ -565,6 +602,7 @@ final class ScriptRunner {
                         }
                     }
                     ParseCapture parses = new ParseCapture(sent);
+                    parsed.add(parses);
                     if (isLast) {
                         lastParse = parses;
                     }
@@ -587,6 +625,9 @@ final class ScriptRunner {
                     }
                     if (isLast) {
                         last = statement;
+                    }
+                    if (treeless == null && !parses.reported()) {
+                        treeless = statement;
                     }
                     // psql reads standard_conforming_strings after every statement: it decides how the rest is split.
                     boolean now = standardConformingStrings();
@@ -696,7 +737,9 @@ final class ScriptRunner {
         private Target prepare(SqlStatement statement) {
             Binding binding = Binding.of("kensho_p" + (++preparedCounter), directives.parameters(), statement.text());
             try {
-                execute(binding.prepare(), null);
+                ParseCapture parses = new ParseCapture(binding.prepare());
+                parsed.add(parses);
+                execute(binding.prepare(), null, parses, true);
             } catch (SQLException e) {
                 finished = failedStatement(e, statement, -binding.shift(), true);
                 return null;

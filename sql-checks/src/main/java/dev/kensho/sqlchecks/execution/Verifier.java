@@ -60,6 +60,8 @@ public final class Verifier implements AutoCloseable {
      * page processes, each bounded in memory by its provider, whatever the pages ask for.
      */
     private final Semaphore scenarioSlots = new Semaphore(1, true);
+    /** pg_catalog's relations and functions by OID, for the backstop of the text gates ({@link TreeReads}). */
+    private TreeReads.Catalog treeCatalog = TreeReads.Catalog.NONE;
     /** Page databases in use, watched for size (the embedded cluster lives in memory on /dev/shm). */
     private final Set<String> activeDatabases = ConcurrentHashMap.newKeySet();
     private final ScheduledExecutorService diskWatch = Executors
@@ -111,6 +113,7 @@ public final class Verifier implements AutoCloseable {
             }
             List<String> configuration = ServerConfiguration.read(admin);
             Verifier verifier = new Verifier(server, admin, new DatabaseDropper(server), settings, version, configuration);
+            verifier.treeCatalog = TreeReads.Catalog.read(admin);
             if (PageDatabase.guardedTemplate(server)) {
                 verifier.pageTemplate = "template1";
             } else {
@@ -274,7 +277,7 @@ public final class Verifier implements AutoCloseable {
     }
 
     private ScriptRunner runner(PageDatabase database) {
-        return new ScriptRunner(database.connection(), database::openSession, guard, settings.pageTimeout(), scenarioSlots);
+        return new ScriptRunner(database.connection(), database::openSession, guard, settings.pageTimeout(), scenarioSlots, treeCatalog);
     }
 
     /**

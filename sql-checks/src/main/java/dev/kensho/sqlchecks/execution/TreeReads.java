@@ -1,0 +1,153 @@
+package dev.kensho.sqlchecks.execution;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The backstop of the text gates ({@link KenshoSettingsReaders}, {@link ServerWideReaders}): what the server itself says a
+ * page's statements read. {@code debug_print_parse} (a session setting of Kensho's) makes the server report the parse tree
+ * of every statement it parses on the page's session, those of functions and dynamic SQL included (SPI, SQL functions and
+ * inlining all go through {@code pg_rewrite_query}), so a name the text never spells out ({@code 'pg_' || 'database'},
+ * a regclass cast of computed text, a view or function the page made from computed text) still shows there: as the OID of
+ * a relation ({@code :relid}) or function ({@code :funcid}, {@code :aggfnoid}, {@code :winfnoid}) in an analysed tree, as a
+ * name in the raw statement a utility command carries ({@code RANGEVAR :relname}, {@code :funcname}, a column reference),
+ * or as a system column ({@code VAR :varattno} -2 for xmin, -4 for xmax).
+ *
+ * <p>Trees are scanned as text, never read into nodes, so a tree of any size is scanned whole: a tree too large for
+ * {@link ParseCapture} to read still shows what it reads. Strings in a tree escape blanks ({@code outToken}) and digits
+ * that start them, so no string a page writes can forge or hide a field.
+ */
+final class TreeReads {
+
+    private static final Pattern RELATION = Pattern.compile(":relid\\s+(\\d+)");
+    private static final Pattern FUNCTION = Pattern.compile(":(?:funcid|aggfnoid|winfnoid)\\s+(\\d+)");
+    private static final Pattern RANGE_VAR = Pattern.compile("\\{RANGEVAR\\s+:catalogname\\s+\\S+\\s+:schemaname\\s+(\\S+)\\s+:relname\\s+(\\S+)");
+    private static final Pattern NAME_LIST = Pattern.compile(":(?:funcname|fields)\\s+\\(([^()]*)\\)");
+    private static final Pattern SYSTEM_COLUMN = Pattern.compile("\\{VAR\\s+:varno\\s+\\d+\\s+:varattno\\s+(-2|-4)\\s");
+    private static final Pattern LIST_ITEM = Pattern.compile("\"((?:[^\"\\\\]|\\\\.)*)\"");
+
+    /** What the trees of one statement's run referred to, in the order the server reported them. */
+    static final class Seen {
+        final Set<Long> relations = new LinkedHashSet<>();
+        final Set<Long> functions = new LinkedHashSet<>();
+        /** Names of raw statements (schema-less or pg_catalog), and xmin or xmax read as system columns. */
+        final Set<String> names = new LinkedHashSet<>();
+
+        /** Adds what the tree {@code tree} (its text as the server sent it) refers to. */
+        void scan(String tree) {
+            Matcher m = RELATION.matcher(tree);
+            while (m.find()) {
+                relations.add(Long.parseLong(m.group(1)));
+            }
+            m = FUNCTION.matcher(tree);
+            while (m.find()) {
+                functions.add(Long.parseLong(m.group(1)));
+            }
+            m = RANGE_VAR.matcher(tree);
+            while (m.find()) {
+                String schema = unescape(m.group(1));
+                if (m.group(1).equals("<>") || schema.equals("pg_catalog")) {
+                    names.add(unescape(m.group(2)));
+                }
+            }
+            m = NAME_LIST.matcher(tree);
+            while (m.find()) {
+                Matcher item = LIST_ITEM.matcher(m.group(1));
+                String last = null;
+                String first = null;
+                while (item.find()) {
+                    last = unescape(item.group(1));
+                    first = first == null ? last : first;
+                }
+                if (last != null && (first == last || first.equals("pg_catalog") || last.equals("xmin") || last.equals("xmax"))) {
+                    names.add(last);
+                }
+            }
+            m = SYSTEM_COLUMN.matcher(tree);
+            while (m.find()) {
+                names.add(m.group(1).equals("-2") ? "xmin" : "xmax");
+            }
+        }
+
+        private static String unescape(String atom) {
+            return atom.replaceAll("\\\\(.)", "$1");
+        }
+    }
+
+    /**
+     * The names of pg_catalog's relations and functions by OID, read once per server on Kensho's own admin connection (the
+     * maintenance database; every database of the cluster, page templates included, is a copy of template1 or template0,
+     * whose pg_catalog objects carry the same OIDs), never on the page's.
+     */
+    record Catalog(Map<Long, String> relations, Map<Long, String> functions) {
+
+        static final Catalog NONE = new Catalog(Map.of(), Map.of());
+
+        static Catalog read(Connection admin) throws SQLException {
+            Map<Long, String> relations = new HashMap<>();
+            Map<Long, String> functions = new HashMap<>();
+            synchronized (admin) {
+                try (Statement statement = admin.createStatement();
+                     ResultSet rs = statement.executeQuery("SELECT 'r', oid::bigint, relname::text FROM pg_catalog.pg_class"
+                             + " WHERE relnamespace = 'pg_catalog'::pg_catalog.regnamespace UNION ALL SELECT 'f', oid::bigint, proname::text"
+                             + " FROM pg_catalog.pg_proc WHERE pronamespace = 'pg_catalog'::pg_catalog.regnamespace")) {
+                    while (rs.next()) {
+                        (rs.getString(1).equals("r") ? relations : functions).put(rs.getLong(2), rs.getString(3));
+                    }
+                }
+            }
+            return new Catalog(Map.copyOf(relations), Map.copyOf(functions));
+        }
+    }
+
+    /**
+     * What runs SQL built at run time: PL/pgSQL's EXECUTE (OPEN … FOR EXECUTE, RETURN QUERY EXECUTE) and the functions that
+     * run a query given as text. Without them every statement the server runs is one the page's text spells out, which the
+     * text gate reads; with one, a statement whose tree the server did not report (the page silenced it) is unknown.
+     */
+    private static final Set<String> RUN_TIME_SQL = Set.of("execute", "ts_stat", "query_to_xml", "query_to_xmlschema",
+            "query_to_xml_and_xmlschema", "cursor_to_xml", "table_to_xml", "table_to_xmlschema", "table_to_xml_and_xmlschema",
+            "schema_to_xml", "schema_to_xmlschema", "schema_to_xml_and_xmlschema", "database_to_xml", "database_to_xmlschema",
+            "database_to_xml_and_xmlschema");
+
+    private TreeReads() {
+    }
+
+    /** Whether a text that spells {@code spelled} can run SQL it builds at run time. */
+    static boolean buildsAtRunTime(Set<String> spelled) {
+        return RUN_TIME_SQL.stream().anyMatch(spelled::contains);
+    }
+
+    /**
+     * The first object the trees {@code seen} show read that the text gates list and that the page's text (every name it
+     * spells, strings and function bodies included: {@code spelled}) never names, so that the text gate could not judge
+     * it; null when there is none. Its {@code what} is the object's name.
+     */
+    static KenshoSettingsReaders.Read unspelled(List<Seen> seen, Catalog catalog, Set<String> spelled, boolean claimsPlans) {
+        for (Seen one : seen) {
+            Set<String> names = new LinkedHashSet<>();
+            one.relations.forEach(oid -> names.add(catalog.relations().get(oid)));
+            one.functions.forEach(oid -> names.add(catalog.functions().get(oid)));
+            names.addAll(one.names);
+            for (String name : names) {
+                if (name == null || spelled.contains(name.toLowerCase(java.util.Locale.ROOT))) {
+                    continue;
+                }
+                KenshoSettingsReaders.Read read = KenshoSettingsReaders.named(name, claimsPlans);
+                if (read != null) {
+                    return read;
+                }
+            }
+        }
+        return null;
+    }
+}
