@@ -58,4 +58,38 @@ class RedTeamTodayTest {
         assertEquals(last.snippet().location(), last.failure().location());
         assertTrue(seconds < 3 + 3 + 5, "took " + seconds + " s");
     }
+
+    /** An index docs_v in the role's own schema, first on the default search_path ("$user", public): it shadows public.docs_v. */
+    private static final String SHADOW_DOCS_V = "EXECUTE format('CREATE SCHEMA %I', current_user);"
+            + " EXECUTE format('CREATE TABLE %I.other (v int)', current_user);"
+            + " EXECUTE format('CREATE INDEX docs_v ON %I.other (v)', current_user);";
+
+    /**
+     * A page that tells its replays from its real run by the server's transaction counter, moved by its own last snippet
+     * (30,000 subtransactions that each take an ID): a replay up to the uses-index= claim starts past them, the real run
+     * does not. Only the real run shadows docs_v; the claim must be judged against that catalog, or fail.
+     */
+    static PageResult countingTransactions(String age) throws Exception {
+        try (Verifier fresh = Verifier.start(new EmbeddedPostgres(), new VerifierSettings(Duration.ofSeconds(10)))) {
+            return TestPage.on(fresh)
+                    .add("", "CREATE TABLE docs (id int PRIMARY KEY, v int); INSERT INTO docs SELECT g, g FROM generate_series(1, 1000) g;"
+                            + " CREATE INDEX docs_v ON docs (v); ANALYZE docs; CREATE TABLE burn (i int);")
+                    .add("", "DO $$ BEGIN IF " + age + " < 15000 THEN " + SHADOW_DOCS_V + " END IF; END $$;")
+                    .add("uses-index=docs_v", "SELECT id FROM docs WHERE v = 7;")
+                    .add("", "SELECT count(*) AS shadowed FROM pg_class WHERE relname = 'docs_v';", " shadowed\n----------\n        2\n")
+                    .add("", "DO $$ BEGIN FOR i IN 1..30000 LOOP BEGIN INSERT INTO burn VALUES (i); EXCEPTION WHEN others THEN NULL; END;"
+                            + " END LOOP; END $$;").run();
+        }
+    }
+
+    /** Held: txid_current() read by the snippet that decides fails every later claim (ServerWideReaders). */
+    @Test
+    void aPageThatTellsItsReplayByTxidCurrentCannotPassAPlanClaim() throws Exception {
+        PageResult result = countingTransactions("txid_current() - (SELECT datfrozenxid::text::bigint FROM pg_database WHERE datname = current_database())");
+        Outcome claim = result.outcomes().get(2);
+        assertTrue(claim.failure() != null, () -> "passed on the replay's catalog: " + result.outcomes());
+        assertEquals("this claim cannot be checked: the page reads a counter the whole server shares (txid_current, at page.md:5:4; its "
+                + "value moved with everything the build's server did before the page ran; a reader's server counts from elsewhere)",
+                claim.failure().message());
+    }
 }
