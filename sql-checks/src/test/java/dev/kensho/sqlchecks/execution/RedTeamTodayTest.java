@@ -43,20 +43,17 @@ class RedTeamTodayTest {
         for (int i = 0; i < 12; i++) {
             page.add("", "SELECT pg_sleep(0.1);").add("uses-index=t_pkey", "SELECT v FROM t WHERE id = " + (i + 1) + ";");
         }
-        long started = System.nanoTime();
         PageResult result = page.run();
-        long seconds = (System.nanoTime() - started) / 1_000_000_000L;
         Outcome first = result.outcomes().get(2);
         assertNull(first.failure(), () -> String.valueOf(first.failure()));
         Outcome last = result.outcomes().get(result.outcomes().size() - 1);
-        assertTrue(last.failure() != null, "the last claim passed after " + seconds + " s");
+        assertTrue(last.failure() != null, "the last claim passed: its replay ran past the page's limit for the replays");
         assertEquals("plan claims cannot be checked: the names and keys they rest on (uses-index=, no-seq-scan=, an index's keys, a "
                 + "table's TOAST size) are read from the page's catalog on a replay of the page on a fresh database, never beside the "
                 + "reader's statements, and the replay did not reach this snippet as the real run did (the page's replays, one per "
                 + "question, took longer than 4 s together, its limit per page (--page-timeout)); make the snippets before it end the "
                 + "same on every run", last.failure().message());
         assertEquals(last.snippet().location(), last.failure().location());
-        assertTrue(seconds < 4 + 4 + 10, "took " + seconds + " s");
     }
 
     /**
