@@ -104,9 +104,24 @@ final class CaptureRun {
     /**
      * A question's replay ({@code replay}: its outcomes, null past where it stopped; null as a whole when it could not run)
      * and what it answered there: a plan claim's {@code verdict} (null when not reached), or whether the look {@code found}
-     * a sequence.
+     * a sequence. {@code unasked}: why the question got no replay of its own, or null when it did ({@link #unasked}).
      */
-    record Answer(Question question, List<Outcome> replay, PlanVerdict verdict, boolean found) {
+    record Answer(Question question, List<Outcome> replay, PlanVerdict verdict, boolean found, String unasked) {
+
+        /** A question whose replay ran (or could not run because its database could not be made). */
+        Answer(Question question, List<Outcome> replay, PlanVerdict verdict, boolean found) {
+            this(question, replay, verdict, found, null);
+        }
+    }
+
+    /**
+     * Why a question got no replay: the page's replays together ran past the page's limit. A page of n plan claims runs its
+     * earlier snippets n(n+1)/2 times over its replays, each under the page's limit; without a limit together, a page whose
+     * snippets take just under the limit holds the build for n times that, and a page of hundreds of claims for hours.
+     */
+    static Answer unasked(Question question, java.time.Duration limit) {
+        return new Answer(question, null, null, false, "the page's replays, one per question, took longer than "
+                + StatementGuard.seconds(limit) + " together, its limit per page (--page-timeout)");
     }
 
     /**
@@ -145,7 +160,7 @@ final class CaptureRun {
             int index = answer.question().snippet();
             Outcome o = into.get(index);
             if (answer.question().plan() != null) {
-                String apart = apart(real, answer.replay(), index, true);
+                String apart = answer.unasked() != null ? answer.unasked() : apart(real, answer.replay(), index, true);
                 PlanVerdict verdict = answer.verdict();
                 if (apart == null && verdict != null) {
                     List<Assertion> assertions = new ArrayList<>(o.assertions());
@@ -174,7 +189,7 @@ final class CaptureRun {
             Outcome found = null;
             for (Answer answer : scenario.getValue()) {
                 Outcome captured = answer.replay() == null ? null : answer.replay().get(index);
-                String before = apart(real, answer.replay(), index, null);
+                String before = answer.unasked() != null ? answer.unasked() : apart(real, answer.replay(), index, null);
                 if (before == null && answer.found() && captured != null && captured.failure() != null) {
                     found = captured; // the release's look found a sequence: its replay says which step may draw from it
                     break;

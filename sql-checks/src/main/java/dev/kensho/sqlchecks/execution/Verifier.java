@@ -260,13 +260,22 @@ public final class Verifier implements AutoCloseable {
         List<CaptureRun.Question> questions = CaptureRun.questions(real, pendingPlans, sequenceQuestions);
         if (!questions.isEmpty()) {
             // One replay per question, stopping right after it (CaptureRun.questions says why not one for all).
+            // The replays together get the page's limit (CaptureRun.unasked says why): each runs under what is left of it.
             List<CaptureRun.Answer> answers = new ArrayList<>();
+            long replaysEnd = System.nanoTime() + settings.pageTimeout().toNanos();
             for (CaptureRun.Question question : questions) {
+                Duration left = Duration.ofNanos(replaysEnd - System.nanoTime());
+                if (left.isNegative() || left.isZero()) {
+                    answers.add(CaptureRun.unasked(question, settings.pageTimeout()));
+                    continue;
+                }
                 ScriptRunner[] asking = new ScriptRunner[1];
-                List<Outcome> replay = onFreshDatabase(name, snippets,
-                        database -> asking[0] = runner(database).asking(question, database.kenshoConnections()));
-                answers.add(new CaptureRun.Answer(question, replay, replay == null ? null : asking[0].verdict(),
-                        replay != null && asking[0].foundSequence()));
+                List<Outcome> replay = onFreshDatabase(name, snippets, database -> asking[0] = new ScriptRunner(database.connection(),
+                        database::openSession, guard, left, scenarioSlots).asking(question, database.kenshoConnections()));
+                answers.add(System.nanoTime() > replaysEnd && (replay == null || asking[0].verdict() == null && !asking[0].foundSequence())
+                        ? CaptureRun.unasked(question, settings.pageTimeout())
+                        : new CaptureRun.Answer(question, replay, replay == null ? null : asking[0].verdict(),
+                                replay != null && asking[0].foundSequence()));
             }
             outcomes = CaptureRun.answered(real, outcomes, answers);
         }

@@ -19,7 +19,9 @@ final class JdbcUrls {
     /**
      * The URL without its {@code user} and {@code password} parameters, which are put in {@code credentials}. pgjdbc lets
      * a URL's parameters outrank the connection's properties: a URL that still named the administrator would connect every
-     * page's session as the administrator, whatever role Kensho made for the page.
+     * page's session as the administrator, whatever role Kensho made for the page. A database named among the parameters
+     * ({@code dbname} in any case, {@code PGDBNAME}) leaves it too: pgjdbc prefers it to the URL's path, so every page's
+     * session, and every replay's fresh database, would be that one database ({@link #withDatabase} sets the path only).
      */
     static String withoutCredentials(String url, java.util.Properties credentials) {
         int query = url.indexOf('?');
@@ -33,6 +35,8 @@ final class JdbcUrls {
             if (key.equals("user") || key.equals("password")) {
                 credentials.setProperty(key, java.net.URLDecoder.decode(eq < 0 ? "" : parameter.substring(eq + 1),
                         java.nio.charset.StandardCharsets.UTF_8));
+            } else if (key.equalsIgnoreCase("dbname") || key.equalsIgnoreCase("pgdbname")) {
+                continue; // Kensho names the database (withDatabase)
             } else if (!parameter.isEmpty()) {
                 kept.append(kept.length() == 0 ? "?" : "&").append(parameter);
             }

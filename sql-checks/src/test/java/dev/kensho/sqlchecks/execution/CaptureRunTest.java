@@ -252,7 +252,7 @@ class CaptureRunTest {
     }
 
     /** An index docs_v in the role's own schema, first on the default search_path ("$user", public): it shadows public.docs_v. */
-    private static final String SHADOW_DOCS_V = "EXECUTE format('CREATE SCHEMA %I', current_user);"
+    static final String SHADOW_DOCS_V = "EXECUTE format('CREATE SCHEMA %I', current_user);"
             + " EXECUTE format('CREATE TABLE %I.other (v int)', current_user);"
             + " EXECUTE format('CREATE INDEX docs_v ON %I.other (v)', current_user);";
 

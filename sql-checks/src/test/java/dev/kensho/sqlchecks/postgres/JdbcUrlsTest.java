@@ -25,4 +25,18 @@ class JdbcUrlsTest {
         assertEquals("jdbc:postgresql://db:5432/kensho_1?sslmode=require&connectTimeout=5", JdbcUrls.withDatabase(url, "kensho_1"));
         assertEquals("jdbc:postgresql://db/app", JdbcUrls.withoutCredentials("jdbc:postgresql://db/app?user=admin", new Properties()));
     }
+    /**
+     * Red team: pgjdbc takes a {@code dbname} parameter (any case) or {@code PGDBNAME} over the URL's path, so an existing
+     * server's URL that carried one sent every page's session, and every replay's "fresh database", to that one database
+     * (the maintenance database, shared by every page and run). Kensho chooses the database: such parameters leave the URL.
+     */
+    @Test
+    void aDatabaseNamedInTheParametersLeavesTheUrl() {
+        for (String parameter : new String[] {"dbname", "DBNAME", "PGDBNAME", "pgdbname"}) {
+            String url = JdbcUrls.withDatabase(JdbcUrls.withoutCredentials("jdbc:postgresql://db:5432/app?" + parameter
+                    + "=postgres&sslmode=require", new Properties()), "kensho_1");
+            assertEquals("jdbc:postgresql://db:5432/kensho_1?sslmode=require", url);
+            assertEquals("kensho_1", org.postgresql.Driver.parseURL(url, new Properties()).getProperty("PGDBNAME"), url);
+        }
+    }
 }
