@@ -22,11 +22,12 @@ public final class GitDates {
      * {@code -z} ends every name with a NUL, as git has its bytes (no quoting: a Japanese or quoted name is the page's own
      * path), and each commit starts with an empty field, which no file name can be: a name that looks like a date line
      * (a folder "@x<" holding "lastmod>…" prints "@x</lastmod>…") is still a name, never the date of the names after it.
+     * {@code --root} lists the first commit's files whatever the author's {@code log.showRoot}.
      */
     public static Map<String, String> of(Path contentRoot) {
         Map<String, String> dates = new HashMap<>();
         try {
-            Process log = new ProcessBuilder("git", "log", "-z", "--format=%x00%cs", "--name-only", "--relative", "--no-show-signature",
+            Process log = new ProcessBuilder("git", "log", "--root", "-z", "--format=%x00%cs", "--name-only", "--relative", "--no-show-signature",
                     "--", ".").directory(contentRoot.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
             String output = new String(log.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             if (!log.waitFor(10, TimeUnit.SECONDS) || log.exitValue() != 0) {
