@@ -742,18 +742,21 @@ async function runCase(dataSet, text) {
 async function sorts(text) {
   const query = text.trim().replace(/;+$/, '');
   let tree = null;
-  // Inside a transaction the page left open, a savepoint keeps it as it was; outside one, a transaction of its own.
-  let inBlock = true;
+  // Only in a transaction of its own. Inside a transaction the page left open, a probe would be a query of that
+  // transaction (a savepoint undoes its rows, not that): it would take the transaction's snapshot and an ID before the
+  // reader's statements, so that their SET TRANSACTION ISOLATION LEVEL fails and pg_current_xact_id_if_assigned() is
+  // set. There the order is not known (null). A savepoint, released at once, tells whether a transaction is open: it
+  // takes neither.
   try {
-    await db.exec('SAVEPOINT kensho_order_probe');
+    await db.exec('SAVEPOINT kensho_order_probe; RELEASE SAVEPOINT kensho_order_probe');
+    return null;
   } catch (error) {
     if (error && error.code === '25P02') return null; // an aborted transaction answers nothing until it ends
-    inBlock = false;
-    try {
-      await db.exec('BEGIN');
-    } catch (again) {
-      return null;
-    }
+  }
+  try {
+    await db.exec('BEGIN');
+  } catch (again) {
+    return null;
   }
   try {
     await db.query('CREATE TEMP VIEW kensho_order_probe AS ' + query);
@@ -762,7 +765,7 @@ async function sorts(text) {
   } catch (error) {
     tree = null;
   } finally {
-    await db.exec(inBlock ? 'ROLLBACK TO SAVEPOINT kensho_order_probe; RELEASE SAVEPOINT kensho_order_probe' : 'ROLLBACK');
+    await db.exec('ROLLBACK');
   }
   if (tree === null) return null;
   let depth = 0;

@@ -355,6 +355,27 @@ class BrowserTest {
                 SELECT sum(n) AS total FROM counter;
                 ```
                 """);
+        // A transaction the page leaves open between snippets: what the next one does first in it is its own.
+        Files.writeString(content.resolve("guides/opentx.md"), """
+                ---
+                title: 開いた取引
+                ---
+
+                ```sql
+                CREATE TABLE t (n int);
+                INSERT INTO t VALUES (1);
+                BEGIN;
+                ```
+
+                ```sql
+                SET TRANSACTION ISOLATION LEVEL REPEATABLE READ;
+                SELECT current_setting('transaction_isolation') AS level, pg_current_xact_id_if_assigned() IS NULL AS none;
+                ```
+
+                ```sql
+                COMMIT;
+                ```
+                """);
         // A page whose snippets read the clock: a lease of 3 seconds, then whether it is still held.
         Files.writeString(content.resolve("guides/lease.md"), """
                 ---
@@ -1375,6 +1396,23 @@ class BrowserTest {
         WebElement verdict = runAndWait(last);
         assertEquals("same", verdict.getAttribute("data-kensho-verdict"), verdict.getText());
         assertEquals(" total\n-------\n     6\n(1 row)", last.findElement(By.cssSelector("[data-kensho-run-output]")).getAttribute("textContent"));
+        assertClean();
+    }
+
+    /**
+     * In a transaction the page left open, the verified statements run first in it as on the build's server: nothing of
+     * Kensho's (the probe whether a statement sorts its rows) takes the transaction's snapshot or an ID before them.
+     * Before, the probe's query in a savepoint made SET TRANSACTION fail and pg_current_xact_id_if_assigned() set.
+     */
+    @Test
+    void inATransactionThePageLeftOpenTheVerifiedStatementsAreTheFirstQueriesOfIt() {
+        List<WebElement> figures = openWithRunControls(base + "sample/guides/opentx/");
+        assertEquals("same", runAndWait(figures.get(0)).getAttribute("data-kensho-verdict"));
+        WebElement verdict = runAndWait(figures.get(1));
+        assertEquals("same", verdict.getAttribute("data-kensho-verdict"), verdict.getText());
+        assertEquals("      level      | none\n-----------------+------\n repeatable read | t\n(1 row)",
+                figures.get(1).findElement(By.cssSelector("[data-kensho-run-output]")).getAttribute("textContent"));
+        assertEquals("same", runAndWait(figures.get(2)).getAttribute("data-kensho-verdict"));
         assertClean();
     }
 

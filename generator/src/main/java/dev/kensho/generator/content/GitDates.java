@@ -19,22 +19,35 @@ public final class GitDates {
     /**
      * Path below the content folder → date of the newest commit touching it (yyyy-mm-dd). One git process: {@code --relative}
      * names the files from the content folder and leaves out those outside it (a build pays for each process it starts).
+     * {@code -z} ends every name with a NUL, as git has its bytes (no quoting: a Japanese or quoted name is the page's own
+     * path), and each commit starts with an empty field, which no file name can be: a name that looks like a date line
+     * (a folder "@x<" holding "lastmod>…" prints "@x</lastmod>…") is still a name, never the date of the names after it.
+     * {@code --root} lists the first commit's files whatever the author's {@code log.showRoot}.
      */
     public static Map<String, String> of(Path contentRoot) {
         Map<String, String> dates = new HashMap<>();
         try {
-            Process log = new ProcessBuilder("git", "log", "--format=@%cs", "--name-only", "--relative", "--", ".")
-                    .directory(contentRoot.toFile()).redirectErrorStream(true).start();
+            Process log = new ProcessBuilder("git", "log", "--root", "-z", "--format=%x00%cs", "--name-only", "--relative", "--no-show-signature",
+                    "--", ".").directory(contentRoot.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
             String output = new String(log.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             if (!log.waitFor(10, TimeUnit.SECONDS) || log.exitValue() != 0) {
-                return new HashMap<>(); // not a repository (git's message is on the output), or no git
+                return new HashMap<>(); // not a repository, or no git
             }
+            // Fields: "" date ("\n" first-name) name … "" date …: a commit's names follow a newline after its date.
             String date = null;
-            for (String line : output.split("\n")) {
-                if (line.startsWith("@")) {
-                    date = line.substring(1);
-                } else if (!line.isBlank() && date != null) {
-                    dates.putIfAbsent(line, date);
+            boolean dateNext = false;
+            boolean firstName = false;
+            for (String field : output.split("\0")) {
+                if (field.isEmpty()) {
+                    dateNext = true;
+                } else if (dateNext) {
+                    date = field;
+                    dateNext = false;
+                    firstName = true;
+                } else if (date != null) {
+                    String name = firstName && field.startsWith("\n") ? field.substring(1) : field;
+                    firstName = false;
+                    dates.putIfAbsent(name, date);
                 }
             }
         } catch (IOException e) {

@@ -47,6 +47,25 @@ class GitDatesTest {
     }
 
     @Test
+    void aFileNameIsNeverReadAsADateNamesAreGitsOwnBytesAndTheFirstCommitCounts() throws Exception {
+        // A page's folder named "@x<" holding "lastmod>…": git prints "@x</lastmod>…", a line that read as a date (the
+        // sitemap's <lastmod> and the page's last-updated line then showed it for every later file of that commit).
+        Path content = Files.createDirectories(temp.resolve("content/@x<"));
+        git("2026-01-01", "init", "-q");
+        // An author's own git settings still date the first commit's files (false would list none of them).
+        git("2026-01-01", "config", "log.showRoot", "false");
+        Files.writeString(content.resolve("lastmod><loc>https:"), "a folder read as a date");
+        Files.writeString(temp.resolve("content/page.md"), "page");
+        Files.writeString(temp.resolve("content/日本語.md"), "a page with a Japanese name");
+        Files.writeString(temp.resolve("content/new\nline.md"), "a name git quotes");
+        git("2026-02-03", "add", "-A");
+        git("2026-02-03", "commit", "-q", "-m", "first");
+
+        assertEquals(Map.of("@x</lastmod><loc>https:", "2026-02-03", "page.md", "2026-02-03", "日本語.md", "2026-02-03",
+                "new\nline.md", "2026-02-03"), GitDates.of(temp.resolve("content")));
+    }
+
+    @Test
     void aFolderOutsideARepositoryHasNoDates() throws Exception {
         Path content = Files.createDirectories(temp.resolve("content"));
         Files.writeString(content.resolve("a.md"), "a");
