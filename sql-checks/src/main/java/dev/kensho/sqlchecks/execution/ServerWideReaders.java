@@ -107,8 +107,9 @@ final class ServerWideReaders {
     /** Functions given a backend of the server's: any session's, Kensho's among them. */
     private static final String BACKEND_COUNTER = "pg_stat_get_backend_";
 
+    /** Role lists, and the function that answers membership of any role by name (a reader's superuser is a member of all). */
     private static final Set<String> ROLE_LISTS = Set.of("pg_roles", "pg_authid", "pg_user", "pg_shadow", "pg_group",
-            "pg_auth_members", "pg_user_mappings", "pg_parameter_acl");
+            "pg_auth_members", "pg_user_mappings", "pg_parameter_acl", "pg_has_role");
 
     private static final Set<String> STATISTICS = Set.of("pg_stat_bgwriter", "pg_stat_checkpointer", "pg_stat_wal", "pg_stat_io",
             "pg_stat_slru", "pg_stat_archiver", "pg_stat_recovery_prefetch", "pg_stat_wal_receiver", "pg_stat_replication_slots",
@@ -120,7 +121,12 @@ final class ServerWideReaders {
 
     private static final Set<String> COUNTERS = Set.of("txid_current", "pg_current_xact_id", "txid_current_snapshot",
             "pg_current_snapshot", "xmin", "xmax", "txid_current_if_assigned", "pg_current_xact_id_if_assigned",
-            "pg_control_checkpoint", "pg_control_system", "pg_control_init", "pg_control_recovery");
+            "pg_control_checkpoint", "pg_control_system", "pg_control_init", "pg_control_recovery",
+            // Catalog columns of type xid (age() of them reads the counter: a database's or a table's frozen horizon),
+            // mxid_age (any multixact ID is the counter's), and when the server started or read its configuration.
+            "datfrozenxid", "datminmxid", "relfrozenxid", "relminmxid", "mxid_age", "pg_postmaster_start_time", "pg_conf_load_time");
+    /** Catalog columns whose values are the server's counters whatever table alias qualifies them. */
+    private static final Set<String> COUNTER_COLUMNS = Set.of("xmin", "xmax", "datfrozenxid", "datminmxid", "relfrozenxid", "relminmxid");
     private static final List<String> COUNTER_PREFIXES = List.of("pg_current_wal_", "pg_last_wal_");
     /** Whether the transaction has an ID yet: the page's doing, when only its being NULL is read. */
     private static final Set<String> IF_ASSIGNED = Set.of("txid_current_if_assigned", "pg_current_xact_id_if_assigned");
@@ -152,7 +158,7 @@ final class ServerWideReaders {
         String name = SqlLexer.value(tokens, i).toLowerCase(Locale.ROOT);
         if (i >= 1 && tokens.get(i - 1).text().equals(".") && !(i >= 2 && nameAt(tokens, i - 2).equals("pg_catalog"))) {
             // A column or an object of the page's own schema; but t.xmin is a row's transaction ID, whatever t is.
-            return name.equals("xmin") || name.equals("xmax") ? Shared.COUNTERS : null;
+            return COUNTER_COLUMNS.contains(name) ? Shared.COUNTERS : null;
         }
         if (name.equals("pg_event_trigger") || name.equals("kensho_refuse_extensions")) {
             return Shared.GUARD;

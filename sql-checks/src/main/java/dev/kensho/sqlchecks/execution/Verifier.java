@@ -271,7 +271,7 @@ public final class Verifier implements AutoCloseable {
                 }
                 ScriptRunner[] asking = new ScriptRunner[1];
                 List<Outcome> replay = onFreshDatabase(name, snippets, database -> asking[0] = new ScriptRunner(database.connection(),
-                        database::openSession, guard, left, scenarioSlots).asking(question, database.kenshoConnections()));
+                        database::openSession, guard, left, scenarioSlots, treeCatalog).asking(question, database.kenshoConnections()));
                 answers.add(System.nanoTime() > replaysEnd && (replay == null || asking[0].verdict() == null && !asking[0].foundSequence())
                         ? CaptureRun.unasked(question, settings.pageTimeout())
                         : new CaptureRun.Answer(question, replay, replay == null ? null : asking[0].verdict(),

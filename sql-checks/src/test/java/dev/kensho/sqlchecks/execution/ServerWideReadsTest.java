@@ -93,6 +93,10 @@ class ServerWideReadsTest {
                 page().add("", "SELECT rolsuper FROM pg_roles WHERE rolname = current_user;", " rolsuper\n----------\n f\n").last());
         assertRefused(roles + "pg_auth_members, at page.md:1:34" + why, "page.md:1:34",
                 page().add("", "SELECT count(*) >= 0 AS any FROM pg_auth_members;", " any\n-----\n t\n").last());
+
+        // Membership asked of a role by name: the page's role is no member of postgres; a reader's superuser is.
+        assertRefused(roles + "pg_has_role, at page.md:1:8" + why, "page.md:1:8",
+                page().add("", "SELECT pg_has_role('postgres', 'MEMBER') AS member;", " member\n--------\n f\n").last());
     }
 
     /** Two pages at once (--jobs 2): the other page's lock shows in an unrestricted pg_locks; the page's own locks do not. */
@@ -154,6 +158,16 @@ class ServerWideReadsTest {
                 .add("", "SELECT 'made'::regclass::oid >= 16384 AS user_made, 'made'::regclass::oid AS made;",
                         " user_made | made\n-----------+-------\n t         | 16390\n").run();
         assertRefused(counter + "the column made of type oid, at page.md:5:1" + why, "page.md:5:1", oid.outcomes().get(1));
+        // The red team's: the age of the database's frozen horizon told a replay from the real run (the counter moved
+        // between them), a table's too, and when the server started.
+        assertRefused(counter + "datfrozenxid, at page.md:1:12" + why, "page.md:1:12",
+                page().add("", "SELECT age(datfrozenxid) < 15000 AS young FROM pg_database WHERE datname = current_database();",
+                        " young\n-------\n t\n").last());
+        PageResult table = page().add("", "CREATE TABLE t (id int);")
+                .add("", "SELECT mxid_age(c.relminmxid) >= 0 AS aged FROM pg_class c WHERE c.relname = 't';", " aged\n------\n t\n").run();
+        assertRefused(counter + "mxid_age, at page.md:5:8" + why, "page.md:5:8", table.outcomes().get(1));
+        assertRefused(counter + "pg_postmaster_start_time, at page.md:1:8" + why, "page.md:1:8",
+                page().add("", "SELECT pg_postmaster_start_time() < now() AS started;", " started\n---------\n t\n").last());
     }
 
     /** Restricted to the page's own database or session, the same views read only the page's doing: claims on them pass. */
