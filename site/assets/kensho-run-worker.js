@@ -515,6 +515,8 @@ async function prepare(plan, target) {
   // statements also fill its catalog caches, which the reader's run then finds warm.
   db = live.db;
   live.verifiedSorts = await verifiedSortsOf(plan.runs[target]);
+  // The answers hold for this state only: a run takes them only where the engine still is at it (see run).
+  live.sortsAt = live.at;
   await typeName(16);
   // A snapshot of it, unless the reader waits for this very state now (it is taken the next time).
   if (!waiting.length) await keepSnapshot(plan, live);
@@ -656,7 +658,7 @@ async function run(request, progress) {
     }
   }
   // What the preparation asked of this very state already (see prepare).
-  const asked = live.prepared && live.at === target && live.verifiedSorts ? live.verifiedSorts : null;
+  const asked = live.prepared && live.at === target && live.sortsAt === target && live.verifiedSorts ? live.verifiedSorts : null;
   live.prepared = false;
   live.verifiedSorts = null;
   // Where the time went, for the benchmark: this worker's start (ms since it began: PGlite's code imported, its files
