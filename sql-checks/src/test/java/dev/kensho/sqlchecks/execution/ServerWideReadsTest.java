@@ -42,15 +42,7 @@ class ServerWideReadsTest {
         return TestPage.on(verifier);
     }
 
-    private static final String DATABASES = "this claim cannot be checked: the page reads the server's other databases or sessions (";
-    private static final String DATABASES_WHY = "; the build's server also holds Kensho's own database and sessions and, with --jobs, "
-            + "other pages' databases and sessions; a reader's holds the page's database only)";
 
-    private static void assertRefused(String message, String location, Outcome outcome) {
-        assertTrue(outcome.failure() != null, () -> "passed: " + outcome.snippet().sql());
-        assertEquals(message, outcome.failure().message(), outcome.snippet().sql());
-        assertEquals(location, outcome.failure().location().toString(), outcome.snippet().sql());
-    }
 
     private static void assertPassed(Outcome outcome) {
         assertNull(outcome.failure(), () -> outcome.snippet().sql() + " -> " + outcome.failure());
@@ -61,41 +53,41 @@ class ServerWideReadsTest {
     void aClaimOnTheServersOtherDatabasesFailsAtTheRead() throws Exception {
         Outcome others = page().add("", "SELECT count(*) > 0 AS others FROM pg_database WHERE datname <> current_database() AND NOT datistemplate;",
                 " others\n--------\n t\n").last();
-        assertRefused(DATABASES + "pg_database, at page.md:1:36" + DATABASES_WHY, "page.md:1:36", others);
+        TestPage.assertRefused(TestPage.DATABASES + "pg_database, at page.md:1:36" + TestPage.DATABASES_WHY, "page.md:1:36", others);
         // Their sizes and statistics, however spelled: a function given another database, the unrestricted view, dynamic SQL.
-        assertRefused(DATABASES + "pg_database_size, at page.md:1:8" + DATABASES_WHY, "page.md:1:8",
+        TestPage.assertRefused(TestPage.DATABASES + "pg_database_size, at page.md:1:8" + TestPage.DATABASES_WHY, "page.md:1:8",
                 page().add("", "SELECT pg_database_size('postgres') > 0 AS big;", " big\n-----\n t\n").last());
-        assertRefused(DATABASES + "U&\"pg\\005fstat_database\", at page.md:1:47" + DATABASES_WHY, "page.md:1:47",
+        TestPage.assertRefused(TestPage.DATABASES + "U&\"pg\\005fstat_database\", at page.md:1:47" + TestPage.DATABASES_WHY, "page.md:1:47",
                 page().add("", "SELECT sum(numbackends) > 0 AS connected FROM U&\"pg\\005fstat_database\";",
                         " connected\n-----------\n t\n").last());
         // An OR widens the restriction, a subquery has its own: neither reads only the page's database.
-        assertRefused(DATABASES + "pg_database, at page.md:1:37" + DATABASES_WHY, "page.md:1:37",
+        TestPage.assertRefused(TestPage.DATABASES + "pg_database, at page.md:1:37" + TestPage.DATABASES_WHY, "page.md:1:37",
                 page().add("", "SELECT count(*) > 1 AS several FROM pg_database WHERE datname = current_database() OR datistemplate;",
                         " several\n---------\n t\n").last());
-        assertRefused(DATABASES + "pg_database, at page.md:1:30" + DATABASES_WHY, "page.md:1:30",
+        TestPage.assertRefused(TestPage.DATABASES + "pg_database, at page.md:1:30" + TestPage.DATABASES_WHY, "page.md:1:30",
                 page().add("", "SELECT (SELECT count(*) FROM pg_database) > 1 AS several FROM pg_database WHERE datname = current_database();",
                         " several\n---------\n t\n").last());
         // Read through a function defined earlier: the later claim fails at its own line, naming the read.
         PageResult hidden = page()
                 .add("", "CREATE FUNCTION others() RETURNS bigint LANGUAGE plpgsql AS $$ BEGIN RETURN (SELECT count(*) FROM pg_database); END $$;")
                 .add("", "SELECT others() > 1 AS several;", " several\n---------\n t\n").run();
-        assertRefused(DATABASES + "pg_database, at page.md:1:61" + DATABASES_WHY, "page.md:5:1", hidden.outcomes().get(1));
+        TestPage.assertRefused(TestPage.DATABASES + "pg_database, at page.md:1:61" + TestPage.DATABASES_WHY, "page.md:5:1", hidden.outcomes().get(1));
     }
 
     @Test
     void aClaimOnTheServersRolesFailsEvenForThePagesOwnRole() throws Exception {
         String roles = "this claim cannot be checked: the page reads the server's roles (";
         String why = "; every role a page sees is Kensho's making, the page's own included; a reader's session is the superuser postgres)";
-        assertRefused(roles + "pg_roles, at page.md:1:37" + why, "page.md:1:37",
+        TestPage.assertRefused(roles + "pg_roles, at page.md:1:37" + why, "page.md:1:37",
                 page().add("", "SELECT count(*) > 1 AS several FROM pg_roles;", " several\n---------\n t\n").last());
         // The page's role is not a superuser at build; a reader's postgres is.
-        assertRefused(roles + "pg_roles, at page.md:1:22" + why, "page.md:1:22",
+        TestPage.assertRefused(roles + "pg_roles, at page.md:1:22" + why, "page.md:1:22",
                 page().add("", "SELECT rolsuper FROM pg_roles WHERE rolname = current_user;", " rolsuper\n----------\n f\n").last());
-        assertRefused(roles + "pg_auth_members, at page.md:1:34" + why, "page.md:1:34",
+        TestPage.assertRefused(roles + "pg_auth_members, at page.md:1:34" + why, "page.md:1:34",
                 page().add("", "SELECT count(*) >= 0 AS any FROM pg_auth_members;", " any\n-----\n t\n").last());
 
         // Membership asked of a role by name: the page's role is no member of postgres; a reader's superuser is.
-        assertRefused(roles + "pg_has_role, at page.md:1:8" + why, "page.md:1:8",
+        TestPage.assertRefused(roles + "pg_has_role, at page.md:1:8" + why, "page.md:1:8",
                 page().add("", "SELECT pg_has_role('postgres', 'MEMBER') AS member;", " member\n--------\n f\n").last());
     }
 
@@ -113,7 +105,7 @@ class ServerWideReadsTest {
         Outcome others = page().add("", "SELECT count(*) > 0 AS others FROM pg_locks WHERE mode = 'AccessExclusiveLock' AND pid <> pg_backend_pid();",
                 " others\n--------\n t\n").last();
         assertTrue(holder.get().passed(), () -> String.valueOf(holder.join().outcomes()));
-        assertRefused(DATABASES + "pg_locks, at page.md:1:36" + DATABASES_WHY, "page.md:1:36", others);
+        TestPage.assertRefused(TestPage.DATABASES + "pg_locks, at page.md:1:36" + TestPage.DATABASES_WHY, "page.md:1:36", others);
         PageResult own = page().add("", "CREATE TABLE mine (id int);")
                 .add("", "BEGIN;")
                 .add("", "LOCK TABLE mine IN SHARE MODE;")
@@ -126,7 +118,7 @@ class ServerWideReadsTest {
                 .add("", "COMMIT;").run();
         own.outcomes().forEach(ServerWideReadsTest::assertPassed);
         // pg_class has the same OID in every database copied from the template: its locks are any page's.
-        assertRefused(DATABASES + "pg_locks, at page.md:1:34" + DATABASES_WHY, "page.md:1:34",
+        TestPage.assertRefused(TestPage.DATABASES + "pg_locks, at page.md:1:34" + TestPage.DATABASES_WHY, "page.md:1:34",
                 page().add("", "SELECT count(*) >= 0 AS any FROM pg_locks WHERE relation = 'pg_class'::regclass;", " any\n-----\n t\n").last());
     }
 
@@ -134,11 +126,11 @@ class ServerWideReadsTest {
     void aClaimOnTheServersCumulativeStatisticsFails() throws Exception {
         String stats = "this claim cannot be checked: the page reads the server's cumulative statistics (";
         String why = "; they count Kensho's own work and other pages' beside this page's)";
-        assertRefused(stats + "pg_stat_io, at page.md:1:40" + why, "page.md:1:40",
+        TestPage.assertRefused(stats + "pg_stat_io, at page.md:1:40" + why, "page.md:1:40",
                 page().add("", "SELECT sum(reads) >= 0 AS counted FROM pg_stat_io;", " counted\n---------\n t\n").last());
-        assertRefused(stats + "pg_stat_checkpointer, at page.md:1:43" + why, "page.md:1:43",
+        TestPage.assertRefused(stats + "pg_stat_checkpointer, at page.md:1:43" + why, "page.md:1:43",
                 page().add("", "SELECT num_requested >= 0 AS counted FROM pg_stat_checkpointer;", " counted\n---------\n t\n").last());
-        assertRefused(stats + "pg_stat_get_buf_alloc, at page.md:1:8" + why, "page.md:1:8",
+        TestPage.assertRefused(stats + "pg_stat_get_buf_alloc, at page.md:1:8" + why, "page.md:1:8",
                 page().add("", "SELECT pg_stat_get_buf_alloc() > 0 AS counted;", " counted\n---------\n t\n").last());
     }
 
@@ -146,27 +138,27 @@ class ServerWideReadsTest {
     void aClaimOnTheServersTransactionAndWalCountersFails() throws Exception {
         String counter = "this claim cannot be checked: the page reads a counter the whole server shares (";
         String why = "; its value moved with everything the build's server did before the page ran; a reader's server counts from elsewhere)";
-        assertRefused(counter + "txid_current, at page.md:1:8" + why, "page.md:1:8",
+        TestPage.assertRefused(counter + "txid_current, at page.md:1:8" + why, "page.md:1:8",
                 page().add("", "SELECT txid_current() > 3 AS moved;", " moved\n-------\n t\n").last());
-        assertRefused(counter + "pg_current_wal_lsn, at page.md:1:8" + why, "page.md:1:8",
+        TestPage.assertRefused(counter + "pg_current_wal_lsn, at page.md:1:8" + why, "page.md:1:8",
                 page().add("", "SELECT pg_current_wal_lsn() > '0/0' AS moved;", " moved\n-------\n t\n").last());
         PageResult rows = page().add("", "CREATE TABLE t (id int); INSERT INTO t VALUES (1);")
                 .add("", "SELECT t.xmin::text::bigint > 3 AS moved FROM t;", " moved\n-------\n t\n").run();
-        assertRefused(counter + "xmin, at page.md:5:10" + why, "page.md:5:10", rows.outcomes().get(1));
+        TestPage.assertRefused(counter + "xmin, at page.md:5:10" + why, "page.md:5:10", rows.outcomes().get(1));
         // A new object's OID comes from the server's one counter: shown in a claim, however the text reached it.
         PageResult oid = page().add("", "CREATE TABLE made (id int);")
                 .add("", "SELECT 'made'::regclass::oid >= 16384 AS user_made, 'made'::regclass::oid AS made;",
                         " user_made | made\n-----------+-------\n t         | 16390\n").run();
-        assertRefused(counter + "the column made of type oid, at page.md:5:1" + why, "page.md:5:1", oid.outcomes().get(1));
+        TestPage.assertRefused(counter + "the column made of type oid, at page.md:5:1" + why, "page.md:5:1", oid.outcomes().get(1));
         // The red team's: the age of the database's frozen horizon told a replay from the real run (the counter moved
         // between them), a table's too, and when the server started.
-        assertRefused(counter + "datfrozenxid, at page.md:1:12" + why, "page.md:1:12",
+        TestPage.assertRefused(counter + "datfrozenxid, at page.md:1:12" + why, "page.md:1:12",
                 page().add("", "SELECT age(datfrozenxid) < 15000 AS young FROM pg_database WHERE datname = current_database();",
                         " young\n-------\n t\n").last());
         PageResult table = page().add("", "CREATE TABLE t (id int);")
                 .add("", "SELECT mxid_age(c.relminmxid) >= 0 AS aged FROM pg_class c WHERE c.relname = 't';", " aged\n------\n t\n").run();
-        assertRefused(counter + "mxid_age, at page.md:5:8" + why, "page.md:5:8", table.outcomes().get(1));
-        assertRefused(counter + "pg_postmaster_start_time, at page.md:1:8" + why, "page.md:1:8",
+        TestPage.assertRefused(counter + "mxid_age, at page.md:5:8" + why, "page.md:5:8", table.outcomes().get(1));
+        TestPage.assertRefused(counter + "pg_postmaster_start_time, at page.md:1:8" + why, "page.md:1:8",
                 page().add("", "SELECT pg_postmaster_start_time() < now() AS started;", " started\n---------\n t\n").last());
     }
 
@@ -207,7 +199,7 @@ class ServerWideReadsTest {
     void kenshosExtensionGuardLeavesNothingThePageCanClaim() throws Exception {
         assertPassed(page().add("", SCHEMAS, SCHEMA_ROWS).last());
         assertPassed(page().add("", OWN_SESSIONS, OWN_SESSION_ROWS).last());
-        assertRefused("this claim cannot be checked: the page reads what Kensho installs in the page's database (pg_event_trigger, "
+        TestPage.assertRefused("this claim cannot be checked: the page reads what Kensho installs in the page's database (pg_event_trigger, "
                         + "at page.md:1:32; Kensho's extension guard, an event trigger and its function, is there at build and not in "
                         + "a reader's database; a page cannot make an event trigger)", "page.md:1:32",
                 page().add("", "SELECT count(*) AS guards FROM pg_event_trigger;", " guards\n--------\n      1\n").last());

@@ -16,6 +16,18 @@ import java.util.Map;
 /** Builds snippets on consecutive lines of one page, from (meta, sql, rows) triples, and verifies them. */
 final class TestPage {
 
+    /** How a claim on the server's other databases or sessions is refused ({@link ServerWideReaders}): the message's start and end. */
+    static final String DATABASES = "this claim cannot be checked: the page reads the server's other databases or sessions (";
+    static final String DATABASES_WHY = "; the build's server also holds Kensho's own database and sessions and, with --jobs, "
+            + "other pages' databases and sessions; a reader's holds the page's database only)";
+
+    /** That the outcome failed with exactly this message at exactly this location. */
+    static void assertRefused(String message, String location, Outcome outcome) {
+        org.junit.jupiter.api.Assertions.assertTrue(outcome.failure() != null, () -> "passed: " + outcome.snippet().sql());
+        org.junit.jupiter.api.Assertions.assertEquals(message, outcome.failure().message(), outcome.snippet().sql());
+        org.junit.jupiter.api.Assertions.assertEquals(location, outcome.failure().location().toString(), outcome.snippet().sql());
+    }
+
     private final Verifier verifier;
     final List<Snippet> snippets = new ArrayList<>();
     private int line = 1;

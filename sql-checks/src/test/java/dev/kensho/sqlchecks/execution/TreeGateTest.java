@@ -38,15 +38,7 @@ class TreeGateTest {
     }
 
     private static final String BUILT = ", read by a statement the page built at run time, in the snippet at ";
-    private static final String DATABASES = "this claim cannot be checked: the page reads the server's other databases or sessions (";
-    private static final String DATABASES_WHY = "; the build's server also holds Kensho's own database and sessions and, with --jobs, "
-            + "other pages' databases and sessions; a reader's holds the page's database only)";
 
-    private static void assertRefused(String message, String location, Outcome outcome) {
-        assertTrue(outcome.failure() != null, () -> "passed: " + outcome.snippet().sql());
-        assertEquals(message, outcome.failure().message(), outcome.snippet().sql());
-        assertEquals(location, outcome.failure().location().toString(), outcome.snippet().sql());
-    }
 
     private static void assertAllPassed(PageResult result) {
         result.outcomes().forEach(o -> assertNull(o.failure(), () -> o.snippet().sql() + " -> " + o.failure()));
@@ -54,7 +46,7 @@ class TreeGateTest {
 
     @Test
     void aNameBuiltFromPiecesInDynamicSqlFailsTheClaim() throws Exception {
-        assertRefused(DATABASES + "pg_database" + BUILT + "page.md:1:1" + DATABASES_WHY, "page.md:1:1", page().add("",
+        TestPage.assertRefused(TestPage.DATABASES + "pg_database" + BUILT + "page.md:1:1" + TestPage.DATABASES_WHY, "page.md:1:1", page().add("",
                 "SELECT (xpath('//n/text()', query_to_xml('SELECT count(*) AS n FROM pg_' || 'database', false, false, '')))[1]::text::int > 1 AS several;",
                 " several\n---------\n t\n").last());
     }
@@ -65,7 +57,7 @@ class TreeGateTest {
         PageResult roles = page()
                 .add("", "DO $$ BEGIN EXECUTE format('CREATE TABLE r AS SELECT count(*) AS n FROM %I', 'pg_' || 'roles'); END $$;")
                 .add("", "SELECT n > 1 AS several FROM r;", " several\n---------\n t\n").run();
-        assertRefused("this claim cannot be checked: the page reads the server's roles (pg_roles" + BUILT + "page.md:1:1; every role a "
+        TestPage.assertRefused("this claim cannot be checked: the page reads the server's roles (pg_roles" + BUILT + "page.md:1:1; every role a "
                 + "page sees is Kensho's making, the page's own included; a reader's session is the superuser postgres)", "page.md:5:1",
                 roles.outcomes().get(1));
     }
@@ -73,7 +65,7 @@ class TreeGateTest {
     /** Through a regclass cast of computed text. */
     @Test
     void statisticsReachedThroughARegclassOfComputedTextFailTheClaim() throws Exception {
-        assertRefused("this claim cannot be checked: the page reads the server's cumulative statistics (pg_stat_io" + BUILT
+        TestPage.assertRefused("this claim cannot be checked: the page reads the server's cumulative statistics (pg_stat_io" + BUILT
                 + "page.md:1:1; they count Kensho's own work and other pages' beside this page's)", "page.md:1:1", page().add("",
                 "SELECT (xpath('//n/text()', query_to_xml('SELECT sum(reads) >= 0 AS n FROM ' || ('pg_stat_' || 'io')::regclass, "
                         + "false, false, '')))[1]::text AS counted;", " counted\n---------\n true\n").last());
@@ -84,7 +76,7 @@ class TreeGateTest {
         PageResult viewed = page()
                 .add("", "DO $$ BEGIN EXECUTE 'CREATE VIEW dbs AS SELECT datname FROM pg_' || 'database'; END $$;")
                 .add("", "SELECT count(*) > 1 AS several FROM dbs;", " several\n---------\n t\n").run();
-        assertRefused(DATABASES + "pg_database" + BUILT + "page.md:1:1" + DATABASES_WHY, "page.md:5:1", viewed.outcomes().get(1));
+        TestPage.assertRefused(TestPage.DATABASES + "pg_database" + BUILT + "page.md:1:1" + TestPage.DATABASES_WHY, "page.md:5:1", viewed.outcomes().get(1));
     }
 
     /** What the text gate reads and allows (restricted to the page's own database, in the text or literal dynamic SQL) still passes. */
@@ -124,7 +116,7 @@ class TreeGateTest {
                 .add("", "CREATE FUNCTION " + name + "() RETURNS bigint LANGUAGE plpgsql AS $$ DECLARE n bigint; BEGIN "
                         + "EXECUTE 'SELECT count(*) FROM pg_' || 'database' INTO n; RETURN n; END $$;")
                 .add("", "SELECT " + name + "() > 1 AS several;", " several\n---------\n t\n").run();
-        assertRefused(DATABASES + "pg_database" + BUILT + "page.md:6:1" + DATABASES_WHY, "page.md:6:1", forged.outcomes().get(1));
+        TestPage.assertRefused(TestPage.DATABASES + "pg_database" + BUILT + "page.md:6:1" + TestPage.DATABASES_WHY, "page.md:6:1", forged.outcomes().get(1));
     }
 
     /** A page that silences the parse trees and runs SQL built at run time cannot be checked: what it read is unknown. */
@@ -134,7 +126,7 @@ class TreeGateTest {
                 .add("", "SET client_min_messages = warning;")
                 .add("", "DO $$ BEGIN EXECUTE 'CREATE TABLE r AS SELECT count(*) AS n FROM pg_' || 'database'; END $$;")
                 .add("", "SELECT n > 1 AS several FROM r;", " several\n---------\n t\n").run();
-        assertRefused("this claim cannot be checked: the server did not report what a statement of the page read at run time "
+        TestPage.assertRefused("this claim cannot be checked: the server did not report what a statement of the page read at run time "
                 + "(page.md:5:1: the server did not report how it parsed the statement (Kensho's session settings debug_print_parse "
                 + "= on, debug_pretty_print = off and client_min_messages = log deliver it; the page changed one of them))",
                 "page.md:9:1", silenced.outcomes().get(2));
