@@ -106,11 +106,11 @@ final class CaptureRun {
      * and what it answered there: a plan claim's {@code verdict} (null when not reached), or whether the look {@code found}
      * a sequence. {@code unasked}: why the question got no replay of its own, or null when it did ({@link #unasked}).
      */
-    record Answer(Question question, List<Outcome> replay, PlanVerdict verdict, boolean found, String unasked) {
+    record Answer(Question question, List<Outcome> replay, RunTrace trace, PlanVerdict verdict, boolean found, String unasked) {
 
-        /** A question whose replay ran (or could not run because its database could not be made). */
-        Answer(Question question, List<Outcome> replay, PlanVerdict verdict, boolean found) {
-            this(question, replay, verdict, found, null);
+        /** A question whose replay ran (or could not run because its database could not be made: null {@code replay}). */
+        Answer(Question question, List<Outcome> replay, RunTrace trace, PlanVerdict verdict, boolean found) {
+            this(question, replay, trace, verdict, found, null);
         }
     }
 
@@ -120,7 +120,7 @@ final class CaptureRun {
      * snippets take just under the limit holds the build for n times that, and a page of hundreds of claims for hours.
      */
     static Answer unasked(Question question, java.time.Duration limit) {
-        return new Answer(question, null, null, false, "the page's replays, one per question, took longer than "
+        return new Answer(question, null, null, null, false, "the page's replays, one per question, took longer than "
                 + StatementGuard.seconds(limit) + " together, its limit per page (--page-timeout)");
     }
 
@@ -151,16 +151,17 @@ final class CaptureRun {
      * snippet as the real run did: every snippet before it ended alike ({@link RestoreProof#same}), and it too (a scenario,
      * unless its look found a sequence, which fails it), or but for its values ({@link #ranAlike}: a plan claim's snippet);
      * otherwise the claim fails at its line, saying it could not be checked. The comparison is with {@code real}, the real
-     * run's outcomes as they ran (plan claims waiting count as passed on both).
+     * run's outcomes as they ran (plan claims waiting count as passed on both), and with {@code realTrace}, what the server
+     * parsed in each of its snippets: "ended alike" does not prove the replay ran the real run's DDL ({@link RunTrace}).
      */
-    static List<Outcome> answered(List<Outcome> real, List<Outcome> into, List<Answer> answers) {
+    static List<Outcome> answered(List<Outcome> real, RunTrace realTrace, List<Outcome> into, List<Answer> answers) {
         List<Outcome> answered = new ArrayList<>(into);
         Map<Integer, List<Answer>> byScenario = new java.util.LinkedHashMap<>();
         for (Answer answer : answers) {
             int index = answer.question().snippet();
             Outcome o = into.get(index);
             if (answer.question().plan() != null) {
-                String apart = answer.unasked() != null ? answer.unasked() : apart(real, answer.replay(), index, true);
+                String apart = answer.unasked() != null ? answer.unasked() : apart(real, realTrace, answer, index, true);
                 PlanVerdict verdict = answer.verdict();
                 if (apart == null && verdict != null) {
                     List<Assertion> assertions = new ArrayList<>(o.assertions());
@@ -189,12 +190,12 @@ final class CaptureRun {
             Outcome found = null;
             for (Answer answer : scenario.getValue()) {
                 Outcome captured = answer.replay() == null ? null : answer.replay().get(index);
-                String before = answer.unasked() != null ? answer.unasked() : apart(real, answer.replay(), index, null);
+                String before = answer.unasked() != null ? answer.unasked() : apart(real, realTrace, answer, index, null);
                 if (before == null && answer.found() && captured != null && captured.failure() != null) {
                     found = captured; // the release's look found a sequence: its replay says which step may draw from it
                     break;
                 }
-                String reached = before != null ? before : apart(real, answer.replay(), index, false);
+                String reached = before != null ? before : apart(real, realTrace, answer, index, false);
                 apart = apart != null ? apart : reached;
             }
             if (found != null) {
@@ -217,7 +218,8 @@ final class CaptureRun {
      * differing: a plan claim's statement is a query or DML, so its statements ran alike when they ended alike and returned
      * the same columns and as many rows. What it cannot tell apart is DDL whose effect depends on such a value.
      */
-    private static String apart(List<Outcome> real, List<Outcome> replay, int index, Boolean valuesMayDiffer) {
+    private static String apart(List<Outcome> real, RunTrace realTrace, Answer answer, int index, Boolean valuesMayDiffer) {
+        List<Outcome> replay = answer.replay();
         if (replay == null) {
             return "the replay could not run";
         }
@@ -228,8 +230,9 @@ final class CaptureRun {
                     return null;
                 }
                 return captured == null ? "the replay stopped before it"
-                        : (valuesMayDiffer ? ranAlike(real.get(i), captured) : RestoreProof.same(real.get(i), captured)) ? null
-                        : "it ended otherwise on the replay";
+                        : !(valuesMayDiffer ? ranAlike(real.get(i), captured) : RestoreProof.same(real.get(i), captured))
+                        ? "it ended otherwise on the replay"
+                        : parsedOtherwise(realTrace, answer.trace(), real.get(i), i);
             }
             if (captured == null) {
                 return "the replay stopped before it";
@@ -237,8 +240,25 @@ final class CaptureRun {
             if (!RestoreProof.same(real.get(i), captured)) {
                 return "the snippet at " + real.get(i).snippet().location() + " ended otherwise on the replay";
             }
+            String parsed = parsedOtherwise(realTrace, answer.trace(), real.get(i), i);
+            if (parsed != null) {
+                return parsed;
+            }
         }
         return "the replay stopped before it";
+    }
+
+    /**
+     * Null when the server parsed the same statements in snippet {@code i} on both runs ({@link RunTrace}); otherwise why
+     * the replay's catalog cannot be taken for the real run's.
+     */
+    private static String parsedOtherwise(RunTrace realTrace, RunTrace replayTrace, Outcome real, int i) {
+        if (realTrace == null || replayTrace == null || !realTrace.of(i).equals(replayTrace.of(i))) {
+            return "the snippet at " + real.snippet().location() + " ended alike, but the server parsed other statements in it on "
+                    + "the replay: a function or dynamic SQL ran other statements, or built other names, than on the real run (from "
+                    + "the clock, random(), a backend's number, an OID), so its DDL may differ";
+        }
+        return null;
     }
 
     /** Ended alike but for the values: the same status and SQLSTATE, each result with the same columns, types and row count. */

@@ -45,6 +45,8 @@ final class ParseCapture {
     private boolean surplus;
     /** What every tree reported during the statement refers to, those of functions and dynamic SQL included ({@link TreeReads}). */
     private final TreeReads.Seen seen = new TreeReads.Seen();
+    /** A digest of every tree reported during the statement, those of functions and dynamic SQL included ({@link RunTrace}). */
+    private final List<String> digests = new ArrayList<>();
     /**
      * Kensho's extension guard runs on the page's CREATE EXTENSION: what its function reads is Kensho's, not the page's. It
      * is the outermost frame, the CONTEXT's last line, written by the server whole: a page's text cannot end that line so
@@ -124,6 +126,8 @@ final class ParseCapture {
         if (server.getWhere() == null || !GUARD_CONTEXT.matcher(server.getWhere()).matches()) {
             seen.scan(server.getDetail());
         }
+        digests.add(server.getDetail().length() > MAX_TREE_CHARS ? "larger than read: " + server.getDetail().length()
+                : RunTrace.digest(server.getDetail()));
         if (topLevelOnly && server.getWhere() != null) {
             return;
         }
@@ -137,6 +141,11 @@ final class ParseCapture {
             return;
         }
         trees.add(server.getDetail());
+    }
+
+    /** The digests of every tree reported so far ({@link RunTrace}). */
+    synchronized List<String> digests() {
+        return List.copyOf(digests);
     }
 
     /** What the trees reported so far refer to. */

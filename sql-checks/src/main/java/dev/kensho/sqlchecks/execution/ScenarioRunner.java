@@ -896,10 +896,23 @@ public final class ScenarioRunner {
      * One statement: its first tree is its own (a PREPARE's second, the prepared one's). Several in one
      * string: each top-level tree in turn is the next statement's, read only when they pair one to one.
      */
-    private static ParseCapture capture(List<SqlStatement> statements) {
-        return statements.size() <= 1 ? new ParseCapture(statements.isEmpty() ? null : statements.get(0).text())
+    private ParseCapture capture(List<SqlStatement> statements) {
+        ParseCapture capture = statements.size() <= 1 ? new ParseCapture(statements.isEmpty() ? null : statements.get(0).text())
                 : ParseCapture.ofEachStatement(statements.size());
+        parsed.add(capture);
+        return capture;
     }
+
+    /** What the server parsed on every session since the last call, setup and teardown included ({@link RunTrace}). */
+    List<ParseCapture> parsed() {
+        synchronized (parsed) {
+            List<ParseCapture> since = List.copyOf(parsed);
+            parsed.clear();
+            return since;
+        }
+    }
+
+    private final List<ParseCapture> parsed = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
 
     /**
      * Each result's order, from the parse of the statement of the string that returned it, taking in

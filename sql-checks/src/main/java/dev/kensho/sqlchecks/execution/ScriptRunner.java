@@ -82,6 +82,8 @@ final class ScriptRunner {
     private CaptureRun.Question question;
     private PlanVerdict verdict;
     private boolean foundSequence;
+    /** What the server parsed in each snippet of this run: the real run's evidence of its DDL, a replay's of its own. */
+    private final RunTrace trace = new RunTrace();
     /** Plan claims of this run that wait for the catalog (judged on a capture run), by snippet index. */
     private final Map<Integer, PlanVerdict.Pending> pendingPlans = new java.util.LinkedHashMap<>();
     /** Scenarios (indexes) of this run whose simultaneous releases asked whether the database holds a sequence: how often. */
@@ -180,6 +182,11 @@ final class ScriptRunner {
     /** After a run {@link #asking} a sequence question: whether the look found a sequence. */
     boolean foundSequence() {
         return foundSequence;
+    }
+
+    /** After {@link #run}: what the server parsed in each snippet ({@link RunTrace}), compared by {@link CaptureRun#answered}. */
+    RunTrace trace() {
+        return trace;
     }
 
     /** After {@link #run}: the scenarios that passed and left the page's session outside a transaction. */
@@ -287,6 +294,7 @@ final class ScriptRunner {
                     // Every other scenario runs as on the real run, looking at nothing: only the question's own looks, once.
                     ScenarioRunner runner = asker != null && question.snippet() == index ? asker : scenarios;
                     outcome = runner.run(snippet);
+                    trace.record(index, runner.parsed());
                     if (runner.sequenceQuestions() > 0) {
                         sequenceQuestions.put(index, runner.sequenceQuestions());
                     }
@@ -314,6 +322,7 @@ final class ScriptRunner {
             } else {
                 run = new SnippetRun(index, snippet, conditions.standing(), inTransaction ? transactionOpenedBy : null);
                 outcome = run.run();
+                trace.record(index, run.parsed);
                 if (question != null && question.snippet() == index && question.plan() != null) {
                     // A capture run: the real run's claim, judged on this database at the same point (CaptureRun.answered).
                     verdict = question.plan().judge(catalog);

@@ -237,6 +237,7 @@ public final class Verifier implements AutoCloseable {
         Set<Integer> endedOutsideTransaction;
         java.util.Map<Integer, PlanVerdict.Pending> pendingPlans;
         java.util.Map<Integer, Integer> sequenceQuestions;
+        RunTrace realTrace;
         try (PageDatabase database = PageDatabase.create(server, admin, dropper, name, pageTemplate, settings, ScriptRunner.claimsPlans(snippets), true)) {
             setup = Duration.ofNanos(System.nanoTime() - t0);
             // The real run: its database hands out no connection of Kensho's, so nothing but the reader's statements reaches
@@ -246,6 +247,7 @@ public final class Verifier implements AutoCloseable {
             endedOutsideTransaction = real.scenariosEndedOutsideTransaction();
             pendingPlans = real.pendingPlans();
             sequenceQuestions = real.sequenceQuestions();
+            realTrace = real.trace();
         } catch (SQLException e) {
             throw new IllegalStateException("could not prepare a database for " + page + ": " + e.getMessage(), e);
         } finally {
@@ -274,10 +276,10 @@ public final class Verifier implements AutoCloseable {
                         database::openSession, guard, left, scenarioSlots, treeCatalog).asking(question, database.kenshoConnections()));
                 answers.add(System.nanoTime() > replaysEnd && (replay == null || asking[0].verdict() == null && !asking[0].foundSequence())
                         ? CaptureRun.unasked(question, settings.pageTimeout())
-                        : new CaptureRun.Answer(question, replay, replay == null ? null : asking[0].verdict(),
-                                replay != null && asking[0].foundSequence()));
+                        : new CaptureRun.Answer(question, replay, replay == null ? null : asking[0].trace(),
+                                replay == null ? null : asking[0].verdict(), replay != null && asking[0].foundSequence()));
             }
-            outcomes = CaptureRun.answered(real, outcomes, answers);
+            outcomes = CaptureRun.answered(real, realTrace, outcomes, answers);
         }
         if (!browserStates) {
             return new PageResult(page, outcomes, setup);

@@ -344,4 +344,101 @@ class CaptureRunTest {
                     + " it scans with Index Scan using docs_v on docs"), claim.failure().message());
         }
     }
+
+    /**
+     * A time a few seconds ahead: the real run reaches the page's second snippet before it, and the replays, which start only
+     * after the real run's closing sleep ({@link #PAST_THE_MOMENT}), after it. A page gating its DDL on the clock so runs it
+     * on the real run alone while every snippet ends alike on both ("DO").
+     */
+    private static String realRunOnly(String then) {
+        String moment = java.time.OffsetDateTime.now(java.time.ZoneOffset.UTC).plusSeconds(3).toString();
+        return "DO $$ BEGIN IF clock_timestamp() < '" + moment + "'::timestamptz THEN " + then + " END IF; END $$;";
+    }
+
+    /** The real run's last snippet: past the moment of {@link #realRunOnly}, so that no replay reaches it before. */
+    private static final String PAST_THE_MOMENT = "SELECT pg_sleep(4) IS NOT NULL AS slept;";
+
+    /** Why a plan claim after {@link #realRunOnly} at page.md:5:1 cannot be checked. */
+    private static final String PARSED_OTHERWISE = "plan claims cannot be checked: the names and keys they rest on (uses-index=, "
+            + "no-seq-scan=, an index's keys, a table's TOAST size) are read from the page's catalog on a replay of the page on a "
+            + "fresh database, never beside the reader's statements, and the replay did not reach this snippet as the real run did "
+            + "(the snippet at page.md:5:1 ended alike, but the server parsed other statements in it on the replay: a function or "
+            + "dynamic SQL ran other statements, or built other names, than on the real run (from the clock, random(), a "
+            + "backend's number, an OID), so its DDL may differ); make the snippets before it end the same on every run";
+
+    /**
+     * Red team: DDL that depends on something other between the real run and its replay (here the clock; random(), a
+     * backend's number or an OID do as well) ends alike on both, so "ended alike" does not make the replay's catalog the
+     * real run's. The real run shadows docs_v in the role's own schema; the replay, past the moment, does not, and resolved
+     * the name to the index the plan used: on integ the claim passed, describing a catalog the real run did not have.
+     */
+    @Test
+    void aUsesIndexClaimIsNotPassedOnAReplayWhoseCatalogTheRealRunDidNotHave() throws Exception {
+        PageResult result = TestPage.on(verifier)
+                .add("", CATALOG_READ_BEFORE + " CREATE INDEX docs_v ON docs (v);")
+                .add("", realRunOnly(SHADOW_DOCS_V))
+                .add("uses-index=docs_v", "SELECT id FROM docs WHERE v = 7;")
+                .add("", PAST_THE_MOMENT).run();
+        var claim = result.outcomes().get(2);
+        assertNotNull(claim.failure(), () -> "docs_v names the real run's index in the role's schema: " + claim.plan());
+        assertEquals(PARSED_OTHERWISE, claim.failure().message());
+        assertEquals("page.md:9:1", claim.failure().location().toString());
+    }
+
+    /**
+     * Red team: the real run alone stores a 128 kB out-of-line value before a max-buffers claim; the replay, past the moment,
+     * stores none and answered "no TOAST". On integ the claim passed.
+     */
+    @Test
+    void aMaxBuffersClaimIsNotPassedOnAReplayWithoutTheRealRunsToast() throws Exception {
+        PageResult result = TestPage.on(verifier)
+                .add("", CATALOG_READ_BEFORE)
+                .add("", realRunOnly("UPDATE docs SET body = (SELECT string_agg(md5(g::text), '') FROM generate_series(1, 4000) g)"
+                        + " WHERE id = 7;"))
+                .add("max-buffers=10", "SELECT body FROM docs WHERE id = 7;")
+                .add("", PAST_THE_MOMENT).run();
+        var claim = result.outcomes().get(2);
+        assertNotNull(claim.failure(), "the real run stored a TOASTed value: the bound cannot be checked");
+        assertEquals(PARSED_OTHERWISE, claim.failure().message());
+        assertEquals("page.md:9:1", claim.failure().location().toString());
+    }
+
+    /**
+     * Red team: a serial column added on the real run alone, before a scenario that releases two inserts at once; the
+     * replay's look, past the moment, found no sequence. On integ the scenario passed, judged order-free.
+     */
+    @Test
+    void aReleaseIsNotJudgedOrderFreeOnAReplayWithoutTheRealRunsSequence() throws Exception {
+        PageResult result = page("CREATE TABLE orders (note text, amount numeric);",
+                realRunOnly("ALTER TABLE orders ADD COLUMN id serial;"), RELEASED_INSERTS, PAST_THE_MOMENT);
+        var scenario = result.outcomes().get(2);
+        assertNotNull(scenario.failure(), "the real run's table draws from a sequence in wake order");
+        assertEquals("this scenario cannot be checked: it releases inserting steps at once, and whether the page's database then "
+                + "held a sequence (whose numbers are drawn in wake order) is asked on a replay of the page on a fresh database, "
+                + "never beside the reader's sessions; the replay did not reach the scenario as the real run did (the snippet at "
+                + "page.md:11:1 ended alike, but the server parsed other statements in it on the replay: a function or dynamic SQL "
+                + "ran other statements, or built other names, than on the real run (from the clock, random(), a backend's number, "
+                + "an OID), so its DDL may differ)", scenario.failure().message());
+        assertEquals("page.md:21:1", scenario.failure().location().toString());
+    }
+
+    /**
+     * The same pages with the DDL on every run: the replay parsed what the real run parsed, and its answers are used (the
+     * claim holds, or fails for the catalog's own reason). A page's own OIDs, new on every run, and a regclass constant
+     * naming one, leave the trees alike.
+     */
+    @Test
+    void theSameDdlOnEveryRunIsAnsweredOnTheReplay() throws Exception {
+        PageResult result = TestPage.on(verifier)
+                .add("", CATALOG_READ_BEFORE + " CREATE INDEX docs_v ON docs (v);")
+                .add("", "DO $$ BEGIN IF clock_timestamp() > '2000-01-01'::timestamptz THEN " + SHADOW_DOCS_V + " END IF; END $$;"
+                        + " SELECT pg_catalog.pg_relation_size('docs') > 0 AS sized;")
+                .add("uses-index=docs_pkey", "SELECT v FROM docs WHERE id = 7;")
+                .add("uses-index=docs_v", "SELECT id FROM docs WHERE v = 7;").run();
+        assertTrue(result.outcomes().get(2).passed(), () -> String.valueOf(result.outcomes().get(2)));
+        var shadowed = result.outcomes().get(3);
+        assertNotNull(shadowed.failure(), "docs_v names the index in the role's schema on every run");
+        assertTrue(shadowed.failure().message().matches("plan assertion failed: uses index docs_v: the plan uses no index kensho_\\w+\\.docs_v;"
+                + " it scans with Index Scan using docs_v on docs"), shadowed.failure().message());
+    }
 }
