@@ -36,6 +36,13 @@ import java.util.Set;
  * its run reached its scenario exactly as the real run did; a scenario that ends otherwise (a step returning
  * {@code clock_timestamp()} or {@code random()}) gets no state, and the snippets after it keep their "cannot run in the
  * browser" note, as when nothing could be read. The restore is then proven by {@link RestoreProof} as before.
+ *
+ * <p>"Ended alike" does not prove the replay ran the real run's DDL: a function or dynamic SQL can take a branch, or build
+ * a name, from the clock, random(), a backend's number or an OID, and end alike either way. So a question's answer also
+ * needs the server to have parsed the same statements on the replay as on the real run in every snippet up to it
+ * ({@link RunTrace}); otherwise the claim fails at its line. Left open (RunTrace says why): a statement parsed on both
+ * runs that acts otherwise on one inside a function (a WHERE reading the clock, DDL an exception block rolls back on one
+ * run only).
  */
 final class CaptureRun {
 
