@@ -93,7 +93,7 @@ class ReaderExperienceTest {
     }
 
     @Test
-    void aDrawingsTitleIsSkippedAndItsLabelsStaySeparateAtAnyDepthButAPagesOwnTitleElementIsNot() {
+    void aDrawingsNestedTitleIsSkippedAndItsNestedLabelsStaySeparateWords() {
         // "Inside an svg" is carried down the walk: a <title> or label nested in groups is still the drawing's.
         org.jsoup.nodes.Element content = Jsoup.parseBodyFragment("<div><p>before<svg><g><title>tooltip_text</title>"
                 + "<g><text>y_one</text><text>y_two</text></g></g></svg>after</p></div>").body();
