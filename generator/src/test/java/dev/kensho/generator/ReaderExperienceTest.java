@@ -93,6 +93,16 @@ class ReaderExperienceTest {
     }
 
     @Test
+    void aDrawingsNestedTitleIsSkippedAndItsNestedLabelsStaySeparateWords() {
+        // "Inside an svg" is carried down the walk: a <title> or label nested in groups is still the drawing's.
+        org.jsoup.nodes.Element content = Jsoup.parseBodyFragment("<div><p>before<svg><g><title>tooltip_text</title>"
+                + "<g><text>y_one</text><text>y_two</text></g></g></svg>after</p></div>").body();
+        SearchIndex.PageEntry entry = SearchIndex.extract("p/", "P", content);
+        assertEquals("before y_one y_two after", entry.sections().get(0).get(3));
+        assertTrue(entry.terms().stream().noneMatch(term -> term.startsWith("tooltip")), entry.terms()::toString);
+    }
+
+    @Test
     void theSearchIndexFindsTheRightSections() throws Exception {
         TestSite site = site();
         assertEquals(0, site.build().status());

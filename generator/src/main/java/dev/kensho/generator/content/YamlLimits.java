@@ -31,6 +31,12 @@ public final class YamlLimits {
     static final int MAX_ALIASES = 100;
     static final long MAX_ENTRIES = 1_000_000;
 
+    /**
+     * The settings of the event pass, made once: they are immutable, and making them (a schema and its tables) was a
+     * third of the pass for a page's few lines of front matter.
+     */
+    private static final LoadSettings EVENT_SETTINGS = LoadSettings.builder().setCodePointLimit((int) ContentFiles.MAX_PAGE_BYTES).build();
+
     private YamlLimits() {
     }
 
@@ -62,7 +68,7 @@ public final class YamlLimits {
         long entries = 0;
         int aliases = 0;
         try {
-            for (Event event : new Parse(LoadSettings.builder().setCodePointLimit((int) ContentFiles.MAX_PAGE_BYTES).build()).parseString(yaml)) {
+            for (Event event : new Parse(EVENT_SETTINGS).parseString(yaml)) {
                 long size;
                 if (event instanceof CollectionStartEvent start) {
                     if (open.size() >= MAX_DEPTH) {
