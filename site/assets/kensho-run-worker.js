@@ -212,20 +212,26 @@ async function fetchCounted(engine, progress) {
  * the browser, or row security, privileges and current_user would answer otherwise than they did.
  */
 async function boot(engine, tarball, progress) {
-  if (!PGlite) {
-    ({ PGlite, MemoryFS, protocol, parse } = await import(engine + 'index.js'));
+  // PGlite's code, its WebAssembly and the cluster the browser keeps do not wait for each other: importing the code and
+  // reading the kept cluster's 40 MB from the browser's storage go on while the WebAssembly is fetched and compiled
+  // (one after another they were most of a further page's start before PGlite.create).
+  const imported = PGlite ? null : import(engine + 'index.js').then((module) => {
+    ({ PGlite, MemoryFS, protocol, parse } = module);
     mark('imported');
-  }
-  const loaded = await engineFiles(engine, progress);
-  let base = tarball || await initialCluster(engine);
+  });
+  const kept = tarball ? null : initialCluster(engine);
+  // The kept copy's bytes (the Blob is read only here); a damaged copy fails below, where it is started.
+  const keptTar = kept && kept.then((blob) => (blob ? tarBytes(blob) : null)).then((tar) => { if (tar) mark('tar'); return tar; });
+  if (keptTar) keptTar.catch(() => {});
+  const [, loaded] = await Promise.all([imported, engineFiles(engine, progress)]);
+  let base = tarball || await kept;
   mark('cluster');
   let made;
   if (base && !tarball) {
     // The browser's copy of the cluster is read as any stored file may be: damaged (a write cut short, a full disk)
     // or not the one this code kept. One that does not start is deleted and the cluster made anew, as on a first visit.
     try {
-      const tar = await tarBytes(base);
-      mark('tar'); // the kept copy's bytes read from the browser's storage (the Blob is read only here)
+      const tar = await keptTar;
       made = await PGlite.create({ ...loaded, fs: keptDataDir(tar) });
     } catch (error) {
       cluster = null;
