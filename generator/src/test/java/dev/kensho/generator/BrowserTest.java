@@ -1458,8 +1458,6 @@ class BrowserTest {
      */
     @Test
     void theVerifiedStatementsSeeNoTemporarySchemaOrTransactionOfKenshos() throws IOException {
-        String rows = Files.readString(site.resolve("sample/site/guides/probe/index.run.0.json"));
-        assertTrue(rows.contains("\"sorted\":true,\"keys\":[0]"), rows);
         List<WebElement> figures = openWithRunControls(base + "sample/guides/probe/");
         WebElement first = runAndWait(figures.get(0));
         assertEquals("検証済みの結果と同じです。", first.getText());
@@ -1467,6 +1465,9 @@ class BrowserTest {
         assertEquals("検証済みの結果と同じです。", verdict.getText());
         assertEquals(NO_TEMP_SCHEMA, figures.get(1).findElement(By.cssSelector("[data-kensho-run-output]")).getAttribute("textContent"));
         assertClean();
+        // The sorted result the build showed without comparing it: its order, from the build's parse, is in the rows file.
+        String rows = Files.readString(site.resolve("sample/site/guides/probe/index.run.0.json"));
+        assertTrue(rows.contains("\"sorted\":true,\"keys\":[0]"), rows);
     }
 
     /**
