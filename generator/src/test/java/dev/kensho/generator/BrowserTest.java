@@ -1453,8 +1453,8 @@ class BrowserTest {
     /**
      * The verified statements run in the reader's session before anything of Kensho's that a statement could see: how
      * each verified statement sorts its rows the build decided (the rows file says it), so no temporary view is made
-     * to find out. Before, a probe made one before every run: the session got a temporary schema (pg_temp_N), a
-     * transaction ID and OIDs, and a verified read of pg_namespace was "not the verified result".
+     * to find out (before, a probe made one before every run, in a transaction it rolled back: the temporary schema went
+     * with it, the transaction ID and OIDs it took did not). The rows file carries the build's decision.
      */
     @Test
     void theVerifiedStatementsSeeNoTemporarySchemaOrTransactionOfKenshos() throws IOException {
