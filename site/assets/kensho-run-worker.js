@@ -212,20 +212,26 @@ async function fetchCounted(engine, progress) {
  * the browser, or row security, privileges and current_user would answer otherwise than they did.
  */
 async function boot(engine, tarball, progress) {
-  if (!PGlite) {
-    ({ PGlite, MemoryFS, protocol, parse } = await import(engine + 'index.js'));
+  // PGlite's code, its WebAssembly and the cluster the browser keeps do not wait for each other: importing the code and
+  // reading the kept cluster's 40 MB from the browser's storage go on while the WebAssembly is fetched and compiled
+  // (one after another they were most of a further page's start before PGlite.create).
+  const imported = PGlite ? null : import(engine + 'index.js').then((module) => {
+    ({ PGlite, MemoryFS, protocol, parse } = module);
     mark('imported');
-  }
-  const loaded = await engineFiles(engine, progress);
-  let base = tarball || await initialCluster(engine);
+  });
+  const kept = tarball ? null : initialCluster(engine);
+  // The kept copy's bytes (the Blob is read only here); a damaged copy fails below, where it is started.
+  const keptTar = kept && kept.then((blob) => (blob ? tarBytes(blob) : null)).then((tar) => { if (tar) mark('tar'); return tar; });
+  if (keptTar) keptTar.catch(() => {});
+  const [, loaded] = await Promise.all([imported, engineFiles(engine, progress)]);
+  let base = tarball || await kept;
   mark('cluster');
   let made;
   if (base && !tarball) {
     // The browser's copy of the cluster is read as any stored file may be: damaged (a write cut short, a full disk)
     // or not the one this code kept. One that does not start is deleted and the cluster made anew, as on a first visit.
     try {
-      const tar = await tarBytes(base);
-      mark('tar'); // the kept copy's bytes read from the browser's storage (the Blob is read only here)
+      const tar = await keptTar;
       made = await PGlite.create({ ...loaded, fs: keptDataDir(tar) });
     } catch (error) {
       cluster = null;
@@ -510,14 +516,11 @@ async function prepare(plan, target) {
     live = made.engine;
   }
   live.prepared = true;
-  // What the run on it would ask first, asked now: whether each verified statement sorts its rows (the state is the
-  // one the run will find, and each probe is rolled back) and the built-in types' names. A fresh engine's first
-  // statements also fill its catalog caches, which the reader's run then finds warm.
+  // The built-in types' names, asked now (a fresh engine's first query also fills its catalog caches, which the
+  // reader's run then finds warm); never inside a transaction the page left open, where a query would take the
+  // transaction's snapshot before the reader's statements. Nothing else is asked of the reader's session.
   db = live.db;
-  live.verifiedSorts = await verifiedSortsOf(plan.runs[target]);
-  // The answers hold for this state only: a run takes them only where the engine still is at it (see run).
-  live.sortsAt = live.at;
-  await typeName(16);
+  if (!live.db.isInTransaction()) await typeName(16);
   // A snapshot of it, unless the reader waits for this very state now (it is taken the next time).
   if (!waiting.length) await keepSnapshot(plan, live);
   return true;
@@ -657,10 +660,7 @@ async function run(request, progress) {
       if (made.diverged) return { diverged: made.diverged };
     }
   }
-  // What the preparation asked of this very state already (see prepare).
-  const asked = live.prepared && live.at === target && live.sortsAt === target && live.verifiedSorts ? live.verifiedSorts : null;
   live.prepared = false;
-  live.verifiedSorts = null;
   // Where the time went, for the benchmark: this worker's start (ms since it began: PGlite's code imported, its files
   // fetched and read, compiled, the engine started) and this run's own (bringing the state forward, the run).
   how.ms = { ...timings, waited: Math.round(startedAt - request.came), state: Math.round(performance.now() - startedAt) };
@@ -668,14 +668,8 @@ async function run(request, progress) {
   progress('running');
   const snippet = plan.runs[target];
   const own = exercise || text !== snippet.sql;
-  // Whether the reader's own query sorts its rows, as the server parses it (asked before it runs, and rolled back):
-  // the page reads it only where the order counts (a snippet whose rows the build compared in order, an exercise), so
-  // elsewhere an edited run does not pay for the probe.
-  const sorted = own && (exercise || (snippet.expect && snippet.expect.ordered)) ? await sorts(text) : null;
-  // And whether each of the verified statements does, for the results the build showed but did not compare:
-  // sorted rows are compared in order there too.
-  const verifiedSorts = asked || await verifiedSortsOf(snippet);
-  how.ms.sorts = Math.round(performance.now() - startedAt) - how.ms.state;
+  // How the verified statements sort their rows the build decided from the server's parse of each (the rows file says
+  // it): nothing is asked here before the reader's statements run.
   // An exercise's cases first, each from the state before the answer and rolled back: the main run may change it.
   const cases = [];
   if (exercise && snippet.cases) {
@@ -690,7 +684,7 @@ async function run(request, progress) {
       if (ran.ended) {
         // The reader's text ended the transaction the case ran in: its data stays, so nothing more is judged on this state.
         live.clean = false;
-        return { tables: [], cases, sorted, verifiedSorts };
+        return { tables: [], cases, sorted: null };
       }
     }
     progress('running');
@@ -702,16 +696,14 @@ async function run(request, progress) {
   } else {
     live.at = target + 1;
   }
-  how.ms.run = Math.round(performance.now() - startedAt) - how.ms.state - how.ms.sorts;
+  how.ms.run = Math.round(performance.now() - startedAt) - how.ms.state;
+  // Whether the reader's own query sorts its rows, asked only after it ran, on this engine, which no run uses again
+  // (clean is false): the probe cannot change what the reader's statements did, and costs nothing before their result.
+  // Only where the order counts (a snippet whose rows the build compared in order, an exercise) and the text ran clean.
+  const sorted = own && !outcome.error && (exercise || (snippet.expect && snippet.expect.ordered)) ? await sorts(text) : null;
+  how.ms.sorts = Math.round(performance.now() - startedAt) - how.ms.state - how.ms.run;
   // Where this worker's engine is now, for the page, which chooses the worker of the next run (see kensho-run.js).
-  return { ...outcome, sorted, verifiedSorts, how, after: { at: live.at, clean: live.clean } };
-}
-
-/** Whether each of a snippet's verified statements sorts its rows (see sorts), on the engine at the state before it. */
-async function verifiedSortsOf(snippet) {
-  const found = [];
-  for (const statement of snippet.statements || []) found.push(await sorts(statement));
-  return found;
+  return { ...outcome, sorted, how, after: { at: live.at, clean: live.clean } };
 }
 
 /**
@@ -738,27 +730,22 @@ async function runCase(dataSet, text) {
 /**
  * Whether a query's result is sorted: the server's parse of it as a view, whose rule keeps the query tree; the
  * top query's sortClause (at brace depth 1 of the tree's text; nested queries lie deeper) says so. The view is
- * made in a transaction that is rolled back, through the extended protocol, which takes one statement only, so
- * nothing of the reader's text runs here. Null when the server cannot make a view of it (not a query).
+ * made through the extended protocol, which takes one statement only, so nothing of the reader's text runs again.
+ * Null when the server cannot make a view of it (not a query, several statements, a failed transaction).
+ *
+ * Asked only after the reader's own text ran, on the engine it ran on, which serves no run after it (its state is
+ * the reader's now): the view, the transaction ID and the temporary schema it takes can change nothing the reader's
+ * statements did or will see. In a transaction their text left open the view is made under a savepoint and undone.
  */
 async function sorts(text) {
+  if (live && live.clean) throw new Error('the sort probe runs only on an engine no later run uses');
   const query = text.trim().replace(/;+$/, '');
   let tree = null;
-  // Only in a transaction of its own. Inside a transaction the page left open, a probe would be a query of that
-  // transaction (a savepoint undoes its rows, not that): it would take the transaction's snapshot and an ID before the
-  // reader's statements, so that their SET TRANSACTION ISOLATION LEVEL fails and pg_current_xact_id_if_assigned() is
-  // set. There the order is not known (null). A savepoint, released at once, tells whether a transaction is open: it
-  // takes neither.
+  const inTransaction = db.isInTransaction();
   try {
-    await db.exec('SAVEPOINT kensho_order_probe; RELEASE SAVEPOINT kensho_order_probe');
-    return null;
+    await db.exec(inTransaction ? 'SAVEPOINT kensho_order_probe' : 'BEGIN');
   } catch (error) {
-    if (error && error.code === '25P02') return null; // an aborted transaction answers nothing until it ends
-  }
-  try {
-    await db.exec('BEGIN');
-  } catch (again) {
-    return null;
+    return null; // an aborted transaction answers nothing until it ends
   }
   try {
     await db.query('CREATE TEMP VIEW kensho_order_probe AS ' + query);
@@ -767,7 +754,7 @@ async function sorts(text) {
   } catch (error) {
     tree = null;
   } finally {
-    await db.exec('ROLLBACK');
+    await db.exec(inTransaction ? 'ROLLBACK TO SAVEPOINT kensho_order_probe' : 'ROLLBACK').catch(() => {});
   }
   if (tree === null) return null;
   let depth = 0;

@@ -560,12 +560,11 @@ function compareTables(plan, snippet, outcome) {
   for (let i = 0; i < verified.length; i++) {
     const last = i === verified.length - 1;
     // An EXPLAIN prints its lines in order; another plan (other statistics, other costs) is told apart from other rows.
-    // The build's decision where it compared the rows; elsewhere the server's parse of the verified statement
-    // (sorted rows in order, ties unknown: the whole order counts); a multiset only where it does not sort.
-    const sortedThere = outcome.verifiedSorts && verified[i].statement >= 0 && outcome.verifiedSorts[verified[i].statement] === true;
+    // The build's decision where it compared the rows; elsewhere the build's reading of the server's parse of the
+    // verified statement (the rows file's `sorted` and tie `keys`): sorted rows in order, a multiset where it does not sort.
     const order = verified[i].explain ? { ordered: true, keys: null }
       : last && expect.rows ? { ordered: expect.ordered, keys: expect.keys }
-      : sortedThere ? { ordered: true, keys: null } : null;
+      : verified[i].sorted === true ? { ordered: true, keys: verified[i].keys || null } : null;
     const difference = tableDifference(plan, verified[i], outcome.tables[i], order);
     if (difference && verified[i].explain && JSON.stringify(verified[i].columns) === JSON.stringify(outcome.tables[i].columns)) {
       planDiffers = true;
@@ -969,9 +968,11 @@ function judgeSnippet(plan, snippet, text, outcome) {
     return { kind: 'plan', text: words(plan, 'planChecked', checks.filter((c) => c.holds === true).length, checks.length), checks };
   }
   const judged = verdict(plan, snippet, outcome);
-  // Rows that came in the verified order although nothing sorts them any more: right today, not guaranteed.
-  if (text !== snippet.sql && judged.kind === 'same' && outcome.sorted === false && snippet.expect && snippet.expect.ordered) {
-    return { kind: 'caution', text: words(plan, 'sameButUnordered') };
+  // Rows that came in the verified order although nothing sorts them any more: right today, not guaranteed. Where the
+  // server could not say whether the reader's text sorts them (several statements, say), the order was not checked:
+  // never "the same".
+  if (text !== snippet.sql && judged.kind === 'same' && outcome.sorted !== true && snippet.expect && snippet.expect.ordered) {
+    return { kind: 'caution', text: words(plan, outcome.sorted === false ? 'sameButUnordered' : 'sameOrderUnknown') };
   }
   return judged;
 }
@@ -1187,7 +1188,9 @@ async function openExercise(button) {
       : !outcome.tables.length ? words(plan, 'exerciseNoRows')
       : tableDifference(plan, expected, outcome.tables[outcome.tables.length - 1], { ordered: expect.ordered, keys: expect.keys }, 'answer');
     // Rows in the model answer's order by chance are not sorted rows: the task asks for the order.
-    if (!difference && expect.ordered && outcome.sorted !== true) difference = words(plan, 'answerNotSorted');
+    if (!difference && expect.ordered && outcome.sorted !== true) {
+      difference = words(plan, outcome.sorted === false ? 'answerNotSorted' : 'answerOrderUnknown');
+    }
     if (difference) return wrong(difference);
     // Then each case the build ran the model answer on, under the same rules; a failing one is named, its rows not shown.
     const cases = model.cases || [];

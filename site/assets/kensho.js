@@ -319,7 +319,8 @@ if (runControls.length) {
   const loadPlayground = () => (playground ??= import(new URL(document.body.dataset.runModule, location.href).href));
   if (early) {
     const idle = window.requestIdleCallback || ((then) => setTimeout(then, 500));
-    idle(() => loadPlayground().then((module) => module.warm()).catch(() => {}), { timeout: 3000 });
+    // Soon (a start takes seconds, and the reader's first click should find it done), not before the page has drawn.
+    idle(() => loadPlayground().then((module) => module.warm()).catch(() => {}), { timeout: 200 });
   }
   document.addEventListener('click', (event) => {
     const control = event.target.closest && event.target.closest('[data-kensho-run]');

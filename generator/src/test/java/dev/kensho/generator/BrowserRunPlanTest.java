@@ -198,7 +198,7 @@ class BrowserRunPlanTest {
         // The rows are in a file of the snippet's own, once, as values (the browser prints them as psql does).
         assertEquals("index.run.2.json", runs.get(2).get("rows"));
         assertEquals("{\"results\":[{\"columns\":[\"id\",\"name\"],\"types\":[\"int4\",\"text\"],\"rows\":[[\"1\",\"a\"],[\"2\",null]],"
-                + "\"statement\":0,\"explain\":false}]}", Files.readString(site.out.resolve("a/index.run.2.json")));
+                + "\"statement\":0,\"explain\":false,\"sorted\":true,\"keys\":[0]}]}", Files.readString(site.out.resolve("a/index.run.2.json")));
         assertFalse(Files.readString(site.out.resolve("a/index.run.json")).contains("\"rows\":[["), "no rows in the replay file");
         assertFalse(Files.readString(site.out.resolve("a/index.run.json")).contains("printed"), "no printed copy of the rows");
         assertEquals("23505", ((Map<String, Object>) runs.get(3).get("expect")).get("error"));

@@ -77,6 +77,9 @@ class BrowserTest {
         int status = KenshoCommand.execute(new PrintWriter(out, true), new PrintWriter(out, true), "build",
                 "--content", "../content", "--theme", "../site", "--out", site.resolve("site").toString(),
                 "--report", site.resolve("report.json").toString(), "--postgres", "embedded", "--no-cache",
+                // What this class tests is the browser: a page's time limit that a machine shared with other builds can
+                // exceed (the concurrency page's 60 s at load 20) would fail every method before it runs.
+                "--page-timeout", "300s",
                 // The playground runs 18 and compares with the 18 run; the lessons on 14-17 are LessonContentTest's.
                 "--postgres-version", "18");
         assertEquals(0, status, out::toString);
@@ -374,6 +377,33 @@ class BrowserTest {
 
                 ```sql
                 COMMIT;
+                ```
+                """);
+        // What Kensho asks of the reader's session must not show in what the reader's statements see: a sorted result the
+        // build showed without comparing it, then a read of the session's temporary schema (made by the first temporary
+        // object of a session) and the database's schemas, compared in order.
+        Files.writeString(content.resolve("guides/probe.md"), """
+                ---
+                title: 順序の確かめ方
+                ---
+
+                ```sql
+                CREATE TABLE t (id int PRIMARY KEY, name text);
+                INSERT INTO t VALUES (2, 'b'), (1, 'a');
+                SELECT id, name FROM t ORDER BY id;
+                ```
+
+                ```sql
+                SELECT nspname, pg_my_temp_schema() = 0 AS no_temp FROM pg_namespace WHERE nspname NOT LIKE 'pg_toast%' ORDER BY nspname;
+                ```
+
+                ```rows
+                      nspname       | no_temp
+                --------------------+---------
+                 information_schema | t
+                 pg_catalog         | t
+                 public             | t
+                (3 rows)
                 ```
                 """);
         // A page whose snippets read the clock: a lease of 3 seconds, then whether it is still held.
@@ -1413,6 +1443,56 @@ class BrowserTest {
         assertEquals("      level      | none\n-----------------+------\n repeatable read | t\n(1 row)",
                 figures.get(1).findElement(By.cssSelector("[data-kensho-run-output]")).getAttribute("textContent"));
         assertEquals("same", runAndWait(figures.get(2)).getAttribute("data-kensho-verdict"));
+        assertClean();
+    }
+
+    /** What the build verified of the probe page's schemas, as psql prints it. */
+    private static final String NO_TEMP_SCHEMA = "      nspname       | no_temp\n--------------------+---------\n"
+            + " information_schema | t\n pg_catalog         | t\n public             | t\n(3 rows)";
+
+    /**
+     * The verified statements run in the reader's session before anything of Kensho's that a statement could see: how
+     * each verified statement sorts its rows the build decided (the rows file says it), so no temporary view is made
+     * to find out (before, a probe made one before every run, in a transaction it rolled back: the temporary schema went
+     * with it, the transaction ID and OIDs it took did not). The rows file carries the build's decision.
+     */
+    @Test
+    void theVerifiedStatementsSeeNoTemporarySchemaOrTransactionOfKenshos() throws IOException {
+        List<WebElement> figures = openWithRunControls(base + "sample/guides/probe/");
+        WebElement first = runAndWait(figures.get(0));
+        assertEquals("検証済みの結果と同じです。", first.getText());
+        WebElement verdict = runAndWait(figures.get(1));
+        assertEquals("検証済みの結果と同じです。", verdict.getText());
+        assertEquals(NO_TEMP_SCHEMA, figures.get(1).findElement(By.cssSelector("[data-kensho-run-output]")).getAttribute("textContent"));
+        assertClean();
+        // The sorted result the build showed without comparing it: its order, from the build's parse, is in the rows file.
+        String rows = Files.readString(site.resolve("sample/site/guides/probe/index.run.0.json"));
+        assertTrue(rows.contains("\"sorted\":true,\"keys\":[0]"), rows);
+    }
+
+    /**
+     * Whether the reader's own text sorts its rows is asked after it ran, on the engine it ran on (no run uses it again):
+     * their statements see the session as the build's did. Where it cannot be asked (several statements), the order
+     * was not checked, and the verdict says so in the caution's colour, never "the same".
+     */
+    @Test
+    void theReadersOwnQueryIsProbedOnlyAfterItRanAndAnOrderNotCheckedIsNeverTheSame() {
+        List<WebElement> figures = openWithRunControls(base + "sample/guides/probe/");
+        WebElement figure = figures.get(1);
+        assertEquals("same", runAndWait(figure).getAttribute("data-kensho-verdict"));
+        WebElement area = figure.findElement(By.cssSelector("textarea"));
+        js("arguments[0].value = arguments[1]", area,
+                "SELECT nspname, pg_my_temp_schema() = 0 AS no_temp FROM pg_namespace WHERE nspname NOT LIKE 'pg_toast%' ORDER BY 1;");
+        WebElement verdict = rerun(figure);
+        assertEquals("検証済みの結果と同じです。", verdict.getText());
+        assertEquals(NO_TEMP_SCHEMA, figure.findElement(By.cssSelector("[data-kensho-run-output]")).getAttribute("textContent"));
+        js("arguments[0].value = arguments[1]", area, "SET enable_seqscan = off;\n"
+                + "SELECT nspname, pg_my_temp_schema() = 0 AS no_temp FROM pg_namespace WHERE nspname NOT LIKE 'pg_toast%' ORDER BY 1;");
+        verdict = rerun(figure);
+        assertEquals("caution", verdict.getAttribute("data-kensho-verdict"), verdict.getText());
+        assertEquals("検証済みの結果と同じ行ですが、行の順序は確かめていません（この SQL が並び順を保証するかを確かめられるのは 1 つの問い合わせだけです）。",
+                verdict.getText());
+        assertEquals(NO_TEMP_SCHEMA, figure.findElement(By.cssSelector("[data-kensho-run-output]")).getAttribute("textContent"));
         assertClean();
     }
 

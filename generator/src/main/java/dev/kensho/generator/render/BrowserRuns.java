@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.kensho.generator.content.SiteConfig;
 import dev.kensho.generator.verify.VersionCoverage;
+import dev.kensho.sqlchecks.assertion.RowComparison;
 import dev.kensho.sqlchecks.model.Assertion;
 import dev.kensho.sqlchecks.model.Binding;
 import dev.kensho.sqlchecks.model.Directives;
@@ -11,6 +12,7 @@ import dev.kensho.sqlchecks.model.Failure;
 import dev.kensho.sqlchecks.model.Outcome;
 import dev.kensho.sqlchecks.model.PageResult;
 import dev.kensho.sqlchecks.model.ResultTable;
+import dev.kensho.sqlchecks.model.RowOrder;
 import dev.kensho.sqlchecks.model.RunOrder;
 import dev.kensho.sqlchecks.model.Snippet;
 import dev.kensho.sqlchecks.model.StateAfter;
@@ -563,6 +565,13 @@ public final class BrowserRuns {
             // Which of the snippet's statements returned it (its text as sent, or as written for the last one).
             shown.put("statement", statementIndex(statements, table.statement()));
             shown.put("explain", SqlLexer.firstWord(table.statement(), true).equals("explain"));
+            // Whether the statement sorts its rows, as the server's parse of it during the build said (true only where that
+            // parse was had and has a top-level ORDER BY), and the sort keys whose ties compare as a multiset: the browser
+            // compares a reader's run of the statement so, and asks the reader's session nothing to find out.
+            RowOrder order = table.order();
+            boolean sorted = order != null && order.known() && order.ordered();
+            shown.put("sorted", sorted);
+            shown.put("keys", sorted && RowComparison.tiesByText(order, table.types()) ? order.keyColumns() : null);
             tables.add(shown);
         }
         return Map.of("results", tables);

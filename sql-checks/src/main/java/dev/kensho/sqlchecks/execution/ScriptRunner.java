@@ -1033,7 +1033,9 @@ final class ScriptRunner {
         try {
             ResultTable table = SqlExecution.execute(connection, sql, guard, plans, parses, whole);
             succeeded = true;
-            return table;
+            // The order its parse promises, decided before the statement changes what cursors and prepared statements
+            // are known: the browser compares a reader's run of it so, without asking the reader's session.
+            return table == null ? null : table.withOrder(orders.of(parses, table.columns().size()));
         } finally {
             orders.ran(parses, succeeded);
         }

@@ -15,8 +15,12 @@ import java.util.List;
  *                  {@code SqlExecution.ROWS_KEPT} rows and {@code SqlExecution.CHARS_KEPT} characters once it is
  *                  stored in an outcome, or is not compared
  * @param totalRows how many rows the statement returned in all
+ * @param order     the order the server's parse of the statement promises its rows (null: not decided, as for a
+ *                  scenario's step); the browser compares a reader's run of the statement under it, so that the
+ *                  page need not ask the reader's session how a verified statement sorts
  */
-public record ResultTable(String statement, List<String> columns, List<String> types, List<List<String>> rows, long totalRows) {
+public record ResultTable(String statement, List<String> columns, List<String> types, List<List<String>> rows, long totalRows,
+        RowOrder order) {
 
     public ResultTable {
         columns = List.copyOf(columns);
@@ -24,8 +28,17 @@ public record ResultTable(String statement, List<String> columns, List<String> t
         rows = rows.stream().map(row -> Collections.unmodifiableList(new ArrayList<>(row))).toList();
     }
 
+    /** A table whose order is not decided. */
+    public ResultTable(String statement, List<String> columns, List<String> types, List<List<String>> rows, long totalRows) {
+        this(statement, columns, types, rows, totalRows, null);
+    }
+
     public ResultTable withStatement(String text) {
-        return new ResultTable(text, columns, types, rows, totalRows);
+        return new ResultTable(text, columns, types, rows, totalRows, order);
+    }
+
+    public ResultTable withOrder(RowOrder decided) {
+        return new ResultTable(statement, columns, types, rows, totalRows, decided);
     }
 
     /**
@@ -41,7 +54,7 @@ public record ResultTable(String statement, List<String> columns, List<String> t
             kept.add(row);
         }
         ResultTable cut = kept.table(totalRows);
-        return cut.rows.equals(rows) ? this : cut;
+        return cut.rows.equals(rows) ? this : cut.withOrder(order);
     }
 
     /**
