@@ -61,16 +61,29 @@ public final class SessionSettings {
         return ROLE.entrySet().stream().filter(e -> ParametersByVersion.exists(e.getKey(), major)).map(e -> "ALTER ROLE " + role + " SET " + e.getKey() + " = '" + e.getValue() + "'").toList();
     }
 
+    /** Planner settings (and the memory they plan with) whose value is not the built-in one, with that value. */
+    private static final String PLANNER_DEFAULTS_CHANGED = "SELECT name, boot_val FROM pg_catalog.pg_settings"
+            + " WHERE (category LIKE 'Query Tuning%' OR name IN ('work_mem', 'hash_mem_multiplier'))"
+            + " AND context = 'user' AND setting IS DISTINCT FROM boot_val";
+
     /** Applies the output settings and resets planner settings the server's configuration changed. */
     static void apply(Connection connection) throws SQLException {
         try (Statement statement = connection.createStatement()) {
-            // One round trip (the simple protocol sends the statements as one query).
-            statement.execute(OUTPUT.entrySet().stream().map(setting -> "SET " + setting.getKey() + " = '" + setting.getValue() + "'")
-                    .collect(Collectors.joining("; ")));
+            // One round trip for the SETs and the read of the planner settings (the simple protocol sends the statements
+            // as one query string; SET is not LOCAL, so the implicit transaction's commit keeps them). Every session of
+            // every page opens with this: a round trip saved here is one per page and per scenario session.
+            statement.setEscapeProcessing(false);
+            boolean isResultSet = statement.execute(OUTPUT.entrySet().stream()
+                    .map(setting -> "SET " + setting.getKey() + " = '" + setting.getValue() + "'")
+                    .collect(Collectors.joining("; ")) + "; " + PLANNER_DEFAULTS_CHANGED);
+            while (!isResultSet) {
+                if (statement.getUpdateCount() == -1) {
+                    throw new SQLException("the server returned no rows for the planner settings' read");
+                }
+                isResultSet = statement.getMoreResults();
+            }
             List<String> resets = new ArrayList<>();
-            try (ResultSet rs = statement.executeQuery("SELECT name, boot_val FROM pg_catalog.pg_settings"
-                    + " WHERE (category LIKE 'Query Tuning%' OR name IN ('work_mem', 'hash_mem_multiplier'))"
-                    + " AND context = 'user' AND setting IS DISTINCT FROM boot_val")) {
+            try (ResultSet rs = statement.getResultSet()) {
                 while (rs.next()) {
                     resets.add("SET " + rs.getString(1) + " = '" + rs.getString(2).replace("'", "''") + "'");
                 }

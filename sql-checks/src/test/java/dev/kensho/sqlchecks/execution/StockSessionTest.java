@@ -37,6 +37,9 @@ class StockSessionTest {
             statement.execute("ALTER SYSTEM SET transform_null_equals = on");
             statement.execute("ALTER SYSTEM SET search_path = pg_catalog");
             statement.execute("ALTER SYSTEM SET default_text_search_config = 'pg_catalog.german'");
+            // Planner inputs: SessionSettings puts them back to their built-in values on every session of a page.
+            statement.execute("ALTER SYSTEM SET random_page_cost = 1.1");
+            statement.execute("ALTER SYSTEM SET work_mem = '64MB'");
             statement.execute("SELECT pg_catalog.pg_reload_conf()");
         }
         verifier = Verifier.start(new PostgresProvider() {
@@ -90,5 +93,16 @@ class StockSessionTest {
         assertTrue(stock.passed(), () -> String.valueOf(stock.failure()) + "\n" + stock.transcript());
         Outcome configured = run("f       | pg_catalog | pg_catalog.german");
         assertEquals("step b_look: rows differ (as a multiset, because the query has no ORDER BY)", configured.failure().message());
+    }
+
+    @Test
+    void plannerSettingsOfTheServersConfigurationDoNotReachThePagesSession() throws Exception {
+        // Read in the same round trip as the session's SETs: the rows of that one query string must still be read.
+        Snippet snippet = Snippet.of(new SourceLocation("page.md", 3, 1),
+                "SELECT current_setting('random_page_cost') AS rpc, current_setting('work_mem') AS wm;")
+                .with(dev.kensho.sqlchecks.model.Directives.NONE, dev.kensho.sqlchecks.model.ExpectedRows.parse(
+                        " rpc | wm\n-----+-----\n 4   | 4MB\n(1 row)\n"));
+        Outcome outcome = verifier.verifyPage("page.md", List.of(snippet)).outcomes().get(0);
+        assertTrue(outcome.passed(), () -> String.valueOf(outcome.failure()) + "\n" + outcome.results());
     }
 }
