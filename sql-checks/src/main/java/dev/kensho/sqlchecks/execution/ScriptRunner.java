@@ -324,16 +324,24 @@ final class ScriptRunner {
             if (readsKenshosSettings == null && (read = KenshoSettingsReaders.find(snippet.sql(), claimsPlans)) != null) {
                 readsKenshosSettings = snippet;
             }
-            spelled.addAll(KenshoSettingsReaders.spelled(snippet.sql()));
+            java.util.Set<String> spelledHere = KenshoSettingsReaders.spelled(snippet.sql());
+            spelled.addAll(spelledHere);
             if (readsKenshosSettings == null && run != null) {
                 // The backstop: what the server's own parse trees show read that the text never names (TreeReads).
-                KenshoSettingsReaders.Read built = TreeReads.unspelled(run.parsed.stream().map(ParseCapture::seen).toList(),
-                        treeCatalog, spelled, claimsPlans);
+                List<TreeReads.Seen> seen = run.parsed.stream().map(ParseCapture::seen).toList();
+                KenshoSettingsReaders.Read built = TreeReads.unspelled(seen, treeCatalog, spelled, claimsPlans);
+                // The judge of what the text gate let pass: restrictions, Kensho's own objects, derived counters (ParseTreeGate).
+                ParseTreeGate.Found judged = built == null ? TreeReads.judged(seen, treeCatalog) : null;
                 if (built != null) {
                     readsKenshosSettings = snippet;
                     read = new KenshoSettingsReaders.Read(built.what() + ", read by a statement the page built at run time, in the "
                             + "snippet at " + snippet.location(), RUN_TIME, built.shared());
-                } else if (run.treeless != null && TreeReads.buildsAtRunTime(spelled)) {
+                } else if (judged != null) {
+                    readsKenshosSettings = snippet;
+                    read = new KenshoSettingsReaders.Read(judged.what() + ", in the snippet at " + snippet.location(), RUN_TIME,
+                            judged.shared());
+                } else if (run.treeless != null && (TreeReads.buildsAtRunTime(spelled)
+                        || spelledHere.stream().anyMatch(ParseTreeGate::judges))) {
                     // Without its tree nothing tells what the statement read at run time: no claim from here on rests on it.
                     readsKenshosSettings = snippet;
                     read = new KenshoSettingsReaders.Read(snippet.locate(run.treeless.offset()) + ": "
