@@ -70,6 +70,10 @@ final class ParseTreeGate {
             "obj_description", "col_description", "shobj_description", "format_type", "pg_describe_object", "pg_identify_object",
             "pg_table_is_visible", "pg_type_is_visible", "pg_function_is_visible", "pg_sequence_last_value");
 
+    /** Functions that turn a value into a number or text: given an OID, they show it. */
+    private static final Set<String> NUMBERS = Set.of("int8", "int4", "int2", "numeric", "float4", "float8", "text", "oid", "oidout",
+            "textin", "to_char", "to_hex", "concat", "concat_ws", "format", "abs", "mod", "div", "hashoid", "hashoidextended");
+
     private final TreeReads.Catalog catalog;
 
     ParseTreeGate(TreeReads.Catalog catalog) {
@@ -383,6 +387,21 @@ final class ParseTreeGate {
             }
             if (name != null && LOOKUPS.stream().anyMatch(name::startsWith)) {
                 return null; // an OID given to find an object by: its statistics, size or definition, not the OID's number
+            }
+            if (node.number("funcformat", 0) == 0 && !NUMBERS.contains(name)) {
+                // Called by name, a function given an object as regclass (nextval('s'), pg_relation_size('t')) finds it by
+                // its OID; only a cast (funcformat 1 or 2, or int8(…) and the like written as a call) shows the number.
+                for (Object arg : node.list("args")) {
+                    NodeTree.Node given = arg instanceof NodeTree.Node a ? a : null;
+                    if (given != null && REG_TYPES.contains(type(given))) {
+                        continue;
+                    }
+                    String found = derived(arg, query, outer, false);
+                    if (found != null) {
+                        return found;
+                    }
+                }
+                return null;
             }
         }
         if (node.type().equals("AGGREF") && "count".equals(catalog.functions().get(node.number("aggfnoid", -1)))) {

@@ -93,7 +93,7 @@ final class ScriptRunner {
     private final SessionOrders orders = new SessionOrders();
     /** pg_catalog's relations and functions by OID, read once per server ({@link TreeReads.Catalog}). */
     private final TreeReads.Catalog treeCatalog;
-    /** Every name the page's snippets run so far spell ({@link KenshoSettingsReaders#spelled}). */
+    /** Every name the page's snippets run so far spell ({@link KenshoSettingsReaders#scan}). */
     private final java.util.Set<String> spelled = new java.util.HashSet<>();
     /** A read's offset when the server's parse trees showed it rather than the text ({@link TreeReads}). */
     private static final int RUN_TIME = -1;
@@ -321,10 +321,11 @@ final class ScriptRunner {
                 }
                 stoppedPage = !outcome.passed() && !run.ranAsWritten;
             }
-            if (readsKenshosSettings == null && (read = KenshoSettingsReaders.find(snippet.sql(), claimsPlans)) != null) {
+            KenshoSettingsReaders.Scan scanned = KenshoSettingsReaders.scan(snippet.sql(), claimsPlans);
+            if (readsKenshosSettings == null && (read = scanned.read()) != null) {
                 readsKenshosSettings = snippet;
             }
-            java.util.Set<String> spelledHere = KenshoSettingsReaders.spelled(snippet.sql());
+            java.util.Set<String> spelledHere = scanned.spelled();
             spelled.addAll(spelledHere);
             if (readsKenshosSettings == null && run != null) {
                 // The backstop: what the server's own parse trees show read that the text never names (TreeReads).
