@@ -67,7 +67,22 @@ final class KenshoSettingsReaders {
 
     /** The first read of one of Kensho's settings in {@code sql}, or null when nothing reads one. */
     static Read find(String sql, boolean claimsPlans) {
-        return find(sql, claimsPlans, 0);
+        return scan(sql, claimsPlans).read();
+    }
+
+    /**
+     * What one reading of a snippet's text finds: its first read of Kensho's settings or of the server as a whole (null
+     * when none), and every name it spells, lower-cased (identifiers, and the names in strings and function bodies read as
+     * SQL in their turn, to {@link #MAX_DEPTH} levels), which the parse-tree backstop ({@link TreeReads}) compares with
+     * what the server reports. One pass with the one SQL lexer gives both.
+     */
+    record Scan(Read read, Set<String> spelled) {
+    }
+
+    static Scan scan(String sql, boolean claimsPlans) {
+        Set<String> names = new java.util.HashSet<>();
+        Read read = find(sql, claimsPlans, 0, names);
+        return new Scan(read, names);
     }
 
     /**
@@ -77,17 +92,18 @@ final class KenshoSettingsReaders {
      */
     static final int MAX_DEPTH = 16;
 
-    private static Read find(String sql, boolean claimsPlans, int depth) {
+    private static Read find(String sql, boolean claimsPlans, int depth, Set<String> names) {
         if (depth > MAX_DEPTH) {
             return new Read("strings or function bodies nested more than " + MAX_DEPTH + " deep", 0);
         }
+        Read first = null;
         for (SqlStatement statement : SqlSplitter.split(sql)) {
-            Read read = inStatement(statement.text(), claimsPlans, depth);
-            if (read != null) {
-                return new Read(read.what(), statement.offset() + read.offset(), read.shared());
+            Read read = inStatement(statement.text(), claimsPlans, depth, names);
+            if (first == null && read != null) {
+                first = new Read(read.what(), statement.offset() + read.offset(), read.shared());
             }
         }
-        return null;
+        return first;
     }
 
     /**
@@ -105,91 +121,78 @@ final class KenshoSettingsReaders {
         return shared == null ? null : new Read(lower, 0, shared);
     }
 
-    /**
-     * Every name {@code sql} spells, lower-cased, as the text gate reads it: identifiers, and the names in strings and
-     * function bodies read as SQL in their turn (to {@link #MAX_DEPTH} levels).
-     */
-    static Set<String> spelled(String sql) {
-        Set<String> names = new java.util.HashSet<>();
-        spelled(sql, 0, names);
-        return names;
-    }
-
-    private static void spelled(String sql, int depth, Set<String> names) {
-        if (depth > MAX_DEPTH) {
-            return;
-        }
-        List<Token> tokens = SqlLexer.tokens(sql).stream().filter(Token::significant).toList();
-        for (int i = 0; i < tokens.size(); i++) {
-            Kind kind = tokens.get(i).kind();
-            if (kind == Kind.WORD || kind == Kind.QUOTED_IDENTIFIER) {
-                names.add(SqlLexer.value(tokens, i).toLowerCase(Locale.ROOT));
-            } else if (kind == Kind.STRING || kind == Kind.DOLLAR_STRING) {
-                spelled(SqlLexer.value(tokens, i), depth + 1, names);
-            }
-        }
-    }
-
     private static boolean isKenshos(String name, boolean claimsPlans) {
         String lower = name.toLowerCase(Locale.ROOT);
         return SESSION.contains(lower) || claimsPlans && (lower.equals(PRELOAD) || lower.startsWith(PREFIX));
     }
 
-    private static Read inStatement(String text, boolean claimsPlans, int depth) {
+    /** The statement's first read (null when none); every name it spells is added to {@code names}. */
+    private static Read inStatement(String text, boolean claimsPlans, int depth, Set<String> names) {
         List<Token> tokens = SqlLexer.tokens(text).stream().filter(Token::significant).toList();
         if (tokens.isEmpty()) {
             return null;
         }
         String first = tokens.get(0).word();
         boolean setsIt = first.equals("set") || first.equals("reset");
+        Read found = null;
         for (int i = 0; i < tokens.size(); i++) {
             Token token = tokens.get(i);
             // As the server reads it: a quoted identifier or a string with its escapes decoded (U&"pg\005fstat_activity").
             String lower = SqlLexer.value(tokens, i).toLowerCase(Locale.ROOT);
             boolean named = token.kind() == Kind.WORD || token.kind() == Kind.QUOTED_IDENTIFIER;
-            if (named && WHOLE_LISTS.contains(lower)) {
-                return new Read(token.text(), token.start());
+            if (named) {
+                names.add(lower);
             }
-            if (named && SETTING_LISTS.contains(lower) && !onlyOthers(tokens, claimsPlans)) {
-                return new Read(token.text(), token.start());
+            // Dynamic SQL or a function body, always read as SQL in its turn (a name in it may itself be escaped:
+            // EXECUTE E'SHOW applic\\141tion_name' in a function body); what it reads is reported at the string.
+            boolean string = token.kind() == Kind.STRING || token.kind() == Kind.DOLLAR_STRING;
+            Read inner = string ? find(SqlLexer.value(tokens, i), claimsPlans, depth + 1, names) : null;
+            if (found == null) {
+                found = readAt(tokens, i, lower, named, setsIt, claimsPlans, inner);
             }
-            ServerWideReaders.Shared shared = ServerWideReaders.at(tokens, i);
-            if (shared != null) {
-                return new Read(token.text(), token.start(), shared);
+        }
+        return found;
+    }
+
+    /** What the token at {@code i} reads, or null; {@code inner} is what the string there reads as SQL. */
+    private static Read readAt(List<Token> tokens, int i, String lower, boolean named, boolean setsIt, boolean claimsPlans, Read inner) {
+        Token token = tokens.get(i);
+        if (named && WHOLE_LISTS.contains(lower)) {
+            return new Read(token.text(), token.start());
+        }
+        if (named && SETTING_LISTS.contains(lower) && !onlyOthers(tokens, claimsPlans)) {
+            return new Read(token.text(), token.start());
+        }
+        ServerWideReaders.Shared shared = ServerWideReaders.at(tokens, i);
+        if (shared != null) {
+            return new Read(token.text(), token.start(), shared);
+        }
+        if (token.kind() == Kind.WORD && lower.equals("show") && i + 1 < tokens.size() && tokens.get(i + 1).word().equals("all")) {
+            return new Read("SHOW ALL", token.start());
+        }
+        if (named && lower.equals("current_setting")) {
+            // A name the page computes could be any of them.
+            boolean literal = i + 3 < tokens.size() && tokens.get(i + 1).kind() == Kind.OPEN_PAREN
+                    && tokens.get(i + 2).kind() == Kind.STRING && tokens.get(i + 2).text().startsWith("'")
+                    && (tokens.get(i + 3).kind() == Kind.CLOSE_PAREN || tokens.get(i + 3).text().equals(","));
+            if (!literal) {
+                return new Read("current_setting with a computed name", token.start());
             }
-            if (token.kind() == Kind.WORD && lower.equals("show") && i + 1 < tokens.size() && tokens.get(i + 1).word().equals("all")) {
-                return new Read("SHOW ALL", token.start());
-            }
-            if (named && lower.equals("current_setting")) {
-                // A name the page computes could be any of them.
-                boolean literal = i + 3 < tokens.size() && tokens.get(i + 1).kind() == Kind.OPEN_PAREN
-                        && tokens.get(i + 2).kind() == Kind.STRING && tokens.get(i + 2).text().startsWith("'")
-                        && (tokens.get(i + 3).kind() == Kind.CLOSE_PAREN || tokens.get(i + 3).text().equals(","));
-                if (!literal) {
-                    return new Read("current_setting with a computed name", token.start());
+        }
+        if (!setsIt && (named || token.kind() == Kind.STRING || token.kind() == Kind.DOLLAR_STRING)) {
+            for (String name : new TreeSet<>(SESSION)) {
+                if (lower.contains(name)) {
+                    return new Read(name, token.start());
                 }
             }
-            if (!setsIt && (token.kind() == Kind.WORD || token.kind() == Kind.QUOTED_IDENTIFIER || token.kind() == Kind.STRING
-                    || token.kind() == Kind.DOLLAR_STRING)) {
-                for (String name : new TreeSet<>(SESSION)) {
-                    if (lower.contains(name)) {
-                        return new Read(name, token.start());
-                    }
-                }
-                if (claimsPlans && lower.contains(PRELOAD)) {
-                    return new Read(PRELOAD, token.start());
-                }
-                if (claimsPlans && lower.contains(PREFIX)) {
-                    return new Read("auto_explain's settings", token.start());
-                }
-                if (token.kind() == Kind.STRING || token.kind() == Kind.DOLLAR_STRING) {
-                    // Dynamic SQL or a function body, always read as SQL in its turn (a name in it may itself be escaped:
-                    // EXECUTE E'SHOW applic\\141tion_name' in a function body); what it reads is reported at the string.
-                    Read inner = find(SqlLexer.value(tokens, i), claimsPlans, depth + 1);
-                    if (inner != null) {
-                        return new Read(inner.what(), token.start(), inner.shared());
-                    }
-                }
+            if (claimsPlans && lower.contains(PRELOAD)) {
+                return new Read(PRELOAD, token.start());
+            }
+            if (claimsPlans && lower.contains(PREFIX)) {
+                return new Read("auto_explain's settings", token.start());
+            }
+            if (inner != null) {
+                return new Read(inner.what(), token.start(), inner.shared());
             }
         }
         return null;

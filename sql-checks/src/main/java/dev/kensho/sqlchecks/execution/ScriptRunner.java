@@ -95,7 +95,7 @@ final class ScriptRunner {
     private final SessionOrders orders = new SessionOrders();
     /** pg_catalog's relations and functions by OID, read once per server ({@link TreeReads.Catalog}). */
     private final TreeReads.Catalog treeCatalog;
-    /** Every name the page's snippets run so far spell ({@link KenshoSettingsReaders#spelled}). */
+    /** Every name the page's snippets run so far spell ({@link KenshoSettingsReaders#scan}). */
     private final java.util.Set<String> spelled = new java.util.HashSet<>();
     /** A read's offset when the server's parse trees showed it rather than the text ({@link TreeReads}). */
     private static final int RUN_TIME = -1;
@@ -330,19 +330,28 @@ final class ScriptRunner {
                 }
                 stoppedPage = !outcome.passed() && !run.ranAsWritten;
             }
-            if (readsKenshosSettings == null && (read = KenshoSettingsReaders.find(snippet.sql(), claimsPlans)) != null) {
+            KenshoSettingsReaders.Scan scanned = KenshoSettingsReaders.scan(snippet.sql(), claimsPlans);
+            if (readsKenshosSettings == null && (read = scanned.read()) != null) {
                 readsKenshosSettings = snippet;
             }
-            spelled.addAll(KenshoSettingsReaders.spelled(snippet.sql()));
+            java.util.Set<String> spelledHere = scanned.spelled();
+            spelled.addAll(spelledHere);
             if (readsKenshosSettings == null && run != null) {
                 // The backstop: what the server's own parse trees show read that the text never names (TreeReads).
-                KenshoSettingsReaders.Read built = TreeReads.unspelled(run.parsed.stream().map(ParseCapture::seen).toList(),
-                        treeCatalog, spelled, claimsPlans);
+                List<TreeReads.Seen> seen = run.parsed.stream().map(ParseCapture::seen).toList();
+                KenshoSettingsReaders.Read built = TreeReads.unspelled(seen, treeCatalog, spelled, claimsPlans);
+                // The judge of what the text gate let pass: restrictions, Kensho's own objects, derived counters (ParseTreeGate).
+                ParseTreeGate.Found judged = built == null ? TreeReads.judged(seen, treeCatalog) : null;
                 if (built != null) {
                     readsKenshosSettings = snippet;
                     read = new KenshoSettingsReaders.Read(built.what() + ", read by a statement the page built at run time, in the "
                             + "snippet at " + snippet.location(), RUN_TIME, built.shared());
-                } else if (run.treeless != null && TreeReads.buildsAtRunTime(spelled)) {
+                } else if (judged != null) {
+                    readsKenshosSettings = snippet;
+                    read = new KenshoSettingsReaders.Read(judged.what() + ", in the snippet at " + snippet.location(), RUN_TIME,
+                            judged.shared());
+                } else if (run.treeless != null && (TreeReads.buildsAtRunTime(spelled)
+                        || spelledHere.stream().anyMatch(ParseTreeGate::judges))) {
                     // Without its tree nothing tells what the statement read at run time: no claim from here on rests on it.
                     readsKenshosSettings = snippet;
                     read = new KenshoSettingsReaders.Read(snippet.locate(run.treeless.offset()) + ": "

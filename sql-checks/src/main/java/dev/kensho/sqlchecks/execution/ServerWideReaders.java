@@ -70,7 +70,7 @@ final class ServerWideReaders {
     }
 
     /** Columns that restrict a list to the page's own database or session, and which of the page's values each takes. */
-    private enum Own { NAME, OID, PID, RELATION }
+    enum Own { NAME, OID, PID, RELATION }
 
     private static final Map<String, Own> DATABASE_BY_NAME = Map.of("datname", Own.NAME, "datid", Own.OID);
 
@@ -135,6 +135,23 @@ final class ServerWideReaders {
     private static final Set<String> COUNTER_TYPES = Set.of("oid", "xid", "xid8", "pg_lsn", "pg_snapshot", "txid_snapshot");
 
     private ServerWideReaders() {
+    }
+
+    /** The columns that restrict the list {@code name} to the page's own database or session, or null for no such list. */
+    static Map<String, Own> keysOf(String name) {
+        Map<String, Own> keys = DATABASE_LISTS.get(name);
+        return keys == null && name.startsWith(PROGRESS) ? Map.of("pid", Own.PID) : keys;
+    }
+
+    /** Whether the function {@code name} reads a database's size or statistics, given the database as its first argument. */
+    static boolean givenADatabase(String name) {
+        return name.equals(DATABASE_SIZE) || name.startsWith(DATABASE_COUNTER);
+    }
+
+    /** Whether the function {@code name}'s value is drawn from a counter the whole server shares (txid_current, …). */
+    static boolean readsACounter(String name) {
+        return COUNTERS.contains(name) && !COUNTER_COLUMNS.contains(name) || COUNTER_PREFIXES.stream().anyMatch(name::startsWith)
+                || STATISTICS.contains(name) || STATISTICS_PREFIXES.stream().anyMatch(name::startsWith) || name.startsWith(BACKEND_COUNTER);
     }
 
     /** The first column of {@code results} whose type is a shared counter's, as "the column c of type t", or null. */

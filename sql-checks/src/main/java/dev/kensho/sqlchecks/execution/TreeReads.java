@@ -41,9 +41,15 @@ final class TreeReads {
         final Set<Long> functions = new LinkedHashSet<>();
         /** Names of raw statements (schema-less or pg_catalog), and xmin or xmax read as system columns. */
         final Set<String> names = new LinkedHashSet<>();
+        /** The trees themselves, for {@link ParseTreeGate}; null where one was too large to keep. */
+        final java.util.List<String> trees = new java.util.ArrayList<>();
+        private long kept;
 
         /** Adds what the tree {@code tree} (its text as the server sent it) refers to. */
         void scan(String tree) {
+            boolean keep = kept + tree.length() <= ParseCapture.MAX_TREE_CHARS;
+            trees.add(keep ? tree : null);
+            kept += keep ? tree.length() : 0;
             Matcher m = RELATION.matcher(tree);
             while (m.find()) {
                 relations.add(Long.parseLong(m.group(1)));
@@ -88,24 +94,42 @@ final class TreeReads {
      * maintenance database; every database of the cluster, page templates included, is a copy of template1 or template0,
      * whose pg_catalog objects carry the same OIDs), never on the page's.
      */
-    record Catalog(Map<Long, String> relations, Map<Long, String> functions) {
+    record Catalog(Map<Long, String> relations, Map<Long, String> functions, Map<Long, Map<Long, String>> attributes,
+                   Set<Long> equalities) {
 
-        static final Catalog NONE = new Catalog(Map.of(), Map.of());
+        static final Catalog NONE = new Catalog(Map.of(), Map.of(), Map.of(), Set.of());
 
+        /**
+         * Also information_schema's views (their OIDs are as fixed as pg_catalog's), the columns of them all by attribute
+         * number, and pg_catalog's {@code =} operators: what {@link ParseTreeGate} compares a tree's numbers with.
+         */
         static Catalog read(Connection admin) throws SQLException {
             Map<Long, String> relations = new HashMap<>();
             Map<Long, String> functions = new HashMap<>();
+            Map<Long, Map<Long, String>> attributes = new HashMap<>();
+            Set<Long> equalities = new java.util.HashSet<>();
+            String builtIn = " IN ('pg_catalog'::pg_catalog.regnamespace, 'information_schema'::pg_catalog.regnamespace)";
             synchronized (admin) {
                 try (Statement statement = admin.createStatement();
-                     ResultSet rs = statement.executeQuery("SELECT 'r', oid::bigint, relname::text FROM pg_catalog.pg_class"
-                             + " WHERE relnamespace = 'pg_catalog'::pg_catalog.regnamespace UNION ALL SELECT 'f', oid::bigint, proname::text"
-                             + " FROM pg_catalog.pg_proc WHERE pronamespace = 'pg_catalog'::pg_catalog.regnamespace")) {
+                     ResultSet rs = statement.executeQuery("SELECT 'r', oid::bigint, relname::text, 0 FROM pg_catalog.pg_class"
+                             + " WHERE relnamespace" + builtIn + " UNION ALL SELECT 'f', oid::bigint, proname::text, 0"
+                             + " FROM pg_catalog.pg_proc WHERE pronamespace = 'pg_catalog'::pg_catalog.regnamespace"
+                             + " UNION ALL SELECT 'a', a.attrelid::bigint, a.attname::text, a.attnum FROM pg_catalog.pg_attribute a"
+                             + " JOIN pg_catalog.pg_class c ON c.oid = a.attrelid WHERE a.attnum > 0 AND c.relnamespace" + builtIn
+                             + " UNION ALL SELECT 'o', oid::bigint, oprname::text, 0 FROM pg_catalog.pg_operator"
+                             + " WHERE oprname = '=' AND oprnamespace = 'pg_catalog'::pg_catalog.regnamespace")) {
                     while (rs.next()) {
-                        (rs.getString(1).equals("r") ? relations : functions).put(rs.getLong(2), rs.getString(3));
+                        switch (rs.getString(1)) {
+                            case "r" -> relations.put(rs.getLong(2), rs.getString(3));
+                            case "f" -> functions.put(rs.getLong(2), rs.getString(3));
+                            case "a" -> attributes.computeIfAbsent(rs.getLong(2), k -> new HashMap<>()).put(rs.getLong(4), rs.getString(3));
+                            default -> equalities.add(rs.getLong(2));
+                        }
                     }
                 }
             }
-            return new Catalog(Map.copyOf(relations), Map.copyOf(functions));
+            attributes.replaceAll((k, v) -> Map.copyOf(v));
+            return new Catalog(Map.copyOf(relations), Map.copyOf(functions), Map.copyOf(attributes), Set.copyOf(equalities));
         }
     }
 
@@ -120,6 +144,61 @@ final class TreeReads {
             "database_to_xml_and_xmlschema");
 
     private TreeReads() {
+    }
+
+    private static final Pattern COUNTER_TYPED = Pattern.compile(
+            ":(?:vartype|consttype|funcresulttype|resulttype|aggtype|opresulttype|wintype) (?:26|27|28|29|5069|3220|5038|2970|24|2202|2203|2204|2205|2206|3734|3769|4089|4096|4191)\\s");
+
+    /**
+     * The first thing the trees {@code seen} show read that no claim may rest on, judged on the trees themselves
+     * ({@link ParseTreeGate}): a shared list not restricted to the page's own, a list holding Kensho's own objects, a
+     * result derived from a shared counter. Only trees that name such a list or function or hold such a value are read.
+     */
+    static ParseTreeGate.Found judged(List<Seen> seen, Catalog catalog) {
+        ParseTreeGate gate = new ParseTreeGate(catalog);
+        for (Seen one : seen) {
+            for (String tree : one.trees) {
+                if (tree != null && !relevant(tree, catalog)) {
+                    continue;
+                }
+                NodeTree.Node node = null;
+                try {
+                    node = tree == null ? null : NodeTree.read(tree.strip());
+                } catch (NodeTree.Malformed e) {
+                    node = null;
+                }
+                if (node == null) {
+                    return new ParseTreeGate.Found("a statement whose parse tree Kensho could not read (larger than "
+                            + (ParseCapture.MAX_TREE_CHARS >> 20) + " MB together, or malformed)", ServerWideReaders.Shared.DATABASES);
+                }
+                ParseTreeGate.Found found = gate.judge(node);
+                if (found != null) {
+                    return found;
+                }
+            }
+        }
+        return null;
+    }
+
+    private static boolean relevant(String tree, Catalog catalog) {
+        if (COUNTER_TYPED.matcher(tree).find()) {
+            return true;
+        }
+        Matcher m = RELATION.matcher(tree);
+        while (m.find()) {
+            String name = catalog.relations().get(Long.parseLong(m.group(1)));
+            if (name != null && ParseTreeGate.relevant(name)) {
+                return true;
+            }
+        }
+        m = FUNCTION.matcher(tree);
+        while (m.find()) {
+            String name = catalog.functions().get(Long.parseLong(m.group(1)));
+            if (name != null && ParseTreeGate.relevant(name)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Whether a text that spells {@code spelled} can run SQL it builds at run time. */

@@ -1,0 +1,546 @@
+package dev.kensho.sqlchecks.execution;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Judges, on the parse trees the server reported for a page's statements ({@link TreeReads}), what the text gate
+ * ({@link ServerWideReaders}) can only guess from tokens: whether a read of one of the server's shared lists is
+ * restricted to the page's own database or session, whether a read of a list that holds Kensho's own objects is
+ * restricted to the page's own, and whether a result derives from a counter the whole server shares. Tokens are fooled
+ * by what the page defines: an alias column list that renames the list's columns, an {@code =} operator of the page's
+ * schema, a {@code current_database()} or {@code pg_backend_pid()} of the page's earlier on search_path, an OID cast to
+ * bigint or text. The tree names none of those by spelling: a column is a relation's attribute number, an operator or a
+ * function is its OID, compared with pg_catalog's own (read once per server, {@link TreeReads.Catalog}; a page cannot
+ * create objects in pg_catalog). The text gate still refuses what it can see early, with a message at the read; a read
+ * it lets pass is decided here, never by the text alone.
+ *
+ * <p>Kensho's own objects: the extension guard ({@link ExtensionGuard}) must live in the page's database (an event trigger
+ * belongs to one database and runs only there), so its event trigger and function are rows of pg_event_trigger, pg_proc,
+ * pg_depend and of information_schema's routine lists, which a reader's database does not have. They cannot be hidden
+ * from the page's catalogs, so what a claim rests on is judged instead: a read of one of those lists (or of an object's
+ * definition or description by OID) is Kensho's unless restricted, at the top of its WHERE clause with the built-in
+ * {@code =}, to objects the page names ({@code proname = 'f'} other than the guard's, {@code oid = 'f'::regproc},
+ * {@code pronamespace = 'public'::regnamespace}). The class cannot recur through a new object of Kensho's in pg_catalog:
+ * every list that shows functions or event triggers is gated, whatever is in it.
+ */
+final class ParseTreeGate {
+
+    /** What restricts a list to the page's own rows, by the kind of value compared with the column. */
+    enum Own { NAME, OID, PID, RELATION, NOT_GUARD_NAME, NOT_CATALOG_NAMESPACE, NAMED_OBJECT }
+
+    /** The first OID of an object made after initdb: a relation at or above it was made in this database. */
+    private static final long FIRST_NORMAL_OID = 16384;
+    /** pg_catalog's namespace OID (fixed by initdb), where the guard's function lives. */
+    private static final long CATALOG_NAMESPACE = 11;
+    private static final String GUARD_NAME = "kensho_refuse_extensions";
+
+    private static final long BOOL = 16, NAME = 19, REGCLASS = 2205, REGNAMESPACE = 4089;
+    /** Types whose values are OIDs: an OID shown as a name (its output function) reads nothing; its number does. */
+    private static final Set<Long> REG_TYPES = Set.of(24L, 2202L, 2203L, 2204L, 2205L, 2206L, 3734L, 3769L, 4089L, 4096L, 4191L);
+    /** oid, xid, xid8, cid, tid, pg_lsn, pg_snapshot, txid_snapshot: values the server's shared counters gave. */
+    private static final Set<Long> COUNTER_TYPES = Set.of(26L, 28L, 5069L, 29L, 27L, 3220L, 5038L, 2970L);
+    private static final Set<String> TYPE_FIELDS = Set.of("vartype", "consttype", "funcresulttype", "resulttype", "opresulttype",
+            "aggtype", "wintype", "minmaxtype", "coalescetype", "casetype", "array_typeid", "row_typeid", "paramtype");
+
+    /** Lists holding Kensho's guard (event trigger, function, their dependency), and what pins each to the page's objects. */
+    private static final Map<String, Map<String, Own>> GUARD_LISTS = Map.of(
+            "pg_proc", Map.of("proname", Own.NOT_GUARD_NAME, "oid", Own.NAMED_OBJECT, "pronamespace", Own.NOT_CATALOG_NAMESPACE),
+            "pg_event_trigger", Map.of(),
+            "pg_depend", Map.of("objid", Own.NAMED_OBJECT, "refobjid", Own.NAMED_OBJECT),
+            "pg_description", Map.of("objoid", Own.NAMED_OBJECT),
+            "routines", Map.of(),
+            "routine_privileges", Map.of(),
+            "role_routine_grants", Map.of());
+    /** Functions that show any object's definition, identity or comment given its OID: the guard's as well as the page's. */
+    private static final Set<String> DESCRIBERS = Set.of("pg_get_functiondef", "pg_get_function_arguments", "pg_get_function_result",
+            "pg_get_function_identity_arguments", "pg_get_function_sqlbody", "pg_describe_object", "pg_identify_object",
+            "pg_identify_object_as_address", "obj_description");
+
+    /**
+     * pg_catalog's functions that take an OID only to find the object it names and show something of that object (its
+     * statistics, size, privileges, definition or comment): their value is not the OID's number. Any other function or
+     * operator given an OID (a cast, arithmetic, concat, format) shows what the number is.
+     */
+    private static final List<String> LOOKUPS = List.of("pg_stat_get_", "pg_get_", "has_", "pg_has_", "pg_database_size",
+            "pg_relation_size", "pg_total_relation_size", "pg_table_size", "pg_indexes_size", "pg_tablespace_size",
+            "obj_description", "col_description", "shobj_description", "format_type", "pg_describe_object", "pg_identify_object",
+            "pg_table_is_visible", "pg_type_is_visible", "pg_function_is_visible", "pg_sequence_last_value");
+
+    /** Functions that turn a value into a number or text: given an OID, they show it. */
+    private static final Set<String> NUMBERS = Set.of("int8", "int4", "int2", "numeric", "float4", "float8", "text", "oid", "oidout",
+            "textin", "to_char", "to_hex", "concat", "concat_ws", "format", "abs", "mod", "div", "hashoid", "hashoidextended");
+
+    private final TreeReads.Catalog catalog;
+
+    ParseTreeGate(TreeReads.Catalog catalog) {
+        this.catalog = catalog;
+    }
+
+    /** What one refusal found: the name read and what of the server it reads. */
+    record Found(String what, ServerWideReaders.Shared shared) {
+    }
+
+    /** The first thing the tree {@code top} reads that no claim may rest on, or null. */
+    Found judge(NodeTree.Node top) {
+        List<NodeTree.Node> queries = new ArrayList<>();
+        Found found = reads(top, queries);
+        if (found != null) {
+            return found;
+        }
+        // The statement's own results and what it stores (INSERT, UPDATE), and the query of CREATE TABLE AS or DECLARE.
+        List<NodeTree.Node> results = new ArrayList<>(List.of(top));
+        NodeTree.Node utility = top.node("utilityStmt");
+        if (utility != null && utility.node("query") != null && utility.node("query").type().equals("QUERY")) {
+            results.add(utility.node("query"));
+        }
+        for (NodeTree.Node query : results) {
+            for (Object entry : query.list("targetList")) {
+                if (entry instanceof NodeTree.Node target && !"true".equals(target.text("resjunk"))) {
+                    String derived = derived(target.get("expr"), query, List.of(query), true);
+                    if (derived != null) {
+                        return new Found("a result derived from " + derived + " as the server parsed it", ServerWideReaders.Shared.COUNTERS);
+                    }
+                }
+            }
+        }
+        return null;
+    }
+
+    /** Reads of shared or guard-holding lists anywhere in the tree; collects the tree's outermost query first. */
+    private Found reads(Object value, List<NodeTree.Node> queries) {
+        if (value instanceof List<?> list) {
+            for (Object item : list) {
+                Found found = reads(item, queries);
+                if (found != null) {
+                    return found;
+                }
+            }
+            return null;
+        }
+        if (!(value instanceof NodeTree.Node node)) {
+            return null;
+        }
+        if (node.type().equals("QUERY")) {
+            queries.add(node);
+            List<Object> rtable = node.list("rtable");
+            for (int i = 0; i < rtable.size(); i++) {
+                if (rtable.get(i) instanceof NodeTree.Node rte && rte.number("rtekind", -1) == 0) {
+                    Found found = relation(node, i + 1, rte.number("relid", -1));
+                    if (found != null) {
+                        return found;
+                    }
+                }
+            }
+        }
+        if (node.type().equals("FUNCEXPR")) {
+            Found found = function(node);
+            if (found != null) {
+                return found;
+            }
+        }
+        for (Object field : node.fields().values()) {
+            Found found = reads(field, queries);
+            if (found != null) {
+                return found;
+            }
+        }
+        return null;
+    }
+
+    private Found relation(NodeTree.Node query, int rtindex, long relid) {
+        String name = catalog.relations().get(relid);
+        if (name == null) {
+            return null;
+        }
+        Map<String, ServerWideReaders.Own> shared = ServerWideReaders.keysOf(name);
+        if (shared != null) {
+            Map<String, Own> keys = new java.util.HashMap<>();
+            shared.forEach((column, own) -> keys.put(column, Own.valueOf(own.name())));
+            return restricted(query, rtindex, relid, keys) ? null
+                    : new Found(name + ", not restricted to the page's own database or session as the server parsed it",
+                    ServerWideReaders.Shared.DATABASES);
+        }
+        Map<String, Own> guard = GUARD_LISTS.get(name);
+        if (guard != null && !restricted(query, rtindex, relid, guard)) {
+            return new Found(name + ", not restricted to objects the page names as the server parsed it", ServerWideReaders.Shared.GUARD);
+        }
+        return null;
+    }
+
+    private Found function(NodeTree.Node call) {
+        String name = catalog.functions().get(call.number("funcid", -1));
+        if (name == null) {
+            return null;
+        }
+        if (DESCRIBERS.contains(name) && arguments(call).stream().noneMatch(arg -> ownValue(arg, Own.NAMED_OBJECT))) {
+            return new Found(name + " of an object the page does not name", ServerWideReaders.Shared.GUARD);
+        }
+        if (ServerWideReaders.givenADatabase(name)) {
+            List<Object> args = arguments(call);
+            boolean own = !args.isEmpty() && (ownValue(args.get(0), Own.NAME) || ownValue(args.get(0), Own.OID));
+            return own ? null : new Found(name + " of a database other than the page's own as the server parsed it",
+                    ServerWideReaders.Shared.DATABASES);
+        }
+        return null;
+    }
+
+    private static List<Object> arguments(NodeTree.Node call) {
+        return call.list("args");
+    }
+
+    /**
+     * Whether the query keeps only the page's own rows of the relation at {@code rtindex}: a condition of its WHERE clause
+     * (the clause itself or one of its top-level ANDs) is the built-in {@code =} between that relation's own column, by
+     * attribute number, and the page's own value of the kind the column takes.
+     */
+    private boolean restricted(NodeTree.Node query, int rtindex, long relid, Map<String, Own> keys) {
+        if (keys.isEmpty()) {
+            return false;
+        }
+        NodeTree.Node jointree = query.node("jointree");
+        Object quals = jointree == null ? null : jointree.get("quals");
+        for (Object condition : conjuncts(quals)) {
+            if (!(condition instanceof NodeTree.Node op) || !op.type().equals("OPEXPR")
+                    || !catalog.equalities().contains(op.number("opno", -1))) {
+                continue;
+            }
+            List<Object> args = op.list("args");
+            if (args.size() != 2) {
+                continue;
+            }
+            for (int side = 0; side < 2; side++) {
+                String column = column(args.get(side), rtindex, relid);
+                Own kind = column == null ? null : keys.get(column);
+                if (kind != null && ownValue(args.get(1 - side), kind)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static List<Object> conjuncts(Object quals) {
+        if (quals instanceof NodeTree.Node and && and.type().equals("BOOLEXPR") && "and".equals(and.text("boolop"))) {
+            List<Object> all = new ArrayList<>();
+            for (Object arg : and.list("args")) {
+                all.addAll(conjuncts(arg));
+            }
+            return all;
+        }
+        return quals == null ? List.of() : List.of(quals);
+    }
+
+    /** The name of the relation's own column {@code value} reads (a Var of this query's range entry), or null. */
+    private String column(Object value, int rtindex, long relid) {
+        NodeTree.Node var = stripped(value);
+        if (var == null || !var.type().equals("VAR") || var.number("varno", -1) != rtindex || var.number("varlevelsup", -1) != 0) {
+            return null;
+        }
+        Map<Long, String> attributes = catalog.attributes().get(relid);
+        long attno = var.number("varattno", 0);
+        return attributes == null || attno <= 0 ? null : attributes.get(attno);
+    }
+
+    private static NodeTree.Node stripped(Object value) {
+        NodeTree.Node node = value instanceof NodeTree.Node n ? n : null;
+        while (node != null && node.type().equals("RELABELTYPE")) {
+            node = node.node("arg");
+        }
+        return node;
+    }
+
+    /** Whether {@code value} is the page's own value of that kind, as the server parsed it. */
+    private boolean ownValue(Object value, Own kind) {
+        NodeTree.Node node = stripped(value);
+        if (node == null) {
+            return false;
+        }
+        return switch (kind) {
+            case NAME -> builtin(node, "current_database")
+                    || node.type().equals("SQLVALUEFUNCTION") && node.number("op", -1) == 13; // SVFOP_CURRENT_CATALOG
+            case PID -> builtin(node, "pg_backend_pid");
+            case OID -> {
+                // (SELECT oid FROM pg_database WHERE datname = current_database())
+                if (!node.type().equals("SUBLINK") || node.number("subLinkType", -1) != 4 || node.node("subselect") == null) {
+                    yield false;
+                }
+                NodeTree.Node q = node.node("subselect");
+                List<Object> targets = q.list("targetList");
+                NodeTree.Node first = targets.isEmpty() || !(targets.get(0) instanceof NodeTree.Node t) ? null : stripped(t.get("expr"));
+                if (first == null || !first.type().equals("VAR")) {
+                    yield false;
+                }
+                int rtindex = (int) first.number("varno", -1);
+                List<Object> rtable = q.list("rtable");
+                if (rtindex < 1 || rtindex > rtable.size() || !(rtable.get(rtindex - 1) instanceof NodeTree.Node rte)) {
+                    yield false;
+                }
+                long relid = rte.number("relid", -1);
+                yield "pg_database".equals(catalog.relations().get(relid)) && "oid".equals(column(first, rtindex, relid))
+                        && restricted(q, rtindex, relid, Map.of("datname", Own.NAME));
+            }
+            case RELATION -> node.type().equals("CONST") && node.number("consttype", -1) == REGCLASS && oidOf(node) >= FIRST_NORMAL_OID;
+            case NOT_GUARD_NAME -> node.type().equals("CONST") && node.number("consttype", -1) == NAME
+                    && !"true".equals(node.text("constisnull")) && !GUARD_NAME.equals(nameOf(node));
+            case NOT_CATALOG_NAMESPACE -> node.type().equals("CONST") && node.number("consttype", -1) == REGNAMESPACE
+                    && oidOf(node) != CATALOG_NAMESPACE && oidOf(node) > 0;
+            case NAMED_OBJECT -> node.type().equals("CONST") && REG_TYPES.contains(node.number("consttype", -1))
+                    && oidOf(node) >= FIRST_NORMAL_OID;
+        };
+    }
+
+    private boolean builtin(NodeTree.Node node, String function) {
+        return node.type().equals("FUNCEXPR") && function.equals(catalog.functions().get(node.number("funcid", -1)))
+                && arguments(node).isEmpty();
+    }
+
+    /** The bytes of a by-value or fixed-length Const ({@code 4 [ 0 64 0 0 0 0 0 0 ]}). */
+    private static List<Integer> bytes(NodeTree.Node constant) {
+        String datum = constant.text("constvalue");
+        List<Integer> bytes = new ArrayList<>();
+        if (datum == null) {
+            return bytes;
+        }
+        int open = datum.indexOf('[');
+        int close = datum.lastIndexOf(']');
+        if (open < 0 || close < open) {
+            return bytes;
+        }
+        for (String b : datum.substring(open + 1, close).trim().split("\\s+")) {
+            try {
+                bytes.add(Integer.parseInt(b) & 0xff);
+            } catch (NumberFormatException e) {
+                return new ArrayList<>();
+            }
+        }
+        return bytes;
+    }
+
+    /** An OID Const's value (little-endian, as the server writes a by-value datum), or -1. */
+    private static long oidOf(NodeTree.Node constant) {
+        List<Integer> bytes = bytes(constant);
+        if (bytes.size() < 4) {
+            return -1;
+        }
+        return bytes.get(0) | bytes.get(1) << 8 | bytes.get(2) << 16 | (long) bytes.get(3) << 24;
+    }
+
+    /** A name Const's text (NUL-padded to 64 bytes). */
+    private static String nameOf(NodeTree.Node constant) {
+        StringBuilder name = new StringBuilder();
+        List<Integer> bytes = bytes(constant);
+        byte[] raw = new byte[bytes.size()];
+        int n = 0;
+        for (int b : bytes) {
+            if (b == 0) {
+                break;
+            }
+            raw[n++] = (byte) b;
+        }
+        name.append(new String(raw, 0, n, java.nio.charset.StandardCharsets.UTF_8));
+        return name.toString();
+    }
+
+    /**
+     * What a result expression's value derives from that a shared counter gave, as "the column relation.column" or "the
+     * function f()", or null. {@code shown}: the value is what the reader sees (the expression itself, or the input of a
+     * type's output function): an OID shown as a name (regclass and the like) reads no counter; the number behind it does.
+     * A boolean reads only whether (a comparison, a test), and count() only how many.
+     */
+    private String derived(Object value, NodeTree.Node query, List<NodeTree.Node> outer, boolean shown) {
+        if (value instanceof List<?> list) {
+            for (Object item : list) {
+                String found = derived(item, query, outer, false);
+                if (found != null) {
+                    return found;
+                }
+            }
+            return null;
+        }
+        if (!(value instanceof NodeTree.Node node) || node.type().equals("QUERY")) {
+            return null;
+        }
+        long type = type(node);
+        if (type == BOOL || Set.of("NULLTEST", "BOOLEANTEST", "BOOLEXPR").contains(node.type())
+                || node.type().equals("SUBLINK") && node.number("subLinkType", 4) < 4) {
+            return null; // only whether: a comparison, a test, EXISTS, IN
+        }
+        if (REG_TYPES.contains(type)) {
+            if (shown) {
+                return null;
+            }
+        }
+        if (node.type().equals("VAR")) {
+            return variable(node, query, outer, shown, type);
+        }
+        if (COUNTER_TYPES.contains(type) || REG_TYPES.contains(type)) {
+            return described(node, type);
+        }
+        if (node.type().equals("FUNCEXPR")) {
+            String name = catalog.functions().get(node.number("funcid", -1));
+            if (name != null && ServerWideReaders.readsACounter(name)) {
+                return "the function " + name + "()";
+            }
+            if (name != null && LOOKUPS.stream().anyMatch(name::startsWith)) {
+                return null; // an OID given to find an object by: its statistics, size or definition, not the OID's number
+            }
+            if (node.number("funcformat", 0) == 0 && !NUMBERS.contains(name)) {
+                // Called by name, a function given an object as regclass (nextval('s'), pg_relation_size('t')) finds it by
+                // its OID; only a cast (funcformat 1 or 2, or int8(…) and the like written as a call) shows the number.
+                for (Object arg : node.list("args")) {
+                    NodeTree.Node given = arg instanceof NodeTree.Node a ? a : null;
+                    if (given != null && REG_TYPES.contains(type(given))) {
+                        continue;
+                    }
+                    String found = derived(arg, query, outer, false);
+                    if (found != null) {
+                        return found;
+                    }
+                }
+                return null;
+            }
+        }
+        if (node.type().equals("AGGREF") && "count".equals(catalog.functions().get(node.number("aggfnoid", -1)))) {
+            return null;
+        }
+        if (node.type().equals("SUBLINK")) {
+            NodeTree.Node sub = node.node("subselect");
+            if (sub != null) {
+                List<Object> targets = sub.list("targetList");
+                List<NodeTree.Node> nested = new ArrayList<>(outer);
+                nested.add(sub);
+                for (Object t : targets) {
+                    if (t instanceof NodeTree.Node target && !"true".equals(target.text("resjunk"))) {
+                        String found = derived(target.get("expr"), sub, nested, shown);
+                        if (found != null) {
+                            return found;
+                        }
+                    }
+                }
+            }
+            return null;
+        }
+        boolean io = node.type().equals("COERCEVIAIO");
+        for (Map.Entry<String, Object> field : node.fields().entrySet()) {
+            if (field.getKey().equals("aggfilter") || field.getKey().equals("aggorder") || field.getKey().equals("aggdistinct")) {
+                continue;
+            }
+            Object child = field.getValue();
+            if (child instanceof NodeTree.Node target && target.type().equals("TARGETENTRY")) {
+                child = target.get("expr");
+            }
+            String found = derived(child, query, outer, io || (shown && node.type().equals("TARGETENTRY")));
+            if (found != null) {
+                return found;
+            }
+        }
+        return null;
+    }
+
+    /** A Var: a counter-typed column, or what the subquery, CTE, join or grouping it reads through derives from. */
+    private String variable(NodeTree.Node var, NodeTree.Node query, List<NodeTree.Node> outer, boolean shown, long type) {
+        int up = (int) var.number("varlevelsup", 0);
+        int level = outer.size() - 1 - up;
+        NodeTree.Node owner = level >= 0 && level < outer.size() ? outer.get(level) : query;
+        List<Object> rtable = owner.list("rtable");
+        int varno = (int) var.number("varno", -1);
+        long attno = var.number("varattno", 0);
+        NodeTree.Node rte = varno >= 1 && varno <= rtable.size() && rtable.get(varno - 1) instanceof NodeTree.Node r ? r : null;
+        if (REG_TYPES.contains(type) && shown) {
+            return null;
+        }
+        if (rte != null && attno > 0) {
+            long kind = rte.number("rtekind", -1);
+            List<NodeTree.Node> scope = outer.subList(0, Math.max(level + 1, 1));
+            if (kind == 1 && rte.node("subquery") != null) { // RTE_SUBQUERY
+                return fromTargets(rte.node("subquery"), attno, scope, shown);
+            }
+            if (kind == 2 && attno <= rte.list("joinaliasvars").size()) { // RTE_JOIN
+                return derived(rte.list("joinaliasvars").get((int) attno - 1), owner, scope, shown);
+            }
+            if (kind == 9 && attno <= rte.list("groupexprs").size()) { // RTE_GROUP (18)
+                return derived(rte.list("groupexprs").get((int) attno - 1), owner, scope, shown);
+            }
+            if (kind == 3 || kind == 5) { // RTE_FUNCTION, RTE_VALUES: whatever their functions or rows derive from
+                return derived(kind == 3 ? rte.get("functions") : rte.get("values_lists"), owner, scope, false);
+            }
+            if (kind == 6) { // RTE_CTE
+                String cte = rte.text("ctename");
+                long levels = rte.number("ctelevelsup", 0);
+                int at = level - (int) levels;
+                NodeTree.Node holder = at >= 0 && at < outer.size() ? outer.get(at) : owner;
+                for (Object c : holder.list("cteList")) {
+                    if (c instanceof NodeTree.Node common && cte != null && cte.equals(common.text("ctename"))
+                            && common.node("ctequery") != null) {
+                        return fromTargets(common.node("ctequery"), attno, outer.subList(0, Math.max(at + 1, 1)), shown);
+                    }
+                }
+            }
+        }
+        if (COUNTER_TYPES.contains(type) || REG_TYPES.contains(type)) {
+            return described(var, type);
+        }
+        return null;
+    }
+
+    private String fromTargets(NodeTree.Node sub, long attno, List<NodeTree.Node> scope, boolean shown) {
+        List<Object> targets = sub.list("targetList");
+        if (attno > targets.size() || !(targets.get((int) attno - 1) instanceof NodeTree.Node target)) {
+            return null;
+        }
+        List<NodeTree.Node> nested = new ArrayList<>(scope);
+        nested.add(sub);
+        return derived(target.get("expr"), sub, nested, shown);
+    }
+
+    private String described(NodeTree.Node node, long type) {
+        String typeName = switch ((int) type) {
+            case 26 -> "oid";
+            case 28 -> "xid";
+            case 5069 -> "xid8";
+            case 29 -> "cid";
+            case 27 -> "tid";
+            case 3220 -> "pg_lsn";
+            case 5038 -> "pg_snapshot";
+            case 2970 -> "txid_snapshot";
+            default -> "an OID type";
+        };
+        if (node.type().equals("FUNCEXPR")) {
+            String name = catalog.functions().get(node.number("funcid", -1));
+            if (name != null) {
+                return "the function " + name + "() of type " + typeName;
+            }
+        }
+        return "a value of type " + typeName;
+    }
+
+    private static long type(NodeTree.Node node) {
+        for (String field : TYPE_FIELDS) {
+            String text = node.text(field);
+            if (text != null) {
+                try {
+                    return Long.parseLong(text);
+                } catch (NumberFormatException e) {
+                    return -1;
+                }
+            }
+        }
+        return -1;
+    }
+
+    /** Whether a name the text spells is one this gate judges, so that a statement of it without a tree cannot be judged. */
+    static boolean judges(String name) {
+        String lower = name.toLowerCase(Locale.ROOT);
+        return GUARD_LISTS.containsKey(lower) || DESCRIBERS.contains(lower) || ServerWideReaders.keysOf(lower) != null
+                || ServerWideReaders.givenADatabase(lower);
+    }
+
+    /** The names of the lists and functions this gate judges, for finding the trees worth reading. */
+    static boolean relevant(String name) {
+        return judges(name) || ServerWideReaders.readsACounter(name);
+    }
+}
