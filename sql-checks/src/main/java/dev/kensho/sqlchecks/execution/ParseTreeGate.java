@@ -74,6 +74,9 @@ final class ParseTreeGate {
     private static final Set<String> NUMBERS = Set.of("int8", "int4", "int2", "numeric", "float4", "float8", "text", "oid", "oidout",
             "textin", "to_char", "to_hex", "concat", "concat_ws", "format", "abs", "mod", "div", "hashoid", "hashoidextended");
 
+    /** Functions that print each argument through its type's output function: a reg* value prints as its name. */
+    private static final Set<String> PRINTS = Set.of("concat", "concat_ws", "format");
+
     private final TreeReads.Catalog catalog;
 
     ParseTreeGate(TreeReads.Catalog catalog) {
@@ -87,7 +90,7 @@ final class ParseTreeGate {
     /** The first thing the tree {@code top} reads that no claim may rest on, or null. */
     Found judge(NodeTree.Node top) {
         List<NodeTree.Node> queries = new ArrayList<>();
-        Found found = reads(top, queries);
+        Found found = reads(top, queries, top);
         if (found != null) {
             return found;
         }
@@ -107,14 +110,18 @@ final class ParseTreeGate {
                 }
             }
         }
+        String misuse = misused(top, null, results);
+        if (misuse != null) {
+            return new Found(misuse + " as the server parsed it", ServerWideReaders.Shared.COUNTERS);
+        }
         return null;
     }
 
     /** Reads of shared or guard-holding lists anywhere in the tree; collects the tree's outermost query first. */
-    private Found reads(Object value, List<NodeTree.Node> queries) {
+    private Found reads(Object value, List<NodeTree.Node> queries, NodeTree.Node query) {
         if (value instanceof List<?> list) {
             for (Object item : list) {
-                Found found = reads(item, queries);
+                Found found = reads(item, queries, query);
                 if (found != null) {
                     return found;
                 }
@@ -136,14 +143,18 @@ final class ParseTreeGate {
                 }
             }
         }
+        if (node.type().equals("COERCEVIAIO") && REG_TYPES.contains(node.number("resulttype", -1)) && !constant(node.get("arg"))) {
+            return new Found("a name built at run time and looked up as " + typeName(node.number("resulttype", -1))
+                    + ", which the text gate cannot judge (Kensho's own objects are found by name as well)", ServerWideReaders.Shared.GUARD);
+        }
         if (node.type().equals("FUNCEXPR")) {
-            Found found = function(node);
+            Found found = function(node, query);
             if (found != null) {
                 return found;
             }
         }
         for (Object field : node.fields().values()) {
-            Found found = reads(field, queries);
+            Found found = reads(field, queries, node.type().equals("QUERY") ? node : query);
             if (found != null) {
                 return found;
             }
@@ -171,12 +182,16 @@ final class ParseTreeGate {
         return null;
     }
 
-    private Found function(NodeTree.Node call) {
+    private Found function(NodeTree.Node call, NodeTree.Node query) {
         String name = catalog.functions().get(call.number("funcid", -1));
         if (name == null) {
             return null;
         }
-        if (DESCRIBERS.contains(name) && arguments(call).stream().noneMatch(arg -> ownValue(arg, Own.NAMED_OBJECT))) {
+        if (runTimeLookup(name) && arguments(call).stream().anyMatch(arg -> !constant(arg) && TEXT_TYPES.contains(type((NodeTree.Node) arg)))) {
+            return new Found(name + " of a name built at run time, which the text gate cannot judge (Kensho's own objects are "
+                    + "found by name as well)", ServerWideReaders.Shared.GUARD);
+        }
+        if (DESCRIBERS.contains(name) && arguments(call).stream().noneMatch(arg -> ownValue(arg, Own.NAMED_OBJECT) || ownRow(arg, query))) {
             return new Found(name + " of an object the page does not name", ServerWideReaders.Shared.GUARD);
         }
         if (ServerWideReaders.givenADatabase(name)) {
@@ -186,6 +201,223 @@ final class ParseTreeGate {
                     ServerWideReaders.Shared.DATABASES);
         }
         return null;
+    }
+
+    /** Functions that find an object by a name given as text: given a text built at run time, no gate sees the name. */
+    private static boolean runTimeLookup(String name) {
+        return name.startsWith("to_reg") || name.startsWith("has_") || name.startsWith("pg_has_");
+    }
+
+    /** Text types: a name given as one of them is looked up at run time. */
+    private static final Set<Long> TEXT_TYPES = Set.of(25L, 1043L, 19L, 705L, 1042L);
+
+    private static boolean constant(Object value) {
+        NodeTree.Node node = stripped(value);
+        return node != null && node.type().equals("CONST");
+    }
+
+    /**
+     * The first use anywhere in the tree of a counter-typed value (oid, xid, ...: every expression, in WHERE, HAVING, join
+     * conditions, RETURNING, MERGE actions, ON CONFLICT, every set-operation arm, ORDER BY, CTEs and subqueries) that shows
+     * the counter, or null. Such a value may only be compared with the built-in {@code =} to another of its kind (a join or
+     * lookup key, a reg* constant), given to a function that finds the object by it ({@link #LOOKUPS}), shown as a name
+     * (relabelled to a reg* type), tested for NULL or counted; where it flows on unchanged (a subquery's or CTE's column, a
+     * relabel, COALESCE, CASE) its next use is judged. Anything else (an ordering comparison, arithmetic, a cast to a number
+     * or text, ORDER BY, min/max, storing or showing it) shows how far the server's counter had run.
+     * {@code exposed}: the queries whose target lists are the statement's result or what it stores.
+     */
+    private String misused(Object value, NodeTree.Node parent, List<NodeTree.Node> exposed) {
+        if (value instanceof List<?> list) {
+            for (Object item : list) {
+                String found = misused(item, parent, exposed);
+                if (found != null) {
+                    return found;
+                }
+            }
+            return null;
+        }
+        if (!(value instanceof NodeTree.Node node)) {
+            return null;
+        }
+        if (node.type().equals("QUERY")) {
+            boolean stores = exposed.stream().anyMatch(q -> q == node) || node.number("commandType", 1) != 1;
+            Set<Long> sorted = new java.util.HashSet<>();
+            for (Object clause : node.list("sortClause")) {
+                if (clause instanceof NodeTree.Node c) {
+                    sorted.add(c.number("tleSortGroupRef", 0));
+                }
+            }
+            for (Object entry : node.list("targetList")) {
+                if (entry instanceof NodeTree.Node target && counterTyped(target.get("expr"))) {
+                    long ref = target.number("ressortgroupref", 0);
+                    if (ref > 0 && sorted.contains(ref)) {
+                        return "a value of type " + typeName(counterType(target.get("expr"))) + " in ORDER BY";
+                    }
+                    if (stores && !"true".equals(target.text("resjunk"))) {
+                        return "a value of type " + typeName(counterType(target.get("expr"))) + " shown or stored as its number";
+                    }
+                }
+            }
+            for (String field : List.of("returningList")) {
+                for (Object entry : node.list(field)) {
+                    if (entry instanceof NodeTree.Node target && counterTyped(target.get("expr"))) {
+                        return "a value of type " + typeName(counterType(target.get("expr"))) + " returned as its number";
+                    }
+                }
+            }
+        }
+        if (node.type().equals("MERGEACTION") || node.type().equals("ONCONFLICTEXPR")) {
+            for (Object entry : node.list(node.type().equals("MERGEACTION") ? "targetList" : "onConflictSet")) {
+                if (entry instanceof NodeTree.Node target && counterTyped(target.get("expr"))) {
+                    return "a value of type " + typeName(counterType(target.get("expr"))) + " stored as its number";
+                }
+            }
+        }
+        if (node.type().equals("AGGREF") && !"count".equals(catalog.functions().get(node.number("aggfnoid", -1)))) {
+            for (Object entry : node.list("args")) {
+                if (entry instanceof NodeTree.Node target && counterTyped(target.get("expr"))) {
+                    return "a value of type " + typeName(counterType(target.get("expr"))) + " aggregated by "
+                            + catalog.functions().getOrDefault(node.number("aggfnoid", -1), "an aggregate");
+                }
+            }
+        }
+        if (parent != null && counterTyped(node) && !allowedUse(node, parent)) {
+            return "a value of type " + typeName(counterType(node)) + " " + use(parent);
+        }
+        for (Object field : node.fields().values()) {
+            String found = misused(field, node, exposed);
+            if (found != null) {
+                return found;
+            }
+        }
+        return null;
+    }
+
+    /** A node's type, or for a scalar subquery the type of its one column. */
+    private static long counterType(Object value) {
+        if (!(value instanceof NodeTree.Node node)) {
+            return -1;
+        }
+        if (node.type().equals("SUBLINK") && node.number("subLinkType", -1) == 4 && node.node("subselect") != null) {
+            for (Object t : node.node("subselect").list("targetList")) {
+                if (t instanceof NodeTree.Node target && !"true".equals(target.text("resjunk"))) {
+                    return counterType(target.get("expr"));
+                }
+            }
+            return -1;
+        }
+        return type(node);
+    }
+
+    private static boolean counterTyped(Object value) {
+        return COUNTER_TYPES.contains(counterType(value));
+    }
+
+    /** Whether {@code parent} uses the counter-typed {@code value} without showing its number. */
+    private boolean allowedUse(NodeTree.Node value, NodeTree.Node parent) {
+        long parentType = counterType(parent);
+        switch (parent.type()) {
+            case "RELABELTYPE", "COALESCEEXPR", "CASEEXPR", "CASEWHEN", "NULLTEST", "TARGETENTRY", "RANGETBLENTRY",
+                 "RANGETBLFUNCTION", "FROMEXPR", "JOINEXPR", "QUERY", "COMMONTABLEEXPR", "SUBLINK", "INFERENCEELEM",
+                 "LIST", "ROWEXPR", "ARRAYEXPR", "SETTOREF", "SORTGROUPCLAUSE" -> {
+                // Flows on unchanged (judged where it is used next), is tested for NULL, or is a column of a range entry.
+                return !parent.type().equals("RELABELTYPE") || COUNTER_TYPES.contains(parentType) || REG_TYPES.contains(parentType);
+            }
+            case "OPEXPR", "SCALARARRAYOPEXPR" -> {
+                if (!catalog.equalities().contains(parent.number("opno", -1))) {
+                    return false;
+                }
+                for (Object arg : parent.list("args")) {
+                    if (arg != value && !sameKind(arg)) {
+                        return false;
+                    }
+                }
+                return true;
+            }
+            case "FUNCEXPR" -> {
+                String name = catalog.functions().get(parent.number("funcid", -1));
+                return REG_TYPES.contains(parentType) && parent.number("funcformat", 0) != 0
+                        || name != null && LOOKUPS.stream().anyMatch(name::startsWith);
+            }
+            case "COERCEVIAIO" -> {
+                return REG_TYPES.contains(parentType);
+            }
+            default -> {
+                return false;
+            }
+        }
+    }
+
+    /** Whether an operand compared with an OID is another value of its kind: a key, a reg* constant, a catalog's fixed OID. */
+    private static boolean sameKind(Object other) {
+        NodeTree.Node node = other instanceof NodeTree.Node n ? n : null;
+        while (node != null && node.type().equals("RELABELTYPE")) {
+            if (node.node("arg") != null && node.node("arg").type().equals("CONST") && REG_TYPES.contains(type(node.node("arg")))) {
+                return true;
+            }
+            node = node.node("arg");
+        }
+        if (node == null) {
+            return false;
+        }
+        long type = counterType(node);
+        if (node.type().equals("CONST")) {
+            return REG_TYPES.contains(type) || type == 26 && oidOf(node) >= 0 && oidOf(node) < FIRST_NORMAL_OID;
+        }
+        return COUNTER_TYPES.contains(type) || REG_TYPES.contains(type) || node.type().equals("ARRAYEXPR") || type == 1028;
+    }
+
+    private static String use(NodeTree.Node parent) {
+        return switch (parent.type()) {
+            case "OPEXPR", "SCALARARRAYOPEXPR", "DISTINCTEXPR", "NULLIFEXPR", "ROWCOMPAREEXPR" -> "compared or computed with other than = to a value of its kind";
+            case "MINMAXEXPR" -> "ordered by GREATEST or LEAST";
+            case "FUNCEXPR", "COERCEVIAIO" -> "converted to a number or text";
+            default -> "used as its number (" + parent.type().toLowerCase(Locale.ROOT) + ")";
+        };
+    }
+
+    private static String typeName(long type) {
+        return switch ((int) type) {
+            case 26 -> "oid";
+            case 28 -> "xid";
+            case 5069 -> "xid8";
+            case 29 -> "cid";
+            case 27 -> "tid";
+            case 3220 -> "pg_lsn";
+            case 5038 -> "pg_snapshot";
+            case 2970 -> "txid_snapshot";
+            case 24 -> "regproc";
+            case 2202 -> "regprocedure";
+            case 2205 -> "regclass";
+            case 2206 -> "regtype";
+            case 4089 -> "regnamespace";
+            case 4096 -> "regrole";
+            default -> "reg* (an OID shown as a name)";
+        };
+    }
+
+    /**
+     * Whether {@code value} is the OID of a row of this query's own catalog list that cannot be Kensho's: the oid column of
+     * pg_proc where the query keeps only the page's functions ({@link #restricted}), or of a catalog list that holds
+     * neither functions nor event triggers (pg_class, pg_type, pg_namespace, ...). A describer given it shows the page's.
+     */
+    private boolean ownRow(Object value, NodeTree.Node query) {
+        NodeTree.Node var = stripped(value);
+        if (query == null || var == null || !var.type().equals("VAR") || var.number("varlevelsup", -1) != 0) {
+            return false;
+        }
+        int varno = (int) var.number("varno", -1);
+        List<Object> rtable = query.list("rtable");
+        if (varno < 1 || varno > rtable.size() || !(rtable.get(varno - 1) instanceof NodeTree.Node rte) || rte.number("rtekind", -1) != 0) {
+            return false;
+        }
+        long relid = rte.number("relid", -1);
+        String relation = catalog.relations().get(relid);
+        if (relation == null || !"oid".equals(column(var, varno, relid))) {
+            return false;
+        }
+        Map<String, Own> guard = GUARD_LISTS.get(relation);
+        return guard == null || relation.equals("pg_proc") && restricted(query, varno, relid, guard);
     }
 
     private static List<Object> arguments(NodeTree.Node call) {
@@ -388,7 +620,7 @@ final class ParseTreeGate {
             if (name != null && LOOKUPS.stream().anyMatch(name::startsWith)) {
                 return null; // an OID given to find an object by: its statistics, size or definition, not the OID's number
             }
-            if (node.number("funcformat", 0) == 0 && !NUMBERS.contains(name)) {
+            if (node.number("funcformat", 0) == 0 && (!NUMBERS.contains(name) || PRINTS.contains(name))) {
                 // Called by name, a function given an object as regclass (nextval('s'), pg_relation_size('t')) finds it by
                 // its OID; only a cast (funcformat 1 or 2, or int8(…) and the like written as a call) shows the number.
                 for (Object arg : node.list("args")) {
@@ -498,17 +730,7 @@ final class ParseTreeGate {
     }
 
     private String described(NodeTree.Node node, long type) {
-        String typeName = switch ((int) type) {
-            case 26 -> "oid";
-            case 28 -> "xid";
-            case 5069 -> "xid8";
-            case 29 -> "cid";
-            case 27 -> "tid";
-            case 3220 -> "pg_lsn";
-            case 5038 -> "pg_snapshot";
-            case 2970 -> "txid_snapshot";
-            default -> "an OID type";
-        };
+        String typeName = typeName(type);
         if (node.type().equals("FUNCEXPR")) {
             String name = catalog.functions().get(node.number("funcid", -1));
             if (name != null) {
@@ -541,6 +763,6 @@ final class ParseTreeGate {
 
     /** The names of the lists and functions this gate judges, for finding the trees worth reading. */
     static boolean relevant(String name) {
-        return judges(name) || ServerWideReaders.readsACounter(name);
+        return judges(name) || ServerWideReaders.readsACounter(name) || runTimeLookup(name);
     }
 }

@@ -147,7 +147,7 @@ final class TreeReads {
     }
 
     private static final Pattern COUNTER_TYPED = Pattern.compile(
-            ":(?:vartype|consttype|funcresulttype|resulttype|aggtype|opresulttype|wintype) (?:26|27|28|29|5069|3220|5038|2970|24|2202|2203|2204|2205|2206|3734|3769|4089|4096|4191)\\s");
+            ":(?:vartype|consttype|funcresulttype|resulttype|aggtype|opresulttype|wintype)\\s+(?:26|27|28|29|5069|3220|5038|2970|24|2202|2203|2204|2205|2206|3734|3769|4089|4096|4191)\\s");
 
     /**
      * The first thing the trees {@code seen} show read that no claim may rest on, judged on the trees themselves
