@@ -48,6 +48,20 @@ public final class ExtensionGuard {
      * Installs the guard and the allowed extensions on {@code superuser}, a
      * connection to the database they protect.
      */
+    /** The OIDs of the guard's function and event trigger in the database of {@code connection} (copied to every page's). */
+    static java.util.Set<Long> oids(Connection connection) throws SQLException {
+        java.util.Set<Long> oids = new java.util.HashSet<>();
+        try (Statement statement = connection.createStatement();
+             java.sql.ResultSet rs = statement.executeQuery("SELECT oid::bigint FROM pg_catalog.pg_proc WHERE proname = "
+                     + "'kensho_refuse_extensions' UNION ALL SELECT oid::bigint FROM pg_catalog.pg_event_trigger WHERE evtname = "
+                     + "'kensho_refuse_extensions'")) {
+            while (rs.next()) {
+                oids.add(rs.getLong(1));
+            }
+        }
+        return oids;
+    }
+
     static void install(Connection superuser, List<String> allowed) throws SQLException {
         try (Statement statement = superuser.createStatement()) {
             statement.execute(installSql(allowed));

@@ -23,9 +23,16 @@ import java.util.Set;
  * pg_depend and of information_schema's routine lists, which a reader's database does not have. They cannot be hidden
  * from the page's catalogs, so what a claim rests on is judged instead: a read of one of those lists (or of an object's
  * definition or description by OID) is Kensho's unless restricted, at the top of its WHERE clause with the built-in
- * {@code =}, to objects the page names ({@code proname = 'f'} other than the guard's, {@code oid = 'f'::regproc},
- * {@code pronamespace = 'public'::regnamespace}). The class cannot recur through a new object of Kensho's in pg_catalog:
- * every list that shows functions or event triggers is gated, whatever is in it.
+ * {@code =}, to objects the page names ({@code proname = 'f'} other than the guard's, {@code oid = 'f'::regproc} other
+ * than the guard's own OIDs, read once from the page template, {@code pronamespace = 'public'::regnamespace}); a describer
+ * given the oid column of such a restricted row, or of a list that holds no functions or event triggers, shows the page's.
+ * The class cannot recur through a new object of Kensho's in pg_catalog: every list that shows functions or event
+ * triggers is gated, whatever is in it. A name looked up at run time (to_regproc, has_function_privilege or a text cast
+ * to regclass given a text built by the statement) is one neither gate can read, so no claim rests on it.
+ *
+ * <p>Counters: a value of a counter type (oid, xid, ...) anywhere in the tree, not only in its result, may only be compared
+ * with the built-in {@code =} to another of its kind, given to a function that finds the object by it, shown as a name
+ * (reg*), tested for NULL or counted ({@link #misused}); any other use shows how far the server's counter had run.
  */
 final class ParseTreeGate {
 
@@ -362,7 +369,8 @@ final class ParseTreeGate {
         }
         long type = counterType(node);
         if (node.type().equals("CONST")) {
-            return REG_TYPES.contains(type) || type == 26 && oidOf(node) >= 0 && oidOf(node) < FIRST_NORMAL_OID;
+            // A number written as an OID is of its kind only below the first OID the counter gives (0, a catalog's fixed OID).
+            return REG_TYPES.contains(type) || (type == 26 || type == 23) && oidOf(node) >= 0 && oidOf(node) < FIRST_NORMAL_OID;
         }
         return COUNTER_TYPES.contains(type) || REG_TYPES.contains(type) || node.type().equals("ARRAYEXPR") || type == 1028;
     }
@@ -521,7 +529,7 @@ final class ParseTreeGate {
             case NOT_CATALOG_NAMESPACE -> node.type().equals("CONST") && node.number("consttype", -1) == REGNAMESPACE
                     && oidOf(node) != CATALOG_NAMESPACE && oidOf(node) > 0;
             case NAMED_OBJECT -> node.type().equals("CONST") && REG_TYPES.contains(node.number("consttype", -1))
-                    && oidOf(node) >= FIRST_NORMAL_OID;
+                    && oidOf(node) >= FIRST_NORMAL_OID && !catalog.guard().contains(oidOf(node));
         };
     }
 

@@ -95,9 +95,14 @@ final class TreeReads {
      * whose pg_catalog objects carry the same OIDs), never on the page's.
      */
     record Catalog(Map<Long, String> relations, Map<Long, String> functions, Map<Long, Map<Long, String>> attributes,
-                   Set<Long> equalities) {
+                   Set<Long> equalities, Set<Long> guard) {
 
-        static final Catalog NONE = new Catalog(Map.of(), Map.of(), Map.of(), Set.of());
+        static final Catalog NONE = new Catalog(Map.of(), Map.of(), Map.of(), Set.of(), Set.of());
+
+        /** The same catalog knowing the OIDs of Kensho's guard (its function and event trigger) in every page's database. */
+        Catalog withGuard(Set<Long> oids) {
+            return new Catalog(relations, functions, attributes, equalities, Set.copyOf(oids));
+        }
 
         /**
          * Also information_schema's views (their OIDs are as fixed as pg_catalog's), the columns of them all by attribute
@@ -129,7 +134,7 @@ final class TreeReads {
                 }
             }
             attributes.replaceAll((k, v) -> Map.copyOf(v));
-            return new Catalog(Map.copyOf(relations), Map.copyOf(functions), Map.copyOf(attributes), Set.copyOf(equalities));
+            return new Catalog(Map.copyOf(relations), Map.copyOf(functions), Map.copyOf(attributes), Set.copyOf(equalities), Set.of());
         }
     }
 

@@ -124,6 +124,13 @@ public final class Verifier implements AutoCloseable {
                     throw new PostgresUnavailableException("cannot prepare the page template: " + e.getMessage(), e);
                 }
             }
+            try (Connection template = DriverManager.getConnection(server.urlFor(verifier.pageTemplate), server.adminCredentials())) {
+                // The guard's own OIDs are above FIRST_NORMAL_OID like the page's: ParseTreeGate must not take them for the page's.
+                verifier.treeCatalog = verifier.treeCatalog.withGuard(ExtensionGuard.oids(template));
+            } catch (SQLException e) {
+                verifier.close();
+                throw new PostgresUnavailableException("cannot read Kensho's guard in the page template: " + e.getMessage(), e);
+            }
             return verifier;
         } catch (SQLException e) {
             closeQuietly(admin);
