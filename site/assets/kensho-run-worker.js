@@ -261,6 +261,12 @@ async function boot(engine, tarball, progress) {
     db = made;
     freshSession = (await sessionState()).state;
   }
+  if (!typeNames.size && !tarball) {
+    // The built-in types' names (OIDs below 16384, the same on every engine), asked once per worker here, on the
+    // initialised cluster before any statement of a page: no query of Kensho's runs between the page's statements.
+    const found = await made.query('SELECT oid::text, typname FROM pg_catalog.pg_type WHERE oid < 16384', [], { rowMode: 'array' });
+    for (const [o, n] of found.rows) typeNames.set(Number(o), n);
+  }
   if (tarball) started.at = -1; // the caller says which state it is
   return started;
 }
@@ -442,6 +448,7 @@ async function engineAt(engine, plan, target, text, progress) {
   }
   const kept = snapshots.get(from);
   const e = await boot(engine, from > 0 ? kept.tarball : null, progress);
+  if (from === 0) await resolveParameterTypes(plan, e.db);
   e.at = from;
   e.origin = { from, kept };
   let diverged;
@@ -516,19 +523,39 @@ async function prepare(plan, target) {
     live = made.engine;
   }
   live.prepared = true;
-  // The built-in types' names, asked now (a fresh engine's first query also fills its catalog caches, which the
-  // reader's run then finds warm); never inside a transaction the page left open, where a query would take the
-  // transaction's snapshot before the reader's statements. Nothing else is asked of the reader's session.
   db = live.db;
-  if (!live.db.isInTransaction()) await typeName(16);
   // A snapshot of it, unless the reader waits for this very state now (it is taken the next time).
   if (!waiting.length) await keepSnapshot(plan, live);
   return true;
 }
 
-/** A result column's type name. Built-in types (OIDs below 16384) are the same on every engine and kept; others are asked. */
+/** The OIDs of the types the plan's parameters are bound as (the build's type names), by name: see resolveParameterTypes. */
+const parameterTypes = new Map();
+
+/**
+ * Resolves the plan's parameter type names (built-in ones: the state before any page statement knows no other) on
+ * an engine that has run none of the page's statements yet, so that a bound run of the reader's text asks nothing
+ * between the page's statements.
+ */
+async function resolveParameterTypes(plan, engineDb) {
+  const names = [...new Set(plan.runs.flatMap((r) => (r.binding ? r.binding.parameters.map((p) => p.type) : [])))]
+    .filter((name) => !parameterTypes.has(name));
+  if (!names.length) return;
+  const found = await engineDb.query('SELECT n, pg_catalog.to_regtype(n)::oid::text FROM pg_catalog.unnest($1::text[]) AS n',
+    [names], { rowMode: 'array' });
+  for (const [name, oid] of found.rows) if (oid !== null && Number(oid) < 16384) parameterTypes.set(name, Number(oid));
+}
+
+/**
+ * A result column's type name. Built-in types (OIDs below 16384) are the same on every engine and were read at the
+ * worker's first start. The page's own types are asked only where the reader's own text ran (`askCatalog`): on the
+ * engine the build's statements run on, nothing of Kensho's runs between them, and the OID stands for the name (the
+ * build too names such a type by its OID; see the page's sameType).
+ */
+let askCatalog = false;
 async function typeName(oid) {
-  if (oid < 16384 && typeNames.has(oid)) return typeNames.get(oid);
+  if (typeNames.has(oid)) return typeNames.get(oid);
+  if (!askCatalog) return String(oid);
   try {
     const found = await db.query('SELECT oid::text, typname FROM pg_catalog.pg_type WHERE oid < 16384 OR oid = $1', [oid], { rowMode: 'array' });
     let name = null;
@@ -578,7 +605,9 @@ async function executeBound(binding, text) {
   try {
     const types = [];
     for (const p of binding.parameters) {
-      types.push(Number((await db.query('SELECT pg_catalog.to_regtype($1)::oid', [p.type], { rowMode: 'array' })).rows[0][0]));
+      // Resolved before any page statement (resolveParameterTypes); a type the page created is asked here, before the text.
+      types.push(parameterTypes.has(p.type) ? parameterTypes.get(p.type)
+        : Number((await db.query('SELECT pg_catalog.to_regtype($1)::oid', [p.type], { rowMode: 'array' })).rows[0][0]));
     }
     const result = await db.query(text, binding.parameters.map((p) => p.value), { rowMode: 'array', paramTypes: types });
     return { tables: await tablesOf([result]) };
@@ -689,7 +718,14 @@ async function run(request, progress) {
     }
     progress('running');
   }
-  const outcome = exercise ? await execute(text) : await runAsBuilt(snippet, text);
+  // The catalog is asked for the names of the page's own types only after the reader's own text ran (see typeName).
+  askCatalog = own;
+  let outcome;
+  try {
+    outcome = exercise ? await execute(text) : await runAsBuilt(snippet, text);
+  } finally {
+    askCatalog = false;
+  }
   if (cases.length) outcome.cases = cases;
   if (own) {
     live.clean = false;
