@@ -1490,9 +1490,16 @@ class BrowserTest {
                 + "SELECT nspname, pg_my_temp_schema() = 0 AS no_temp FROM pg_namespace WHERE nspname NOT LIKE 'pg_toast%' ORDER BY 1;");
         verdict = rerun(figure);
         assertEquals("caution", verdict.getAttribute("data-kensho-verdict"), verdict.getText());
-        assertEquals("検証済みの結果と同じ行ですが、行の順序は確かめていません（この SQL が並び順を保証するかを確かめられるのは 1 つの問い合わせだけです）。",
-                verdict.getText());
+        assertEquals("検証済みの結果と同じ行ですが、行の順序が保証されているかを確かめられませんでした（サーバーがこの SQL を 1 つの問い合わせとして読めませんでした。"
+                + "複数の文などは確かめられません。）。", verdict.getText());
         assertEquals(NO_TEMP_SCHEMA, figure.findElement(By.cssSelector("[data-kensho-run-output]")).getAttribute("textContent"));
+        // A top-level ORDER BY whose key is no result column guarantees nothing the result can show: never "the same".
+        js("arguments[0].value = arguments[1]", area,
+                "SELECT nspname, pg_my_temp_schema() = 0 AS no_temp FROM pg_namespace WHERE nspname NOT LIKE 'pg_toast%' ORDER BY (SELECT 1), 1;");
+        verdict = rerun(figure);
+        assertEquals("caution", verdict.getAttribute("data-kensho-verdict"), verdict.getText());
+        assertEquals("検証済みの結果と同じ行ですが、行の順序が保証されているかを確かめられませんでした（ORDER BY のキーに結果の列でない式があり、"
+                + "どの行が同順位かが結果から分かりません。）。", verdict.getText());
         assertClean();
     }
 
