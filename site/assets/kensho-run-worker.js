@@ -737,12 +737,23 @@ async function run(request, progress) {
   // (clean is false): the probe cannot change what the reader's statements did, and costs nothing before their result.
   // Only where the order counts (a snippet whose rows the build compared in order, an exercise) and the text ran clean.
   const last = outcome.tables && outcome.tables[outcome.tables.length - 1];
-  const order = own && !outcome.error && (exercise || (snippet.expect && snippet.expect.ordered))
+  let order = own && !outcome.error && (exercise || (snippet.expect && snippet.expect.ordered))
     ? (snippet.binding && !exercise ? { sorted: null, why: 'orderWhyParameters' } : await sorts(text, last ? last.columns.length : 0))
     : { sorted: null, why: null };
+  // A key the result does not show (ORDER BY created_at DESC, id DESC over other columns): the order is still the
+  // verified one's where the reader's keys begin with every key of the verified query, as the server parsed both
+  // (asked on this same engine, which no run uses again). Their order then refines the verified order.
+  if (order.sortedBy && snippet.sql) {
+    const statements = snippet.statements && snippet.statements.length ? snippet.statements : [snippet.sql];
+    const verified = await sorts(statements[statements.length - 1], last.columns.length);
+    const by = verified.sortedBy || null;
+    if (by && by.length <= order.sortedBy.length && by.every((key, i) => key === order.sortedBy[i])) {
+      order = { sorted: true, refines: true };
+    }
+  }
   how.ms.sorts = Math.round(performance.now() - startedAt) - how.ms.state - how.ms.run;
   // Where this worker's engine is now, for the page, which chooses the worker of the next run (see kensho-run.js).
-  return { ...outcome, sorted: order.sorted, sortKeys: order.keys || null, orderWhy: order.why || null, how,
+  return { ...outcome, sorted: order.sorted, sortKeys: order.keys || null, orderRefines: !!order.refines, orderWhy: order.why || null, how,
     after: { at: live.at, clean: live.clean } };
 }
 
@@ -842,10 +853,26 @@ function orderOfQuery(query, columns) {
     const column = columnOf.get(ref);
     if (column === undefined) return unread;
     // A key the result does not show: which rows tie under it cannot be seen, so neither can the order's guarantee.
-    if (column < 0) return { sorted: null, why: 'orderWhyHiddenKey' };
+    if (column < 0) return { sorted: null, why: 'orderWhyHiddenKey', sortedBy: sortedBy(query, sortClause) };
     if (!keys.includes(column)) keys.push(column);
   }
-  return keys.length ? { sorted: true, keys } : { sorted: false };
+  return keys.length ? { sorted: true, keys, sortedBy: sortedBy(query, sortClause) } : { sorted: false };
+}
+
+/**
+ * What a query sorts by, as the server parsed it: each sort clause's expression (positions in the text left out), its
+ * operator and where NULLs go. Two queries over the same tables with the same list sort their rows alike.
+ */
+function sortedBy(query, sortClause) {
+  const entries = new Map();
+  const list = (v) => (Array.isArray(v) ? v : v === undefined || v === '<>' ? [] : [v]);
+  for (const entry of list(query.fields.targetList)) {
+    const ref = Number(entry.fields.ressortgroupref || 0);
+    if (ref > 0) entries.set(ref, entry.fields.expr);
+  }
+  const bare = (node) => JSON.stringify(node, (name, value) => (name === 'location' ? undefined : value));
+  return sortClause.map((clause) => bare([entries.get(Number(clause.fields.tleSortGroupRef || 0)),
+    clause.fields.sortop, clause.fields.nulls_first]));
 }
 
 /**

@@ -1644,6 +1644,15 @@ class BrowserTest {
         js("arguments[0].value = 'SELECT * FROM t;'", answer); // the task's own snippet, not the model answer
         verdict = rerun(exercise.findElement(By.cssSelector(".exercise-try")));
         assertEquals("different", verdict.getAttribute("data-kensho-verdict"), verdict.getText());
+        // Sorted by a key the result does not show, coarser than the model answer's (grp ties): the order is not the
+        // model answer's, though this data's rows may come out in it.
+        js("arguments[0].value = 'SELECT name FROM t ORDER BY grp;'", answer);
+        verdict = rerun(exercise.findElement(By.cssSelector(".exercise-try")));
+        assertEquals("different", verdict.getAttribute("data-kensho-verdict"), verdict.getText());
+        // The model answer's own keys, not shown, then one more: its order, refined.
+        js("arguments[0].value = 'SELECT name FROM t ORDER BY grp, id, name;'", answer);
+        verdict = rerun(exercise.findElement(By.cssSelector(".exercise-try")));
+        assertEquals("same", verdict.getAttribute("data-kensho-verdict"), verdict.getText());
         js("arguments[0].value = 'SELECT name FROM t ORDER BY grp, id;'", answer);
         verdict = rerun(exercise.findElement(By.cssSelector(".exercise-try")));
         assertEquals("same", verdict.getAttribute("data-kensho-verdict"), verdict.getText());
