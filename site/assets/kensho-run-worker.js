@@ -261,6 +261,12 @@ async function boot(engine, tarball, progress) {
     db = made;
     freshSession = (await sessionState()).state;
   }
+  if (!typeNames.size && !tarball) {
+    // The built-in types' names (OIDs below 16384, the same on every engine), asked once per worker here, on the
+    // initialised cluster before any statement of a page: no query of Kensho's runs between the page's statements.
+    const found = await made.query('SELECT oid::text, typname FROM pg_catalog.pg_type WHERE oid < 16384', [], { rowMode: 'array' });
+    for (const [o, n] of found.rows) typeNames.set(Number(o), n);
+  }
   if (tarball) started.at = -1; // the caller says which state it is
   return started;
 }
@@ -442,6 +448,7 @@ async function engineAt(engine, plan, target, text, progress) {
   }
   const kept = snapshots.get(from);
   const e = await boot(engine, from > 0 ? kept.tarball : null, progress);
+  if (from === 0) await resolveParameterTypes(plan, e.db);
   e.at = from;
   e.origin = { from, kept };
   let diverged;
@@ -516,19 +523,39 @@ async function prepare(plan, target) {
     live = made.engine;
   }
   live.prepared = true;
-  // The built-in types' names, asked now (a fresh engine's first query also fills its catalog caches, which the
-  // reader's run then finds warm); never inside a transaction the page left open, where a query would take the
-  // transaction's snapshot before the reader's statements. Nothing else is asked of the reader's session.
   db = live.db;
-  if (!live.db.isInTransaction()) await typeName(16);
   // A snapshot of it, unless the reader waits for this very state now (it is taken the next time).
   if (!waiting.length) await keepSnapshot(plan, live);
   return true;
 }
 
-/** A result column's type name. Built-in types (OIDs below 16384) are the same on every engine and kept; others are asked. */
+/** The OIDs of the types the plan's parameters are bound as (the build's type names), by name: see resolveParameterTypes. */
+const parameterTypes = new Map();
+
+/**
+ * Resolves the plan's parameter type names (built-in ones: the state before any page statement knows no other) on
+ * an engine that has run none of the page's statements yet, so that a bound run of the reader's text asks nothing
+ * between the page's statements.
+ */
+async function resolveParameterTypes(plan, engineDb) {
+  const names = [...new Set(plan.runs.flatMap((r) => (r.binding ? r.binding.parameters.map((p) => p.type) : [])))]
+    .filter((name) => !parameterTypes.has(name));
+  if (!names.length) return;
+  const found = await engineDb.query('SELECT n, pg_catalog.to_regtype(n)::oid::text FROM pg_catalog.unnest($1::text[]) AS n',
+    [names], { rowMode: 'array' });
+  for (const [name, oid] of found.rows) if (oid !== null && Number(oid) < 16384) parameterTypes.set(name, Number(oid));
+}
+
+/**
+ * A result column's type name. Built-in types (OIDs below 16384) are the same on every engine and were read at the
+ * worker's first start. The page's own types are asked only where the reader's own text ran (`askCatalog`): on the
+ * engine the build's statements run on, nothing of Kensho's runs between them, and the OID stands for the name (the
+ * build too names such a type by its OID; see the page's sameType).
+ */
+let askCatalog = false;
 async function typeName(oid) {
-  if (oid < 16384 && typeNames.has(oid)) return typeNames.get(oid);
+  if (typeNames.has(oid)) return typeNames.get(oid);
+  if (!askCatalog) return String(oid);
   try {
     const found = await db.query('SELECT oid::text, typname FROM pg_catalog.pg_type WHERE oid < 16384 OR oid = $1', [oid], { rowMode: 'array' });
     let name = null;
@@ -578,7 +605,9 @@ async function executeBound(binding, text) {
   try {
     const types = [];
     for (const p of binding.parameters) {
-      types.push(Number((await db.query('SELECT pg_catalog.to_regtype($1)::oid', [p.type], { rowMode: 'array' })).rows[0][0]));
+      // Resolved before any page statement (resolveParameterTypes); a type the page created is asked here, before the text.
+      types.push(parameterTypes.has(p.type) ? parameterTypes.get(p.type)
+        : Number((await db.query('SELECT pg_catalog.to_regtype($1)::oid', [p.type], { rowMode: 'array' })).rows[0][0]));
     }
     const result = await db.query(text, binding.parameters.map((p) => p.value), { rowMode: 'array', paramTypes: types });
     return { tables: await tablesOf([result]) };
@@ -689,7 +718,14 @@ async function run(request, progress) {
     }
     progress('running');
   }
-  const outcome = exercise ? await execute(text) : await runAsBuilt(snippet, text);
+  // The catalog is asked for the names of the page's own types only after the reader's own text ran (see typeName).
+  askCatalog = own;
+  let outcome;
+  try {
+    outcome = exercise ? await execute(text) : await runAsBuilt(snippet, text);
+  } finally {
+    askCatalog = false;
+  }
   if (cases.length) outcome.cases = cases;
   if (own) {
     live.clean = false;
@@ -700,10 +736,25 @@ async function run(request, progress) {
   // Whether the reader's own query sorts its rows, asked only after it ran, on this engine, which no run uses again
   // (clean is false): the probe cannot change what the reader's statements did, and costs nothing before their result.
   // Only where the order counts (a snippet whose rows the build compared in order, an exercise) and the text ran clean.
-  const sorted = own && !outcome.error && (exercise || (snippet.expect && snippet.expect.ordered)) ? await sorts(text) : null;
+  const last = outcome.tables && outcome.tables[outcome.tables.length - 1];
+  let order = own && !outcome.error && (exercise || (snippet.expect && snippet.expect.ordered))
+    ? (snippet.binding && !exercise ? { sorted: null, why: 'orderWhyParameters' } : await sorts(text, last ? last.columns.length : 0))
+    : { sorted: null, why: null };
+  // A key the result does not show (ORDER BY created_at DESC, id DESC over other columns): the order is still the
+  // verified one's where the reader's keys begin with every key of the verified query, as the server parsed both
+  // (asked on this same engine, which no run uses again). Their order then refines the verified order.
+  if (order.sortedBy && snippet.sql) {
+    const statements = snippet.statements && snippet.statements.length ? snippet.statements : [snippet.sql];
+    const verified = await sorts(statements[statements.length - 1], last.columns.length);
+    const by = verified.sortedBy || null;
+    if (by && by.length <= order.sortedBy.length && by.every((key, i) => key === order.sortedBy[i])) {
+      order = { sorted: true, refines: true };
+    }
+  }
   how.ms.sorts = Math.round(performance.now() - startedAt) - how.ms.state - how.ms.run;
   // Where this worker's engine is now, for the page, which chooses the worker of the next run (see kensho-run.js).
-  return { ...outcome, sorted, how, after: { at: live.at, clean: live.clean } };
+  return { ...outcome, sorted: order.sorted, sortKeys: order.keys || null, orderRefines: !!order.refines, orderWhy: order.why || null, how,
+    after: { at: live.at, clean: live.clean } };
 }
 
 /**
@@ -728,27 +779,33 @@ async function runCase(dataSet, text) {
 }
 
 /**
- * Whether a query's result is sorted: the server's parse of it as a view, whose rule keeps the query tree; the
- * top query's sortClause (at brace depth 1 of the tree's text; nested queries lie deeper) says so. The view is
- * made through the extended protocol, which takes one statement only, so nothing of the reader's text runs again.
- * Null when the server cannot make a view of it (not a query, several statements, a failed transaction).
+ * How a query's result is sorted: the server's parse of it as a view, whose rule keeps the query tree, read as the
+ * build reads a statement's order (sql-checks SessionOrders.ofQuery): the top query's sortClause, each key's target
+ * entry (tleSortGroupRef → ressortgroupref); a constant key sorts nothing, a key that is no result column (resjunk:
+ * `ORDER BY (SELECT 1)`, `ORDER BY random() * 0`) leaves the order of the rows shown unknown. The view's columns are
+ * named c1…cn, so that a result with two columns of one name still makes a view. The view is made through the extended
+ * protocol, which takes one statement only, so nothing of the reader's text runs again.
+ * Returns { sorted: true, keys } (result columns, 0-based), { sorted: false } (no ORDER BY, or only constants), or
+ * { sorted: null, why } with the words key of the reason the order could not be read.
  *
  * Asked only after the reader's own text ran, on the engine it ran on, which serves no run after it (its state is
  * the reader's now): the view, the transaction ID and the temporary schema it takes can change nothing the reader's
  * statements did or will see. In a transaction their text left open the view is made under a savepoint and undone.
  */
-async function sorts(text) {
+async function sorts(text, columns) {
   if (live && live.clean) throw new Error('the sort probe runs only on an engine no later run uses');
+  if (!columns) return { sorted: null, why: 'orderWhyNoRows' };
   const query = text.trim().replace(/;+$/, '');
   let tree = null;
   const inTransaction = db.isInTransaction();
   try {
     await db.exec(inTransaction ? 'SAVEPOINT kensho_order_probe' : 'BEGIN');
   } catch (error) {
-    return null; // an aborted transaction answers nothing until it ends
+    return { sorted: null, why: 'orderWhyAborted' }; // an aborted transaction answers nothing until it ends
   }
+  const names = Array.from({ length: columns }, (_, i) => 'c' + (i + 1)).join(', ');
   try {
-    await db.query('CREATE TEMP VIEW kensho_order_probe AS ' + query);
+    await db.query('CREATE TEMP VIEW kensho_order_probe (' + names + ') AS ' + query);
     tree = (await db.query("SELECT ev_action::text FROM pg_catalog.pg_rewrite WHERE ev_class = 'kensho_order_probe'::regclass",
       [], { rowMode: 'array' })).rows[0][0];
   } catch (error) {
@@ -756,14 +813,110 @@ async function sorts(text) {
   } finally {
     await db.exec(inTransaction ? 'ROLLBACK TO SAVEPOINT kensho_order_probe' : 'ROLLBACK').catch(() => {});
   }
-  if (tree === null) return null;
-  let depth = 0;
-  for (let i = 0; i < tree.length; i++) {
-    const c = tree[i];
-    if (c === '\\') i++;
-    else if (c === '{') depth++;
-    else if (c === '}') depth--;
-    else if (depth === 1 && tree.startsWith(':sortClause ', i)) return tree[i + 12] === '(';
+  if (tree === null) return { sorted: null, why: 'orderWhyNotOneQuery' };
+  let parsed;
+  try {
+    parsed = readNodes(tree);
+  } catch (error) {
+    return { sorted: null, why: 'orderWhyUnread' };
   }
-  return null;
+  const top = Array.isArray(parsed) ? parsed[0] : parsed;
+  return orderOfQuery(top, columns);
+}
+
+/** The order a parsed query promises, by the rule of SessionOrders.ofQuery (keep the two alike). */
+function orderOfQuery(query, columns) {
+  const unread = { sorted: null, why: 'orderWhyUnread' };
+  if (!query || query.type !== 'QUERY') return unread;
+  const list = (v) => (Array.isArray(v) ? v : v === undefined || v === '<>' ? [] : [v]);
+  const sortClause = list(query.fields.sortClause);
+  if (!sortClause.length) return { sorted: false };
+  const columnOf = new Map();
+  const constants = new Set();
+  let visible = 0;
+  for (const entry of list(query.fields.targetList)) {
+    if (!entry || entry.type !== 'TARGETENTRY') return unread;
+    const junk = entry.fields.resjunk === 'true';
+    const column = junk ? -1 : visible++;
+    const ref = Number(entry.fields.ressortgroupref || 0);
+    if (ref > 0) {
+      columnOf.set(ref, column);
+      if (entry.fields.expr && entry.fields.expr.type === 'CONST') constants.add(ref);
+    }
+  }
+  if (visible !== columns) return unread;
+  const keys = [];
+  for (const clause of sortClause) {
+    if (!clause || clause.type !== 'SORTGROUPCLAUSE') return unread;
+    const ref = Number(clause.fields.tleSortGroupRef || 0);
+    if (constants.has(ref)) continue; // a constant sorts nothing: every row ties on it
+    const column = columnOf.get(ref);
+    if (column === undefined) return unread;
+    // A key the result does not show: which rows tie under it cannot be seen, so neither can the order's guarantee.
+    if (column < 0) return { sorted: null, why: 'orderWhyHiddenKey', sortedBy: sortedBy(query, sortClause) };
+    if (!keys.includes(column)) keys.push(column);
+  }
+  return keys.length ? { sorted: true, keys, sortedBy: sortedBy(query, sortClause) } : { sorted: false };
+}
+
+/**
+ * What a query sorts by, as the server parsed it: each sort clause's expression (positions in the text left out), its
+ * operator and where NULLs go. Two queries over the same tables with the same list sort their rows alike.
+ */
+function sortedBy(query, sortClause) {
+  const entries = new Map();
+  const list = (v) => (Array.isArray(v) ? v : v === undefined || v === '<>' ? [] : [v]);
+  for (const entry of list(query.fields.targetList)) {
+    const ref = Number(entry.fields.ressortgroupref || 0);
+    if (ref > 0) entries.set(ref, entry.fields.expr);
+  }
+  const bare = (node) => JSON.stringify(node, (name, value) => (name === 'location' ? undefined : value));
+  return sortClause.map((clause) => bare([entries.get(Number(clause.fields.tleSortGroupRef || 0)),
+    clause.fields.sortop, clause.fields.nulls_first]));
+}
+
+/**
+ * Reads the server's text form of a node tree (nodeToString, as read.c tokenises it): {TYPE :field value …} nodes,
+ * ( … ) lists, other tokens as strings (backslash escapes the next character). A field's value is its one item,
+ * or the items up to the next field as an array.
+ */
+function readNodes(text) {
+  const tokens = [];
+  for (let i = 0; i < text.length;) {
+    const c = text[i];
+    if (c === ' ' || c === '\n' || c === '\t' || c === '\r') { i++; continue; }
+    if ('(){}'.includes(c)) { tokens.push({ t: c }); i++; continue; }
+    let word = '';
+    while (i < text.length && !' \n\t\r(){}'.includes(text[i])) {
+      if (text[i] === '\\' && i + 1 < text.length) i++;
+      word += text[i++];
+    }
+    tokens.push({ t: 'w', v: word, field: word.startsWith(':') });
+  }
+  let at = 0;
+  const item = () => {
+    const token = tokens[at++];
+    if (!token) throw new Error('the tree ended early');
+    if (token.t === '{') {
+      const node = { type: tokens[at++].v, fields: {} };
+      while (tokens[at] && tokens[at].t !== '}') {
+        const name = tokens[at++];
+        if (!name.field) throw new Error('a field was expected');
+        const values = [];
+        while (tokens[at] && tokens[at].t !== '}' && !(tokens[at].t === 'w' && tokens[at].field)) values.push(item());
+        node.fields[name.v.slice(1)] = values.length === 1 ? values[0] : values;
+      }
+      at++;
+      return node;
+    }
+    if (token.t === '(') {
+      const items = [];
+      while (tokens[at] && tokens[at].t !== ')') items.push(item());
+      at++;
+      return items;
+    }
+    if (token.t === 'w') return token.v;
+    throw new Error('unexpected ' + token.t);
+  };
+  return item();
 }

@@ -453,6 +453,32 @@ function sameInOrder(expected, actual, keys) {
     && multisetDifference(group.rows, b[i].rows).missing.length === 0);
 }
 
+/**
+ * Whether the reader's query guarantees the order its rows came in, as far as the verified order asks: true; false
+ * when it sorts nothing; else the words key of why it is not known. The reader's sort keys (from the server's parse,
+ * see the worker's sorts) must be such that rows tying under them also tie under the verified keys (`verifiedKeys`,
+ * the rows file's tie keys; none: the whole row), or rows the verified order tells apart could come in either order
+ * (`ORDER BY dept` where the build's was `ORDER BY dept, name`). Ties compare as the page compares rows (their text).
+ */
+function orderGuarantee(outcome, verifiedKeys) {
+  if (outcome.sorted === false) return false;
+  if (outcome.sorted !== true) return outcome.orderWhy || 'orderWhyUnread';
+  // Sorted by the verified query's own keys (some not shown), then perhaps more: the verified order, refined.
+  if (outcome.orderRefines) return true;
+  const last = outcome.tables[outcome.tables.length - 1];
+  if (!last || last.total > last.rows.length || !Array.isArray(outcome.sortKeys)) return 'orderWhyUnread';
+  const tie = (keys) => (row) => (keys ? JSON.stringify(keys.map((k) => row[k])) : rowKey(row));
+  const readerTie = tie(outcome.sortKeys);
+  const verifiedTie = tie(Array.isArray(verifiedKeys) && verifiedKeys.length ? verifiedKeys : null);
+  const seen = new Map();
+  for (const row of last.rows) {
+    const key = readerTie(row);
+    if (!seen.has(key)) seen.set(key, verifiedTie(row));
+    else if (seen.get(key) !== verifiedTie(row)) return 'orderWhyTies';
+  }
+  return true;
+}
+
 /** The first OID of an object a database creates (FirstNormalObjectId): below it, the same built-in type on every server. */
 const FIRST_NORMAL_OID = 16384;
 
@@ -971,8 +997,11 @@ function judgeSnippet(plan, snippet, text, outcome) {
   // Rows that came in the verified order although nothing sorts them any more: right today, not guaranteed. Where the
   // server could not say whether the reader's text sorts them (several statements, say), the order was not checked:
   // never "the same".
-  if (text !== snippet.sql && judged.kind === 'same' && outcome.sorted !== true && snippet.expect && snippet.expect.ordered) {
-    return { kind: 'caution', text: words(plan, outcome.sorted === false ? 'sameButUnordered' : 'sameOrderUnknown') };
+  if (text !== snippet.sql && judged.kind === 'same' && snippet.expect && snippet.expect.ordered) {
+    const order = orderGuarantee(outcome, snippet.expect.keys);
+    if (order !== true) {
+      return { kind: 'caution', text: order === false ? words(plan, 'sameButUnordered') : words(plan, 'sameOrderUnknown', words(plan, order)) };
+    }
   }
   return judged;
 }
@@ -1188,8 +1217,12 @@ async function openExercise(button) {
       : !outcome.tables.length ? words(plan, 'exerciseNoRows')
       : tableDifference(plan, expected, outcome.tables[outcome.tables.length - 1], { ordered: expect.ordered, keys: expect.keys }, 'answer');
     // Rows in the model answer's order by chance are not sorted rows: the task asks for the order.
-    if (!difference && expect.ordered && outcome.sorted !== true) {
-      difference = words(plan, outcome.sorted === false ? 'answerNotSorted' : 'answerOrderUnknown');
+    // An order that could not be checked is said after the cases: a case whose rows come out in another order says more.
+    let orderDoubt = null;
+    if (!difference && expect.ordered) {
+      const order = orderGuarantee(outcome, expect.keys);
+      if (order === false) difference = words(plan, 'answerNotSorted');
+      else if (order !== true) orderDoubt = words(plan, 'answerOrderUnknown', words(plan, order));
     }
     if (difference) return wrong(difference);
     // Then each case the build ran the model answer on, under the same rules; a failing one is named, its rows not shown.
@@ -1206,6 +1239,7 @@ async function openExercise(button) {
         return wrong(words(plan, differs === words(plan, 'answerOrderDiffers') ? 'exerciseCaseOrder' : 'exerciseCaseWrong', verified.name));
       }
     }
+    if (orderDoubt) return wrong(orderDoubt);
     return { kind: 'same', text: cases.length ? words(plan, 'exerciseRightCases', cases.length) : words(plan, 'exerciseRight') };
   });
   check.addEventListener('click', (e) => { if (e.isTrusted) judge(); });

@@ -1490,9 +1490,16 @@ class BrowserTest {
                 + "SELECT nspname, pg_my_temp_schema() = 0 AS no_temp FROM pg_namespace WHERE nspname NOT LIKE 'pg_toast%' ORDER BY 1;");
         verdict = rerun(figure);
         assertEquals("caution", verdict.getAttribute("data-kensho-verdict"), verdict.getText());
-        assertEquals("検証済みの結果と同じ行ですが、行の順序は確かめていません（この SQL が並び順を保証するかを確かめられるのは 1 つの問い合わせだけです）。",
-                verdict.getText());
+        assertEquals("検証済みの結果と同じ行ですが、行の順序が保証されているかを確かめられませんでした（サーバーがこの SQL を 1 つの問い合わせとして読めませんでした。"
+                + "複数の文などは確かめられません。）。", verdict.getText());
         assertEquals(NO_TEMP_SCHEMA, figure.findElement(By.cssSelector("[data-kensho-run-output]")).getAttribute("textContent"));
+        // A top-level ORDER BY whose key is no result column guarantees nothing the result can show: never "the same".
+        js("arguments[0].value = arguments[1]", area,
+                "SELECT nspname, pg_my_temp_schema() = 0 AS no_temp FROM pg_namespace WHERE nspname NOT LIKE 'pg_toast%' ORDER BY (SELECT 1), 1;");
+        verdict = rerun(figure);
+        assertEquals("caution", verdict.getAttribute("data-kensho-verdict"), verdict.getText());
+        assertEquals("検証済みの結果と同じ行ですが、行の順序が保証されているかを確かめられませんでした（ORDER BY のキーに結果の列でない式があり、"
+                + "どの行が同順位かが結果から分かりません。）。", verdict.getText());
         assertClean();
     }
 
@@ -1637,6 +1644,15 @@ class BrowserTest {
         js("arguments[0].value = 'SELECT * FROM t;'", answer); // the task's own snippet, not the model answer
         verdict = rerun(exercise.findElement(By.cssSelector(".exercise-try")));
         assertEquals("different", verdict.getAttribute("data-kensho-verdict"), verdict.getText());
+        // Sorted by a key the result does not show, coarser than the model answer's (grp ties): the order is not the
+        // model answer's, though this data's rows may come out in it.
+        js("arguments[0].value = 'SELECT name FROM t ORDER BY grp;'", answer);
+        verdict = rerun(exercise.findElement(By.cssSelector(".exercise-try")));
+        assertEquals("different", verdict.getAttribute("data-kensho-verdict"), verdict.getText());
+        // The model answer's own keys, not shown, then one more: its order, refined.
+        js("arguments[0].value = 'SELECT name FROM t ORDER BY grp, id, name;'", answer);
+        verdict = rerun(exercise.findElement(By.cssSelector(".exercise-try")));
+        assertEquals("same", verdict.getAttribute("data-kensho-verdict"), verdict.getText());
         js("arguments[0].value = 'SELECT name FROM t ORDER BY grp, id;'", answer);
         verdict = rerun(exercise.findElement(By.cssSelector(".exercise-try")));
         assertEquals("same", verdict.getAttribute("data-kensho-verdict"), verdict.getText());
