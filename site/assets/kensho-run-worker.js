@@ -856,7 +856,7 @@ function orderOfQuery(query, columns) {
     if (column < 0) return { sorted: null, why: 'orderWhyHiddenKey', sortedBy: sortedBy(query, sortClause) };
     if (!keys.includes(column)) keys.push(column);
   }
-  return keys.length ? { sorted: true, keys, sortedBy: sortedBy(query, sortClause) } : { sorted: false };
+  return keys.length ? { sorted: true, keys, sortedBy: sortedBy(query, sortClause) } : { sorted: false, why: 'orderByConstants' };
 }
 
 /**
