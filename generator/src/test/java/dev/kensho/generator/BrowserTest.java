@@ -506,7 +506,11 @@ class BrowserTest {
     }
 
     private static WebDriverWait waitUpTo(int seconds) {
-        return new WebDriverWait(driver, Duration.ofSeconds(seconds));
+        // A page that reloads while a condition reads it (the preview's live reload) leaves the element just found
+        // stale; the condition is asked again rather than failing the test on the race.
+        WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(seconds));
+        wait.ignoring(org.openqa.selenium.StaleElementReferenceException.class);
+        return wait;
     }
 
     private static void assertClean() {
