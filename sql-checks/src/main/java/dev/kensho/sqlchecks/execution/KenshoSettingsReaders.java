@@ -30,7 +30,8 @@ import java.util.regex.Pattern;
 final class KenshoSettingsReaders {
 
     /** Given to every page's session: how the server reports parse trees to Kensho, and the connection's name. */
-    static final Set<String> SESSION = Set.of("client_min_messages", "debug_print_parse", "debug_pretty_print", "application_name");
+    static final Set<String> SESSION = Set.of("client_min_messages", "debug_print_parse", "debug_print_rewritten",
+            "debug_pretty_print", "application_name");
     /** Given to the sessions of a page that claims a plan ({@link PlanCapture}). */
     private static final String PRELOAD = "session_preload_libraries";
     private static final String PREFIX = "auto_explain";

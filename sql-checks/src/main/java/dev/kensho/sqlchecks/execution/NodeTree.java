@@ -86,6 +86,29 @@ final class NodeTree {
         return node;
     }
 
+    /** The nodes of the one list {@code text} holds ({@code ({QUERY …} …)}, as debug_print_rewritten reports), or none for {@code <>}. */
+    static List<Node> readList(String text) throws Malformed {
+        NodeTree reader = new NodeTree(text);
+        Object value = reader.value();
+        if (reader.token() != null) {
+            throw new Malformed("not one list");
+        }
+        if (value == null) {
+            return List.of();
+        }
+        if (!(value instanceof List<?> list)) {
+            throw new Malformed("not a list");
+        }
+        List<Node> nodes = new ArrayList<>();
+        for (Object item : list) {
+            if (!(item instanceof Node node)) {
+                throw new Malformed("a list item that is no node");
+            }
+            nodes.add(node);
+        }
+        return nodes;
+    }
+
     /**
      * The {@link Head} of the tree {@code text} holds. A Query writes {@code commandType} and {@code utilityStmt} before
      * any nested node in every supported version, so they are read without reading the rest (a statement's tree is

@@ -27,6 +27,8 @@ final class ParseCapture {
     private static final String ROUTINE = "elog_node_display";
     private static final String FILE = "print.c";
     private static final String MESSAGE = "parse tree:";
+    /** The tree after rewriting (debug_print_rewritten): only for {@link ParseTreeGate}, never counted as a statement's. */
+    private static final String REWRITTEN = "rewritten parse tree:";
     private static final int KEPT = 2;
     /** How 14 and 15 write a utility statement their outfuncs.c does not write out. */
     private static final String LEFT_OUT = "?";
@@ -120,11 +122,20 @@ final class ParseCapture {
         }
         ServerErrorMessage server = psql.getServerErrorMessage();
         if (server == null || !ROUTINE.equals(server.getRoutine()) || server.getFile() == null || !server.getFile().endsWith(FILE)
-                || !MESSAGE.equals(server.getMessage()) || server.getDetail() == null) {
+                || server.getDetail() == null) {
+            return;
+        }
+        if (REWRITTEN.equals(server.getMessage())) {
+            if (server.getWhere() == null || !GUARD_CONTEXT.matcher(server.getWhere()).matches()) {
+                seen.rewritten(server.getDetail());
+            }
+            return;
+        }
+        if (!MESSAGE.equals(server.getMessage())) {
             return;
         }
         if (server.getWhere() == null || !GUARD_CONTEXT.matcher(server.getWhere()).matches()) {
-            seen.scan(server.getDetail());
+            seen.scan(server.getDetail(), server.getWhere());
         }
         digests.add(server.getDetail().length() > MAX_TREE_CHARS ? "larger than read: " + server.getDetail().length()
                 : RunTrace.digest(server.getDetail()));

@@ -50,8 +50,13 @@ final class ParseTreeGate {
     private static final Set<Long> REG_TYPES = Set.of(24L, 2202L, 2203L, 2204L, 2205L, 2206L, 3734L, 3769L, 4089L, 4096L, 4191L);
     /** oid, xid, xid8, cid, tid, pg_lsn, pg_snapshot, txid_snapshot: values the server's shared counters gave. */
     private static final Set<Long> COUNTER_TYPES = Set.of(26L, 28L, 5069L, 29L, 27L, 3220L, 5038L, 2970L);
+    /** Arrays of those types. */
+    private static final Set<Long> COUNTER_ARRAYS = Set.of(1028L, 1011L, 271L, 1012L, 1010L, 3221L, 5039L, 2949L);
+    /** Both, for the catalog's query of the relations whose rows hold one ({@link TreeReads.Catalog#counterRows}). */
+    static final String COUNTER_TYPE_LIST = java.util.stream.Stream.concat(COUNTER_TYPES.stream(), COUNTER_ARRAYS.stream()).sorted()
+            .map(String::valueOf).collect(java.util.stream.Collectors.joining(", "));
     private static final Set<String> TYPE_FIELDS = Set.of("vartype", "consttype", "funcresulttype", "resulttype", "opresulttype",
-            "aggtype", "wintype", "minmaxtype", "coalescetype", "casetype", "array_typeid", "row_typeid", "paramtype");
+            "aggtype", "wintype", "minmaxtype", "coalescetype", "casetype", "array_typeid", "row_typeid", "paramtype", "refrestype");
 
     /** Lists holding Kensho's guard (event trigger, function, their dependency), and what pins each to the page's objects. */
     private static final Map<String, Map<String, Own>> GUARD_LISTS = Map.of(
@@ -90,14 +95,20 @@ final class ParseTreeGate {
         this.catalog = catalog;
     }
 
-    /** What one refusal found: the name read and what of the server it reads. */
-    record Found(String what, ServerWideReaders.Shared shared) {
+    /**
+     * What one refusal found: the name read and what of the server it reads. {@code shownOnly}: a counter that a plain
+     * SELECT only shows in its result (or orders its result by); it stores nothing, so it fails that snippet's own claim
+     * and no later one.
+     */
+    record Found(String what, ServerWideReaders.Shared shared, boolean shownOnly) {
+        Found(String what, ServerWideReaders.Shared shared) {
+            this(what, shared, false);
+        }
     }
 
     /** The first thing the tree {@code top} reads that no claim may rest on, or null. */
     Found judge(NodeTree.Node top) {
-        List<NodeTree.Node> queries = new ArrayList<>();
-        Found found = reads(top, queries, top);
+        Found found = walk(top, null, List.of(), this::reads);
         if (found != null) {
             return found;
         }
@@ -107,28 +118,103 @@ final class ParseTreeGate {
         if (utility != null && utility.node("query") != null && utility.node("query").type().equals("QUERY")) {
             results.add(utility.node("query"));
         }
+        boolean shownOnly = onlyShows(top);
+        Found[] shown = {null};
         for (NodeTree.Node query : results) {
             for (Object entry : query.list("targetList")) {
-                if (entry instanceof NodeTree.Node target && !"true".equals(target.text("resjunk"))) {
+                if (shown[0] == null && entry instanceof NodeTree.Node target && !"true".equals(target.text("resjunk"))) {
                     String derived = derived(target.get("expr"), query, List.of(query), true);
                     if (derived != null) {
-                        return new Found("a result derived from " + derived + " as the server parsed it", ServerWideReaders.Shared.COUNTERS);
+                        shown[0] = new Found("a result derived from " + derived + " as the server parsed it",
+                                ServerWideReaders.Shared.COUNTERS, shownOnly);
                     }
                 }
             }
         }
-        String misuse = misused(top, null, results);
-        if (misuse != null) {
-            return new Found(misuse + " as the server parsed it", ServerWideReaders.Shared.COUNTERS);
+        if (shown[0] != null && !shownOnly) {
+            return shown[0];
         }
-        return null;
+        // A use that only changes what a plain SELECT shows is remembered; one that may last is looked for to the end.
+        Found lasting = walk(top, null, List.of(), (node, parent, scope) -> {
+            Found use = misused(node, parent, scope, results);
+            if (use != null && shownOnly) {
+                shown[0] = shown[0] != null ? shown[0] : new Found(use.what(), use.shared(), true);
+                return null;
+            }
+            return use;
+        });
+        return lasting != null ? lasting : shown[0];
     }
 
-    /** Reads of shared or guard-holding lists anywhere in the tree; collects the tree's outermost query first. */
-    private Found reads(Object value, List<NodeTree.Node> queries, NodeTree.Node query) {
+    /**
+     * Whether the statement only shows rows: a plain SELECT (no utility, no data-modifying CTE) calling only pg_catalog's
+     * functions that are not volatile (a volatile one, nextval or set_config, or a function of the page's, may keep what it
+     * is given). What such a statement shows, a later snippet cannot read: it fails its own claim and no other.
+     */
+    private boolean onlyShows(NodeTree.Node top) {
+        if (top.node("utilityStmt") != null) {
+            return false;
+        }
+        return walk(top, null, List.of(), (node, parent, scope) -> {
+            boolean modifies = node.type().equals("QUERY") && node.number("commandType", -1) != 1;
+            for (String field : FUNCTION_FIELDS) {
+                if (node.text(field) != null && !catalog.steady().contains(node.number(field, -1))) {
+                    modifies = true;
+                }
+            }
+            return modifies ? new Found("", null) : null;
+        }) == null;
+    }
+
+    /** The fields that name a function a node calls. */
+    private static final List<String> FUNCTION_FIELDS = List.of("funcid", "opfuncid", "aggfnoid", "winfnoid");
+
+    /**
+     * A query after rewriting ({@code debug_print_rewritten}) as this gate judges it, or null when it expands no view of the
+     * page's: a view the page made is there as the subquery it stands for (from PostgreSQL 16 on its range entry keeps the
+     * view's relid), so what its query shows is judged where the later statement uses it; a built-in view (pg_locks,
+     * information_schema's) goes back to the relation the parse tree names, judged as there and not by its own query.
+     */
+    NodeTree.Node pagesViewsExpanded(NodeTree.Node query) {
+        boolean[] page = {false};
+        NodeTree.Node copy = (NodeTree.Node) viewsAsRelations(query, page);
+        return page[0] ? copy : null;
+    }
+
+    private Object viewsAsRelations(Object value, boolean[] page) {
+        if (value instanceof List<?> list) {
+            List<Object> copy = new ArrayList<>(list.size());
+            for (Object item : list) {
+                copy.add(viewsAsRelations(item, page));
+            }
+            return copy;
+        }
+        if (!(value instanceof NodeTree.Node node)) {
+            return value;
+        }
+        Map<String, Object> fields = new java.util.LinkedHashMap<>();
+        boolean view = node.type().equals("RANGETBLENTRY") && node.number("rtekind", -1) == 1 && node.number("relid", 0) != 0;
+        if (view && catalog.relations().containsKey(node.number("relid", 0))) {
+            fields.putAll(node.fields());
+            fields.put("rtekind", "0");
+            fields.remove("subquery");
+            return new NodeTree.Node(node.type(), fields);
+        }
+        page[0] |= view;
+        node.fields().forEach((field, child) -> fields.put(field, viewsAsRelations(child, page)));
+        return new NodeTree.Node(node.type(), fields);
+    }
+
+    /** What a visit of one node finds, given its parent and the queries that enclose it (innermost last, itself if a query). */
+    private interface Visit {
+        Found at(NodeTree.Node node, NodeTree.Node parent, List<NodeTree.Node> scope);
+    }
+
+    /** Visits every node under {@code value} (lists included), a node before its children, until one visit finds something. */
+    private static Found walk(Object value, NodeTree.Node parent, List<NodeTree.Node> scope, Visit visit) {
         if (value instanceof List<?> list) {
             for (Object item : list) {
-                Found found = reads(item, queries, query);
+                Found found = walk(item, parent, scope, visit);
                 if (found != null) {
                     return found;
                 }
@@ -138,8 +224,28 @@ final class ParseTreeGate {
         if (!(value instanceof NodeTree.Node node)) {
             return null;
         }
+        List<NodeTree.Node> inner = scope;
         if (node.type().equals("QUERY")) {
-            queries.add(node);
+            inner = new ArrayList<>(scope);
+            inner.add(node);
+        }
+        Found found = visit.at(node, parent, inner);
+        if (found != null) {
+            return found;
+        }
+        for (Object field : node.fields().values()) {
+            found = walk(field, node, inner, visit);
+            if (found != null) {
+                return found;
+            }
+        }
+        return null;
+    }
+
+    /** Reads of shared or guard-holding lists, run-time name lookups and describers, at one node. */
+    private Found reads(NodeTree.Node node, NodeTree.Node parent, List<NodeTree.Node> scope) {
+        NodeTree.Node query = scope.isEmpty() ? null : scope.get(scope.size() - 1);
+        if (node.type().equals("QUERY")) {
             List<Object> rtable = node.list("rtable");
             for (int i = 0; i < rtable.size(); i++) {
                 if (rtable.get(i) instanceof NodeTree.Node rte && rte.number("rtekind", -1) == 0) {
@@ -154,19 +260,7 @@ final class ParseTreeGate {
             return new Found("a name built at run time and looked up as " + typeName(node.number("resulttype", -1))
                     + ", which the text gate cannot judge (Kensho's own objects are found by name as well)", ServerWideReaders.Shared.GUARD);
         }
-        if (node.type().equals("FUNCEXPR")) {
-            Found found = function(node, query);
-            if (found != null) {
-                return found;
-            }
-        }
-        for (Object field : node.fields().values()) {
-            Found found = reads(field, queries, node.type().equals("QUERY") ? node : query);
-            if (found != null) {
-                return found;
-            }
-        }
-        return null;
+        return node.type().equals("FUNCEXPR") ? function(node, query) : null;
     }
 
     private Found relation(NodeTree.Node query, int rtindex, long relid) {
@@ -224,28 +318,23 @@ final class ParseTreeGate {
     }
 
     /**
-     * The first use anywhere in the tree of a counter-typed value (oid, xid, ...: every expression, in WHERE, HAVING, join
-     * conditions, RETURNING, MERGE actions, ON CONFLICT, every set-operation arm, ORDER BY, CTEs and subqueries) that shows
-     * the counter, or null. Such a value may only be compared with the built-in {@code =} to another of its kind (a join or
-     * lookup key, a reg* constant), given to a function that finds the object by it ({@link #LOOKUPS}), shown as a name
-     * (relabelled to a reg* type), tested for NULL or counted; where it flows on unchanged (a subquery's or CTE's column, a
-     * relabel, COALESCE, CASE) its next use is judged. Anything else (an ordering comparison, arithmetic, a cast to a number
-     * or text, ORDER BY, min/max, storing or showing it) shows how far the server's counter had run.
-     * {@code exposed}: the queries whose target lists are the statement's result or what it stores.
+     * A use at {@code node} of a value that depends on a counter's (oid, xid, ...: in every expression, in WHERE, HAVING,
+     * join conditions, RETURNING, MERGE actions, ON CONFLICT, every set-operation arm, ORDER BY, CTEs and subqueries) that
+     * shows the counter, or null. Such a value may only be compared with the built-in {@code =} to another of its kind (a
+     * join or lookup key, a reg* constant), given to a function that finds the object by it ({@link #LOOKUPS}), shown as a
+     * name (relabelled to a reg* type), tested for NULL or counted; where it flows on unchanged (a subquery's or CTE's
+     * column, a relabel, COALESCE, CASE, a row or array it is put in) its next use is judged. Anything else (an ordering
+     * comparison, arithmetic, a cast to a number or text, JSON, an aggregate but count, ORDER BY, min/max, storing or showing
+     * it) shows how far the server's counter had run. What depends on a counter is decided by {@link #carries}, not by the
+     * names of the functions that build it. {@code exposed}: the queries whose target lists are the statement's result or
+     * what it stores.
      */
-    private String misused(Object value, NodeTree.Node parent, List<NodeTree.Node> exposed) {
-        if (value instanceof List<?> list) {
-            for (Object item : list) {
-                String found = misused(item, parent, exposed);
-                if (found != null) {
-                    return found;
-                }
-            }
-            return null;
-        }
-        if (!(value instanceof NodeTree.Node node)) {
-            return null;
-        }
+    private Found misused(NodeTree.Node node, NodeTree.Node parent, List<NodeTree.Node> scope, List<NodeTree.Node> exposed) {
+        String found = misuse(node, parent, scope, exposed);
+        return found == null ? null : new Found(found + " as the server parsed it", ServerWideReaders.Shared.COUNTERS);
+    }
+
+    private String misuse(NodeTree.Node node, NodeTree.Node parent, List<NodeTree.Node> scope, List<NodeTree.Node> exposed) {
         if (node.type().equals("QUERY")) {
             boolean stores = exposed.stream().anyMatch(q -> q == node) || node.number("commandType", 1) != 1;
             Set<Long> sorted = new java.util.HashSet<>();
@@ -255,49 +344,140 @@ final class ParseTreeGate {
                 }
             }
             for (Object entry : node.list("targetList")) {
-                if (entry instanceof NodeTree.Node target && counterTyped(target.get("expr"))) {
+                if (entry instanceof NodeTree.Node target && carries(target.get("expr"), scope)) {
                     long ref = target.number("ressortgroupref", 0);
                     if (ref > 0 && sorted.contains(ref)) {
-                        return "a value of type " + typeName(counterType(target.get("expr"))) + " in ORDER BY";
+                        return described(target.get("expr")) + " in ORDER BY";
                     }
                     if (stores && !"true".equals(target.text("resjunk"))) {
-                        return "a value of type " + typeName(counterType(target.get("expr"))) + " shown or stored as its number";
+                        return described(target.get("expr")) + " shown or stored as its number";
                     }
                 }
             }
-            for (String field : List.of("returningList")) {
-                for (Object entry : node.list(field)) {
-                    if (entry instanceof NodeTree.Node target && counterTyped(target.get("expr"))) {
-                        return "a value of type " + typeName(counterType(target.get("expr"))) + " returned as its number";
-                    }
+            for (Object entry : node.list("returningList")) {
+                if (entry instanceof NodeTree.Node target && carries(target.get("expr"), scope)) {
+                    return described(target.get("expr")) + " returned as its number";
                 }
             }
         }
         if (node.type().equals("MERGEACTION") || node.type().equals("ONCONFLICTEXPR")) {
             for (Object entry : node.list(node.type().equals("MERGEACTION") ? "targetList" : "onConflictSet")) {
-                if (entry instanceof NodeTree.Node target && counterTyped(target.get("expr"))) {
-                    return "a value of type " + typeName(counterType(target.get("expr"))) + " stored as its number";
+                if (entry instanceof NodeTree.Node target && carries(target.get("expr"), scope)) {
+                    return described(target.get("expr")) + " stored as its number";
                 }
             }
         }
         if (node.type().equals("AGGREF") && !"count".equals(catalog.functions().get(node.number("aggfnoid", -1)))) {
             for (Object entry : node.list("args")) {
-                if (entry instanceof NodeTree.Node target && counterTyped(target.get("expr"))) {
-                    return "a value of type " + typeName(counterType(target.get("expr"))) + " aggregated by "
+                if (entry instanceof NodeTree.Node target && carries(target.get("expr"), scope)) {
+                    return described(target.get("expr")) + " aggregated by "
                             + catalog.functions().getOrDefault(node.number("aggfnoid", -1), "an aggregate");
                 }
             }
         }
-        if (parent != null && counterTyped(node) && !allowedUse(node, parent)) {
-            return "a value of type " + typeName(counterType(node)) + " " + use(parent);
+        if (parent != null && carries(node, scope) && !allowedUse(node, parent)) {
+            return described(node) + " " + use(parent);
         }
-        for (Object field : node.fields().values()) {
-            String found = misused(field, node, exposed);
-            if (found != null) {
-                return found;
+        return null;
+    }
+
+    /** A counter-typed value by its type; a row, array or JSON value built from one as such. */
+    private static String described(Object value) {
+        long type = counterType(value);
+        return COUNTER_TYPES.contains(type) ? "a value of type " + typeName(type)
+                : "a value built from a counter (" + (value instanceof NodeTree.Node n ? n.type().toLowerCase(Locale.ROOT) : "?") + ")";
+    }
+
+    /**
+     * Whether the value of {@code value} depends on a counter's: it is of a counter type or an array of one, or it is a row,
+     * an array, a CASE or COALESCE holding such a value, a whole row (or column) of a relation, subquery or CTE that holds
+     * one, or an ARRAY(…) or scalar subquery of one. A function's or operator's result does not carry its arguments: the
+     * argument's use is judged where it is given ({@link #allowedUse}).
+     */
+    private boolean carries(Object value, List<NodeTree.Node> scope) {
+        if (!(value instanceof NodeTree.Node node)) {
+            return false;
+        }
+        long type = counterType(node);
+        if (COUNTER_TYPES.contains(type) || COUNTER_ARRAYS.contains(type)) {
+            return true;
+        }
+        return switch (node.type()) {
+            case "RELABELTYPE", "COERCETODOMAIN" -> !REG_TYPES.contains(type) && carries(node.get("arg"), scope);
+            case "ROWEXPR", "COALESCEEXPR", "MINMAXEXPR" -> node.list("args").stream().anyMatch(a -> carries(a, scope));
+            case "ARRAYEXPR" -> node.list("elements").stream().anyMatch(a -> carries(a, scope));
+            case "CASEEXPR" -> carries(node.get("defresult"), scope)
+                    || node.list("args").stream().anyMatch(w -> w instanceof NodeTree.Node when && carries(when.get("result"), scope));
+            case "SUBLINK" -> {
+                long kind = node.number("subLinkType", -1);
+                NodeTree.Node sub = node.node("subselect");
+                if ((kind != 4 && kind != 6) || sub == null) {
+                    yield false;
+                }
+                List<NodeTree.Node> inner = new ArrayList<>(scope);
+                inner.add(sub);
+                yield targets(sub).stream().anyMatch(t -> carries(t, inner));
+            }
+            case "VAR" -> carriesVar(node, scope);
+            default -> false;
+        };
+    }
+
+    /** A Var: a whole row of a relation holding a counter column, or a column (or whole row) of a subquery, CTE, join or grouping that carries one. */
+    private boolean carriesVar(NodeTree.Node var, List<NodeTree.Node> scope) {
+        int level = scope.size() - 1 - (int) var.number("varlevelsup", 0);
+        if (level < 0) {
+            return false;
+        }
+        NodeTree.Node owner = scope.get(level);
+        List<NodeTree.Node> outer = scope.subList(0, level + 1);
+        List<Object> rtable = owner.list("rtable");
+        int varno = (int) var.number("varno", -1);
+        long attno = var.number("varattno", 0);
+        if (varno < 1 || varno > rtable.size() || !(rtable.get(varno - 1) instanceof NodeTree.Node rte)) {
+            return false;
+        }
+        long kind = rte.number("rtekind", -1);
+        NodeTree.Node sub = kind == 1 ? rte.node("subquery") : kind == 6 ? cteQuery(rte, outer) : null;
+        if (sub != null) {
+            List<NodeTree.Node> inner = new ArrayList<>(outer);
+            inner.add(sub);
+            List<Object> columns = targets(sub);
+            return attno == 0 ? columns.stream().anyMatch(c -> carries(c, inner))
+                    : attno <= columns.size() && carries(columns.get((int) attno - 1), inner);
+        }
+        List<Object> aliases = kind == 2 ? rte.list("joinaliasvars") : kind == 9 ? rte.list("groupexprs") : List.of();
+        if (kind == 2 || kind == 9) {
+            return attno == 0 ? aliases.stream().anyMatch(a -> carries(a, outer))
+                    : attno <= aliases.size() && carries(aliases.get((int) attno - 1), outer);
+        }
+        return kind == 0 && attno == 0 && catalog.counterRows().contains(rte.number("relid", -1));
+    }
+
+    /** The query of the CTE a range entry reads, or null. */
+    private static NodeTree.Node cteQuery(NodeTree.Node rte, List<NodeTree.Node> scope) {
+        int at = scope.size() - 1 - (int) rte.number("ctelevelsup", 0);
+        String name = rte.text("ctename");
+        if (at < 0 || name == null) {
+            return null;
+        }
+        for (Object c : scope.get(at).list("cteList")) {
+            if (c instanceof NodeTree.Node common && name.equals(common.text("ctename"))) {
+                return common.node("ctequery");
             }
         }
         return null;
+    }
+
+    /** The expressions of a query's result columns (not its junk ones), in order. */
+    private static List<Object> targets(NodeTree.Node query) {
+        List<Object> columns = new ArrayList<>();
+        for (Object t : query.list("targetList")) {
+            if (t instanceof NodeTree.Node target && !"true".equals(target.text("resjunk"))) {
+                columns.add(target.get("expr"));
+            }
+        }
+        return columns;
     }
 
     /** A node's type, or for a scalar subquery the type of its one column. */
@@ -314,10 +494,6 @@ final class ParseTreeGate {
             return -1;
         }
         return type(node);
-    }
-
-    private static boolean counterTyped(Object value) {
-        return COUNTER_TYPES.contains(counterType(value));
     }
 
     /** Whether {@code parent} uses the counter-typed {@code value} without showing its number. */
@@ -348,6 +524,13 @@ final class ParseTreeGate {
             }
             case "COERCEVIAIO" -> {
                 return REG_TYPES.contains(parentType);
+            }
+            case "FIELDSELECT" -> {
+                return true; // one field of a row: judged by its own type where it is used
+            }
+            case "SUBSCRIPTINGREF" -> {
+                // An element of an array: judged by its own type; a counter used as a subscript shows its number.
+                return parent.get("refexpr") == value;
             }
             default -> {
                 return false;
@@ -594,7 +777,7 @@ final class ParseTreeGate {
     private String derived(Object value, NodeTree.Node query, List<NodeTree.Node> outer, boolean shown) {
         if (value instanceof List<?> list) {
             for (Object item : list) {
-                String found = derived(item, query, outer, false);
+                String found = derived(item, query, outer, shown);
                 if (found != null) {
                     return found;
                 }
@@ -673,7 +856,9 @@ final class ParseTreeGate {
             if (child instanceof NodeTree.Node target && target.type().equals("TARGETENTRY")) {
                 child = target.get("expr");
             }
-            String found = derived(child, query, outer, io || (shown && node.type().equals("TARGETENTRY")));
+            // An array's or a row's output prints each element through its own type's: a reg* element shows a name.
+            boolean container = node.type().equals("TARGETENTRY") || node.type().equals("ARRAYEXPR") || node.type().equals("ROWEXPR");
+            String found = derived(child, query, outer, io || (shown && container));
             if (found != null) {
                 return found;
             }

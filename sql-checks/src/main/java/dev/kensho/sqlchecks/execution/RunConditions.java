@@ -34,7 +34,7 @@ final class RunConditions {
 
     /** Settings that say nothing about results or plans. */
     private static final Set<String> IGNORED = Set.of("application_name", "auto_explain.log_min_duration", "client_min_messages",
-            "debug_print_parse", "debug_pretty_print");
+            "debug_print_parse", "debug_print_rewritten", "debug_pretty_print");
 
     /** Settings that shape plans but not what a statement returns; named by EXPLAIN (SETTINGS). */
     static final Set<String> PLAN_NEUTRAL = Set.of("jit", "jit_above_cost", "jit_inline_above_cost", "jit_optimize_above_cost",

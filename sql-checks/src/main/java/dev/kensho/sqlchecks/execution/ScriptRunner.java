@@ -288,13 +288,16 @@ final class ScriptRunner {
             boolean inTransaction = inTransaction();
             Outcome outcome;
             SnippetRun run = null;
+            // What the server parsed for the page's statements here: the snippet's, or every session's of the scenario.
+            List<ParseCapture> parsedHere;
             if (snippet.scenario() != null) {
                 scenarioSlots.acquireUninterruptibly();
                 try {
                     // Every other scenario runs as on the real run, looking at nothing: only the question's own looks, once.
                     ScenarioRunner runner = asker != null && question.snippet() == index ? asker : scenarios;
                     outcome = runner.run(snippet);
-                    trace.record(index, runner.parsed());
+                    parsedHere = runner.parsed();
+                    trace.record(index, parsedHere);
                     if (runner.sequenceQuestions() > 0) {
                         sequenceQuestions.put(index, runner.sequenceQuestions());
                     }
@@ -322,6 +325,7 @@ final class ScriptRunner {
             } else {
                 run = new SnippetRun(index, snippet, conditions.standing(), inTransaction ? transactionOpenedBy : null);
                 outcome = run.run();
+                parsedHere = run.parsed;
                 trace.record(index, run.parsed);
                 if (question != null && question.snippet() == index && question.plan() != null) {
                     // A capture run: the real run's claim, judged on this database at the same point (CaptureRun.answered).
@@ -336,9 +340,11 @@ final class ScriptRunner {
             }
             java.util.Set<String> spelledHere = scanned.spelled();
             spelled.addAll(spelledHere);
-            if (readsKenshosSettings == null && run != null) {
+            // A counter a plain SELECT only showed: this snippet's claim cannot rest on it, and no later one reads it.
+            KenshoSettingsReaders.Read shownHere = null;
+            if (readsKenshosSettings == null) {
                 // The backstop: what the server's own parse trees show read that the text never names (TreeReads).
-                List<TreeReads.Seen> seen = run.parsed.stream().map(ParseCapture::seen).toList();
+                List<TreeReads.Seen> seen = parsedHere.stream().map(ParseCapture::seen).toList();
                 KenshoSettingsReaders.Read built = TreeReads.unspelled(seen, treeCatalog, spelled, claimsPlans);
                 // The judge of what the text gate let pass: restrictions, Kensho's own objects, derived counters (ParseTreeGate).
                 ParseTreeGate.Found judged = built == null ? TreeReads.judged(seen, treeCatalog) : null;
@@ -346,11 +352,14 @@ final class ScriptRunner {
                     readsKenshosSettings = snippet;
                     read = new KenshoSettingsReaders.Read(built.what() + ", read by a statement the page built at run time, in the "
                             + "snippet at " + snippet.location(), RUN_TIME, built.shared());
+                } else if (judged != null && judged.shownOnly()) {
+                    shownHere = new KenshoSettingsReaders.Read(judged.what() + ", in the snippet at " + snippet.location(), RUN_TIME,
+                            judged.shared());
                 } else if (judged != null) {
                     readsKenshosSettings = snippet;
                     read = new KenshoSettingsReaders.Read(judged.what() + ", in the snippet at " + snippet.location(), RUN_TIME,
                             judged.shared());
-                } else if (run.treeless != null && (TreeReads.buildsAtRunTime(spelled)
+                } else if (run != null && run.treeless != null && (TreeReads.buildsAtRunTime(spelled)
                         || spelledHere.stream().anyMatch(ParseTreeGate::judges))) {
                     // Without its tree nothing tells what the statement read at run time: no claim from here on rests on it.
                     readsKenshosSettings = snippet;
@@ -359,24 +368,26 @@ final class ScriptRunner {
                     untold = true;
                 }
             }
-            if (readsKenshosSettings != null && outcome.passed() && claims(snippet)) {
+            Snippet readBy = readsKenshosSettings != null ? readsKenshosSettings : shownHere != null ? snippet : null;
+            KenshoSettingsReaders.Read why = readsKenshosSettings != null ? read : shownHere;
+            if (readBy != null && outcome.passed() && claims(snippet)) {
                 // What the page reads of Kensho's session settings, or of the server beyond the page's own database and
                 // session, is Kensho's doing (or another page's): a reader's session shows other values.
                 // The reading snippet fails at the read; a later claim may rest on what it stored, and fails at its own line.
-                boolean runTime = read.offset() == RUN_TIME;
-                SourceLocation at = runTime ? readsKenshosSettings.location() : readsKenshosSettings.locate(read.offset());
+                boolean runTime = why.offset() == RUN_TIME;
+                SourceLocation at = runTime ? readBy.location() : readBy.locate(why.offset());
                 String where = runTime ? "" : ", at " + at;
-                int offset = runTime ? 0 : read.offset();
-                boolean reader = readsKenshosSettings == snippet;
+                int offset = runTime ? 0 : why.offset();
+                boolean reader = readBy == snippet;
                 String message = untold
                         ? "this claim cannot be checked: the server did not report what a statement of the page read at run time ("
-                                + read.what() + ")"
-                        : read.shared() == null
+                                + why.what() + ")"
+                        : why.shared() == null
                         ? "this claim cannot be checked: the page reads a setting Kensho gives its session and a reader's session "
-                                + "does not have (" + read.what() + where + "; Kensho sets "
+                                + "does not have (" + why.what() + where + "; Kensho sets "
                                 + KenshoSettingsReaders.described(claimsPlans) + ")"
-                        : "this claim cannot be checked: the page reads " + read.shared().what + " (" + read.what() + where
-                                + "; " + read.shared().why + ")";
+                        : "this claim cannot be checked: the page reads " + why.shared().what + " (" + why.what() + where
+                                + "; " + why.shared().why + ")";
                 Failure reason = new Failure(message, null, reader ? at : snippet.location(),
                         reader ? snippet.lineAt(offset) : snippet.lineAt(0), null, null);
                 outcome = new Outcome(snippet, Outcome.Status.FAILED, reason, outcome.results(), outcome.assertions(), outcome.plan(),

@@ -36,6 +36,8 @@ public final class SessionSettings {
             // results are the same, only what reaches the client besides them differs.
             "client_min_messages", "log",
             "debug_print_parse", "on",
+            // The same after rewriting: a view of the page's expanded into its query (ParseTreeGate judges what it shows).
+            "debug_print_rewritten", "on",
             "debug_pretty_print", "off");
 
     /** Stock values of the limits a lesson could otherwise lean on, set on the page's role (lc_messages needs a superuser). */

@@ -33,6 +33,11 @@ final class TreeReads {
     private static final Pattern RANGE_VAR = Pattern.compile("\\{RANGEVAR\\s+:catalogname\\s+\\S+\\s+:schemaname\\s+(\\S+)\\s+:relname\\s+(\\S+)");
     private static final Pattern NAME_LIST = Pattern.compile(":(?:funcname|fields)\\s+\\(([^()]*)\\)");
     private static final Pattern SYSTEM_COLUMN = Pattern.compile("\\{VAR\\s+:varno\\s+\\d+\\s+:varattno\\s+(-2|-4)\\s");
+    /** The innermost frame of a context when a statement runs inside a SQL function. */
+    private static final Pattern SQL_FUNCTION = Pattern.compile("SQL function \"([^\"]+)\"");
+    private static final Pattern BLANKS = Pattern.compile("\\s+");
+    /** A view expanded into a subquery (its relid and relkind are kept on the subquery's entry from PostgreSQL 16 on). */
+    private static final Pattern VIEW = Pattern.compile(":relkind\\s+v\\s");
     private static final Pattern LIST_ITEM = Pattern.compile("\"((?:[^\"\\\\]|\\\\.)*)\"");
 
     /** What the trees of one statement's run referred to, in the order the server reported them. */
@@ -43,12 +48,31 @@ final class TreeReads {
         final Set<String> names = new LinkedHashSet<>();
         /** The trees themselves, for {@link ParseTreeGate}; null where one was too large to keep. */
         final java.util.List<String> trees = new java.util.ArrayList<>();
+        /** Each tree's context as the server reported it (null at top level; "SQL function "f" ..." in a function's body). */
+        final java.util.List<String> contexts = new java.util.ArrayList<>();
         private long kept;
 
-        /** Adds what the tree {@code tree} (its text as the server sent it) refers to. */
-        void scan(String tree) {
+        /** The rewritten trees (lists of queries) that expand a view of the page's, for {@link ParseTreeGate}. */
+        final java.util.List<String> rewritten = new java.util.ArrayList<>();
+
+        /**
+         * Keeps a statement's tree after rewriting when it expands a view (a page's view is a relation of kind v in the
+         * parse tree, its query only here); a tree too large to keep is kept as null, which no claim passes.
+         */
+        void rewritten(String tree) {
+            if (!VIEW.matcher(tree).find()) {
+                return;
+            }
+            boolean keep = kept + tree.length() <= ParseCapture.MAX_TREE_CHARS;
+            rewritten.add(keep ? tree : null);
+            kept += keep ? tree.length() : 0;
+        }
+
+        /** Adds what the tree {@code tree} (its text as the server sent it, in the context {@code where}) refers to. */
+        void scan(String tree, String where) {
             boolean keep = kept + tree.length() <= ParseCapture.MAX_TREE_CHARS;
             trees.add(keep ? tree : null);
+            contexts.add(where);
             kept += keep ? tree.length() : 0;
             Matcher m = RELATION.matcher(tree);
             while (m.find()) {
@@ -95,38 +119,52 @@ final class TreeReads {
      * whose pg_catalog objects carry the same OIDs), never on the page's.
      */
     record Catalog(Map<Long, String> relations, Map<Long, String> functions, Map<Long, Map<Long, String>> attributes,
-                   Set<Long> equalities, Set<Long> guard) {
+                   Set<Long> equalities, Set<Long> counterRows, Set<Long> steady, Map<String, List<String>> bodies, Set<Long> guard) {
 
-        static final Catalog NONE = new Catalog(Map.of(), Map.of(), Map.of(), Set.of(), Set.of());
+        static final Catalog NONE = new Catalog(Map.of(), Map.of(), Map.of(), Set.of(), Set.of(), Set.of(), Map.of(), Set.of());
 
         /** The same catalog knowing the OIDs of Kensho's guard (its function and event trigger) in every page's database. */
         Catalog withGuard(Set<Long> oids) {
-            return new Catalog(relations, functions, attributes, equalities, Set.copyOf(oids));
+            return new Catalog(relations, functions, attributes, equalities, counterRows, steady, bodies, Set.copyOf(oids));
         }
 
         /**
          * Also information_schema's views (their OIDs are as fixed as pg_catalog's), the columns of them all by attribute
-         * number, and pg_catalog's {@code =} operators: what {@link ParseTreeGate} compares a tree's numbers with.
+         * number, pg_catalog's {@code =} operators, and the relations whose rows hold a counter-typed column (a whole row of
+         * one, as {@code to_jsonb(c)}, shows the counter), and pg_catalog's functions that are not volatile (they keep
+         * nothing of what they are given): what {@link ParseTreeGate} compares a tree's numbers with.
          */
         static Catalog read(Connection admin) throws SQLException {
             Map<Long, String> relations = new HashMap<>();
             Map<Long, String> functions = new HashMap<>();
             Map<Long, Map<Long, String>> attributes = new HashMap<>();
             Set<Long> equalities = new java.util.HashSet<>();
+            Set<Long> counterRows = new java.util.HashSet<>();
+            Set<Long> steady = new java.util.HashSet<>();
             String builtIn = " IN ('pg_catalog'::pg_catalog.regnamespace, 'information_schema'::pg_catalog.regnamespace)";
             synchronized (admin) {
                 try (Statement statement = admin.createStatement();
                      ResultSet rs = statement.executeQuery("SELECT 'r', oid::bigint, relname::text, 0 FROM pg_catalog.pg_class"
-                             + " WHERE relnamespace" + builtIn + " UNION ALL SELECT 'f', oid::bigint, proname::text, 0"
+                             + " WHERE relnamespace" + builtIn + " UNION ALL SELECT 'f', oid::bigint, proname::text,"
+                             + " CASE provolatile WHEN 'v' THEN 0 ELSE 1 END"
                              + " FROM pg_catalog.pg_proc WHERE pronamespace = 'pg_catalog'::pg_catalog.regnamespace"
                              + " UNION ALL SELECT 'a', a.attrelid::bigint, a.attname::text, a.attnum FROM pg_catalog.pg_attribute a"
                              + " JOIN pg_catalog.pg_class c ON c.oid = a.attrelid WHERE a.attnum > 0 AND c.relnamespace" + builtIn
                              + " UNION ALL SELECT 'o', oid::bigint, oprname::text, 0 FROM pg_catalog.pg_operator"
-                             + " WHERE oprname = '=' AND oprnamespace = 'pg_catalog'::pg_catalog.regnamespace")) {
+                             + " WHERE oprname = '=' AND oprnamespace = 'pg_catalog'::pg_catalog.regnamespace"
+                             + " UNION ALL SELECT DISTINCT 'c', a.attrelid::bigint, '', 0 FROM pg_catalog.pg_attribute a"
+                             + " JOIN pg_catalog.pg_class c ON c.oid = a.attrelid WHERE a.attnum > 0 AND c.relnamespace" + builtIn
+                             + " AND a.atttypid::pg_catalog.int8 IN (" + ParseTreeGate.COUNTER_TYPE_LIST + ")")) {
                     while (rs.next()) {
                         switch (rs.getString(1)) {
                             case "r" -> relations.put(rs.getLong(2), rs.getString(3));
-                            case "f" -> functions.put(rs.getLong(2), rs.getString(3));
+                            case "f" -> {
+                                functions.put(rs.getLong(2), rs.getString(3));
+                                if (rs.getInt(4) == 1) {
+                                    steady.add(rs.getLong(2));
+                                }
+                            }
+                            case "c" -> counterRows.add(rs.getLong(2));
                             case "a" -> attributes.computeIfAbsent(rs.getLong(2), k -> new HashMap<>()).put(rs.getLong(4), rs.getString(3));
                             default -> equalities.add(rs.getLong(2));
                         }
@@ -134,7 +172,41 @@ final class TreeReads {
                 }
             }
             attributes.replaceAll((k, v) -> Map.copyOf(v));
-            return new Catalog(Map.copyOf(relations), Map.copyOf(functions), Map.copyOf(attributes), Set.copyOf(equalities), Set.of());
+            return new Catalog(Map.copyOf(relations), Map.copyOf(functions), Map.copyOf(attributes), Set.copyOf(equalities),
+                    Set.copyOf(counterRows), Set.copyOf(steady), bodies(admin), Set.of());
+        }
+
+        /**
+         * pg_catalog's SQL functions' stored bodies by name (PostgreSQL 14 on keeps them parsed, as node strings), blanks
+         * folded. The server reports a body's trees when the function runs (obj_description reads pg_description by its
+         * argument): the call is judged where the page makes it ({@link ParseTreeGate}), never the body a page cannot change.
+         */
+        private static Map<String, List<String>> bodies(Connection admin) throws SQLException {
+            Map<String, List<String>> bodies = new HashMap<>();
+            synchronized (admin) {
+                if (admin.getMetaData().getDatabaseMajorVersion() < 14) {
+                    return Map.of();
+                }
+                try (Statement statement = admin.createStatement();
+                     ResultSet rs = statement.executeQuery("SELECT proname::text, prosqlbody::text FROM pg_catalog.pg_proc"
+                             + " WHERE pronamespace = 'pg_catalog'::pg_catalog.regnamespace AND prosqlbody IS NOT NULL")) {
+                    while (rs.next()) {
+                        bodies.computeIfAbsent(rs.getString(1), k -> new java.util.ArrayList<>()).add(folded(rs.getString(2)));
+                    }
+                }
+            }
+            bodies.replaceAll((k, v) -> List.copyOf(v));
+            return Map.copyOf(bodies);
+        }
+
+        /** Whether {@code tree}, reported in the context {@code where}, is (part of) the body of the pg_catalog SQL function running there. */
+        boolean builtInBody(String tree, String where) {
+            Matcher frame = where == null ? null : SQL_FUNCTION.matcher(where);
+            if (frame == null || !frame.lookingAt()) {
+                return false;
+            }
+            String folded = folded(tree);
+            return bodies.getOrDefault(frame.group(1), List.of()).stream().anyMatch(body -> body.contains(folded));
         }
     }
 
@@ -151,19 +223,26 @@ final class TreeReads {
     private TreeReads() {
     }
 
+    private static String folded(String tree) {
+        return BLANKS.matcher(tree.strip()).replaceAll(" ");
+    }
+
     private static final Pattern COUNTER_TYPED = Pattern.compile(
             ":(?:vartype|consttype|funcresulttype|resulttype|aggtype|opresulttype|wintype)\\s+(?:26|27|28|29|5069|3220|5038|2970|24|2202|2203|2204|2205|2206|3734|3769|4089|4096|4191)\\s");
 
     /**
      * The first thing the trees {@code seen} show read that no claim may rest on, judged on the trees themselves
      * ({@link ParseTreeGate}): a shared list not restricted to the page's own, a list holding Kensho's own objects, a
-     * result derived from a shared counter. Only trees that name such a list or function or hold such a value are read.
+     * result derived from a shared counter. Only trees that name such a list or function or hold such a value are read. A
+     * counter only shown by a plain SELECT ({@link ParseTreeGate.Found#shownOnly}) is returned only when nothing lasting is.
      */
     static ParseTreeGate.Found judged(List<Seen> seen, Catalog catalog) {
         ParseTreeGate gate = new ParseTreeGate(catalog);
+        ParseTreeGate.Found shown = null;
         for (Seen one : seen) {
-            for (String tree : one.trees) {
-                if (tree != null && !relevant(tree, catalog)) {
+            for (int t = 0; t < one.trees.size(); t++) {
+                String tree = one.trees.get(t);
+                if (tree != null && (!relevant(tree, catalog) || catalog.builtInBody(tree, one.contexts.get(t)))) {
                     continue;
                 }
                 NodeTree.Node node = null;
@@ -177,12 +256,34 @@ final class TreeReads {
                             + (ParseCapture.MAX_TREE_CHARS >> 20) + " MB together, or malformed)", ServerWideReaders.Shared.DATABASES);
                 }
                 ParseTreeGate.Found found = gate.judge(node);
-                if (found != null) {
+                if (found != null && !found.shownOnly()) {
                     return found;
+                }
+                shown = shown != null ? shown : found;
+            }
+            for (String tree : one.rewritten) {
+                List<NodeTree.Node> queries = null;
+                try {
+                    queries = tree == null ? null : NodeTree.readList(tree.strip());
+                } catch (NodeTree.Malformed e) {
+                    queries = null;
+                }
+                if (queries == null) {
+                    return new ParseTreeGate.Found("a view's query whose tree Kensho could not read (larger than "
+                            + (ParseCapture.MAX_TREE_CHARS >> 20) + " MB together, or malformed)", ServerWideReaders.Shared.DATABASES);
+                }
+                for (NodeTree.Node query : queries) {
+                    // Only where a view of the page's was expanded: the built-in views stay relations, judged as in the parse tree.
+                    NodeTree.Node expanded = gate.pagesViewsExpanded(query);
+                    ParseTreeGate.Found found = expanded == null ? null : gate.judge(expanded);
+                    if (found != null && !found.shownOnly()) {
+                        return found;
+                    }
+                    shown = shown != null ? shown : found;
                 }
             }
         }
-        return null;
+        return shown;
     }
 
     private static boolean relevant(String tree, Catalog catalog) {
@@ -191,8 +292,10 @@ final class TreeReads {
         }
         Matcher m = RELATION.matcher(tree);
         while (m.find()) {
-            String name = catalog.relations().get(Long.parseLong(m.group(1)));
-            if (name != null && ParseTreeGate.relevant(name)) {
+            long relid = Long.parseLong(m.group(1));
+            String name = catalog.relations().get(relid);
+            // A relation whose rows hold a counter: a whole row of it (to_jsonb(c)) holds one, whatever types the tree shows.
+            if (name != null && (ParseTreeGate.relevant(name) || catalog.counterRows().contains(relid))) {
                 return true;
             }
         }

@@ -2,41 +2,15 @@ package dev.kensho.sqlchecks.execution;
 
 import dev.kensho.sqlchecks.model.Outcome;
 import dev.kensho.sqlchecks.model.PageResult;
-import dev.kensho.sqlchecks.postgres.EmbeddedPostgres;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.time.Duration;
-
-import static org.junit.jupiter.api.Assertions.assertNull;
 
 /**
  * Red team: the text gate judged "restricted to the page's own database or session" on tokens, and a result's counter by
  * its column's type, and it let a page read Kensho's own guard in the page's catalogs. Each refused claim below passed
  * (with a 検証済み mark) before {@link ParseTreeGate} judged them on the server's parse trees.
  */
-class ParseTreeGateTest {
-
-    private static Verifier verifier;
-
-    @BeforeAll
-    static void startServer() throws Exception {
-        verifier = Verifier.start(new EmbeddedPostgres(), new VerifierSettings(Duration.ofSeconds(10)));
-    }
-
-    @AfterAll
-    static void stopServer() {
-        verifier.close();
-    }
-
-    private static TestPage page() {
-        return TestPage.on(verifier);
-    }
-
-    private static void assertPassed(Outcome outcome) {
-        assertNull(outcome.failure(), () -> outcome.snippet().sql() + " -> " + outcome.failure());
-    }
+class ParseTreeGateTest extends GateFixture {
 
     private static final String UNRESTRICTED = ", not restricted to the page's own database or session as the server parsed it, in the snippet at ";
     private static final String COUNTER = "this claim cannot be checked: the page reads a counter the whole server shares (a result derived from ";
@@ -96,7 +70,7 @@ class ParseTreeGateTest {
                 .add("", "CREATE FUNCTION f() RETURNS int LANGUAGE sql AS 'SELECT 1';")
                 .add("", "SELECT proname FROM pg_proc WHERE proname = 'f';", " proname\n---------\n f\n")
                 .run();
-        result.outcomes().forEach(ParseTreeGateTest::assertPassed);
+        result.outcomes().forEach(GateFixture::assertPassed);
     }
 
     /** An OID cast to another type is still the server's counter. */

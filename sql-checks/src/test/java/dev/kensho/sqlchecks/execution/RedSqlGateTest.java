@@ -2,50 +2,15 @@ package dev.kensho.sqlchecks.execution;
 
 import dev.kensho.sqlchecks.model.Outcome;
 import dev.kensho.sqlchecks.model.PageResult;
-import dev.kensho.sqlchecks.postgres.EmbeddedPostgres;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.time.Duration;
-
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
 
 /**
  * Red team (red-sql, after integ 335c262): claims the parse-tree gate still lets pass although a reader's fresh PGlite
  * shows otherwise, and ordinary lesson SQL it refused. Each test asserts the behaviour the non-negotiables require;
  * each failed on 335c262.
  */
-class RedSqlGateTest {
-
-    private static Verifier verifier;
-
-    @BeforeAll
-    static void startServer() throws Exception {
-        verifier = Verifier.start(new EmbeddedPostgres(), new VerifierSettings(Duration.ofSeconds(10)));
-    }
-
-    @AfterAll
-    static void stopServer() {
-        verifier.close();
-    }
-
-    private static TestPage page() {
-        return TestPage.on(verifier);
-    }
-
-    private static void assertPassed(Outcome outcome) {
-        assertNull(outcome.failure(), () -> outcome.snippet().sql() + " -> " + outcome.failure());
-    }
-
-    private static void assertNotPassed(Outcome outcome) {
-        assertNotNull(outcome.failure(), () -> "passed (検証済み): " + outcome.snippet().sql());
-        System.out.println("REFUSED " + outcome.snippet().sql() + " -> " + outcome.failure());
-        org.junit.jupiter.api.Assertions.assertTrue(outcome.failure().message().startsWith("this claim cannot be checked"),
-                () -> "not refused by the gate, rows compared: " + outcome.snippet().sql() + " -> " + outcome.failure().message()
-                        + "\n" + outcome.failure().detail());
-    }
+class RedSqlGateTest extends GateFixture {
 
     /** Kensho's guard function, named by computed text: t at build, f in a reader's database. */
     @Test
@@ -178,5 +143,122 @@ class RedSqlGateTest {
                 + "WHERE c.relnamespace = 'public'::regnamespace;", " tables\n--------\n t\n"));
         assertPassed(lesson("SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
                 + "WHERE n.nspname = 'public';", " relname\n---------\n t\n"));
+    }
+
+    /** The comment of the page's own table, found by name. */
+    @Test
+    void commentOfThePagesOwnTable() throws Exception {
+        assertPassed(lesson("SELECT relname, obj_description(oid, 'pg_class') AS comment FROM pg_class WHERE relname = 't';",
+                " relname | comment\n---------+---------\n t       | orders\n"));
+    }
+
+    /**
+     * A snippet without a claim that shows an OID (the reader sees their own number; nothing is promised) makes every later
+     * claim of the page fail, though none reads what it read.
+     */
+    @Test
+    void anUnclaimedOidDoesNotFailLaterClaims() throws Exception {
+        PageResult result = page().add("", "CREATE TABLE t (id int);")
+                .add("", "SELECT oid, relname FROM pg_class WHERE relname = 't';")
+                .add("", "SELECT 1 AS one;", " one\n-----\n   1\n")
+                .run();
+        assertPassed(result.outcomes().get(2));
+    }
+
+    /** An unclaimed snippet that stores an OID as a number still fails the later claim that reads what it stored. */
+    @Test
+    void anUnclaimedSnippetThatStoresAnOidStillFailsLaterClaims() throws Exception {
+        PageResult result = page().add("", "CREATE TABLE t (id int);")
+                .add("", "CREATE TABLE s AS SELECT oid::bigint / 16388 AS o FROM pg_class WHERE relname = 't';")
+                .add("", "SELECT o FROM s;", " o\n---\n 1\n")
+                .run();
+        assertNotPassed(result.outcomes().get(2));
+    }
+
+    /**
+     * Containers of a counter value: an aggregate, an array, a row or a JSON value built from an OID shows the number as
+     * much as the OID itself does. Each claim is true at build (the build's OIDs are at least 16384) and, for a number
+     * near the reader's first OID, says otherwise or shows another value there.
+     */
+    @Test
+    void aCounterInsideAContainerIsACounter() throws Exception {
+        String setup = "CREATE TABLE t (id int);";
+        String[] claims = {
+                "SELECT array_agg(oid) > '{16384}'::oid[] AS late FROM pg_class WHERE relname = 't';",
+                "SELECT length(string_agg(oid::text, ',')) >= 5 AS long FROM pg_class WHERE relname = 't';",
+                "SELECT length(json_agg(oid)::text) >= 7 AS long FROM pg_class WHERE relname = 't';",
+                "SELECT ARRAY[oid] > '{16384}'::oid[] AS late FROM pg_class WHERE relname = 't';",
+                "SELECT length(ROW(oid)::text) >= 7 AS long FROM pg_class WHERE relname = 't';",
+                "SELECT length(to_jsonb(c.*) ->> 'oid') >= 5 AS long FROM pg_class c WHERE relname = 't';",
+                "SELECT length(row_to_json(c)::text) > 0 AS long FROM pg_class c WHERE relname = 't';",
+                "SELECT count(*) >= 1 AS late FROM pg_class WHERE relname = 't' AND ARRAY[oid] > '{16384}'::oid[];",
+                "SELECT length(r::text) >= 7 AS long FROM (SELECT ROW(oid) AS r FROM pg_class WHERE relname = 't') s;",
+                "SELECT length(ARRAY(SELECT oid FROM pg_class WHERE relname = 't')::text) >= 7 AS long;",
+                "SELECT length(jsonb_agg(c)::text) > 0 AS long FROM (SELECT oid, relname FROM pg_class WHERE relname = 't') c;",
+        };
+        java.util.List<String> passed = new java.util.ArrayList<>();
+        for (String claim : claims) {
+            String column = claim.substring(claim.indexOf(" AS ") + 4).split("[ ;]")[0];
+            String rows = " " + column + "\n" + "-".repeat(column.length() + 2) + "\n t\n";
+            Outcome outcome = page().add("", setup).add("", claim, rows).run().outcomes().get(1);
+            if (outcome.failure() == null) {
+                passed.add(claim);
+            } else {
+                assertNotPassed(outcome);
+            }
+        }
+        org.junit.jupiter.api.Assertions.assertEquals(java.util.List.of(), passed);
+        // Names and counts are not counters: a row of names, an array of regclass, an aggregate of names.
+        assertPassed(lesson("SELECT ARRAY[oid::regclass] AS tables, ROW(relname) AS r FROM pg_class WHERE relname = 't';",
+                " tables |  r\n--------+-----\n {t}    | (t)\n"));
+        assertPassed(lesson("SELECT array_agg(relname) AS names FROM pg_class WHERE relname = 't';", " names\n-------\n {t}\n"));
+    }
+
+    /** A scenario step's claim is judged on its parse trees like a snippet's. */
+    @Test
+    void aScenarioStepShowingAnOidIsACounter() throws Exception {
+        PageResult result = page().add("", "CREATE TABLE t (id int);").addScenario("""
+                session a
+                step a_late { SELECT oid::bigint > 16383 AS late FROM pg_class WHERE relname = 't'; }
+                rows {
+                 late
+                ------
+                 t
+                (1 row)
+                }
+                session b
+                step b_one { SELECT 1 AS one; }
+                permutation a_late b_one
+                """).run();
+        assertNotPassed(result.outcomes().get(1));
+    }
+
+    /** A view (or SQL-body function) made earlier hides the OID in a body the later claim's own tree does not show. */
+    @Test
+    void anOidBehindAViewIsACounter() throws Exception {
+        PageResult view = page().add("", "CREATE TABLE t (id int);\n"
+                        + "CREATE VIEW v AS SELECT oid::bigint > 16383 AS late FROM pg_class WHERE relname = 't';")
+                .add("", "SELECT late FROM v;", " late\n------\n t\n")
+                .run();
+        assertNotPassed(view.outcomes().get(1));
+        PageResult xmin = page().add("", "CREATE TABLE t (id int);\nINSERT INTO t VALUES (1);\n"
+                        + "CREATE VIEW v AS SELECT id, xmin AS x FROM t;")
+                .add("", "SELECT id, x::text::bigint > 2 AS late FROM v;", " id | late\n----+------\n  1 | t\n")
+                .run();
+        assertNotPassed(xmin.outcomes().get(1));
+        PageResult matview = page().add("", "CREATE TABLE t (id int);\n"
+                        + "CREATE MATERIALIZED VIEW m AS SELECT oid::bigint > 16383 AS late FROM pg_class WHERE relname = 't';")
+                .add("", "SELECT late FROM m;", " late\n------\n t\n")
+                .run();
+        assertNotPassed(matview.outcomes().get(1));
+        PageResult function = page().add("", "CREATE TABLE t (id int);\n"
+                        + "CREATE FUNCTION late() RETURNS TABLE (late boolean) LANGUAGE sql BEGIN ATOMIC "
+                        + "SELECT oid::bigint > 16383 FROM pg_class WHERE relname = 't'; END;")
+                .add("", "SELECT * FROM late();", " late\n------\n t\n")
+                .run();
+        assertNotPassed(function.outcomes().get(1));
+        // A view of the page's own rows still passes.
+        assertPassed(page().add("", "CREATE TABLE t (id int);\nINSERT INTO t VALUES (1);\nCREATE VIEW v AS SELECT id FROM t;")
+                .add("", "SELECT id FROM v;", " id\n----\n  1\n").run().outcomes().get(1));
     }
 }

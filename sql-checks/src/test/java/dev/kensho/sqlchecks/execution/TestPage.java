@@ -60,6 +60,14 @@ final class TestPage {
         return this;
     }
 
+    /** Adds a scenario (a concurrency snippet, in the scenario syntax). */
+    TestPage addScenario(String scenario) throws dev.kensho.sqlchecks.model.ScenarioSyntaxException {
+        snippets.add(Snippet.of(new SourceLocation("page.md", line, 1), scenario)
+                .withScenario(dev.kensho.sqlchecks.model.ScenarioParser.parse(scenario)));
+        line += scenario.split("\n").length + 3;
+        return this;
+    }
+
     PageResult run() {
         return verifier.verifyPage("page.md", snippets);
     }

@@ -2,12 +2,8 @@ package dev.kensho.sqlchecks.execution;
 
 import dev.kensho.sqlchecks.model.Outcome;
 import dev.kensho.sqlchecks.model.PageResult;
-import dev.kensho.sqlchecks.postgres.EmbeddedPostgres;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.time.Duration;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -19,23 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * before. The server's own parse trees of every statement it ran for the page (functions and dynamic SQL included) show
  * what was read ({@link TreeReads}): each claim now fails, naming what the server reported and the snippet that read it.
  */
-class TreeGateTest {
-
-    private static Verifier verifier;
-
-    @BeforeAll
-    static void startServer() throws Exception {
-        verifier = Verifier.start(new EmbeddedPostgres(), new VerifierSettings(Duration.ofSeconds(10)));
-    }
-
-    @AfterAll
-    static void stopServer() {
-        verifier.close();
-    }
-
-    private static TestPage page() {
-        return TestPage.on(verifier);
-    }
+class TreeGateTest extends GateFixture {
 
     private static final String BUILT = ", read by a statement the page built at run time, in the snippet at ";
 
