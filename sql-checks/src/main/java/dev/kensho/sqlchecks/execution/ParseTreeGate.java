@@ -32,7 +32,10 @@ import java.util.Set;
  *
  * <p>Counters: a value of a counter type (oid, xid, ...) anywhere in the tree, not only in its result, may only be compared
  * with the built-in {@code =} to another of its kind, given to a function that finds the object by it, shown as a name
- * (reg*), tested for NULL or counted ({@link #misused}); any other use shows how far the server's counter had run.
+ * (reg*), tested for NULL or counted ({@link #misused}); any other use shows how far the server's counter had run. A row,
+ * an array or a whole catalog row holding one carries it ({@link #carries}), and so does a view of the page's: its query
+ * is judged where a later statement uses it, in the tree after rewriting ({@link #pagesViewsExpanded}). A plain SELECT
+ * that only shows a counter fails its own claim and no later one ({@link Found#shownOnly}).
  */
 final class ParseTreeGate {
 

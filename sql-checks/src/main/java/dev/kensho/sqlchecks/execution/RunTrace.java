@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -24,8 +25,9 @@ import java.util.regex.Pattern;
  *
  * <p>Trees are compared as multisets per snippet (a scenario's sessions report theirs in the order the server wakes
  * them), with what differs between two runs of the same statements by construction left out: object identifiers of the
- * page's own objects (a fresh database's OIDs are new on every run), in the trees' fields and in constants of the OID
- * types (a {@code 'docs'::regclass}), and a query's identifier, a hash of them.
+ * page's own objects (a fresh database's OIDs are new on every run), in the trees' OID fields and lists and in constants
+ * of the OID types (a {@code 'docs'::regclass}), and a query's identifier, a hash of them. Numbers in other fields are the
+ * statement's own ({@code LIMIT 20000} in a raw statement, {@code varchar(20000)}'s typmod) and tell statements apart.
  *
  * <p>What it cannot see: a statement that ran on both runs and did otherwise on one, inside a function (an UPDATE whose
  * WHERE reads the clock stores a value out of line on one run only; a CREATE INDEX rolled back by an exception block on
@@ -38,7 +40,27 @@ final class RunTrace {
     /** Constants of the OID types: their value is an object's OID, printed as the datum's bytes. */
     private static final Pattern OID_CONSTANT = Pattern.compile(
             "(:consttype (?:24|26|2202|2203|2204|2205|2206|3734|3769|4089|4096|4191) [^{}]*?:constvalue )\\d+ \\[[^\\]]*\\]");
-    private static final Pattern NUMBER = Pattern.compile("(?<![\\w.])-?\\d{5,}(?![\\w.])");
+    /**
+     * The node fields that hold an object's OID (a relation, type, function, operator, collation, role, constraint,
+     * sequence) or a query's identifier, as the server's node output names them: only their numbers differ between runs
+     * of the same statements. Every other number (a LIMIT, a typmod, a constant in a raw statement) is the statement's own.
+     */
+    private static final String OID_FIELDS = "relid|checkAsUser|resorigtbl|tsmhandler|vartype|varcollid|consttype|constcollid"
+            + "|paramtype|paramcollid|aggfnoid|aggtype|aggcollid|aggtranstype|winfnoid|wintype|wincollid|inputcollid"
+            + "|refcontainertype|refelemtype|refrestype|refcollid|funcid|funcresulttype|funccollid|opno|opfuncid|opresulttype"
+            + "|opcollid|hashfuncid|negfuncid|firstColType|firstColCollation|resulttype|resultcollid|collOid|casetype|casecollid"
+            + "|typeId|typeid|typid|typeOid|collation|array_typeid|array_collid|element_typeid|row_typeid|coalescetype"
+            + "|coalescecollid|minmaxtype|minmaxcollid|type|seqid|infercollid|inferopclass|eqop|sortop|startInRangeFunc"
+            + "|endInRangeFunc|inRangeColl|constraint|queryId|relationOid|objid|classid|ownerId|roleid";
+    private static final Pattern OID_FIELD = Pattern.compile("(:(?:" + OID_FIELDS + ") )(\\d+)(?![\\w.])");
+    /** A list of OIDs ({@code (o 23 16390)}: funccoltypes, colTypes, aggargtypes, opnos and the like). */
+    private static final Pattern OID_LIST = Pattern.compile("\\(o((?: \\d+)*)\\)");
+    /** Lists of OIDs that older servers print as plain integer lists. */
+    private static final Pattern OID_LIST_FIELD = Pattern.compile(
+            "(:(?:coltypes|colcollations|funccoltypes|funccolcollations|colTypes|colCollations|ctecoltypes|ctecolcollations"
+                    + "|aggargtypes|opnos|opfamilies|inputcollids) \\()([^()]*)(\\))");
+    private static final Pattern NUMBER = Pattern.compile("\\d+");
+    private static final Pattern BLANKS = Pattern.compile("\\s+");
 
     private final Map<Integer, List<String>> bySnippet = new HashMap<>();
 
@@ -57,13 +79,22 @@ final class RunTrace {
         return trees;
     }
 
+    /** An OID of the page's (at or above the first normal OID) as {@code #}; the server's own stay. */
+    private static String masked(String digits) {
+        return digits.length() > 18 || Long.parseLong(digits) >= FIRST_NORMAL_OID ? "#" : digits;
+    }
+
+    private static String maskedAll(String numbers) {
+        return NUMBER.matcher(numbers).replaceAll(m -> masked(m.group()));
+    }
+
     /** A tree's digest, with what differs between runs of the same statements left out (see the class comment). */
     static String digest(String tree) {
-        String steady = OID_CONSTANT.matcher(tree).replaceAll("$1#");
-        steady = NUMBER.matcher(steady).replaceAll(m -> {
-            String digits = m.group().startsWith("-") ? m.group().substring(1) : m.group();
-            return digits.length() > 18 || Long.parseLong(digits) >= FIRST_NORMAL_OID ? "#" : m.group();
-        });
+        // The server's log formatter breaks long trees into lines at any blank, a field's name and value apart too.
+        String steady = OID_CONSTANT.matcher(BLANKS.matcher(tree).replaceAll(" ")).replaceAll("$1#");
+        steady = OID_FIELD.matcher(steady).replaceAll(m -> Matcher.quoteReplacement(m.group(1) + masked(m.group(2))));
+        steady = OID_LIST.matcher(steady).replaceAll(m -> Matcher.quoteReplacement("(o" + maskedAll(m.group(1)) + ")"));
+        steady = OID_LIST_FIELD.matcher(steady).replaceAll(m -> Matcher.quoteReplacement(m.group(1) + maskedAll(m.group(2)) + m.group(3)));
         try {
             return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(steady.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {

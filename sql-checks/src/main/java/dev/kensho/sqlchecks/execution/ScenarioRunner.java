@@ -884,7 +884,7 @@ public final class ScenarioRunner {
         List<SqlStatement> statements = SqlSplitter.split(sql);
         ParseCapture parsed = capture(statements);
         try {
-            List<ResultTable> results = SqlExecution.executeAll(connection, sql, guard, null, parsed, notices);
+            List<ResultTable> results = SqlExecution.executeAll(connection, sql, statements, guard, parsed, notices);
             return new StepResult(results, follow(connection, statements, parsed, results), null, notices.take());
         } catch (SQLException e) {
             orders(connection).forget();
@@ -965,7 +965,7 @@ public final class ScenarioRunner {
         List<SqlStatement> statements = SqlSplitter.split(sql);
         ParseCapture parsed = capture(statements);
         try {
-            follow(connection, statements, parsed, SqlExecution.executeAll(connection, sql, guard, null, parsed, null));
+            follow(connection, statements, parsed, SqlExecution.executeAll(connection, sql, statements, guard, parsed, null));
         } catch (SQLException e) {
             orders(connection).forget();
             throw e;

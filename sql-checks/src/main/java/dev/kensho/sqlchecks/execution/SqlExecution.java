@@ -60,13 +60,16 @@ public final class SqlExecution {
      */
     static ResultTable execute(Connection connection, String sql, StatementGuard guard, PlanCapture plans, ParseCapture parses,
                                boolean whole) throws SQLException {
-        return executeAll(connection, sql, guard, plans, parses, null, whole).stream().reduce((first, second) -> second).orElse(null);
+        return executeAll(connection, sql, null, guard, plans, parses, null, whole).stream().reduce((first, second) -> second).orElse(null);
     }
 
-    /** {@link #executeAll(Connection, String, StatementGuard, PlanCapture, ParseCapture, LiveNotices, boolean)}, every row kept. */
-    static List<ResultTable> executeAll(Connection connection, String sql, StatementGuard guard, PlanCapture plans,
-                                        ParseCapture parses, LiveNotices notices) throws SQLException {
-        return executeAll(connection, sql, guard, plans, parses, notices, true);
+    /**
+     * {@link #executeAll(Connection, String, List, StatementGuard, PlanCapture, ParseCapture, LiveNotices, boolean)}, every row
+     * kept, for a string the caller has split already ({@code statements}, in order): it is not split again.
+     */
+    static List<ResultTable> executeAll(Connection connection, String sql, List<dev.kensho.sqlchecks.script.SqlStatement> statements,
+                                        StatementGuard guard, ParseCapture parses, LiveNotices notices) throws SQLException {
+        return executeAll(connection, sql, statements, guard, null, parses, notices, true);
     }
 
     /**
@@ -78,8 +81,9 @@ public final class SqlExecution {
      *                isolation tester prints them ({@code NOTICE:  text}), in order, even when the string fails
      * @return every row-returning result, in order
      */
-    static List<ResultTable> executeAll(Connection connection, String sql, StatementGuard guard, PlanCapture plans,
-                                        ParseCapture parses, LiveNotices notices, boolean whole) throws SQLException {
+    private static List<ResultTable> executeAll(Connection connection, String sql, List<dev.kensho.sqlchecks.script.SqlStatement> split,
+                                                StatementGuard guard, PlanCapture plans, ParseCapture parses, LiveNotices notices,
+                                                boolean whole) throws SQLException {
         return guard.run(connection, () -> {
             try (Statement statement = connection.createStatement()) {
                 statement.setEscapeProcessing(false);
@@ -112,7 +116,7 @@ public final class SqlExecution {
                             positions.add(position);
                         }
                     } else if (statement.getUpdateCount() == -1) {
-                        return bySource(sql, results, positions, position);
+                        return bySource(sql, split, results, positions, position);
                     }
                     position++;
                     isResultSet = statement.getMoreResults();
@@ -128,9 +132,14 @@ public final class SqlExecution {
      * or count per statement, in order), so that its order is looked up for that statement; when the
      * counts disagree with Kensho's lexer, results keep the whole string and an order claim fails loudly.
      */
-    private static List<ResultTable> bySource(String sql, List<ResultTable> results, List<Integer> positions, int reported) {
-        List<dev.kensho.sqlchecks.script.SqlStatement> statements = dev.kensho.sqlchecks.script.SqlSplitter.split(sql);
-        if (statements.size() <= 1 || statements.size() != reported) {
+    private static List<ResultTable> bySource(String sql, List<dev.kensho.sqlchecks.script.SqlStatement> split, List<ResultTable> results,
+                                              List<Integer> positions, int reported) {
+        if (reported <= 1) {
+            return results; // one statement (a snippet sends each on its own): its result already names it
+        }
+        List<dev.kensho.sqlchecks.script.SqlStatement> statements = split != null ? split
+                : dev.kensho.sqlchecks.script.SqlSplitter.split(sql);
+        if (statements.size() != reported) {
             return results;
         }
         List<ResultTable> named = new ArrayList<>();

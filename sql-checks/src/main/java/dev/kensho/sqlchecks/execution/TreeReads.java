@@ -20,7 +20,9 @@ import java.util.regex.Pattern;
  * a regclass cast of computed text, a view or function the page made from computed text) still shows there: as the OID of
  * a relation ({@code :relid}) or function ({@code :funcid}, {@code :aggfnoid}, {@code :winfnoid}) in an analysed tree, as a
  * name in the raw statement a utility command carries ({@code RANGEVAR :relname}, {@code :funcname}, a column reference),
- * or as a system column ({@code VAR :varattno} -2 for xmin, -4 for xmax).
+ * or as a system column ({@code VAR :varattno} -2 for xmin, -4 for xmax). A view's query is in no parse tree (CREATE VIEW
+ * keeps it raw, a later SELECT names the view): {@code debug_print_rewritten} reports the tree after rewriting, where a
+ * view stands expanded; those that expand one are kept for {@link ParseTreeGate} alone.
  *
  * <p>Trees are scanned as text, never read into nodes, so a tree of any size is scanned whole: a tree too large for
  * {@link ParseCapture} to read still shows what it reads. Strings in a tree escape blanks ({@code outToken}) and digits
@@ -38,6 +40,7 @@ final class TreeReads {
     private static final Pattern BLANKS = Pattern.compile("\\s+");
     /** A view expanded into a subquery (its relid and relkind are kept on the subquery's entry from PostgreSQL 16 on). */
     private static final Pattern VIEW = Pattern.compile(":relkind\\s+v\\s");
+    private static final Pattern VIEW_READ = Pattern.compile(":relid\\s+(\\d+)\\s+(?::inh\\s+\\S+\\s+)?:relkind\\s+v\\s");
     private static final Pattern LIST_ITEM = Pattern.compile("\"((?:[^\"\\\\]|\\\\.)*)\"");
 
     /** What the trees of one statement's run referred to, in the order the server reported them. */
@@ -119,13 +122,14 @@ final class TreeReads {
      * whose pg_catalog objects carry the same OIDs), never on the page's.
      */
     record Catalog(Map<Long, String> relations, Map<Long, String> functions, Map<Long, Map<Long, String>> attributes,
-                   Set<Long> equalities, Set<Long> counterRows, Set<Long> steady, Map<String, List<String>> bodies, Set<Long> guard) {
+                   Set<Long> equalities, Set<Long> counterRows, Set<Long> steady, Map<String, List<String>> bodies, int major,
+                   Set<Long> guard) {
 
-        static final Catalog NONE = new Catalog(Map.of(), Map.of(), Map.of(), Set.of(), Set.of(), Set.of(), Map.of(), Set.of());
+        static final Catalog NONE = new Catalog(Map.of(), Map.of(), Map.of(), Set.of(), Set.of(), Set.of(), Map.of(), 0, Set.of());
 
         /** The same catalog knowing the OIDs of Kensho's guard (its function and event trigger) in every page's database. */
         Catalog withGuard(Set<Long> oids) {
-            return new Catalog(relations, functions, attributes, equalities, counterRows, steady, bodies, Set.copyOf(oids));
+            return new Catalog(relations, functions, attributes, equalities, counterRows, steady, bodies, major, Set.copyOf(oids));
         }
 
         /**
@@ -173,7 +177,8 @@ final class TreeReads {
             }
             attributes.replaceAll((k, v) -> Map.copyOf(v));
             return new Catalog(Map.copyOf(relations), Map.copyOf(functions), Map.copyOf(attributes), Set.copyOf(equalities),
-                    Set.copyOf(counterRows), Set.copyOf(steady), bodies(admin), Set.of());
+                    Set.copyOf(counterRows), Set.copyOf(steady), bodies(admin),
+                    admin.getMetaData().getDatabaseMajorVersion(), Set.of());
         }
 
         /**
@@ -240,42 +245,34 @@ final class TreeReads {
         ParseTreeGate gate = new ParseTreeGate(catalog);
         ParseTreeGate.Found shown = null;
         for (Seen one : seen) {
-            for (int t = 0; t < one.trees.size(); t++) {
-                String tree = one.trees.get(t);
-                if (tree != null && (!relevant(tree, catalog) || catalog.builtInBody(tree, one.contexts.get(t)))) {
+            if (catalog.major() >= 16 && one.rewritten.isEmpty() && one.trees.stream().anyMatch(t -> t != null && pagesView(t, catalog))) {
+                // From 16 on a view stays named on its expansion: none reported means the page turned the report off.
+                return new ParseTreeGate.Found("a view of the page's whose query the server did not report after rewriting "
+                        + "(Kensho's session setting debug_print_rewritten = on reports it; the page changed it)",
+                        ServerWideReaders.Shared.DATABASES);
+            }
+            List<String> trees = new java.util.ArrayList<>(one.trees);
+            trees.addAll(one.rewritten);
+            for (int t = 0; t < trees.size(); t++) {
+                String tree = trees.get(t);
+                boolean rewritten = t >= one.trees.size();
+                if (tree != null && !rewritten && (!relevant(tree, catalog) || catalog.builtInBody(tree, one.contexts.get(t)))) {
                     continue;
                 }
-                NodeTree.Node node = null;
+                List<NodeTree.Node> queries;
                 try {
-                    node = tree == null ? null : NodeTree.read(tree.strip());
-                } catch (NodeTree.Malformed e) {
-                    node = null;
-                }
-                if (node == null) {
-                    return new ParseTreeGate.Found("a statement whose parse tree Kensho could not read (larger than "
-                            + (ParseCapture.MAX_TREE_CHARS >> 20) + " MB together, or malformed)", ServerWideReaders.Shared.DATABASES);
-                }
-                ParseTreeGate.Found found = gate.judge(node);
-                if (found != null && !found.shownOnly()) {
-                    return found;
-                }
-                shown = shown != null ? shown : found;
-            }
-            for (String tree : one.rewritten) {
-                List<NodeTree.Node> queries = null;
-                try {
-                    queries = tree == null ? null : NodeTree.readList(tree.strip());
+                    queries = tree == null ? null : rewritten ? NodeTree.readList(tree.strip()) : List.of(NodeTree.read(tree.strip()));
                 } catch (NodeTree.Malformed e) {
                     queries = null;
                 }
                 if (queries == null) {
-                    return new ParseTreeGate.Found("a view's query whose tree Kensho could not read (larger than "
+                    return new ParseTreeGate.Found("a statement whose parse tree Kensho could not read (larger than "
                             + (ParseCapture.MAX_TREE_CHARS >> 20) + " MB together, or malformed)", ServerWideReaders.Shared.DATABASES);
                 }
                 for (NodeTree.Node query : queries) {
-                    // Only where a view of the page's was expanded: the built-in views stay relations, judged as in the parse tree.
-                    NodeTree.Node expanded = gate.pagesViewsExpanded(query);
-                    ParseTreeGate.Found found = expanded == null ? null : gate.judge(expanded);
+                    // After rewriting, only where a view of the page's was expanded: built-in views stay the relations they are.
+                    NodeTree.Node judged = rewritten ? gate.pagesViewsExpanded(query) : query;
+                    ParseTreeGate.Found found = judged == null ? null : gate.judge(judged);
                     if (found != null && !found.shownOnly()) {
                         return found;
                     }
@@ -284,6 +281,17 @@ final class TreeReads {
             }
         }
         return shown;
+    }
+
+    /** Whether the parse tree {@code tree} reads a view the page made (a relation of kind v that is not a built-in one). */
+    private static boolean pagesView(String tree, Catalog catalog) {
+        Matcher m = VIEW_READ.matcher(tree);
+        while (m.find()) {
+            if (!catalog.relations().containsKey(Long.parseLong(m.group(1)))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean relevant(String tree, Catalog catalog) {

@@ -158,21 +158,17 @@ class RedSqlGateTest extends GateFixture {
      */
     @Test
     void anUnclaimedOidDoesNotFailLaterClaims() throws Exception {
-        PageResult result = page().add("", "CREATE TABLE t (id int);")
+        assertPassed(page().add("", "CREATE TABLE t (id int);")
                 .add("", "SELECT oid, relname FROM pg_class WHERE relname = 't';")
-                .add("", "SELECT 1 AS one;", " one\n-----\n   1\n")
-                .run();
-        assertPassed(result.outcomes().get(2));
+                .add("", "SELECT 1 AS one;", " one\n-----\n   1\n").last());
     }
 
     /** An unclaimed snippet that stores an OID as a number still fails the later claim that reads what it stored. */
     @Test
     void anUnclaimedSnippetThatStoresAnOidStillFailsLaterClaims() throws Exception {
-        PageResult result = page().add("", "CREATE TABLE t (id int);")
-                .add("", "CREATE TABLE s AS SELECT oid::bigint / 16388 AS o FROM pg_class WHERE relname = 't';")
-                .add("", "SELECT o FROM s;", " o\n---\n 1\n")
-                .run();
-        assertNotPassed(result.outcomes().get(2));
+        assertNotPassed(page().add("", "CREATE TABLE t (id int);")
+                .add("", "CREATE TABLE s AS SELECT oid::bigint / 16384 AS o FROM pg_class WHERE relname = 't';")
+                .add("", "SELECT o >= 1 AS late FROM s;", " late\n------\n t\n").last());
     }
 
     /**
@@ -217,7 +213,7 @@ class RedSqlGateTest extends GateFixture {
     /** A scenario step's claim is judged on its parse trees like a snippet's. */
     @Test
     void aScenarioStepShowingAnOidIsACounter() throws Exception {
-        PageResult result = page().add("", "CREATE TABLE t (id int);").addScenario("""
+        assertNotPassed(page().add("", "CREATE TABLE t (id int);").addScenario("""
                 session a
                 step a_late { SELECT oid::bigint > 16383 AS late FROM pg_class WHERE relname = 't'; }
                 rows {
@@ -229,34 +225,29 @@ class RedSqlGateTest extends GateFixture {
                 session b
                 step b_one { SELECT 1 AS one; }
                 permutation a_late b_one
-                """).run();
-        assertNotPassed(result.outcomes().get(1));
+                """).last());
     }
 
     /** A view (or SQL-body function) made earlier hides the OID in a body the later claim's own tree does not show. */
     @Test
     void anOidBehindAViewIsACounter() throws Exception {
-        PageResult view = page().add("", "CREATE TABLE t (id int);\n"
+        // The later SELECT's own tree shows a boolean column of v; the view's query, expanded after rewriting, shows the OID.
+        TestPage.assertRefused("this claim cannot be checked: the page reads a counter the whole server shares (a value of type oid "
+                        + "converted to a number or text as the server parsed it, in the snippet at page.md:6:1; its value moved with "
+                        + "everything the build's server did before the page ran; a reader's server counts from elsewhere)", "page.md:6:1",
+                page().add("", "CREATE TABLE t (id int);\n"
                         + "CREATE VIEW v AS SELECT oid::bigint > 16383 AS late FROM pg_class WHERE relname = 't';")
-                .add("", "SELECT late FROM v;", " late\n------\n t\n")
-                .run();
-        assertNotPassed(view.outcomes().get(1));
-        PageResult xmin = page().add("", "CREATE TABLE t (id int);\nINSERT INTO t VALUES (1);\n"
+                .add("", "SELECT late FROM v;", " late\n------\n t\n").last());
+        assertNotPassed(page().add("", "CREATE TABLE t (id int);\nINSERT INTO t VALUES (1);\n"
                         + "CREATE VIEW v AS SELECT id, xmin AS x FROM t;")
-                .add("", "SELECT id, x::text::bigint > 2 AS late FROM v;", " id | late\n----+------\n  1 | t\n")
-                .run();
-        assertNotPassed(xmin.outcomes().get(1));
-        PageResult matview = page().add("", "CREATE TABLE t (id int);\n"
+                .add("", "SELECT id, x::text::bigint > 2 AS late FROM v;", " id | late\n----+------\n  1 | t\n").last());
+        assertNotPassed(page().add("", "CREATE TABLE t (id int);\n"
                         + "CREATE MATERIALIZED VIEW m AS SELECT oid::bigint > 16383 AS late FROM pg_class WHERE relname = 't';")
-                .add("", "SELECT late FROM m;", " late\n------\n t\n")
-                .run();
-        assertNotPassed(matview.outcomes().get(1));
-        PageResult function = page().add("", "CREATE TABLE t (id int);\n"
+                .add("", "SELECT late FROM m;", " late\n------\n t\n").last());
+        assertNotPassed(page().add("", "CREATE TABLE t (id int);\n"
                         + "CREATE FUNCTION late() RETURNS TABLE (late boolean) LANGUAGE sql BEGIN ATOMIC "
                         + "SELECT oid::bigint > 16383 FROM pg_class WHERE relname = 't'; END;")
-                .add("", "SELECT * FROM late();", " late\n------\n t\n")
-                .run();
-        assertNotPassed(function.outcomes().get(1));
+                .add("", "SELECT * FROM late();", " late\n------\n t\n").last());
         // A view of the page's own rows still passes.
         assertPassed(page().add("", "CREATE TABLE t (id int);\nINSERT INTO t VALUES (1);\nCREATE VIEW v AS SELECT id FROM t;")
                 .add("", "SELECT id FROM v;", " id\n----\n  1\n").run().outcomes().get(1));
