@@ -248,6 +248,10 @@ class RedSqlGateTest extends GateFixture {
                         + "CREATE FUNCTION late() RETURNS TABLE (late boolean) LANGUAGE sql BEGIN ATOMIC "
                         + "SELECT oid::bigint > 16383 FROM pg_class WHERE relname = 't'; END;")
                 .add("", "SELECT * FROM late();", " late\n------\n t\n").last());
+        // The report after rewriting turned off by the page: no view of the page's is used unjudged.
+        assertNotPassed(page().add("", "CREATE TABLE t (id int);\nCREATE VIEW v AS SELECT oid::bigint > 16383 AS late FROM pg_class "
+                        + "WHERE relname = 't';\nSET debug_print_rewritten = off;")
+                .add("", "SELECT late FROM v;", " late\n------\n t\n").last());
         // A view of the page's own rows still passes.
         assertPassed(page().add("", "CREATE TABLE t (id int);\nINSERT INTO t VALUES (1);\nCREATE VIEW v AS SELECT id FROM t;")
                 .add("", "SELECT id FROM v;", " id\n----\n  1\n").run().outcomes().get(1));

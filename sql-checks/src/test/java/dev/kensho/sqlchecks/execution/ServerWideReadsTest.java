@@ -5,8 +5,6 @@ import dev.kensho.sqlchecks.model.PageResult;
 import dev.kensho.sqlchecks.postgres.EmbeddedPostgres;
 import dev.kensho.sqlchecks.postgres.ExistingServer;
 import dev.kensho.sqlchecks.postgres.RunningPostgres;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -14,7 +12,6 @@ import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -24,29 +21,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * build and showed otherwise in the browser. Each now fails at the read with what it read and why; reads restricted to
  * the page's own database or session still pass.
  */
-class ServerWideReadsTest {
+class ServerWideReadsTest extends GateFixture {
 
-    private static Verifier verifier;
-
-    @BeforeAll
-    static void startServer() throws Exception {
-        verifier = Verifier.start(new EmbeddedPostgres(), new VerifierSettings(Duration.ofSeconds(10)));
-    }
-
-    @AfterAll
-    static void stopServer() {
-        verifier.close();
-    }
-
-    private static TestPage page() {
-        return TestPage.on(verifier);
-    }
-
-
-
-    private static void assertPassed(Outcome outcome) {
-        assertNull(outcome.failure(), () -> outcome.snippet().sql() + " -> " + outcome.failure());
-    }
 
     /** The red team's case: Kensho's maintenance database is another database beside the page's (PGlite shows none). */
     @Test
