@@ -7,8 +7,6 @@ import dev.kensho.sqlchecks.model.Snippet;
 import dev.kensho.sqlchecks.model.SourceLocation;
 import dev.kensho.sqlchecks.model.StateAfter;
 import dev.kensho.sqlchecks.postgres.EmbeddedPostgres;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -24,19 +22,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * page's later statements can observe (the statistics, the buffers' hint bits) is changed by the read, however the page
  * spells what it reads; and a state is kept only when the capture run reached the scenario as the real run did.
  */
-class CaptureRunTest {
+class CaptureRunTest extends VerifierFixture {
 
-    private static Verifier verifier;
-
-    @BeforeAll
-    static void startServer() throws Exception {
-        verifier = Verifier.start(new EmbeddedPostgres(), new VerifierSettings(Duration.ofSeconds(10)));
-    }
-
-    @AfterAll
-    static void stopServer() {
-        verifier.close();
-    }
 
     private static PageResult page(String... sql) throws Exception {
         List<Snippet> snippets = new java.util.ArrayList<>();

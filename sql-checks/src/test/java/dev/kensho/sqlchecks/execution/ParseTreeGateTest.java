@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
  * its column's type, and it let a page read Kensho's own guard in the page's catalogs. Each refused claim below passed
  * (with a 検証済み mark) before {@link ParseTreeGate} judged them on the server's parse trees.
  */
-class ParseTreeGateTest extends GateFixture {
+class ParseTreeGateTest extends VerifierFixture {
 
     private static final String UNRESTRICTED = ", not restricted to the page's own database or session as the server parsed it, in the snippet at ";
     private static final String COUNTER = "this claim cannot be checked: the page reads a counter the whole server shares (a result derived from ";
@@ -70,7 +70,7 @@ class ParseTreeGateTest extends GateFixture {
                 .add("", "CREATE FUNCTION f() RETURNS int LANGUAGE sql AS 'SELECT 1';")
                 .add("", "SELECT proname FROM pg_proc WHERE proname = 'f';", " proname\n---------\n f\n")
                 .run();
-        result.outcomes().forEach(GateFixture::assertPassed);
+        result.outcomes().forEach(VerifierFixture::assertPassed);
     }
 
     /** An OID cast to another type is still the server's counter. */

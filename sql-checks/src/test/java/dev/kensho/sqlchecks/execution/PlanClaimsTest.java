@@ -1,12 +1,8 @@
 package dev.kensho.sqlchecks.execution;
 
 import dev.kensho.sqlchecks.model.Outcome;
-import dev.kensho.sqlchecks.postgres.EmbeddedPostgres;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.time.Duration;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -15,25 +11,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Issue 31 §4: no-sort and max-buffers read from the plan's structure, on PostgreSQL's own tenk1
  * ({@link StockServerTest#TENK1}); the plan shown is the one PostgreSQL printed.
  */
-class PlanClaimsTest {
+class PlanClaimsTest extends VerifierFixture {
 
-    private static Verifier verifier;
-
-    @BeforeAll
-    static void startServer() throws Exception {
-        verifier = Verifier.start(new EmbeddedPostgres(), new VerifierSettings(Duration.ofSeconds(10)));
-    }
-
-    @AfterAll
-    static void stopServer() {
-        verifier.close();
-    }
 
     private static Outcome claim(String meta, String sql) throws Exception {
         return TestPage.on(verifier).add("", StockServerTest.TENK1).add(meta, sql).last();
     }
 
-    private static void assertPassed(Outcome outcome) {
+    /** Passed, with the plan shown when not. */
+    private static void assertClaimHeld(Outcome outcome) {
         assertTrue(outcome.passed(), () -> outcome.failure() + "\n" + outcome.plan());
     }
 
@@ -50,19 +36,19 @@ class PlanClaimsTest {
 
     @Test
     void anAggregateWithoutOrderingInHavingOverTheSameIndexDoesNotSort() throws Exception {
-        assertPassed(claim("no-sort", "SELECT thousand FROM tenk1 GROUP BY thousand HAVING max(tenthous) > 4000;"));
+        assertClaimHeld(claim("no-sort", "SELECT thousand FROM tenk1 GROUP BY thousand HAVING max(tenthous) > 4000;"));
     }
 
     @Test
     void orderByInsideAStringLiteralIsNoClause() throws Exception {
         // Rejected before: the Output text contained " ORDER BY ".
-        assertPassed(claim("no-sort", "SELECT count(*), ' ORDER BY ' || max(string4) FROM tenk1 WHERE unique1 < 100;"));
+        assertClaimHeld(claim("no-sort", "SELECT count(*), ' ORDER BY ' || max(string4) FROM tenk1 WHERE unique1 < 100;"));
     }
 
     @Test
     void countDistinctFedPresortedByAnIndexOnlyScanDoesNotSort() throws Exception {
         // Rejected before: the Output text contained "(DISTINCT ". PostgreSQL 16+ feeds the aggregate tenk1_unique1's order.
-        assertPassed(claim("no-sort", "SELECT count(DISTINCT unique1) FROM tenk1;"));
+        assertClaimHeld(claim("no-sort", "SELECT count(DISTINCT unique1) FROM tenk1;"));
     }
 
     @Test
@@ -83,7 +69,7 @@ class PlanClaimsTest {
     @Test
     void aBackwardScanIsShownAsPostgresPrintsIt() throws Exception {
         Outcome outcome = claim("explain uses-index=tenk1_unique1", "SELECT unique1 FROM tenk1 ORDER BY unique1 DESC LIMIT 3;");
-        assertPassed(outcome);
+        assertClaimHeld(outcome);
         assertTrue(outcome.plan().contains("\n  ->  Index Only Scan Backward using tenk1_unique1 on public.tenk1  (actual time="),
                 outcome.plan());
     }
@@ -113,7 +99,7 @@ class PlanClaimsTest {
 
     @Test
     void aTableWithoutOutOfLineValuesKeepsItsBound() throws Exception {
-        assertPassed(claim("max-buffers=10", "SELECT stringu1 FROM tenk1 WHERE unique1 = 42;"));
+        assertClaimHeld(claim("max-buffers=10", "SELECT stringu1 FROM tenk1 WHERE unique1 = 42;"));
     }
 
     private static Outcome on(String setup, String meta, String sql) throws Exception {
@@ -141,7 +127,7 @@ class PlanClaimsTest {
         assertTrue(descending.failure().message().contains("sorts its input itself"), descending.failure().message());
         Outcome mixed = on(T_X, "no-sort", "SELECT count(DISTINCT x) AS n, array_agg(x ORDER BY x DESC) AS a FROM t WHERE x < 5000;");
         assertTrue(mixed.failure().message().contains("sorts its input itself"), mixed.failure().message());
-        assertPassed(on(T_X, "no-sort", "SELECT array_agg(x ORDER BY x) AS a, count(DISTINCT x) AS n FROM t WHERE x < 5000;"));
+        assertClaimHeld(on(T_X, "no-sort", "SELECT array_agg(x ORDER BY x) AS a, count(DISTINCT x) AS n FROM t WHERE x < 5000;"));
     }
 
     @Test

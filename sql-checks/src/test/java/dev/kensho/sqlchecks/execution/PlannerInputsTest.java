@@ -1,12 +1,8 @@
 package dev.kensho.sqlchecks.execution;
 
 import dev.kensho.sqlchecks.model.Outcome;
-import dev.kensho.sqlchecks.postgres.EmbeddedPostgres;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.time.Duration;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -15,19 +11,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Issue 31 §5 and §6: plan claims fail only on real planner inputs a reader cannot see, judged by how
  * they were made; display settings hidden setup changed are stated under the mark.
  */
-class PlannerInputsTest {
+class PlannerInputsTest extends VerifierFixture {
 
-    private static Verifier verifier;
-
-    @BeforeAll
-    static void startServer() throws Exception {
-        verifier = Verifier.start(new EmbeddedPostgres(), new VerifierSettings(Duration.ofSeconds(10)));
-    }
-
-    @AfterAll
-    static void stopServer() {
-        verifier.close();
-    }
 
     private static String description(Outcome outcome, String kind) {
         return outcome.assertions().stream().filter(a -> a.kind().equals(kind)).findFirst().orElseThrow().description();

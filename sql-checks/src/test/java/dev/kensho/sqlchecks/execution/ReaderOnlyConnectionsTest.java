@@ -7,12 +7,8 @@ import dev.kensho.sqlchecks.model.PageResult;
 import dev.kensho.sqlchecks.model.ScenarioParser;
 import dev.kensho.sqlchecks.model.Snippet;
 import dev.kensho.sqlchecks.model.SourceLocation;
-import dev.kensho.sqlchecks.postgres.EmbeddedPostgres;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,19 +24,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * of {@code pg_stat_database} (sessions, xact_commit, xact_rollback, numbackends) and the other backends of
  * {@code pg_stat_activity} (count, application names) are the same, exactly.
  */
-class ReaderOnlyConnectionsTest {
+class ReaderOnlyConnectionsTest extends VerifierFixture {
 
-    private static Verifier verifier;
-
-    @BeforeAll
-    static void startServer() throws Exception {
-        verifier = Verifier.start(new EmbeddedPostgres(), new VerifierSettings(Duration.ofSeconds(10)));
-    }
-
-    @AfterAll
-    static void stopServer() {
-        verifier.close();
-    }
 
     private static final String SETUP = "CREATE TABLE t (id int PRIMARY KEY, note text); "
             + "INSERT INTO t SELECT g, 'x' || g FROM generate_series(1, 2000) g; ANALYZE t;";

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
  * shows otherwise, and ordinary lesson SQL it refused. Each test asserts the behaviour the non-negotiables require;
  * each failed on 335c262.
  */
-class RedSqlGateTest extends GateFixture {
+class RedSqlGateTest extends VerifierFixture {
 
     /** Kensho's guard function, named by computed text: t at build, f in a reader's database. */
     @Test

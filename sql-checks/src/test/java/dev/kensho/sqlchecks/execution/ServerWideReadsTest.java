@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * build and showed otherwise in the browser. Each now fails at the read with what it read and why; reads restricted to
  * the page's own database or session still pass.
  */
-class ServerWideReadsTest extends GateFixture {
+class ServerWideReadsTest extends VerifierFixture {
 
 
     /** The red team's case: Kensho's maintenance database is another database beside the page's (PGlite shows none). */

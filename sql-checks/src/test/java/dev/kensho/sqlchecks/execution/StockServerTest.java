@@ -4,13 +4,10 @@ import dev.kensho.sqlchecks.model.Outcome;
 import dev.kensho.sqlchecks.model.PageResult;
 import dev.kensho.sqlchecks.postgres.EmbeddedPostgres;
 import dev.kensho.sqlchecks.postgres.RunningPostgres;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;
 import java.sql.Statement;
-import java.time.Duration;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -21,19 +18,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * leaves what VACUUM makes, and so the plans, as a stock server has them; a server whose configuration
  * differs from initdb's is stated, setting by setting.
  */
-class StockServerTest {
+class StockServerTest extends VerifierFixture {
 
-    private static Verifier verifier;
-
-    @BeforeAll
-    static void startServer() throws Exception {
-        verifier = Verifier.start(new EmbeddedPostgres(), new VerifierSettings(Duration.ofSeconds(10)));
-    }
-
-    @AfterAll
-    static void stopServer() {
-        verifier.close();
-    }
 
     /** PostgreSQL's regression table tenk1 (test_setup.sql), its indexes (create_index.sql) and its VACUUM ANALYZE. */
     static final String TENK1 = """

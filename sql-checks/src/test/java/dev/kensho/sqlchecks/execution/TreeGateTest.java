@@ -15,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * before. The server's own parse trees of every statement it ran for the page (functions and dynamic SQL included) show
  * what was read ({@link TreeReads}): each claim now fails, naming what the server reported and the snippet that read it.
  */
-class TreeGateTest extends GateFixture {
+class TreeGateTest extends VerifierFixture {
 
     private static final String BUILT = ", read by a statement the page built at run time, in the snippet at ";
 

@@ -11,8 +11,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The set-up the parse-tree gate's tests share: one real server per test class, pages on it, and what a verdict must be. */
-abstract class GateFixture {
+/** The set-up the verifier's tests share: one real server per test class, pages on it, and what a gate's verdict must be. */
+abstract class VerifierFixture {
 
     static Verifier verifier;
 
