@@ -39,8 +39,14 @@ const SNAPSHOTS = 12;
 let snapshotsOf = null;
 /** The initialised cluster (with the reader's role): from the browser's cache, or made by the first start. */
 let cluster = null;
-/** What the session state looks like on a freshly started engine (see sessionState). */
-let freshSession = null;
+/**
+ * What Kensho knows of the engine without asking the reader's session: its version(), the built-in types' names (OIDs
+ * below 16384, the same on every engine) and what the session state looks like on a freshly started engine (see
+ * sessionState). Asked on the engine initdb made, which then serves no run (the reader's engine is started from the
+ * cluster it wrote), and kept with the cluster: no query of Kensho's runs in a session the reader's statements run in
+ * before them.
+ */
+let facts = null;
 const typeNames = new Map();
 /** Rows of one result sent back to the page, as the build keeps at most 1,000 of a result (SqlExecution.ROWS_KEPT). */
 const ROWS_SHOWN = 1000;
@@ -73,15 +79,16 @@ const mark = (name) => { if (!(name in timings)) timings[name] = Math.round(perf
 
 async function handle(request, progress) {
   if (request.type === 'version') {
+    // Starts the engine at the page's start; the version is the one asked where the cluster was made (see facts).
     if (!live) live = await boot(request.engine, null, progress);
-    db = live.db;
-    return (await db.query('SELECT version()', [], { rowMode: 'array' })).rows[0][0];
+    return facts.version;
   }
   if (request.type === 'files') {
     // For the worker beside this one: the compiled WebAssembly (a module posts to a worker of the same page), the
     // file-system image and the initialised cluster, so that it neither fetches, reads nor compiles them again.
     const { pgliteWasmModule, initdbWasmModule, fsBundle } = await engineFiles(request.engine, null);
-    return { pgliteWasmModule, initdbWasmModule, fsBundle, cluster: await initialCluster(request.engine) };
+    const made = await initialCluster(request.engine);
+    return { pgliteWasmModule, initdbWasmModule, fsBundle, cluster: made, facts: made ? facts : null };
   }
   if (request.type === 'retire') {
     // The reader left the snippet this engine was prepared for: its memory is given back.
@@ -94,7 +101,10 @@ async function handle(request, progress) {
     if (given && !files && given.pgliteWasmModule instanceof WebAssembly.Module && given.initdbWasmModule instanceof WebAssembly.Module) {
       files = Promise.resolve({ pgliteWasmModule: given.pgliteWasmModule, initdbWasmModule: given.initdbWasmModule, fsBundle: given.fsBundle });
     }
-    if (given && !cluster && given.cluster instanceof Blob) cluster = given.cluster;
+    if (given && !cluster && given.cluster instanceof Blob && given.facts && typeof given.facts.version === 'string') {
+      cluster = given.cluster;
+      learn(given.facts);
+    }
     return prepare(pagePlan(request), request.target);
   }
   return run(request, progress);
@@ -107,6 +117,14 @@ function clusterCache(engine) {
 // Kept as a plain tar (40 MB, against 4.5 MB gzipped): a start then neither gunzips it (1.5 s of a start at load 17
 // in Node) nor holds it twice; the browser's storage, not its memory, pays the difference.
 const CLUSTER_KEY = 'kensho-initialised-cluster.tar';
+/** The facts asked where the cluster was made (see facts), kept beside it: a cluster kept without them is made anew. */
+const FACTS_KEY = 'kensho-initialised-cluster-facts.json';
+
+/** Takes facts asked where a cluster was made. */
+function learn(known) {
+  facts = known;
+  for (const [oid, name] of known.types) typeNames.set(oid, name);
+}
 
 /** The initialised cluster: kept by the browser, or made now (initdb) and kept. */
 async function initialCluster(engine) {
@@ -116,9 +134,14 @@ async function initialCluster(engine) {
     // The gzipped copy earlier versions kept under another key: its 4.5 MB given back (this one replaces it).
     if (cache) cache.delete(new URL('kensho-initialised-cluster.tar.gz', engine).href).catch(() => {});
     const kept = cache && await cache.match(new URL(CLUSTER_KEY, engine).href);
-    if (kept) {
-      cluster = await kept.blob();
-      return cluster;
+    const known = kept && await cache.match(new URL(FACTS_KEY, engine).href);
+    if (kept && known) {
+      const read = await known.json();
+      if (typeof read.version === 'string' && typeof read.session === 'string' && Array.isArray(read.types)) {
+        learn(read);
+        cluster = await kept.blob();
+        return cluster;
+      }
     }
   } catch (error) {
     // No cache (a private window, storage refused): the cluster is made here instead.
@@ -140,10 +163,13 @@ function keepClusterLater() {
   if (!unkept) return;
   setTimeout(() => {
     if (!unkept || busy || waiting.length) return;
-    const { engine, cluster: made } = unkept;
+    const { engine, cluster: made, facts: known } = unkept;
     unkept = null;
-    clusterCache(engine).then((cache) => cache && cache.put(new URL(CLUSTER_KEY, engine).href,
-      new Response(made, { headers: { 'Content-Type': 'application/x-tar' } }))).catch(() => {});
+    // The facts first: a cluster found without them is not used (see initialCluster).
+    clusterCache(engine).then((cache) => cache && cache.put(new URL(FACTS_KEY, engine).href,
+      new Response(JSON.stringify(known), { headers: { 'Content-Type': 'application/json' } }))
+      .then(() => cache.put(new URL(CLUSTER_KEY, engine).href, new Response(made, { headers: { 'Content-Type': 'application/x-tar' } }))))
+      .catch(() => {});
   }, KEEP_AFTER_MS);
 }
 
@@ -248,25 +274,27 @@ async function boot(engine, tarball, progress) {
     mark('initdb');
     cluster = await made.dumpDataDir('none');
     mark('dumped');
+    // What Kensho needs to know of the engine is asked here, on this engine, which then serves no run: the reader's
+    // engine is started from the cluster just written, a fresh server whose session ran nothing of Kensho's.
+    made.parsers = new Proxy({}, { get: () => (text) => text });
+    await made.exec('SET SESSION AUTHORIZATION kensho_reader');
+    db = made;
+    const version = (await made.query('SELECT version()', [], { rowMode: 'array' })).rows[0][0];
+    const types = (await made.query('SELECT oid::text, typname FROM pg_catalog.pg_type WHERE oid < 16384', [], { rowMode: 'array' }))
+      .rows.map(([o, n]) => [Number(o), n]);
+    learn({ version, types, session: (await sessionState()).state });
+    await made.close();
+    mark('facts');
+    made = await PGlite.create({ ...loaded, fs: keptDataDir(await tarBytes(cluster)) });
     // Kept for later pages once the reader has their first result and the worker is idle (see keepClusterLater):
     // writing 40 MB to the browser's storage beside the first run slowed that run.
-    unkept = { engine, cluster };
+    unkept = { engine, cluster, facts };
   }
   // Values as the server sent them, as psql prints them: no conversion to JavaScript numbers or dates.
   made.parsers = new Proxy({}, { get: () => (text) => text });
   await made.exec('SET SESSION AUTHORIZATION kensho_reader');
   mark('started');
   const started = { db: made, at: 0, clean: true, origin: { from: 0, kept: null } };
-  if (!freshSession) {
-    db = made;
-    freshSession = (await sessionState()).state;
-  }
-  if (!typeNames.size && !tarball) {
-    // The built-in types' names (OIDs below 16384, the same on every engine), asked once per worker here, on the
-    // initialised cluster before any statement of a page: no query of Kensho's runs between the page's statements.
-    const found = await made.query('SELECT oid::text, typname FROM pg_catalog.pg_type WHERE oid < 16384', [], { rowMode: 'array' });
-    for (const [o, n] of found.rows) typeNames.set(Number(o), n);
-  }
   if (tarball) started.at = -1; // the caller says which state it is
   return started;
 }
@@ -422,16 +450,27 @@ function restartsOtherwise(sql) {
   return /\b(serial[248]?|bigserial|smallserial|sequence|nextval|setval|identity|unlogged)\b/i.test(sql || '');
 }
 
-/** Keeps the state the engine `e` is in (before run e.at) when the session holds nothing a data directory cannot. */
+/** The states (plan key and run index) whose session held more than a data directory: not asked again. */
+const unkeepable = new Set();
+
+/**
+ * Keeps the state the engine `e` is in (before run e.at) when the session holds nothing a data directory cannot.
+ * Returns whether the session was asked: the engine then ran a query of Kensho's after the page's statements, and no
+ * run may use it (a later statement could see it: the statistics it counted, the lastval() error it rolled back).
+ */
 async function keepSnapshot(plan, e) {
-  if (snapshotsOf !== plan.key || snapshots.has(e.at) || !e.clean || e.at > plan.clockFrom) return;
-  if (plan.runs.slice(0, e.at).some((r) => restartsOtherwise(r.sql))) return;
+  const key = plan.key + '\n' + e.at;
+  if (snapshotsOf !== plan.key || snapshots.has(e.at) || unkeepable.has(key) || !e.clean || e.at > plan.clockFrom) return false;
+  if (plan.runs.slice(0, e.at).some((r) => restartsOtherwise(r.sql))) return false;
   // A transaction must not be open: only then is everything the session did in the data directory. Asked of the
   // server without a statement, since a statement in the reader's transaction could change or abort it.
-  if (e.db.isInTransaction()) return;
+  if (e.db.isInTransaction()) return false;
   db = e.db;
   const session = await sessionState();
-  if (session.state !== freshSession) return;
+  if (session.state !== facts.session) {
+    unkeepable.add(key);
+    return true;
+  }
   snapshots.set(e.at, { tarball: await e.db.dumpDataDir('gzip'), sequences: session.sequences });
   while (snapshots.size > SNAPSHOTS) {
     // Keep the page's start; drop the oldest other.
@@ -448,7 +487,6 @@ async function engineAt(engine, plan, target, text, progress) {
   }
   const kept = snapshots.get(from);
   const e = await boot(engine, from > 0 ? kept.tarball : null, progress);
-  if (from === 0) await resolveParameterTypes(plan, e.db);
   e.at = from;
   e.origin = { from, kept };
   let diverged;
@@ -522,28 +560,22 @@ async function prepare(plan, target) {
     }
     live = made.engine;
   }
+  // A snapshot of it, unless the reader waits for this very state now (it is taken the next time). The engine asked
+  // is then replaced by one the reader's statements may run on: started from that snapshot (a fresh server at the same
+  // state, as any start from a snapshot), or, where the session held more than a snapshot keeps, brought there again.
+  if (!waiting.length && await keepSnapshot(plan, live)) {
+    retire(live);
+    live = null;
+    const made = await engineAt(plan.engine, plan, target, '', null);
+    if (made.diverged) {
+      retire(made.engine);
+      return false;
+    }
+    live = made.engine;
+  }
   live.prepared = true;
   db = live.db;
-  // A snapshot of it, unless the reader waits for this very state now (it is taken the next time).
-  if (!waiting.length) await keepSnapshot(plan, live);
   return true;
-}
-
-/** The OIDs of the types the plan's parameters are bound as (the build's type names), by name: see resolveParameterTypes. */
-const parameterTypes = new Map();
-
-/**
- * Resolves the plan's parameter type names (built-in ones: the state before any page statement knows no other) on
- * an engine that has run none of the page's statements yet, so that a bound run of the reader's text asks nothing
- * between the page's statements.
- */
-async function resolveParameterTypes(plan, engineDb) {
-  const names = [...new Set(plan.runs.flatMap((r) => (r.binding ? r.binding.parameters.map((p) => p.type) : [])))]
-    .filter((name) => !parameterTypes.has(name));
-  if (!names.length) return;
-  const found = await engineDb.query('SELECT n, pg_catalog.to_regtype(n)::oid::text FROM pg_catalog.unnest($1::text[]) AS n',
-    [names], { rowMode: 'array' });
-  for (const [name, oid] of found.rows) if (oid !== null && Number(oid) < 16384) parameterTypes.set(name, Number(oid));
 }
 
 /**
@@ -598,23 +630,21 @@ async function tablesOf(results) {
 }
 
 /**
- * The reader's own text for a snippet with parameters: one statement, bound to the same values as the build's
- * (the extended protocol refuses a second statement before anything runs).
+ * The reader's own text for a snippet with parameters, bound as the build binds the verified one: prepared with the
+ * parameters' types as the build names them (the server resolves the names, as the build's did; Kensho asks the
+ * session nothing first), executed with the same values, deallocated. The PREPARE goes through the extended protocol,
+ * which refuses a second statement before anything runs, so the reader's text is one statement, as the build's was.
  */
 async function executeBound(binding, text) {
   try {
-    const types = [];
-    for (const p of binding.parameters) {
-      // Resolved before any page statement (resolveParameterTypes); a type the page created is asked here, before the text.
-      types.push(parameterTypes.has(p.type) ? parameterTypes.get(p.type)
-        : Number((await db.query('SELECT pg_catalog.to_regtype($1)::oid', [p.type], { rowMode: 'array' })).rows[0][0]));
-    }
-    const result = await db.query(text, binding.parameters.map((p) => p.value), { rowMode: 'array', paramTypes: types });
-    return { tables: await tablesOf([result]) };
+    await db.query(binding.prefix + text, [], { rowMode: 'array' });
   } catch (error) {
     if (error && error.code) return { tables: [], error: { sqlstate: error.code, message: error.message } };
     throw error;
   }
+  const outcome = await execute(binding.execute);
+  await execute(binding.deallocate);
+  return outcome;
 }
 
 /** Runs a snippet of the plan as the build ran it: statement by statement, the last one bound when it has parameters. */
@@ -623,6 +653,7 @@ async function runAsBuilt(snippet, text) {
   const tables = [];
   if (snippet.binding) {
     if (!statements) return executeBound(snippet.binding, text);
+    // The build's own statements, as it sent them (the simple query protocol).
     let outcome = await execute(snippet.binding.prefix + statements[0]);
     if (outcome.error) return { tables, error: outcome.error };
     outcome = await execute(snippet.binding.execute);
@@ -753,7 +784,7 @@ async function run(request, progress) {
   }
   how.ms.sorts = Math.round(performance.now() - startedAt) - how.ms.state - how.ms.run;
   // Where this worker's engine is now, for the page, which chooses the worker of the next run (see kensho-run.js).
-  return { ...outcome, sorted: order.sorted, sortKeys: order.keys || null, orderRefines: !!order.refines, orderWhy: order.why || null, how,
+  return { ...outcome, sorted: order.sorted, sortKeys: order.keys || null, sortEq: order.eq || null, orderRefines: !!order.refines, orderWhy: order.why || null, how,
     after: { at: live.at, clean: live.clean } };
 }
 
@@ -846,6 +877,7 @@ function orderOfQuery(query, columns) {
   }
   if (visible !== columns) return unread;
   const keys = [];
+  const eq = []; // each key's equality operator (the sort's eqop): which of its rows may tie (the page's mayTie)
   for (const clause of sortClause) {
     if (!clause || clause.type !== 'SORTGROUPCLAUSE') return unread;
     const ref = Number(clause.fields.tleSortGroupRef || 0);
@@ -854,9 +886,12 @@ function orderOfQuery(query, columns) {
     if (column === undefined) return unread;
     // A key the result does not show: which rows tie under it cannot be seen, so neither can the order's guarantee.
     if (column < 0) return { sorted: null, why: 'orderWhyHiddenKey', sortedBy: sortedBy(query, sortClause) };
-    if (!keys.includes(column)) keys.push(column);
+    if (!keys.includes(column)) {
+      keys.push(column);
+      eq.push(Number(clause.fields.eqop || 0));
+    }
   }
-  return keys.length ? { sorted: true, keys, sortedBy: sortedBy(query, sortClause) } : { sorted: false, why: 'orderByConstants' };
+  return keys.length ? { sorted: true, keys, eq, sortedBy: sortedBy(query, sortClause) } : { sorted: false, why: 'orderByConstants' };
 }
 
 /**

@@ -433,48 +433,122 @@ function multisetDifference(expected, actual) {
   return { missing, extra, extraAt };
 }
 
-function groups(rows, keys) {
-  const out = [];
-  for (const row of rows) {
-    const key = JSON.stringify(keys.map((k) => row[k]));
-    if (out.length && out[out.length - 1].key === key) out[out.length - 1].rows.push(row);
-    else out.push({ key, rows: [row] });
-  }
-  return out;
+// Which rows tie under a sort: each key's rule, as the build ships it (TieRules: the column, the sort's equality operator
+// `eq`, whether identical text is sure to be equal for the column's type), read as sql-checks' KeyEquality reads the
+// printed values (keep the two alike): identical text ties where the type's output is exact; different text ties only
+// where that operator makes the values equal and the text reads back exactly (numeric 1.0 = 1.00, float -0 = 0,
+// interval 1 day = 24:00:00). Anything else is "not shown to tie": such rows must come in the server's order.
+const FLOAT4_EQ = 620;
+const FLOAT8_EQ = 670;
+const INTERVAL_EQ = 1330;
+const NUMERIC_EQ = 1752;
+
+/** A numeric's printed value in one form per value (leading and trailing zeros dropped), or null (NaN, Infinity). */
+function decimalForm(text) {
+  const m = /^([+-]?)(\d*)(?:\.(\d*))?$/.exec(text);
+  if (!m || (m[2] === '' && (m[3] || '') === '')) return null;
+  const whole = m[2].replace(/^0+/, '');
+  const fraction = (m[3] || '').replace(/0+$/, '');
+  return !whole && !fraction ? '0' : (m[1] === '-' ? '-' : '') + whole + '.' + fraction;
 }
 
-function sameInOrder(expected, actual, keys) {
+const INTERVAL_TEXT = /^(?:(-?\d+) years? ?)?(?:(-?\d+) mons? ?)?(?:(-?\d+) days? ?)?(?:([+-]?)(\d+):(\d{2}):(\d{2})(?:\.(\d{1,6}))?)?$/;
+
+/** interval_cmp_value of an interval in the postgres style: (months * 30 + days) days plus the time, in µs; or null. */
+function intervalSpan(text) {
+  const m = INTERVAL_TEXT.exec(text);
+  if (!text || !m) return null;
+  const n = (digits) => BigInt(digits || 0);
+  const days = (n(m[1]) * 12n + n(m[2])) * 30n + n(m[3]);
+  let time = 0n;
+  if (m[5] !== undefined) {
+    time = ((n(m[5]) * 60n + n(m[6])) * 60n + n(m[7])) * 1000000n + BigInt(((m[8] || '') + '000000').slice(0, 6));
+    if (m[4] === '-') time = -time;
+  }
+  return days * 86400000000n + time;
+}
+
+/** Whether two printed values tie under one key's rule (NULLs tie with each other, as the sort puts them together). */
+function keyTies(rule, a, b) {
+  if (a === null || a === undefined || b === null || b === undefined) return (a === null || a === undefined) && (b === null || b === undefined);
+  if (a === b) return rule.exact === true;
+  if (rule.eq === NUMERIC_EQ) {
+    const x = decimalForm(a);
+    return x !== null && x === decimalForm(b);
+  }
+  if (rule.eq === FLOAT8_EQ || rule.eq === FLOAT4_EQ) {
+    const x = Number(a);
+    const y = Number(b);
+    return a.trim() !== '' && b.trim() !== '' && !Number.isNaN(x) && x === y;
+  }
+  if (rule.eq === INTERVAL_EQ) {
+    const x = intervalSpan(a);
+    return x !== null && x === intervalSpan(b);
+  }
+  return false;
+}
+
+/** Whether two rows tie on every key of `ties`; without rules (ties not known), only a row identical in text. */
+function rowsTie(ties, x, y) {
+  return Array.isArray(ties) && ties.length ? ties.every((rule) => keyTies(rule, x[rule.column], y[rule.column])) : rowKey(x) === rowKey(y);
+}
+
+/**
+ * Whether two printed values may tie under the reader's sort key with equality operator `eq`: unless their text proves
+ * them different. It does for the integer, boolean, date, uuid and OID equalities (one text per value); numeric, float
+ * and interval are read as values; any other (text under a collation that may ignore case, a type of the page's own)
+ * may tie whatever its text.
+ */
+const DISTINCT_BY_TEXT = new Set([15, 91, 94, 96, 410, 416, 532, 533, 607, 1093, 2972]);
+function mayTie(eq, a, b) {
+  const none = (v) => v === null || v === undefined;
+  if (none(a) || none(b)) return none(a) && none(b);
+  if (a === b) return true;
+  if (eq === NUMERIC_EQ || eq === FLOAT8_EQ || eq === FLOAT4_EQ || eq === INTERVAL_EQ) {
+    return keyTies({ eq, exact: true }, a, b) || (eq === INTERVAL_EQ && intervalSpan(a) === null);
+  }
+  return !DISTINCT_BY_TEXT.has(eq);
+}
+
+/**
+ * Whether `actual` has the rows of `expected` in its order, rows that tie coming in any order among themselves: the
+ * runs of adjacent actual rows that tie (sorted rows: equal keys are adjacent) must hold the same rows as the same
+ * positions of `expected` (RowComparison.sameOrder).
+ */
+function sameInOrder(expected, actual, ties) {
   if (expected.length !== actual.length) return false;
-  if (!keys) return expected.every((row, i) => rowKey(row) === rowKey(actual[i]));
-  const a = groups(expected, keys);
-  const b = groups(actual, keys);
-  if (a.length !== b.length) return false;
-  return a.every((group, i) => group.key === b[i].key && group.rows.length === b[i].rows.length
-    && multisetDifference(group.rows, b[i].rows).missing.length === 0);
+  if (!Array.isArray(ties) || !ties.length) return expected.every((row, i) => rowKey(row) === rowKey(actual[i]));
+  for (let start = 0; start < actual.length;) {
+    let end = start + 1;
+    while (end < actual.length && rowsTie(ties, actual[end - 1], actual[end])) end++;
+    if (multisetDifference(expected.slice(start, end), actual.slice(start, end)).missing.length) return false;
+    start = end;
+  }
+  return true;
 }
 
 /**
  * Whether the reader's query guarantees the order its rows came in, as far as the verified order asks: true; false
  * when it sorts nothing; else the words key of why it is not known. The reader's sort keys (from the server's parse,
- * see the worker's sorts) must be such that rows tying under them also tie under the verified keys (`verifiedKeys`,
- * the rows file's tie keys; none: the whole row), or rows the verified order tells apart could come in either order
- * (`ORDER BY dept` where the build's was `ORDER BY dept, name`). Ties compare as the page compares rows (their text).
+ * see the worker's sorts) must be such that rows that may tie under them also tie under the verified order
+ * (`verifiedTies`, the rules the build shipped; none: the whole row), or rows the verified order tells apart could come
+ * in either order (`ORDER BY dept` where the build's was `ORDER BY dept, name`; `ORDER BY n` where 1.0 and 1.00 tie).
  */
-function orderGuarantee(outcome, verifiedKeys) {
+function orderGuarantee(outcome, verifiedTies) {
   if (outcome.sorted === false) return false;
   if (outcome.sorted !== true) return outcome.orderWhy || 'orderWhyUnread';
   // Sorted by the verified query's own keys (some not shown), then perhaps more: the verified order, refined.
   if (outcome.orderRefines) return true;
   const last = outcome.tables[outcome.tables.length - 1];
   if (!last || last.total > last.rows.length || !Array.isArray(outcome.sortKeys)) return 'orderWhyUnread';
-  const tie = (keys) => (row) => (keys ? JSON.stringify(keys.map((k) => row[k])) : rowKey(row));
-  const readerTie = tie(outcome.sortKeys);
-  const verifiedTie = tie(Array.isArray(verifiedKeys) && verifiedKeys.length ? verifiedKeys : null);
-  const seen = new Map();
-  for (const row of last.rows) {
-    const key = readerTie(row);
-    if (!seen.has(key)) seen.set(key, verifiedTie(row));
-    else if (seen.get(key) !== verifiedTie(row)) return 'orderWhyTies';
+  // The reader's rows come sorted by their keys, so rows that may tie under them are adjacent. Two adjacent rows may tie
+  // unless their text proves them different under the reader's sort (mayTie); such a pair must tie under the verified order.
+  const keys = outcome.sortKeys;
+  const operators = Array.isArray(outcome.sortEq) ? outcome.sortEq : [];
+  for (let i = 1; i < last.rows.length; i++) {
+    const a = last.rows[i - 1];
+    const b = last.rows[i];
+    if (keys.every((column, k) => mayTie(operators[k], a[column], b[column])) && !rowsTie(verifiedTies, a, b)) return 'orderWhyTies';
   }
   return true;
 }
@@ -523,7 +597,7 @@ function tableDifference(plan, verified, got, order, against = '') {
     if (extra.length) parts.push(say('extraRows', extra.length, shown(extra)));
     return sentences(plan, ...parts);
   }
-  if (order && order.ordered && !sameInOrder(verified.rows, got.rows, order.keys)) {
+  if (order && order.ordered && !sameInOrder(verified.rows, got.rows, order.ties)) {
     return say('orderDiffers');
   }
   return null;
@@ -547,9 +621,8 @@ function rowMarks(verified, got, order) {
     }
     return marks;
   }
-  if (order && order.ordered && !sameInOrder(verified.rows, got.rows, order.keys)) {
-    const key = (row) => (order.keys ? JSON.stringify(order.keys.map((k) => row[k])) : rowKey(row));
-    got.rows.forEach((row, i) => { if (key(row) !== key(verified.rows[i])) marks.order.add(i); });
+  if (order && order.ordered && !sameInOrder(verified.rows, got.rows, order.ties)) {
+    got.rows.forEach((row, i) => { if (!verified.rows[i] || !rowsTie(order.ties, row, verified.rows[i])) marks.order.add(i); });
     return marks;
   }
   return null;
@@ -587,10 +660,10 @@ function compareTables(plan, snippet, outcome) {
     const last = i === verified.length - 1;
     // An EXPLAIN prints its lines in order; another plan (other statistics, other costs) is told apart from other rows.
     // The build's decision where it compared the rows; elsewhere the build's reading of the server's parse of the
-    // verified statement (the rows file's `sorted` and tie `keys`): sorted rows in order, a multiset where it does not sort.
-    const order = verified[i].explain ? { ordered: true, keys: null }
-      : last && expect.rows ? { ordered: expect.ordered, keys: expect.keys }
-      : verified[i].sorted === true ? { ordered: true, keys: verified[i].keys || null } : null;
+    // verified statement (the rows file's `sorted` and `ties`): sorted rows in order, a multiset where it does not sort.
+    const order = verified[i].explain ? { ordered: true, ties: null }
+      : last && expect.rows ? { ordered: expect.ordered, ties: expect.ties }
+      : verified[i].sorted === true ? { ordered: true, ties: verified[i].ties || null } : null;
     const difference = tableDifference(plan, verified[i], outcome.tables[i], order);
     if (difference && verified[i].explain && JSON.stringify(verified[i].columns) === JSON.stringify(outcome.tables[i].columns)) {
       planDiffers = true;
@@ -998,7 +1071,7 @@ function judgeSnippet(plan, snippet, text, outcome) {
   // server could not say whether the reader's text sorts them (several statements, say), the order was not checked:
   // never "the same".
   if (text !== snippet.sql && judged.kind === 'same' && snippet.expect && snippet.expect.ordered) {
-    const order = orderGuarantee(outcome, snippet.expect.keys);
+    const order = orderGuarantee(outcome, snippet.expect.ties);
     if (order !== true) {
       return { kind: 'caution', text: order === false ? words(plan, 'sameButUnordered') : words(plan, 'sameOrderUnknown', words(plan, order)) };
     }
@@ -1215,12 +1288,12 @@ async function openExercise(button) {
     const expected = model.results[model.results.length - 1];
     let difference = outcome.error ? words(plan, 'answerErrorInstead')
       : !outcome.tables.length ? words(plan, 'exerciseNoRows')
-      : tableDifference(plan, expected, outcome.tables[outcome.tables.length - 1], { ordered: expect.ordered, keys: expect.keys }, 'answer');
+      : tableDifference(plan, expected, outcome.tables[outcome.tables.length - 1], { ordered: expect.ordered, ties: expect.ties }, 'answer');
     // Rows in the model answer's order by chance are not sorted rows: the task asks for the order.
     // An order not guaranteed (or not checked) is said after the cases: a case the query fails on says more.
     let orderDoubt = null;
     if (!difference && expect.ordered) {
-      const order = orderGuarantee(outcome, expect.keys);
+      const order = orderGuarantee(outcome, expect.ties);
       // No ORDER BY at all is said at once (the fix is plain); an ORDER BY of constants only, or an order not checked,
       // after the cases, which the build names for such answers (a hard-coded row sorted by a constant).
       if (order === false && outcome.orderWhy !== 'orderByConstants') difference = words(plan, 'answerNotSorted');
@@ -1236,7 +1309,7 @@ async function openExercise(button) {
       if (got.error) return wrong(words(plan, 'exerciseCaseError', verified.name, got.error.sqlstate));
       const order = verified.expect || {};
       const differs = !got.tables.length || tableDifference(plan, verified.results[verified.results.length - 1],
-        got.tables[got.tables.length - 1], { ordered: order.ordered, keys: order.keys }, 'answer');
+        got.tables[got.tables.length - 1], { ordered: order.ordered, ties: order.ties }, 'answer');
       if (differs) {
         return wrong(words(plan, differs === words(plan, 'answerOrderDiffers') ? 'exerciseCaseOrder' : 'exerciseCaseWrong', verified.name));
       }

@@ -195,10 +195,12 @@ class BrowserRunPlanTest {
         assertEquals(true, expect.get("rows"));
         assertEquals(true, expect.get("ordered"));
         assertEquals(List.of(0), expect.get("keys"));
+        // How its rows tie: on column 0 under int4's equality (=, OID 96), whose printed text is exact.
+        assertEquals(List.of(Map.of("column", 0, "eq", 96, "exact", true)), expect.get("ties"));
         // The rows are in a file of the snippet's own, once, as values (the browser prints them as psql does).
         assertEquals("index.run.2.json", runs.get(2).get("rows"));
         assertEquals("{\"results\":[{\"columns\":[\"id\",\"name\"],\"types\":[\"int4\",\"text\"],\"rows\":[[\"1\",\"a\"],[\"2\",null]],"
-                + "\"statement\":0,\"explain\":false,\"sorted\":true,\"keys\":[0]}]}", Files.readString(site.out.resolve("a/index.run.2.json")));
+                + "\"statement\":0,\"explain\":false,\"sorted\":true,\"keys\":[0],\"ties\":[{\"column\":0,\"eq\":96,\"exact\":true}]}]}", Files.readString(site.out.resolve("a/index.run.2.json")));
         assertFalse(Files.readString(site.out.resolve("a/index.run.json")).contains("\"rows\":[["), "no rows in the replay file");
         assertFalse(Files.readString(site.out.resolve("a/index.run.json")).contains("printed"), "no printed copy of the rows");
         assertEquals("23505", ((Map<String, Object>) runs.get(3).get("expect")).get("error"));

@@ -406,6 +406,66 @@ class BrowserTest {
                 (3 rows)
                 ```
                 """);
+        // What Kensho asks of an engine (is the session one a snapshot can keep?) must not be counted in what the reader's
+        // statements see: the database's count of scans of pg_class (its statistics) before and after, which the build says
+        // nothing between the two snippets changes.
+        Files.writeString(content.resolve("guides/quiet.md"), """
+                ---
+                title: 静かなセッション
+                ---
+
+                ```sql
+                CREATE TABLE seen AS SELECT pg_stat_get_numscans('pg_class'::regclass) + pg_stat_get_xact_numscans('pg_class'::regclass) AS scans;
+                ```
+
+                ```sql
+                SELECT pg_stat_get_numscans('pg_class'::regclass) + pg_stat_get_xact_numscans('pg_class'::regclass) - scans AS more FROM seen;
+                ```
+
+                ```rows
+                 more
+                ------
+                    0
+                (1 row)
+                ```
+                """);
+        // Rows that tie under a sort's own equality but print differently: numeric 1.0 and 1.00 are equal keys.
+        Files.writeString(content.resolve("guides/ties.md"), """
+                ---
+                title: 同順位
+                ---
+
+                ```sql
+                CREATE TABLE price (item text, amount numeric);
+                INSERT INTO price VALUES ('a', 1.0), ('b', 1.00), ('c', 2);
+                ```
+
+                ```sql
+                SELECT item, amount FROM price ORDER BY amount;
+                ```
+
+                ```rows
+                 item | amount
+                ------+--------
+                 a    |    1.0
+                 b    |   1.00
+                 c    |      2
+                (3 rows)
+                ```
+
+                ```sql
+                SELECT item, amount FROM price ORDER BY amount, item;
+                ```
+
+                ```rows
+                 item | amount
+                ------+--------
+                 a    |    1.0
+                 b    |   1.00
+                 c    |      2
+                (3 rows)
+                ```
+                """);
         // A page whose snippets read the clock: a lease of 3 seconds, then whether it is still held.
         Files.writeString(content.resolve("guides/lease.md"), """
                 ---
@@ -1254,9 +1314,10 @@ class BrowserTest {
         // The comparison: a multiset without ORDER BY; in order with it; rows that tie on every sort key in any order.
         String compare = "const done = arguments[arguments.length - 1]; import(new URL(document.body.dataset.runModule, location.href).href)"
                 + ".then(m => { const plan = {ui: {}}; const t = (rows) => ({columns: ['k', 'v'], types: ['int4', 'text'], rows, total: rows.length});"
+                + " const tie = [{column: 0, eq: 96, exact: true}];"
                 + " const a = [['1', 'x'], ['1', 'y'], ['2', 'z']], b = [['1', 'y'], ['1', 'x'], ['2', 'z']], c = [['2', 'z'], ['1', 'x'], ['1', 'y']];"
-                + " done([m.tableDifference(plan, t(a), t(c), null), m.tableDifference(plan, t(a), t(b), {ordered: true, keys: [0]}),"
-                + " m.tableDifference(plan, t(a), t(b), {ordered: true, keys: null}), m.tableDifference(plan, t(a), t(c), {ordered: true, keys: [0]}),"
+                + " done([m.tableDifference(plan, t(a), t(c), null), m.tableDifference(plan, t(a), t(b), {ordered: true, ties: tie}),"
+                + " m.tableDifference(plan, t(a), t(b), {ordered: true, ties: null}), m.tableDifference(plan, t(a), t(c), {ordered: true, ties: tie}),"
                 + " m.tableDifference(plan, t(a), t([['1', 'x'], ['1', 'x'], ['2', 'z']]), null)]); })";
         assertEquals(java.util.Arrays.asList(null, null, "orderDiffers", "orderDiffers", "missingRows extraRows"),
                 ((List<?>) driver.executeAsyncScript(compare)).stream().map(v -> v == null ? null : String.valueOf(v)
@@ -1475,6 +1536,30 @@ class BrowserTest {
     }
 
     /**
+     * Nothing Kensho asks runs in a session the reader's statements run in: the engine prepared beside the one the reader
+     * runs on is asked whether its session holds more than a snapshot keeps (a scan of pg_class, counted in the database's
+     * statistics), so the reader's edited run goes to an engine that was not asked. Before, it ran on the engine asked,
+     * and the edited query, the verified one with a comment, counted Kensho's scan ("more" 1 where the build verified 0).
+     */
+    @Test
+    void theReadersEditedStatementsCountNoScanOfKenshosInTheStatistics() {
+        List<WebElement> figures = openWithRunControls(base + "sample/guides/quiet/");
+        WebElement second = figures.get(1);
+        WebElement verdict = runAndWait(second);
+        assertEquals("same", verdict.getAttribute("data-kensho-verdict"), verdict.getText());
+        WebElement area = second.findElement(By.cssSelector("textarea"));
+        area.click(); // the worker beside prepares the state before the snippet, and keeps a snapshot of it
+        pause(8000); // the reader reads: the preparation ends (a snapshot is asked for only when no run waits)
+        js("arguments[0].value = arguments[1]", area, "-- the same query\n"
+                + "SELECT pg_stat_get_numscans('pg_class'::regclass) + pg_stat_get_xact_numscans('pg_class'::regclass) - scans AS more FROM seen;");
+        verdict = rerun(second);
+        assertEquals(" more\n------\n    0\n(1 row)", second.findElement(By.cssSelector("[data-kensho-run-output]")).getAttribute("textContent"),
+                verdict.getAttribute("data-kensho-engine"));
+        assertEquals("same", verdict.getAttribute("data-kensho-verdict"), verdict.getText());
+        assertClean();
+    }
+
+    /**
      * Whether the reader's own text sorts its rows is asked after it ran, on the engine it ran on (no run uses it again):
      * their statements see the session as the build's did. Where it cannot be asked (several statements), the order
      * was not checked, and the verdict says so in the caution's colour, never "the same".
@@ -1610,6 +1695,35 @@ class BrowserTest {
         List<String> output = List.of(check.findElement(By.cssSelector("[data-kensho-run-output]")).getAttribute("textContent").split("\n"));
         assertEquals(List.of("still_held", "t", "(1 row)"), List.of(output.get(0).strip(), output.get(2).strip(), output.get(3)), output.toString());
         assertEquals("started 0", verdict.getAttribute("data-kensho-engine"), "the page is started anew and replayed, not prepared");
+        assertClean();
+    }
+
+    /**
+     * Rows tie as the sort's equality operator ties them, as the build compared them, not by their text: 1.0 and 1.00 are
+     * one numeric key. So the verified ORDER BY amount's a and b may come in either order ("the same", where the page
+     * once called b before a another order), and a reader's ORDER BY amount, where the verified order was amount, item,
+     * does not guarantee the verified order of a and b (a caution, where the page once said "the same").
+     */
+    @Test
+    void rowsTieAsTheSortsEqualityTiesThemNotAsTheirTextReads() {
+        List<WebElement> figures = openWithRunControls(base + "sample/guides/ties/");
+        WebElement byAmount = figures.get(1);
+        assertEquals("same", runAndWait(byAmount).getAttribute("data-kensho-verdict"));
+        js("arguments[0].value = arguments[1]", byAmount.findElement(By.cssSelector("textarea")),
+                "SELECT item, amount FROM price ORDER BY amount, item DESC;");
+        WebElement verdict = rerun(byAmount);
+        assertEquals(" item | amount\n------+--------\n b    |   1.00\n a    |    1.0\n c    |      2\n(3 rows)",
+                byAmount.findElement(By.cssSelector("[data-kensho-run-output]")).getAttribute("textContent"));
+        assertEquals("same", verdict.getAttribute("data-kensho-verdict"), verdict.getText());
+        assertEquals("検証済みの結果と同じです。", verdict.getText());
+        WebElement byAmountAndItem = figures.get(2);
+        assertEquals("same", runAndWait(byAmountAndItem).getAttribute("data-kensho-verdict"));
+        js("arguments[0].value = arguments[1]", byAmountAndItem.findElement(By.cssSelector("textarea")),
+                "SELECT item, amount FROM price ORDER BY amount;");
+        verdict = rerun(byAmountAndItem);
+        assertEquals("caution", verdict.getAttribute("data-kensho-verdict"), verdict.getText());
+        assertEquals("検証済みの結果と同じ行ですが、行の順序が保証されているかを確かめられませんでした（ORDER BY のキーで同順位になる行を、"
+                + "検証済みの結果は並べ分けています。その行どうしの順序は保証されません。）。", verdict.getText());
         assertClean();
     }
 

@@ -3,6 +3,7 @@ package dev.kensho.generator.render;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.kensho.generator.content.SiteConfig;
+import dev.kensho.generator.render.playground.TieRules;
 import dev.kensho.generator.verify.VersionCoverage;
 import dev.kensho.sqlchecks.assertion.RowComparison;
 import dev.kensho.sqlchecks.model.Assertion;
@@ -572,6 +573,8 @@ public final class BrowserRuns {
             boolean sorted = order != null && order.known() && order.ordered();
             shown.put("sorted", sorted);
             shown.put("keys", sorted && RowComparison.tiesByText(order, table.types()) ? order.keyColumns() : null);
+            // How rows tie under the sort's own equality operators (TieRules): what the browser groups ties by.
+            shown.put("ties", sorted ? TieRules.of(order, table.types()) : null);
             tables.add(shown);
         }
         return Map.of("results", tables);
@@ -613,6 +616,10 @@ public final class BrowserRuns {
                 expect.put("keys", ordered && keys != null && !keys.isEmpty()
                         ? Arrays.stream(keys.split(",")).map(Integer::valueOf).toList() : null);
                 expect.put("rows", true);
+                // How rows tie under the sort's equality operators, on the types of the result the build compared.
+                List<ResultTable> results = outcome.results();
+                expect.put("ties", ordered && !results.isEmpty()
+                        ? TieRules.ofFacts(assertion.facts(), results.get(results.size() - 1).types()) : null);
             }
         }
         return expect;
