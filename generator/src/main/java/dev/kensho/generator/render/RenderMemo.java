@@ -3,8 +3,13 @@ package dev.kensho.generator.render;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
+import dev.kensho.sqlchecks.model.Outcome;
+import dev.kensho.sqlchecks.model.PageResult;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -14,15 +19,57 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class RenderMemo {
 
-    record Entry(String key, RenderedPage page) {
+    /**
+     * A page as rendered, with everything that shaped it as it was then: compared part by part with {@code equals},
+     * not hashed. An unchanged page's parts are mostly the very same strings (the parse memo's source, the outcomes'
+     * fingerprint below), which compare at once; hashing every page's source and outcomes again on every edit was an
+     * eighth of an edit's rebuild.
+     */
+    record Entry(List<String> key, RenderedPage page) {
     }
 
     private final Map<String, Entry> pages = new ConcurrentHashMap<>();
     private volatile int lastRendered;
 
-    Entry get(String page, String key) {
+    Entry get(String page, List<String> key) {
         Entry entry = pages.get(page);
         return entry != null && entry.key().equals(key) ? entry : null;
+    }
+
+    /** A page's outcomes and what they were written out as, for {@link #outcomesFingerprint}. */
+    private record Fingerprint(List<Outcome> outcomes, String text) {
+    }
+
+    private final Map<String, Fingerprint> fingerprints = new ConcurrentHashMap<>();
+
+    /**
+     * What {@code write} makes of the page's outcomes, written out again only when they are other objects than the last
+     * build's: an unchanged page from the cache gets the very same (immutable) outcomes on every build of the session
+     * ({@link dev.kensho.generator.verify.JudgedEntries}), and the same objects write out the same text.
+     */
+    String outcomesFingerprint(String page, PageResult result, Function<PageResult, String> write) {
+        if (result == null) {
+            return write.apply(null);
+        }
+        Fingerprint last = fingerprints.get(page);
+        if (last != null && sameObjects(last.outcomes(), result.outcomes())) {
+            return last.text();
+        }
+        String text = write.apply(result);
+        fingerprints.put(page, new Fingerprint(new ArrayList<>(result.outcomes()), text));
+        return text;
+    }
+
+    private static boolean sameObjects(List<Outcome> a, List<Outcome> b) {
+        if (a.size() != b.size()) {
+            return false;
+        }
+        for (int i = 0; i < a.size(); i++) {
+            if (a.get(i) != b.get(i)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     void put(String page, Entry entry) {
