@@ -112,6 +112,33 @@ public final class RenderMemo {
         return now;
     }
 
+    /** Whole documents' outlines the link check read, by the document's text: those of the last check, and this one's. */
+    private Map<String, PageOutline> outlinesBefore = new ConcurrentHashMap<>();
+    private Map<String, PageOutline> outlinesNow = new ConcurrentHashMap<>();
+
+    /**
+     * The outline of a whole document (the theme's frame around a folder's pages, the home and 404 pages), read with
+     * {@code read} only when no document of the same text was read by the last link check or this one: an edit of one
+     * page's prose leaves every frame as it was, and parsing them all again was most of the link check's time.
+     */
+    public PageOutline wholeOutline(String html, Function<String, PageOutline> read) {
+        PageOutline outline = outlinesNow.get(html);
+        if (outline == null) {
+            outline = outlinesBefore.get(html);
+            if (outline == null) {
+                outline = read.apply(html);
+            }
+            outlinesNow.put(html, outline);
+        }
+        return outline;
+    }
+
+    /** A link check ended: what it read is what the next may reuse (documents no longer in the site are let go). */
+    public void linkCheckDone() {
+        outlinesBefore = outlinesNow;
+        outlinesNow = new ConcurrentHashMap<>();
+    }
+
     void rendered(int count) {
         lastRendered = count;
     }
