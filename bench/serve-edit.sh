@@ -14,7 +14,10 @@ url="http://127.0.0.1:$port/${page%.md}/"
 setsid env ${KENSHO_TIMINGS:+KENSHO_TIMINGS=1} bin/kensho serve --port "$port" --content "$work/content" --cache "$work/cache" > "$work/log" 2>&1 &
 serve=$!
 # The whole process group: on a jar's first run bin/kensho does not exec java (it moves the archive into place after).
-trap 'kill -TERM -- -$serve 2> /dev/null; wait $serve 2> /dev/null; rm -rf "$work"' EXIT
+# The folder goes only once every process of the group is gone: a JVM still ending writes into it after the kill. Under
+# set -e, a trap's failing command ends the trap: wait gives the killed server's status (143), hence the || true.
+trap 'kill -TERM -- -$serve 2> /dev/null || true; wait $serve 2> /dev/null || true
+  for _ in $(seq 100); do kill -0 -- -$serve 2> /dev/null || break; sleep 0.1; done; rm -rf "$work"' EXIT
 for _ in $(seq 600); do curl -fs "$url" > /dev/null 2>&1 && break; sleep 0.5; done
 sleep 1
 latencies=()

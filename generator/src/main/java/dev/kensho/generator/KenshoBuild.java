@@ -278,7 +278,11 @@ public final class KenshoBuild {
                     Set<String> files = new HashSet<>(site.paths());
                     files.add(CacheHeaders.FILE_NAME);
                     files.addAll(published);
-                    LinkChecker.Result links = LinkChecker.check(site.documents(), site.outlines(), files, sources);
+                    LinkChecker.Result links = LinkChecker.check(site.documents(), site.outlines(), files, sources,
+                            memo == null ? LinkChecker::outlineOf : html -> memo.wholeOutline(html, LinkChecker::outlineOf));
+                    if (memo != null) {
+                        memo.linkCheckDone();
+                    }
                     phase("links", t0);
                     diagnostics.addAll(ownShare(links.problems(), options.shard(), pages));
                     externalLinks = links.external();

@@ -233,6 +233,45 @@ class PreviewServerTest {
         }
     }
 
+    /**
+     * What an edit does to the pages it did not touch is still found: a heading removed breaks another page's link to it,
+     * a page removed breaks every link to it, each reported at the linking page's line although that page was reused.
+     */
+    @Test
+    void anEditThatBreaksALinkOnAnotherPageFailsAtThatPage() throws Exception {
+        TestSite site = new TestSite(temp).page("a.md", TestSite.source("A", "\n## Kept heading\n\nText a.\n"))
+                .page("b.md", TestSite.source("B", "\nSee [the heading](a.md#kept-heading).\n"))
+                .page("c.md", TestSite.source("C", "\nText c.\n"));
+        BuildOptions options = new BuildOptions(site.content, TestSite.THEME, site.out, "embedded", "postgres:18", site.report,
+                true, VerifierSettings.DEFAULTS, Shard.ALL, null, temp.resolve("cache"), 2);
+        List<String> log = Collections.synchronizedList(new ArrayList<>());
+        try (PreviewServer preview = new PreviewServer(options, log::add)) {
+            int port = preview.start(0);
+            assertEquals(200, get(port, "/b/").statusCode());
+
+            long generation = preview.generation();
+            site.page("a.md", TestSite.source("A", "\n## Another heading\n\nText a.\n"));
+            awaitGeneration(preview, generation);
+            assertEquals(500, get(port, "/b/").statusCode());
+            assertEquals(List.of(site.display("b.md") + ":5:19: error: broken link 'a.md#kept-heading': a/index.html has no element with id \"kept-heading\""),
+                    log.stream().filter(line -> line.contains("broken link")).map(line -> line.split("\n")[0]).toList(), log::toString);
+
+            generation = preview.generation();
+            site.page("a.md", TestSite.source("A", "\n## Kept heading\n\nText a.\n"));
+            awaitGeneration(preview, generation);
+            assertEquals(200, get(port, "/b/").statusCode(), log::toString);
+            assertTrue(log.get(log.size() - 1).startsWith("rebuilt 3 page(s)"), log::toString);
+
+            generation = preview.generation();
+            log.clear();
+            Files.delete(site.content.resolve("a.md"));
+            awaitGeneration(preview, generation);
+            assertEquals(500, get(port, "/b/").statusCode());
+            assertTrue(log.stream().anyMatch(line -> line.startsWith(site.display("b.md") + ":5:19: error: broken link 'a.md#kept-heading'")),
+                    log::toString);
+        }
+    }
+
     @Test
     void aChangeToSiteYmlOrTheThemeFolderRendersEveryPageAgain() throws Exception {
         TestSite site = new TestSite(temp).page("site.yml", "title: Before\nlang: en\n")

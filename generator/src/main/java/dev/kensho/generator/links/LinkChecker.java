@@ -49,6 +49,20 @@ public final class LinkChecker {
      */
     public static Result check(Map<String, String> documents, Map<String, PageOutline> outlines, Set<String> files,
                                Map<String, Page> sources) {
+        return check(documents, outlines, files, sources, LinkChecker::outlineOf);
+    }
+
+    /** The ids and links of a whole HTML document. */
+    public static PageOutline outlineOf(String html) {
+        return PageOutline.of(Jsoup.parse(html));
+    }
+
+    /**
+     * @param wholeOutline reads a whole document's ids and links ({@link #outlineOf}, or the preview's memo of it: a
+     *                     document of the same text has the same outline, and a frame no edit reached is not parsed again)
+     */
+    public static Result check(Map<String, String> documents, Map<String, PageOutline> outlines, Set<String> files,
+                               Map<String, Page> sources, java.util.function.Function<String, PageOutline> wholeOutline) {
         Map<String, Set<String>> ids = new HashMap<>();
         Map<String, List<PageOutline.Reference>> links = new TreeMap<>();
         outlines.forEach((path, outline) -> {
@@ -59,7 +73,7 @@ public final class LinkChecker {
             if (!path.endsWith(".html")) {
                 return;
             }
-            PageOutline whole = PageOutline.of(Jsoup.parse(text));
+            PageOutline whole = wholeOutline.apply(text);
             Set<String> anchors = new LinkedHashSet<>(ids.getOrDefault(path, Set.of()));
             anchors.addAll(whole.ids());
             ids.put(path, anchors);

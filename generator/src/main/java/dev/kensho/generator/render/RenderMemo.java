@@ -3,8 +3,13 @@ package dev.kensho.generator.render;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
+import dev.kensho.sqlchecks.model.Outcome;
+import dev.kensho.sqlchecks.model.PageResult;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -14,15 +19,57 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class RenderMemo {
 
-    record Entry(String key, RenderedPage page) {
+    /**
+     * A page as rendered, with everything that shaped it as it was then: compared part by part with {@code equals},
+     * not hashed. An unchanged page's parts are mostly the very same strings (the parse memo's source, the outcomes'
+     * fingerprint below), which compare at once; hashing every page's source and outcomes again on every edit was an
+     * eighth of an edit's rebuild.
+     */
+    record Entry(List<String> key, RenderedPage page) {
     }
 
     private final Map<String, Entry> pages = new ConcurrentHashMap<>();
     private volatile int lastRendered;
 
-    Entry get(String page, String key) {
+    Entry get(String page, List<String> key) {
         Entry entry = pages.get(page);
         return entry != null && entry.key().equals(key) ? entry : null;
+    }
+
+    /** A page's outcomes and what they were written out as, for {@link #outcomesFingerprint}. */
+    private record Fingerprint(List<Outcome> outcomes, String text) {
+    }
+
+    private final Map<String, Fingerprint> fingerprints = new ConcurrentHashMap<>();
+
+    /**
+     * What {@code write} makes of the page's outcomes, written out again only when they are other objects than the last
+     * build's: an unchanged page from the cache gets the very same (immutable) outcomes on every build of the session
+     * ({@link dev.kensho.generator.verify.JudgedEntries}), and the same objects write out the same text.
+     */
+    String outcomesFingerprint(String page, PageResult result, Function<PageResult, String> write) {
+        if (result == null) {
+            return write.apply(null);
+        }
+        Fingerprint last = fingerprints.get(page);
+        if (last != null && sameObjects(last.outcomes(), result.outcomes())) {
+            return last.text();
+        }
+        String text = write.apply(result);
+        fingerprints.put(page, new Fingerprint(new ArrayList<>(result.outcomes()), text));
+        return text;
+    }
+
+    private static boolean sameObjects(List<Outcome> a, List<Outcome> b) {
+        if (a.size() != b.size()) {
+            return false;
+        }
+        for (int i = 0; i < a.size(); i++) {
+            if (a.get(i) != b.get(i)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     void put(String page, Entry entry) {
@@ -63,6 +110,33 @@ public final class RenderMemo {
         }
         coverage = now;
         return now;
+    }
+
+    /** Whole documents' outlines the link check read, by the document's text: those of the last check, and this one's. */
+    private Map<String, PageOutline> outlinesBefore = new ConcurrentHashMap<>();
+    private Map<String, PageOutline> outlinesNow = new ConcurrentHashMap<>();
+
+    /**
+     * The outline of a whole document (the theme's frame around a folder's pages, the home and 404 pages), read with
+     * {@code read} only when no document of the same text was read by the last link check or this one: an edit of one
+     * page's prose leaves every frame as it was, and parsing them all again was most of the link check's time.
+     */
+    public PageOutline wholeOutline(String html, Function<String, PageOutline> read) {
+        PageOutline outline = outlinesNow.get(html);
+        if (outline == null) {
+            outline = outlinesBefore.get(html);
+            if (outline == null) {
+                outline = read.apply(html);
+            }
+            outlinesNow.put(html, outline);
+        }
+        return outline;
+    }
+
+    /** A link check ended: what it read is what the next may reuse (documents no longer in the site are let go). */
+    public void linkCheckDone() {
+        outlinesBefore = outlinesNow;
+        outlinesNow = new ConcurrentHashMap<>();
     }
 
     void rendered(int count) {

@@ -10,6 +10,7 @@ import java.text.Normalizer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -56,17 +57,30 @@ public final class SearchIndex {
     private final String folder;
 
     public SearchIndex(String folder) {
-        this(folder, null);
+        this(folder, null, false);
     }
 
     /**
      * @param previous the same folder's index from the preview's previous build, or null: its term shards are reused
      *                 where no term of theirs changed its pages, so an edit writes again only the shards it reaches
+     * @param kept whether a next build will be handed this index as its previous one (the preview): only then are the
+     *             page files it made remembered, by page entry, for that build to reuse
      */
-    public SearchIndex(String folder, SearchIndex previous) {
+    public SearchIndex(String folder, SearchIndex previous, boolean kept) {
         this.folder = folder;
         this.previous = previous;
+        this.joined = kept ? new IdentityHashMap<>() : null;
     }
+
+    /** A page file as {@link #join} wrote it: the same entry at the same page and first section writes the same text. */
+    private record Joined(int page, int firstSection, String text) {
+    }
+
+    /**
+     * Page entry → its page file, when this index is kept for a next build. A page the render memo reused hands over the
+     * same entry object, so its file is known without writing its sections out as JSON again.
+     */
+    private final Map<PageEntry, Joined> joined;
 
     /** The previous build's index until {@link #files()} is made (then dropped: indexes never chain). */
     private SearchIndex previous;
@@ -190,18 +204,30 @@ public final class SearchIndex {
         for (String term : entry.titleTerms()) {
             titlePostings.computeIfAbsent(term, k -> new PageList()).add(page);
         }
-        List<List<Object>> pageSections = new ArrayList<>();
-        for (List<String> section : entry.sections()) {
-            List<Object> numbered = new ArrayList<>();
-            numbered.add(sections++);
-            numbered.addAll(section);
-            pageSections.add(numbered);
+        int firstSection = sections;
+        Joined before = previous == null || previous.joined == null ? null : previous.joined.get(entry);
+        String text;
+        if (before != null && before.page() == page && before.firstSection() == firstSection) {
+            sections += entry.sections().size();
+            text = before.text();
+        } else {
+            List<List<Object>> pageSections = new ArrayList<>();
+            for (List<String> section : entry.sections()) {
+                List<Object> numbered = new ArrayList<>();
+                numbered.add(sections++);
+                numbered.addAll(section);
+                pageSections.add(numbered);
+            }
+            try {
+                text = "window.__kenshoSearch.page(" + page + "," + JSON.writeValueAsString(pageSections) + ");\n";
+            } catch (JsonProcessingException e) {
+                throw new IllegalStateException(e);
+            }
         }
-        try {
-            return "window.__kenshoSearch.page(" + page + "," + JSON.writeValueAsString(pageSections) + ");\n";
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
+        if (joined != null) {
+            joined.put(entry, new Joined(page, firstSection, text));
         }
+        return text;
     }
 
     /** Where page N's own file goes. */
@@ -238,6 +264,17 @@ public final class SearchIndex {
 
         static boolean same(PageList a, PageList b) {
             return a == null ? b == null : a.samePages(b);
+        }
+
+        /** How many runs {@link #runs()} lists (it lists two numbers for each). */
+        int runCount() {
+            int count = 0;
+            for (int i = 0; i < size; i++) {
+                if (i == 0 || pages[i] != pages[i - 1] + 1) {
+                    count++;
+                }
+            }
+            return count;
         }
 
         /** Consecutive pages as runs: the gap before each run, then its length. A term on every page is two numbers. */
@@ -363,13 +400,10 @@ public final class SearchIndex {
         Map<String, String> files = new LinkedHashMap<>();
         try {
             long estimate = 0;
-            Map<String, List<List<Integer>>> entries = new HashMap<>();
             for (Map.Entry<String, PageList> posting : postings.entrySet()) {
-                List<Integer> all = posting.getValue().runs();
                 PageList titled = titlePostings.get(posting.getKey());
-                List<Integer> titles = titled == null ? List.of() : titled.runs();
-                entries.put(posting.getKey(), List.of(all, titles));
-                estimate += posting.getKey().length() * 3L + all.size() * 3L + titles.size() * 3L + 8;
+                estimate += posting.getKey().length() * 3L + posting.getValue().runCount() * 6L
+                        + (titled == null ? 0 : titled.runCount() * 6L) + 8;
             }
             int shards = Integer.highestOneBit((int) Math.max(1, Math.min(4096, estimate / SHARD_BYTES))) * 2;
             boolean[] changed = changedShards(shards);
@@ -377,10 +411,12 @@ public final class SearchIndex {
             for (int i = 0; i < shards; i++) {
                 shardMaps.add(changed[i] ? new TreeMap<>() : null);
             }
-            entries.forEach((term, lists) -> {
+            // Runs are written out only for the shards made again: a reused shard's text already holds its terms'.
+            postings.forEach((term, pagesOf) -> {
                 Map<String, List<List<Integer>>> shard = shardMaps.get(shardOf(term, shards));
                 if (shard != null) {
-                    shard.put(term, lists);
+                    PageList titled = titlePostings.get(term);
+                    shard.put(term, List.of(pagesOf.runs(), titled == null ? List.of() : titled.runs()));
                 }
             });
             shardFiles = new String[shards];

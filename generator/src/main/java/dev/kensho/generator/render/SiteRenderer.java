@@ -181,7 +181,7 @@ public final class SiteRenderer {
         // One index per language on a multilingual site, as Pagefind does: a reader searches the pages of theirs.
         Map<String, SearchIndex> searches = new LinkedHashMap<>();
         for (String locale : navigation.locales()) {
-            searches.put(locale, new SearchIndex(searchFolder(locale), memo == null ? null : memo.lastIndex(searchFolder(locale))));
+            searches.put(locale, new SearchIndex(searchFolder(locale), memo == null ? null : memo.lastIndex(searchFolder(locale)), memo != null));
         }
         long searchPageBytes = 0;
         List<Page> order = navigation.pages();
@@ -217,8 +217,9 @@ public final class SiteRenderer {
                 PageResult result = verification.pages().get(page.relativePath());
                 // The build time is shown only under verified SQL: other pages are reused across minutes.
                 // The files a page read (a ?raw import, a diagram) shape it as its source does.
-                String key = memo == null ? null : RenderMemo.key(shared, page.body(), byPage.get(page).readFiles(), page.frontMatter().toString(),
-                        outcomesFingerprint(result), lastUpdated.get(page.relativePath()), result == null ? "" : builtAt,
+                List<String> key = memo == null ? null : java.util.Arrays.asList(shared, page.body(), byPage.get(page).readFiles(),
+                        page.frontMatter().toString(), memo.outcomesFingerprint(page.outputPath(), result, SiteRenderer::outcomesFingerprint),
+                        lastUpdated.get(page.relativePath()), result == null ? "" : builtAt,
                         String.valueOf(verification.checkedAt().get(page.relativePath())));
                 RenderMemo.Entry reused = memo == null ? null : memo.get(page.outputPath(), key);
                 boolean lastUse = sharing.get(page.relativePath()) == 1;

@@ -33,6 +33,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Comparator;
 import java.util.function.Consumer;
@@ -151,7 +152,28 @@ public final class VerificationCache {
         return freshTimeDependent ? Duration.ZERO : reading.kind() == TimeDependentSql.Kind.CLOCK ? clockPagesFor : MAX_AGE;
     }
 
+    /** A page's key as last computed, with the inputs besides the page it was computed from. */
+    private record KnownKey(String inputs, String key) {
+    }
+
+    /**
+     * Keys by parsed page (by identity: a parsed page never changes). The preview's parse memo hands an unchanged page's
+     * very document to every build, whose key then costs no hashing of every fence again (6 % of an edit's rebuild).
+     */
+    private static final Map<MarkdownDocument, KnownKey> KEYS = java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
+
     public static String key(MarkdownDocument document, String kenshoVersion, String serverIdentity, VerifierSettings settings) {
+        String inputs = kenshoVersion + "\n" + serverIdentity + "\n" + settings;
+        KnownKey known = KEYS.get(document);
+        if (known != null && known.inputs().equals(inputs)) {
+            return known.key();
+        }
+        String key = computeKey(document, kenshoVersion, serverIdentity, settings);
+        KEYS.put(document, new KnownKey(inputs, key));
+        return key;
+    }
+
+    private static String computeKey(MarkdownDocument document, String kenshoVersion, String serverIdentity, VerifierSettings settings) {
         try {
             MessageDigest digest = MessageDigest.getInstance("SHA-256");
             update(digest, kenshoVersion);
