@@ -555,13 +555,15 @@ class BrowserTest {
     }
 
     /**
-     * Every test starts as in a fresh tab: no mark of an earlier test's run (which makes later pages start PostgreSQL
-     * early) and no choice about the early start. The tab itself is kept (a new one per test would cost seconds).
+     * Every test starts as in a fresh tab and a fresh profile's storage: no mark of an earlier test's run (which makes
+     * later pages start PostgreSQL early), no choice about the early start, no kept edit of a snippet and no theme
+     * choice, so no test's outcome depends on the order the tests ran in. The tab itself and its Cache Storage (the
+     * initialised cluster) are kept: a new one per test would cost seconds.
      */
     @BeforeEach
     void asInAFreshTab() {
         if (driver != null && base != null && driver.getCurrentUrl().startsWith(base)) {
-            js("try { sessionStorage.removeItem('kensho-run-ran'); localStorage.removeItem('kensho-run-early') } catch (e) {}");
+            js("try { sessionStorage.clear(); localStorage.clear() } catch (e) {}");
         }
     }
 
