@@ -193,7 +193,8 @@ final class NodeTree {
                 throw new Malformed("unclosed node");
             }
             if (next == CLOSE_NODE) {
-                return new Node(type, fields);
+                // PostgreSQL 14 writes a range table entry as RTE, 15 on as RANGETBLENTRY: one name for every reader.
+                return new Node(type.equals("RTE") ? "RANGETBLENTRY" : type, fields);
             }
             if (isDelimiter(next) || !next.startsWith(":")) {
                 throw new Malformed("a field without a name in " + type);

@@ -34,7 +34,7 @@ import java.util.Set;
  * with the built-in {@code =} to another of its kind, given to a function that finds the object by it, shown as a name
  * (reg*), tested for NULL or counted ({@link #misused}); any other use shows how far the server's counter had run. A row,
  * an array or a whole catalog row holding one carries it ({@link #carries}), and so does a view of the page's: its query
- * is judged where a later statement uses it, in the tree after rewriting ({@link #pagesViewsExpanded}). A plain SELECT
+ * is judged where a later statement uses it, in the tree after rewriting ({@link #rewrittenJudged}), and so is a rule's action. A plain SELECT
  * that only shows a counter fails its own claim and no later one ({@link Found#shownOnly}).
  */
 final class ParseTreeGate {
@@ -51,10 +51,13 @@ final class ParseTreeGate {
     private static final long BOOL = 16, NAME = 19, REGCLASS = 2205, REGNAMESPACE = 4089;
     /** Types whose values are OIDs: an OID shown as a name (its output function) reads nothing; its number does. */
     private static final Set<Long> REG_TYPES = Set.of(24L, 2202L, 2203L, 2204L, 2205L, 2206L, 3734L, 3769L, 4089L, 4096L, 4191L);
-    /** oid, xid, xid8, cid, tid, pg_lsn, pg_snapshot, txid_snapshot: values the server's shared counters gave. */
-    private static final Set<Long> COUNTER_TYPES = Set.of(26L, 28L, 5069L, 29L, 27L, 3220L, 5038L, 2970L);
+    /**
+     * oid, xid, xid8, cid, tid, pg_lsn, pg_snapshot, txid_snapshot: values the server's shared counters gave; oidvector is
+     * OIDs (a function's argument types, an index's operator classes), one of the page's among them as well.
+     */
+    private static final Set<Long> COUNTER_TYPES = Set.of(26L, 28L, 5069L, 29L, 27L, 3220L, 5038L, 2970L, 30L);
     /** Arrays of those types. */
-    private static final Set<Long> COUNTER_ARRAYS = Set.of(1028L, 1011L, 271L, 1012L, 1010L, 3221L, 5039L, 2949L);
+    private static final Set<Long> COUNTER_ARRAYS = Set.of(1028L, 1011L, 271L, 1012L, 1010L, 3221L, 5039L, 2949L, 1013L);
     /** Both, for the catalog's query of the relations whose rows hold one ({@link TreeReads.Catalog#counterRows}). */
     static final String COUNTER_TYPE_LIST = java.util.stream.Stream.concat(COUNTER_TYPES.stream(), COUNTER_ARRAYS.stream()).sorted()
             .map(String::valueOf).collect(java.util.stream.Collectors.joining(", "));
@@ -154,7 +157,7 @@ final class ParseTreeGate {
      * functions that are not volatile (a volatile one, nextval or set_config, or a function of the page's, may keep what it
      * is given). What such a statement shows, a later snippet cannot read: it fails its own claim and no other.
      */
-    private boolean onlyShows(NodeTree.Node top) {
+    boolean onlyShows(NodeTree.Node top) {
         if (top.node("utilityStmt") != null) {
             return false;
         }
@@ -173,22 +176,55 @@ final class ParseTreeGate {
     private static final List<String> FUNCTION_FIELDS = List.of("funcid", "opfuncid", "aggfnoid", "winfnoid");
 
     /**
-     * A query after rewriting ({@code debug_print_rewritten}) as this gate judges it, or null when it expands no view of the
-     * page's: a view the page made is there as the subquery it stands for (from PostgreSQL 16 on its range entry keeps the
-     * view's relid), so what its query shows is judged where the later statement uses it; a built-in view (pg_locks,
-     * information_schema's) goes back to the relation the parse tree names, judged as there and not by its own query.
+     * A query after rewriting ({@code debug_print_rewritten}) as this gate judges it, or null when rewriting added nothing
+     * of the page's to it: a view the page made is there as the subquery it stands for (or, for a view INSERT, UPDATE or
+     * DELETE write through, as the relation whose query was merged into the statement), so what its query shows is judged
+     * where the later statement uses it; a rule's action (its querySource is not the original's) is judged as a statement
+     * of its own; a built-in view (pg_locks, information_schema's) goes back to the relation the parse tree names, judged as
+     * there and not by its own query. The page's views the query holds are added to {@code covered}: a view the parse
+     * trees read that no rewritten query covers was never judged ({@link TreeReads#judged}). A utility statement (CREATE
+     * TABLE AS, EXPLAIN, DECLARE) is not rewritten by the report: the server rewrites its query later, unreported.
      */
-    NodeTree.Node pagesViewsExpanded(NodeTree.Node query) {
-        boolean[] page = {false};
-        NodeTree.Node copy = (NodeTree.Node) viewsAsRelations(query, page);
-        return page[0] ? copy : null;
+    NodeTree.Node rewrittenJudged(NodeTree.Node query, Set<Long> covered) {
+        if (query.get("utilityStmt") != null) {
+            return null;
+        }
+        Set<Long> pages = new java.util.HashSet<>();
+        NodeTree.Node copy = (NodeTree.Node) viewsAsRelations(query, pages);
+        covered.addAll(pages);
+        return !pages.isEmpty() || query.number("querySource", 0) != 0 ? copy : null;
     }
 
-    private Object viewsAsRelations(Object value, boolean[] page) {
+    /**
+     * The OID of the view a range entry stands for after rewriting, or 0: from PostgreSQL 16 on an expanded view's subquery
+     * entry keeps the view's relid; 14 and 15 clear it, and the view's stored query starts with its {@code *OLD*} entry (a
+     * relation of kind v aliased old), which names it. A relation of kind v is a view INSERT, UPDATE or DELETE writes
+     * through (or 14's and 15's {@code *OLD*} and {@code *NEW*} themselves).
+     */
+    private static long viewOf(NodeTree.Node rte) {
+        long kind = rte.number("rtekind", -1);
+        if (kind == 0) {
+            return "v".equals(rte.text("relkind")) ? rte.number("relid", 0) : 0;
+        }
+        if (kind != 1 || rte.node("subquery") == null) {
+            return 0;
+        }
+        if (rte.number("relid", 0) != 0) {
+            return rte.number("relid", 0);
+        }
+        List<Object> rtable = rte.node("subquery").list("rtable");
+        if (!rtable.isEmpty() && rtable.get(0) instanceof NodeTree.Node old && old.number("rtekind", -1) == 0
+                && "v".equals(old.text("relkind")) && old.node("alias") != null && "old".equals(old.node("alias").text("aliasname"))) {
+            return old.number("relid", 0);
+        }
+        return 0;
+    }
+
+    private Object viewsAsRelations(Object value, Set<Long> pages) {
         if (value instanceof List<?> list) {
             List<Object> copy = new ArrayList<>(list.size());
             for (Object item : list) {
-                copy.add(viewsAsRelations(item, page));
+                copy.add(viewsAsRelations(item, pages));
             }
             return copy;
         }
@@ -196,15 +232,18 @@ final class ParseTreeGate {
             return value;
         }
         Map<String, Object> fields = new java.util.LinkedHashMap<>();
-        boolean view = node.type().equals("RANGETBLENTRY") && node.number("rtekind", -1) == 1 && node.number("relid", 0) != 0;
-        if (view && catalog.relations().containsKey(node.number("relid", 0))) {
+        long view = node.type().equals("RANGETBLENTRY") ? viewOf(node) : 0;
+        if (view != 0 && catalog.relations().containsKey(view)) {
             fields.putAll(node.fields());
             fields.put("rtekind", "0");
+            fields.put("relid", String.valueOf(view));
             fields.remove("subquery");
             return new NodeTree.Node(node.type(), fields);
         }
-        page[0] |= view;
-        node.fields().forEach((field, child) -> fields.put(field, viewsAsRelations(child, page)));
+        if (view != 0) {
+            pages.add(view);
+        }
+        node.fields().forEach((field, child) -> fields.put(field, viewsAsRelations(child, pages)));
         return new NodeTree.Node(node.type(), fields);
     }
 
@@ -422,6 +461,8 @@ final class ParseTreeGate {
                 yield targets(sub).stream().anyMatch(t -> carries(t, inner));
             }
             case "VAR" -> carriesVar(node, scope);
+            // A function whose result row holds a counter (pg_get_object_address()'s objid): the row shows it.
+            case "FUNCEXPR" -> catalog.counterResults().contains(node.number("funcid", -1));
             default -> false;
         };
     }
@@ -453,6 +494,9 @@ final class ParseTreeGate {
         if (kind == 2 || kind == 9) {
             return attno == 0 ? aliases.stream().anyMatch(a -> carries(a, outer))
                     : attno <= aliases.size() && carries(aliases.get((int) attno - 1), outer);
+        }
+        if (kind == 3 && attno == 0) { // RTE_FUNCTION: a whole row of what its functions return
+            return rte.list("functions").stream().anyMatch(f -> f instanceof NodeTree.Node call && carries(call.get("funcexpr"), outer));
         }
         return kind == 0 && attno == 0 && catalog.counterRows().contains(rte.number("relid", -1));
     }
@@ -573,6 +617,7 @@ final class ParseTreeGate {
     private static String typeName(long type) {
         return switch ((int) type) {
             case 26 -> "oid";
+            case 30 -> "oidvector";
             case 28 -> "xid";
             case 5069 -> "xid8";
             case 29 -> "cid";

@@ -335,16 +335,21 @@ final class ScriptRunner {
                 stoppedPage = !outcome.passed() && !run.ranAsWritten;
             }
             KenshoSettingsReaders.Scan scanned = KenshoSettingsReaders.scan(snippet.sql(), claimsPlans);
-            if (readsKenshosSettings == null && (read = scanned.read()) != null) {
+            List<TreeReads.Seen> seen = parsedHere.stream().map(ParseCapture::seen).toList();
+            // A counter a plain SELECT only showed: this snippet's claim cannot rest on it, and no later one reads it.
+            KenshoSettingsReaders.Read shownHere = null;
+            KenshoSettingsReaders.Read textRead = readsKenshosSettings == null ? scanned.read() : null;
+            if (textRead != null && textRead.shared() == ServerWideReaders.Shared.COUNTERS && TreeReads.onlyShow(seen, treeCatalog)) {
+                // Found by the text gate as by the tree gate (Found#shownOnly): what such a statement shows, nothing keeps.
+                shownHere = textRead;
+            } else if (textRead != null) {
                 readsKenshosSettings = snippet;
+                read = textRead;
             }
             java.util.Set<String> spelledHere = scanned.spelled();
             spelled.addAll(spelledHere);
-            // A counter a plain SELECT only showed: this snippet's claim cannot rest on it, and no later one reads it.
-            KenshoSettingsReaders.Read shownHere = null;
             if (readsKenshosSettings == null) {
                 // The backstop: what the server's own parse trees show read that the text never names (TreeReads).
-                List<TreeReads.Seen> seen = parsedHere.stream().map(ParseCapture::seen).toList();
                 KenshoSettingsReaders.Read built = TreeReads.unspelled(seen, treeCatalog, spelled, claimsPlans);
                 // The judge of what the text gate let pass: restrictions, Kensho's own objects, derived counters (ParseTreeGate).
                 ParseTreeGate.Found judged = built == null ? TreeReads.judged(seen, treeCatalog) : null;
@@ -353,7 +358,7 @@ final class ScriptRunner {
                     read = new KenshoSettingsReaders.Read(built.what() + ", read by a statement the page built at run time, in the "
                             + "snippet at " + snippet.location(), RUN_TIME, built.shared());
                 } else if (judged != null && judged.shownOnly()) {
-                    shownHere = new KenshoSettingsReaders.Read(judged.what() + ", in the snippet at " + snippet.location(), RUN_TIME,
+                    shownHere = shownHere != null ? shownHere : new KenshoSettingsReaders.Read(judged.what() + ", in the snippet at " + snippet.location(), RUN_TIME,
                             judged.shared());
                 } else if (judged != null) {
                     readsKenshosSettings = snippet;

@@ -38,8 +38,11 @@ final class TreeReads {
     /** The innermost frame of a context when a statement runs inside a SQL function. */
     private static final Pattern SQL_FUNCTION = Pattern.compile("SQL function \"([^\"]+)\"");
     private static final Pattern BLANKS = Pattern.compile("\\s+");
-    /** A view expanded into a subquery (its relid and relkind are kept on the subquery's entry from PostgreSQL 16 on). */
-    private static final Pattern VIEW = Pattern.compile(":relkind\\s+v\\s");
+    /**
+     * A view expanded into a subquery (its relid and relkind are kept on the subquery's entry from PostgreSQL 16 on; 14 and
+     * 15 keep them on the view query's own *OLD* entry), or a rule's action (a querySource other than the original's).
+     */
+    private static final Pattern VIEW = Pattern.compile(":relkind\\s+v\\s|:querySource\\s+[1-9]");
     private static final Pattern VIEW_READ = Pattern.compile(":relid\\s+(\\d+)\\s+(?::inh\\s+\\S+\\s+)?:relkind\\s+v\\s");
     private static final Pattern LIST_ITEM = Pattern.compile("\"((?:[^\"\\\\]|\\\\.)*)\"");
 
@@ -55,14 +58,25 @@ final class TreeReads {
         final java.util.List<String> contexts = new java.util.ArrayList<>();
         private long kept;
 
+        /**
+         * The functions the trees after rewriting call: rewriting adds what no parse tree shows (a column's default on
+         * INSERT), and a function of the page's called there may be a copy of a built-in's body ({@link #callsOnlyBuiltIns}).
+         */
+        private final Set<Long> rewrittenFunctions = new LinkedHashSet<>();
+
         /** The rewritten trees (lists of queries) that expand a view of the page's, for {@link ParseTreeGate}. */
         final java.util.List<String> rewritten = new java.util.ArrayList<>();
 
         /**
          * Keeps a statement's tree after rewriting when it expands a view (a page's view is a relation of kind v in the
-         * parse tree, its query only here); a tree too large to keep is kept as null, which no claim passes.
+         * parse tree, its query only here) or holds a rule's action; a tree too large to keep is kept as null, which no
+         * claim passes.
          */
         void rewritten(String tree) {
+            Matcher m = FUNCTION.matcher(tree);
+            while (m.find()) {
+                rewrittenFunctions.add(Long.parseLong(m.group(1)));
+            }
             if (!VIEW.matcher(tree).find()) {
                 return;
             }
@@ -111,6 +125,15 @@ final class TreeReads {
             }
         }
 
+        /**
+         * Whether every function the statement's trees call is pg_catalog's. Only then is a body reported under the name of a
+         * pg_catalog SQL function that function's ({@link Catalog#builtInBody}): the context names a function by name
+         * alone, and a function of the page's may be a copy of a built-in's body under the built-in's name.
+         */
+        boolean callsOnlyBuiltIns(Catalog catalog) {
+            return catalog.functions().keySet().containsAll(functions) && catalog.functions().keySet().containsAll(rewrittenFunctions);
+        }
+
         private static String unescape(String atom) {
             return atom.replaceAll("\\\\(.)", "$1");
         }
@@ -122,21 +145,25 @@ final class TreeReads {
      * whose pg_catalog objects carry the same OIDs), never on the page's.
      */
     record Catalog(Map<Long, String> relations, Map<Long, String> functions, Map<Long, Map<Long, String>> attributes,
-                   Set<Long> equalities, Set<Long> counterRows, Set<Long> steady, Map<String, List<String>> bodies, int major,
-                   Set<Long> guard) {
+                   Set<Long> equalities, Set<Long> counterRows, Set<Long> counterResults, Set<Long> steady,
+                   Map<String, List<String>> bodies, int major, Set<Long> guard) {
 
-        static final Catalog NONE = new Catalog(Map.of(), Map.of(), Map.of(), Set.of(), Set.of(), Set.of(), Map.of(), 0, Set.of());
+        static final Catalog NONE = new Catalog(Map.of(), Map.of(), Map.of(), Set.of(), Set.of(), Set.of(), Set.of(), Map.of(), 0,
+                Set.of());
 
         /** The same catalog knowing the OIDs of Kensho's guard (its function and event trigger) in every page's database. */
         Catalog withGuard(Set<Long> oids) {
-            return new Catalog(relations, functions, attributes, equalities, counterRows, steady, bodies, major, Set.copyOf(oids));
+            return new Catalog(relations, functions, attributes, equalities, counterRows, counterResults, steady, bodies, major,
+                    Set.copyOf(oids));
         }
 
         /**
          * Also information_schema's views (their OIDs are as fixed as pg_catalog's), the columns of them all by attribute
          * number, pg_catalog's {@code =} operators, and the relations whose rows hold a counter-typed column (a whole row of
-         * one, as {@code to_jsonb(c)}, shows the counter), and pg_catalog's functions that are not volatile (they keep
-         * nothing of what they are given): what {@link ParseTreeGate} compares a tree's numbers with.
+         * one, as {@code to_jsonb(c)}, shows the counter), pg_catalog's functions whose result rows hold one (their OUT or
+         * TABLE columns, or the columns of the composite type they return: {@code to_jsonb(x) FROM pg_get_object_address(…) x}
+         * shows it), and pg_catalog's functions that are not volatile (they keep nothing of what they are given): what
+         * {@link ParseTreeGate} compares a tree's numbers with.
          */
         static Catalog read(Connection admin) throws SQLException {
             Map<Long, String> relations = new HashMap<>();
@@ -144,6 +171,7 @@ final class TreeReads {
             Map<Long, Map<Long, String>> attributes = new HashMap<>();
             Set<Long> equalities = new java.util.HashSet<>();
             Set<Long> counterRows = new java.util.HashSet<>();
+            Set<Long> counterResults = new java.util.HashSet<>();
             Set<Long> steady = new java.util.HashSet<>();
             String builtIn = " IN ('pg_catalog'::pg_catalog.regnamespace, 'information_schema'::pg_catalog.regnamespace)";
             synchronized (admin) {
@@ -158,7 +186,14 @@ final class TreeReads {
                              + " WHERE oprname = '=' AND oprnamespace = 'pg_catalog'::pg_catalog.regnamespace"
                              + " UNION ALL SELECT DISTINCT 'c', a.attrelid::bigint, '', 0 FROM pg_catalog.pg_attribute a"
                              + " JOIN pg_catalog.pg_class c ON c.oid = a.attrelid WHERE a.attnum > 0 AND c.relnamespace" + builtIn
-                             + " AND a.atttypid::pg_catalog.int8 IN (" + ParseTreeGate.COUNTER_TYPE_LIST + ")")) {
+                             + " AND a.atttypid::pg_catalog.int8 IN (" + ParseTreeGate.COUNTER_TYPE_LIST + ")"
+                             + " UNION ALL SELECT 'x', p.oid::bigint, '', 0 FROM pg_catalog.pg_proc p"
+                             + " WHERE p.pronamespace = 'pg_catalog'::pg_catalog.regnamespace AND (EXISTS (SELECT FROM"
+                             + " pg_catalog.generate_subscripts(p.proallargtypes, 1) AS i WHERE p.proargmodes[i] IN ('o', 'b', 't')"
+                             + " AND p.proallargtypes[i]::pg_catalog.int8 IN (" + ParseTreeGate.COUNTER_TYPE_LIST + ")) OR EXISTS (SELECT FROM"
+                             + " pg_catalog.pg_type y JOIN pg_catalog.pg_attribute a ON a.attrelid = y.typrelid"
+                             + " WHERE y.oid = p.prorettype AND a.attnum > 0"
+                             + " AND a.atttypid::pg_catalog.int8 IN (" + ParseTreeGate.COUNTER_TYPE_LIST + ")))")) {
                     while (rs.next()) {
                         switch (rs.getString(1)) {
                             case "r" -> relations.put(rs.getLong(2), rs.getString(3));
@@ -169,6 +204,7 @@ final class TreeReads {
                                 }
                             }
                             case "c" -> counterRows.add(rs.getLong(2));
+                            case "x" -> counterResults.add(rs.getLong(2));
                             case "a" -> attributes.computeIfAbsent(rs.getLong(2), k -> new HashMap<>()).put(rs.getLong(4), rs.getString(3));
                             default -> equalities.add(rs.getLong(2));
                         }
@@ -177,7 +213,7 @@ final class TreeReads {
             }
             attributes.replaceAll((k, v) -> Map.copyOf(v));
             return new Catalog(Map.copyOf(relations), Map.copyOf(functions), Map.copyOf(attributes), Set.copyOf(equalities),
-                    Set.copyOf(counterRows), Set.copyOf(steady), bodies(admin),
+                    Set.copyOf(counterRows), Set.copyOf(counterResults), Set.copyOf(steady), bodies(admin),
                     admin.getMetaData().getDatabaseMajorVersion(), Set.of());
         }
 
@@ -204,10 +240,13 @@ final class TreeReads {
             return Map.copyOf(bodies);
         }
 
-        /** Whether {@code tree}, reported in the context {@code where}, is (part of) the body of the pg_catalog SQL function running there. */
-        boolean builtInBody(String tree, String where) {
+        /**
+         * Whether {@code tree}, reported in the context {@code where}, is (part of) the body of the pg_catalog SQL function
+         * running there, which the statement's trees call ({@code called}: the built-in is called where it is judged).
+         */
+        boolean builtInBody(String tree, String where, Set<Long> called) {
             Matcher frame = where == null ? null : SQL_FUNCTION.matcher(where);
-            if (frame == null || !frame.lookingAt()) {
+            if (frame == null || !frame.lookingAt() || called.stream().noneMatch(id -> frame.group(1).equals(functions.get(id)))) {
                 return false;
             }
             String folded = folded(tree);
@@ -233,7 +272,7 @@ final class TreeReads {
     }
 
     private static final Pattern COUNTER_TYPED = Pattern.compile(
-            ":(?:vartype|consttype|funcresulttype|resulttype|aggtype|opresulttype|wintype)\\s+(?:26|27|28|29|5069|3220|5038|2970|24|2202|2203|2204|2205|2206|3734|3769|4089|4096|4191)\\s");
+            ":(?:vartype|consttype|funcresulttype|resulttype|aggtype|opresulttype|wintype)\\s+(?:26|27|28|29|30|5069|3220|5038|2970|24|2202|2203|2204|2205|2206|3734|3769|4089|4096|4191)\\s");
 
     /**
      * The first thing the trees {@code seen} show read that no claim may rest on, judged on the trees themselves
@@ -245,18 +284,17 @@ final class TreeReads {
         ParseTreeGate gate = new ParseTreeGate(catalog);
         ParseTreeGate.Found shown = null;
         for (Seen one : seen) {
-            if (catalog.major() >= 16 && one.rewritten.isEmpty() && one.trees.stream().anyMatch(t -> t != null && pagesView(t, catalog))) {
-                // From 16 on a view stays named on its expansion: none reported means the page turned the report off.
-                return new ParseTreeGate.Found("a view of the page's whose query the server did not report after rewriting "
-                        + "(Kensho's session setting debug_print_rewritten = on reports it; the page changed it)",
-                        ServerWideReaders.Shared.DATABASES);
-            }
+            // The page's views the statement's parse trees read: each must be covered by a query after rewriting, judged.
+            Set<Long> read = new java.util.HashSet<>();
+            one.trees.stream().filter(java.util.Objects::nonNull).forEach(t -> read.addAll(pagesViews(t, catalog)));
+            Set<Long> covered = new java.util.HashSet<>();
             List<String> trees = new java.util.ArrayList<>(one.trees);
             trees.addAll(one.rewritten);
             for (int t = 0; t < trees.size(); t++) {
                 String tree = trees.get(t);
                 boolean rewritten = t >= one.trees.size();
-                if (tree != null && !rewritten && (!relevant(tree, catalog) || catalog.builtInBody(tree, one.contexts.get(t)))) {
+                if (tree != null && !rewritten && (!relevant(tree, catalog)
+                        || one.callsOnlyBuiltIns(catalog) && catalog.builtInBody(tree, one.contexts.get(t), one.functions))) {
                     continue;
                 }
                 List<NodeTree.Node> queries;
@@ -270,8 +308,9 @@ final class TreeReads {
                             + (ParseCapture.MAX_TREE_CHARS >> 20) + " MB together, or malformed)", ServerWideReaders.Shared.DATABASES);
                 }
                 for (NodeTree.Node query : queries) {
-                    // After rewriting, only where a view of the page's was expanded: built-in views stay the relations they are.
-                    NodeTree.Node judged = rewritten ? gate.pagesViewsExpanded(query) : query;
+                    // After rewriting, only where a view of the page's was expanded or a rule added an action: built-in
+                    // views stay the relations they are.
+                    NodeTree.Node judged = rewritten ? gate.rewrittenJudged(query, covered) : query;
                     ParseTreeGate.Found found = judged == null ? null : gate.judge(judged);
                     if (found != null && !found.shownOnly()) {
                         return found;
@@ -279,19 +318,54 @@ final class TreeReads {
                     shown = shown != null ? shown : found;
                 }
             }
+            if (!covered.containsAll(read)) {
+                return new ParseTreeGate.Found("a view of the page's whose query the server did not report after rewriting "
+                        + "(it does not for a view CREATE TABLE AS, EXPLAIN, DECLARE or PREPARE reads, nor when the page turns "
+                        + "Kensho's session setting debug_print_rewritten off), so no gate judged what it reads",
+                        ServerWideReaders.Shared.DATABASES);
+            }
         }
         return shown;
     }
 
-    /** Whether the parse tree {@code tree} reads a view the page made (a relation of kind v that is not a built-in one). */
-    private static boolean pagesView(String tree, Catalog catalog) {
-        Matcher m = VIEW_READ.matcher(tree);
-        while (m.find()) {
-            if (!catalog.relations().containsKey(Long.parseLong(m.group(1)))) {
-                return true;
+    /**
+     * Whether the statements whose trees are {@code seen} only show rows ({@link ParseTreeGate#onlyShows}): each one's own
+     * tree (reported outside any function) is a plain SELECT calling only pg_catalog's functions that keep nothing. A
+     * counter the text gate finds in such a snippet fails its own claim and no later one, as the tree gate's does.
+     */
+    static boolean onlyShow(List<Seen> seen, Catalog catalog) {
+        ParseTreeGate gate = new ParseTreeGate(catalog);
+        boolean any = false;
+        for (Seen one : seen) {
+            for (int t = 0; t < one.trees.size(); t++) {
+                if (one.contexts.get(t) != null) {
+                    continue;
+                }
+                String tree = one.trees.get(t);
+                try {
+                    if (tree == null || !gate.onlyShows(NodeTree.read(tree.strip()))) {
+                        return false;
+                    }
+                } catch (NodeTree.Malformed e) {
+                    return false;
+                }
+                any = true;
             }
         }
-        return false;
+        return any;
+    }
+
+    /** The views the page made that the parse tree {@code tree} reads (relations of kind v that are not built-in ones). */
+    private static Set<Long> pagesViews(String tree, Catalog catalog) {
+        Set<Long> views = new java.util.HashSet<>();
+        Matcher m = VIEW_READ.matcher(tree);
+        while (m.find()) {
+            long relid = Long.parseLong(m.group(1));
+            if (!catalog.relations().containsKey(relid)) {
+                views.add(relid);
+            }
+        }
+        return views;
     }
 
     private static boolean relevant(String tree, Catalog catalog) {
@@ -309,8 +383,10 @@ final class TreeReads {
         }
         m = FUNCTION.matcher(tree);
         while (m.find()) {
-            String name = catalog.functions().get(Long.parseLong(m.group(1)));
-            if (name != null && ParseTreeGate.relevant(name)) {
+            long funcid = Long.parseLong(m.group(1));
+            String name = catalog.functions().get(funcid);
+            // A function whose result row holds a counter: a whole row of it (to_jsonb(x) FROM f() x) holds one.
+            if (name != null && (ParseTreeGate.relevant(name) || catalog.counterResults().contains(funcid))) {
                 return true;
             }
         }
