@@ -312,6 +312,10 @@ final class TreeReads {
                     // views stay the relations they are.
                     NodeTree.Node judged = rewritten ? gate.rewrittenJudged(query, covered) : query;
                     ParseTreeGate.Found found = judged == null ? null : gate.judge(judged);
+                    if (found != null && found.shownOnly() && !statementShows(one)) {
+                        // A plain SELECT the statement prepares (PREPARE) is shown by a later EXECUTE: what it reads lasts.
+                        found = new ParseTreeGate.Found(found.what(), found.shared());
+                    }
                     if (found != null && !found.shownOnly()) {
                         return found;
                     }
@@ -353,6 +357,18 @@ final class TreeReads {
             }
         }
         return any;
+    }
+
+    /** Whether the statement's own tree (its first, reported outside any function) is a query, not a utility statement. */
+    private static boolean statementShows(Seen one) {
+        if (one.trees.isEmpty() || one.trees.get(0) == null || one.contexts.get(0) != null) {
+            return false;
+        }
+        try {
+            return NodeTree.head(one.trees.get(0).strip()).commandType() == 1; // CMD_SELECT on every version; a utility is not
+        } catch (NodeTree.Malformed e) {
+            return false;
+        }
     }
 
     /** The views the page made that the parse tree {@code tree} reads (relations of kind v that are not built-in ones). */

@@ -31,6 +31,9 @@ class GateHolesTest extends VerifierFixture {
                 .add("", "EXPLAIN (COSTS OFF) SELECT late FROM v;",
                         "                       QUERY PLAN\n---------------------------------------------------------\n"
                         + " Index Scan using pg_class_relname_nsp_index on pg_class\n   Index Cond: (relname = 't'::name)\n").last());
+        assertNotPassed(page().add("", VIEW)
+                .add("", "PREPARE p AS SELECT late FROM v;")
+                .add("", "EXECUTE p;", " late\n------\n t\n").last());
         // The same view read by a plain statement is judged where it is used (and the one that reads only the page's rows passes).
         assertPassed(page().add("", "CREATE TABLE t (id int);\nINSERT INTO t VALUES (1);\nCREATE VIEW v AS SELECT id FROM t;")
                 .add("", "CREATE TABLE s AS SELECT id FROM t;")
