@@ -74,15 +74,15 @@ class InvisibleCheckTest {
     void aClaimOnWhatKenshosSessionSettingsShowCannotPass() throws Exception {
         Outcome direct = page().add("", "SELECT current_setting('debug_print_parse') AS shown;", " shown\n-------\n on\n").last();
         assertEquals("this claim cannot be checked: the page reads a setting Kensho gives its session and a reader's session does "
-                + "not have (debug_print_parse, at page.md:1:24; Kensho sets application_name, client_min_messages, debug_pretty_print "
-                + "and debug_print_parse to see parse trees)", direct.failure().message());
+                + "not have (debug_print_parse, at page.md:1:24; Kensho sets application_name, client_min_messages, debug_pretty_print, "
+                + "debug_print_parse and debug_print_rewritten to see parse trees)", direct.failure().message());
         assertEquals("page.md:1:24", direct.failure().location().toString());
         // On a page that claims a plan, auto_explain's settings are Kensho's too.
         Outcome capturing = page().add("", "SELECT current_setting('auto_explain.log_analyze') AS shown;", " shown\n-------\n on\n")
                 .add("max-buffers=100", "SELECT 1 AS one;", " one\n-----\n   1\n").run().outcomes().get(0);
         assertEquals("this claim cannot be checked: the page reads a setting Kensho gives its session and a reader's session does "
                 + "not have (auto_explain's settings, at page.md:1:24; Kensho sets application_name, client_min_messages, "
-                + "debug_pretty_print, debug_print_parse, session_preload_libraries and auto_explain's settings to see plans and parse "
+                + "debug_pretty_print, debug_print_parse, debug_print_rewritten, session_preload_libraries and auto_explain's settings to see plans and parse "
                 + "trees)", capturing.failure().message());
         // Through a function defined earlier, its body a dollar-quoted string: the later claim fails at its own line.
         PageResult hidden = page()
@@ -90,7 +90,7 @@ class InvisibleCheckTest {
                 .add("", "SELECT level() = 'log' AS kenshos;", " kenshos\n---------\n t\n").run();
         assertEquals("this claim cannot be checked: the page reads a setting Kensho gives its session and a reader's session does "
                 + "not have (client_min_messages, at page.md:1:54; Kensho sets application_name, client_min_messages, "
-                + "debug_pretty_print and debug_print_parse to see parse trees)", hidden.outcomes().get(1).failure().message());
+                + "debug_pretty_print, debug_print_parse and debug_print_rewritten to see parse trees)", hidden.outcomes().get(1).failure().message());
         assertEquals("page.md:5:1", hidden.outcomes().get(1).failure().location().toString());
         // A computed name could be any of them; a list of every setting holds them all.
         assertTrue(page().add("", "SELECT current_setting('debug_' || 'print_parse') AS shown;", " shown\n-------\n on\n").last()
@@ -102,8 +102,8 @@ class InvisibleCheckTest {
                 " n\n---\n 1\n").last();
         assertEquals("this claim cannot be checked: the page reads a setting Kensho gives its session and a reader's session does "
                 + "not have (pg_stat_activity, at page.md:1:27; Kensho sets application_name, client_min_messages, debug_pretty_print, "
-                + "debug_print_parse, session_preload_libraries and auto_explain's settings to see plans and parse trees)",
-                sessions.failure().message());
+                + "debug_print_parse, debug_print_rewritten, session_preload_libraries and auto_explain's settings to see plans and "
+                + "parse trees)", sessions.failure().message());
         // The role settings Kensho gives the page's role are Kensho's too.
         assertTrue(page().add("", "SELECT rolconfig IS NULL AS none FROM pg_roles WHERE rolname = current_user;", " none\n------\n f\n")
                 .last().failure().message().contains("(rolconfig, at page.md:1:8;"));
@@ -127,8 +127,8 @@ class InvisibleCheckTest {
                 {"SELECT setting FROM pg_settings WHERE name IN ('work_mem', 'debug_print_parse');", " on\n 4096\n"}}) {
             Outcome outcome = page().add("", read[0], " setting\n---------\n" + read[1]).last();
             assertEquals("this claim cannot be checked: the page reads a setting Kensho gives its session and a reader's session does "
-                    + "not have (pg_settings, at page.md:1:21; Kensho sets application_name, client_min_messages, debug_pretty_print "
-                    + "and debug_print_parse to see parse trees)", outcome.failure().message(), read[0]);
+                    + "not have (pg_settings, at page.md:1:21; Kensho sets application_name, client_min_messages, debug_pretty_print, "
+                    + "debug_print_parse and debug_print_rewritten to see parse trees)", outcome.failure().message(), read[0]);
             assertEquals("page.md:1:21", outcome.failure().location().toString(), read[0]);
         }
         // On a page that claims a plan, a LIKE that matches auto_explain's settings reads Kensho's.
