@@ -180,7 +180,7 @@ final class ParseTreeGate {
      * of the page's to it: a view the page made is there as the subquery it stands for (or, for a view INSERT, UPDATE or
      * DELETE write through, as the relation whose query was merged into the statement), so what its query shows is judged
      * where the later statement uses it; a rule's action (its querySource is not the original's) is judged as a statement
-     * of its own; a built-in view (pg_locks, information_schema's) goes back to the relation the parse tree names, judged as
+     * of its own, and so is an INSERT, UPDATE or MERGE, which rewriting gives the columns' defaults it stores; a built-in view (pg_locks, information_schema's) goes back to the relation the parse tree names, judged as
      * there and not by its own query. The page's views the query holds are added to {@code covered}: a view the parse
      * trees read that no rewritten query covers was never judged ({@link TreeReads#judged}). A utility statement (CREATE
      * TABLE AS, EXPLAIN, DECLARE) is not rewritten by the report: the server rewrites its query later, unreported.
@@ -192,7 +192,11 @@ final class ParseTreeGate {
         Set<Long> pages = new java.util.HashSet<>();
         NodeTree.Node copy = (NodeTree.Node) viewsAsRelations(query, pages);
         covered.addAll(pages);
-        return !pages.isEmpty() || query.number("querySource", 0) != 0 ? copy : null;
+        // UPDATE 2, INSERT 3, MERGE 5 (a utility is 5 on 14, left above): rewriting adds the columns' defaults to what
+        // they store, expressions no parse tree shows.
+        long command = query.number("commandType", -1);
+        boolean defaults = command == 2 || command == 3 || command == 5;
+        return !pages.isEmpty() || defaults || query.number("querySource", 0) != 0 ? copy : null;
     }
 
     /**

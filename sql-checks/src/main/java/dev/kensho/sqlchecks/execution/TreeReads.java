@@ -69,15 +69,15 @@ final class TreeReads {
 
         /**
          * Keeps a statement's tree after rewriting when it expands a view (a page's view is a relation of kind v in the
-         * parse tree, its query only here) or holds a rule's action; a tree too large to keep is kept as null, which no
-         * claim passes.
+         * parse tree, its query only here), holds a rule's action, or holds a counter-typed value (rewriting adds the
+         * columns' defaults to an INSERT); a tree too large to keep is kept as null, which no claim passes.
          */
         void rewritten(String tree) {
             Matcher m = FUNCTION.matcher(tree);
             while (m.find()) {
                 rewrittenFunctions.add(Long.parseLong(m.group(1)));
             }
-            if (!VIEW.matcher(tree).find()) {
+            if (!VIEW.matcher(tree).find() && !COUNTER_TYPED.matcher(tree).find()) {
                 return;
             }
             boolean keep = kept + tree.length() <= ParseCapture.MAX_TREE_CHARS;

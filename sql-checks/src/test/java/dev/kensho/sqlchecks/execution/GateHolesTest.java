@@ -131,4 +131,18 @@ class GateHolesTest extends VerifierFixture {
                 .add("", "CREATE TABLE s AS SELECT xmin::text AS x FROM t;")
                 .add("", "SELECT x <> '' AS seen FROM s;", " seen\n------\n t\n").last());
     }
+
+    /** A column's default is added to an INSERT by rewriting: no parse tree shows it, and it stores an OID as a number. */
+    @Test
+    void aColumnsDefaultIsJudgedWhereItIsStored() throws Exception {
+        TestPage.assertRefused(COUNTER + "a result derived from a value of type oid as the server parsed it, in the snippet at "
+                        + "page.md:6:1" + COUNTER_WHY, "page.md:10:1",
+                page().add("", "CREATE TABLE t (id int);\nCREATE TABLE s (o bigint DEFAULT 't'::regclass::oid::bigint / 16384, k int);")
+                        .add("", "INSERT INTO s (k) VALUES (1);")
+                        .add("", "SELECT o FROM s;", " o\n---\n 1\n").last());
+        // A serial column's default (nextval of its sequence, found by regclass) stores no OID.
+        assertPassed(page().add("", "CREATE TABLE s (id serial, k int);")
+                .add("", "INSERT INTO s (k) VALUES (1);")
+                .add("", "SELECT id, k FROM s;", " id | k\n----+---\n  1 | 1\n").last());
+    }
 }
