@@ -442,7 +442,8 @@ function readsClock(sql) {
  * into a temporary table, BEGIN … ROLLBACK) is kept only until that ROLLBACK: the rollback takes away every row, table
  * and setting written in the block, so the states after it hold no time and are prepared and kept as on any page.
  * Where the reading is not sure, a time is taken as kept: a statement in the block that may end it otherwise than by a
- * plain ROLLBACK (it names COMMIT, END or PREPARE, or starts with a comment of its own), one that writes where a
+ * plain ROLLBACK (it names COMMIT, END, PREPARE, ROLLBACK or ABORT, or starts with a comment of its own; every clock
+ * read after it is then kept too, since whether a block is open is no longer known), one that writes where a
  * rollback does not reach (a sequence, an advisory lock, another session through dblink), a snippet the build saw
  * fail (its later statements did not run), and an exercise whose data sets read the clock.
  */
@@ -474,10 +475,12 @@ function timedStates(plan) {
         clockInBlock = false;
         leaks = false;
         open = open && /\bAND\s+CHAIN\b/i.test(text) && !/\bNO\s+CHAIN\b/i.test(text);
-      } else if (open && (/\b(COMMIT|END|PREPARE)\b/i.test(statement) || /^\/\*/.test(text))) {
-        // A commit, or what may be one: a time read in the block stays.
+      } else if (open && (/\b(COMMIT|END|PREPARE|ROLLBACK|ABORT)\b/i.test(statement) || /^\/\*/.test(text))) {
+        // A commit, or what may end the block otherwise than a plain ROLLBACK (ROLLBACK TO SAVEPOINT, a ROLLBACK with a
+        // comment after it): a time read in the block stays, and whether a block is still open is not read from here on.
         if (clockInBlock) kept = true;
         clockInBlock = false;
+        sure = false;
       }
     }
     if (r.expect && r.expect.error) {
