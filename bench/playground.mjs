@@ -2,11 +2,12 @@
 // round is a reader's first visit (a fresh browser profile): what a page loads before any click; the first click on
 // a run control (bytes, files, time to the verdict: "cold"); a later snippet on the same page ("warm"); that snippet
 // edited and run again, twice, each edit undoing the previous one's text ("edit": the second run must not see the
-// first's effects, which the browser tests assert; here only the time), each typed, then READ_MS (default 3000) of
-// the reader reading it over before Run (the engine prepares the state before the snippet from the first input); then a
-// further page in the same browser, its first click ("next page").
-// OPEN_MS (default 0): the reader reads for that long before each edit, after the snippet opened and after the
-// first edit's result (the engine prepares the state before the snippet from the moment its editor has focus).
+// first's effects, which the browser tests assert; here only the time), each typed, then READ_MS (default 1000) of
+// the reader reading it over before Run; then a further page in the same browser, its first click ("next page").
+// OPEN_MS (default 5000): the reader reads the answer for that long before each edit, after the snippet's run and after
+// the first edit's result, as a reader does: reads, then changes the snippet (the page prepares the state before the
+// snippet once the reader stays at its answer with the cursor in its editor, or types). Until h-edit the defaults were
+// OPEN_MS 0 and READ_MS 3000 (the reader typed at once, then read 3 s): set them to compare with figures before it.
 // EARLY=1: the reader ticks "start PostgreSQL early on the next pages" in the panel; NEXT_WAIT_MS (default 0): they
 // read the next page that long before its first click. Each run's own split of its time (the worker's start: PGlite
 // imported, its files fetched and read, compiled, the engine started; then bringing the state forward and the run)
@@ -20,8 +21,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const [base, page, nextPage, rounds = '3'] = process.argv.slice(2);
-const readMs = Number(process.env.READ_MS || 3000);
-const openMs = Number(process.env.OPEN_MS || 0);
+const readMs = Number(process.env.READ_MS ?? 1000);
+const openMs = Number(process.env.OPEN_MS ?? 5000);
 const early = process.env.EARLY === '1';
 const nextWaitMs = Number(process.env.NEXT_WAIT_MS || 0);
 const results = [];
@@ -110,5 +111,7 @@ console.log(JSON.stringify({ page, next_page: nextPage || null, runs: results.le
   cold_first_result_ms: median('coldMs'), warm_later_snippet_ms: median('warmMs'), first_edit_ms: median('firstEditMs'),
   second_edit_ms: median('editMs'), next_page_first_result_ms: median('nextMs'),
   page_measured: { cold: median('coldShown'), first_edit: median('firstEditShown'), second_edit: median('editShown'), next_page: median('nextShown') },
+  // Which engine served each edit (the worker's own mark, whatever the load): "prepared N" is the engine made ready beside.
+  edits_served: results.flatMap((r) => r.editHow),
   read_ms: readMs, open_ms: openMs, early, next_wait_ms: nextWaitMs,
   all: results.map((r) => [r.coldMs, r.warmMs, r.firstEditMs, r.editMs, r.nextMs, ...r.editHow, r.nextHow, r.coldSplit, r.nextSplit, ...r.editSplit]) }));

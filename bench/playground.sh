@@ -19,8 +19,11 @@ server=$!
 trap 'kill $server' EXIT
 sleep 1
 cp bench/playground.mjs "$pw/playground.mjs"
+# The machine may be shared: its load beside the figures.
+echo "load before: $(uptime)"
 node "$pw/playground.mjs" "http://127.0.0.1:$port/" idempotency/keyset/ idempotency/payments/ "$rounds"
 # payments reads the clock: there an edited run replays from the page's start (README, the playground).
 [ -n "${KEYSET_ONLY:-}" ] || node "$pw/playground.mjs" "http://127.0.0.1:$port/" idempotency/payments/ idempotency/retention/ "$rounds"
+echo "load after: $(uptime)"
 engine=$(ls -d "$site"/assets/pglite/*/)
 echo "engine files: $(du -cb "$engine"* | tail -1 | cut -f1) bytes; gzip -9: $(cat "$engine"* | gzip -9 | wc -c) bytes (pglite.wasm $(gzip -9c "$engine/pglite.wasm" | wc -c), pglite.data $(gzip -9c "$engine/pglite.data" | wc -c))"

@@ -412,7 +412,7 @@ async function sessionState() {
 function usable(plan, origin, target, text) {
   const { from, kept } = origin;
   if (from === 0) return true;
-  if (from > plan.clockFrom) return false; // the snapshot would hold times of when it was made (see readsClock)
+  if (timedBefore(plan, from)) return false; // the snapshot would hold times of when it was made (see readsClock)
   if (plan.runs.slice(0, from).some((r) => restartsOtherwise(r.sql))) return false;
   const texts = plan.runs.slice(from, target).map((r) => r.sql || '').concat([text]);
   if (kept.sequences && texts.some((t) => /currval|lastval/i.test(t))) return false;
@@ -421,18 +421,82 @@ function usable(plan, origin, target, text) {
 
 /**
  * Whether SQL reads the clock or waits on it: the current time (now(), CURRENT_TIMESTAMP, 'now' and the like, the
- * one-argument age()) or a sleep. Once a page's snippet does, a later snippet's outcome may depend on how long ago the
- * earlier ones ran (a lease of 3 seconds taken by one snippet has expired or not when the next runs), as on the build's
- * server, which ran them one after another. A state kept for later, in a snapshot or on an engine prepared while the
- * reader reads, would hold rows written at the time it was made, not at the time of the run; and the preparation, work
- * of this thread, would hold up the reader's next run and let a lease expire. So from the page's first snippet that
- * reads the clock (plan.clockFrom) on, nothing is prepared in the background and no snapshot is kept or used: an
- * edited run there starts from the last state before that snippet and replays, just before it runs, as the page
- * always did. States before it hold no time and are kept as on any page.
+ * one-argument age()) or a sleep. Once a time a snippet read is kept in the state, a later snippet's outcome may
+ * depend on how long ago the earlier ones ran (a lease of 3 seconds taken by one snippet has expired or not when the
+ * next runs), as on the build's server, which ran them one after another. A state kept for later, in a snapshot or on
+ * an engine prepared while the reader reads, would hold rows written at the time it was made, not at the time of the
+ * run. So in a state that may hold a time (see timedStates) nothing is prepared in the background and no snapshot is
+ * kept or used: an edited run there starts from the last state without one and replays, just before it runs, as the
+ * page always did. (That the preparation would take the CPU from a lease the reader's next run checks no longer holds
+ * a state back: it runs in a thread of its own, which the page ends the moment the reader runs another snippet.)
  */
 function readsClock(sql) {
   return /\b(now|current_timestamp|current_date|current_time|localtime|localtimestamp|transaction_timestamp|statement_timestamp|clock_timestamp|timeofday|age|pg_sleep|pg_sleep_for|pg_sleep_until)\b|'\s*(now|today|tomorrow|yesterday)\s*'/i
     .test(sql || '');
+}
+
+/**
+ * Which states of the plan may hold a time a snippet read (see readsClock): `timed[at]` for the state before run `at`,
+ * read from the build's statements in the order the build ran them. A clock read outside a transaction block, or in
+ * one that commits, is kept from there on. One in a transaction block the page rolls back (keyset's burst of inserts
+ * into a temporary table, BEGIN … ROLLBACK) is kept only until that ROLLBACK: the rollback takes away every row, table
+ * and setting written in the block, so the states after it hold no time and are prepared and kept as on any page.
+ * Where the reading is not sure, a time is taken as kept: a statement in the block that may end it otherwise than by a
+ * plain ROLLBACK (it names COMMIT, END, PREPARE, ROLLBACK or ABORT, or starts with a comment of its own; every clock
+ * read after it is then kept too, since whether a block is open is no longer known), one that writes where a
+ * rollback does not reach (a sequence, an advisory lock, another session through dblink), a snippet the build saw
+ * fail (its later statements did not run), and an exercise whose data sets read the clock.
+ */
+function timedStates(plan) {
+  const timed = [false];
+  let kept = false; // a time is in the state for good
+  let open = false; // in a transaction block a statement of the page began
+  let clockInBlock = false;
+  let leaks = false; // the block wrote where its rollback does not reach
+  let sure = true; // whether `open` follows the server (not after a snippet the build saw fail)
+  const head = (sql) => sql.replace(/^(\s|--[^\n]*(\n|$))*/, '');
+  plan.runs.forEach((r, i) => {
+    const statements = Array.isArray(r.statements) && r.statements.length ? r.statements : [r.sql || ''];
+    for (const statement of statements) {
+      const text = head(statement);
+      if (readsClock(statement)) {
+        if (open && sure) clockInBlock = true;
+        else kept = true;
+      }
+      if (open && /\b(setval|nextval|advisory|dblink)/i.test(statement)) leaks = true;
+      if (/^(BEGIN|START\s+TRANSACTION)\b/i.test(text) && !/\b(COMMIT|END|PREPARE)\b/i.test(text)) {
+        if (!open) {
+          open = true;
+          clockInBlock = false;
+          leaks = false;
+        }
+      } else if (/^(ROLLBACK|ABORT)(\s+(WORK|TRANSACTION))?(\s+AND\s+(NO\s+)?CHAIN)?\s*;?\s*$/i.test(text)) {
+        if (open && clockInBlock && leaks) kept = true;
+        clockInBlock = false;
+        leaks = false;
+        open = open && /\bAND\s+CHAIN\b/i.test(text) && !/\bNO\s+CHAIN\b/i.test(text);
+      } else if (open && (/\b(COMMIT|END|PREPARE|ROLLBACK|ABORT)\b/i.test(statement) || /^\/\*/.test(text))) {
+        // A commit, or what may end the block otherwise than a plain ROLLBACK (ROLLBACK TO SAVEPOINT, a ROLLBACK with a
+        // comment after it): a time read in the block stays, and whether a block is still open is not read from here on.
+        if (clockInBlock) kept = true;
+        clockInBlock = false;
+        sure = false;
+      }
+    }
+    if (r.expect && r.expect.error) {
+      // The build saw a statement of it fail: which of its statements ran, and whether a block is open, is not read here.
+      if (clockInBlock || statements.some(readsClock)) kept = true;
+      sure = false;
+    }
+    if ((r.cases || []).some((c) => c.statements.some(readsClock))) kept = true;
+    timed[i + 1] = kept || clockInBlock;
+  });
+  return timed;
+}
+
+/** Whether the state before run `at` may hold a time a snippet read (see timedStates). */
+function timedBefore(plan, at) {
+  return at > 0 && plan.timed[Math.min(at, plan.timed.length - 1)] !== false;
 }
 
 /**
@@ -460,7 +524,7 @@ const unkeepable = new Set();
  */
 async function keepSnapshot(plan, e) {
   const key = plan.key + '\n' + e.at;
-  if (snapshotsOf !== plan.key || snapshots.has(e.at) || unkeepable.has(key) || !e.clean || e.at > plan.clockFrom) return false;
+  if (snapshotsOf !== plan.key || snapshots.has(e.at) || unkeepable.has(key) || !e.clean || timedBefore(plan, e.at)) return false;
   if (plan.runs.slice(0, e.at).some((r) => restartsOtherwise(r.sql))) return false;
   // A transaction must not be open: only then is everything the session did in the data directory. Asked of the
   // server without a statement, since a statement in the reader's transaction could change or abort it.
@@ -477,6 +541,8 @@ async function keepSnapshot(plan, e) {
     const oldest = [...snapshots.keys()].find((k) => k !== 0);
     snapshots.delete(oldest);
   }
+  // Asked either way: the snapshot is kept, and the engine asked serves no run.
+  return true;
 }
 
 /** An engine at the state before run `target` (clean), from the nearest usable snapshot and a replay; null if a replay diverged. */
@@ -535,11 +601,12 @@ function retire(e) {
 /**
  * Brings this worker's engine to the state before run `target` while the reader reads or types (the page asks the
  * worker beside the one it runs on, a thread of its own), so that their edited run there starts at once; and keeps
- * a snapshot of that state. False when it is not prepared: from the page's first snippet that reads the clock on
- * (see readsClock), or when a replayed snippet ended otherwise. The run checks that the engine fits its text.
+ * a snapshot of that state. False when it is not prepared: in a state that may hold a time a snippet read (see
+ * readsClock, timedStates), or when a replayed snippet ended otherwise. The run checks that the engine fits its text.
  */
 async function prepare(plan, target) {
-  if (!(target < plan.clockFrom)) {
+  const began = performance.now();
+  if (timedBefore(plan, target)) {
     retire(live);
     live = null;
     return false;
@@ -574,6 +641,8 @@ async function prepare(plan, target) {
     live = made.engine;
   }
   live.prepared = true;
+  // For the benchmark: when this preparation began and ended (ms on this worker's clock, as its other marks).
+  live.preparedMs = { prepareBegan: Math.round(began), prepareReady: Math.round(performance.now()) };
   db = live.db;
   return true;
 }
@@ -685,8 +754,7 @@ function pagePlan(request) {
   plan.engine = request.engine;
   // Snapshots are of one page's plan: the first request of another page's drops them (the runs' indexes differ).
   plan.key = plan.key || JSON.stringify(plan.runs.map((r) => r.sql || r.reason || ''));
-  const clock = plan.runs.findIndex((r) => readsClock(r.sql) || (r.cases || []).some((c) => c.statements.some(readsClock)));
-  plan.clockFrom = clock < 0 ? plan.runs.length : clock;
+  plan.timed = timedStates(plan);
   if (snapshotsOf !== plan.key) {
     snapshots.clear();
     snapshotsOf = plan.key;
@@ -723,7 +791,8 @@ async function run(request, progress) {
   live.prepared = false;
   // Where the time went, for the benchmark: this worker's start (ms since it began: PGlite's code imported, its files
   // fetched and read, compiled, the engine started) and this run's own (bringing the state forward, the run).
-  how.ms = { ...timings, waited: Math.round(startedAt - request.came), state: Math.round(performance.now() - startedAt) };
+  how.ms = { ...timings, ...(how.engine === 'prepared' ? live.preparedMs : {}), came: Math.round(request.came),
+    waited: Math.round(startedAt - request.came), state: Math.round(performance.now() - startedAt) };
   db = live.db;
   progress('running');
   const snippet = plan.runs[target];

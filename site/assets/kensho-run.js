@@ -111,6 +111,7 @@ function leaveSpare(plan, target) {
  */
 function runRequest(plan, request, onProgress) {
   const { target } = request;
+  clearTimeout(staying);
   leaveSpare(plan, target);
   // Whether the engine runs go to is at the state before the snippet, or can reach it by replaying what lies between.
   const reachable = liveState && (liveState.plan === plan || liveState.plan === null) && liveState.clean && liveState.at <= target;
@@ -133,6 +134,28 @@ function runRequest(plan, request, onProgress) {
   // After the reader's own text the next run is most often the same snippet, edited again.
   if (swapped || request.exercise || request.text !== plan.runs[target].sql) prepareFor(plan, target);
   return outcome;
+}
+
+/** How long the reader stays at an answer with the cursor in its editor before the state before it is prepared (ms). */
+const STAY_MS = 1500;
+/** The timer of that wait (one for the page: any run asked ends it). */
+let staying = null;
+
+/**
+ * The answer of a run of snippet `target` came: if the reader stays there STAY_MS with the cursor in its editor (a
+ * keyboard and a fine pointer put it there when the panel opened, or they came back to it), the worker beside starts
+ * to prepare the state before the snippet, the one their edit will need, so that the edit finds it ready. Where the
+ * cursor is not there (a touch screen puts focus on Run, not the editor, so as not to raise the on-screen keyboard)
+ * nothing starts until they come back to the editor or type, as before: a second engine costs a phone about 200 MB
+ * and a PostgreSQL start. A reader who runs the next snippet within STAY_MS starts nothing.
+ */
+function stayAtAnswer(plan, target, area, parts) {
+  clearTimeout(staying);
+  const generation = parts.generation;
+  staying = setTimeout(() => {
+    staying = null;
+    if (parts.generation === generation && !parts.running && document.activeElement === area) prepareFor(plan, target);
+  }, STAY_MS);
 }
 
 /**
@@ -1141,12 +1164,13 @@ async function openSnippet(button) {
   const hadFocus = document.activeElement === button;
   button.closest('.run-bar').hidden = true;
   showOrigin();
-  // The worker beside prepares the state before this snippet once the reader shows they mean to change it (they come
-  // back to its editor after a run, or type), not after every answer: a second engine costs a phone about 200 MB and a
-  // PostgreSQL start, which a reader who only reads down the page should not pay.
+  // The worker beside prepares the state before this snippet once the reader shows they mean to change it: they stay at
+  // its answer with the cursor in its editor (stayAtAnswer), come back to its editor after a run, or type; not after
+  // every answer: a second engine costs a phone about 200 MB and a PostgreSQL start, which a reader who only reads
+  // down the page on a touch screen should not pay.
   const run = (text) => {
     if (parts.running) return;
-    runSnippet(snippet, plan, target, text, parts, engine);
+    runSnippet(snippet, plan, target, text, parts, engine).then(() => stayAtAnswer(plan, target, area, parts));
   };
   go.addEventListener('click', (e) => { if (e.isTrusted) run(area.value); });
   if (explain) {

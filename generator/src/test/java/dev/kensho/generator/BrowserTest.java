@@ -506,6 +506,33 @@ class BrowserTest {
                 INSERT INTO item (v) VALUES ('d') RETURNING id;
                 ```
                 """);
+        // A page that reads the clock only in a transaction block it rolls back (as keyset's burst of inserts does): no
+        // time is left in the states after the ROLLBACK.
+        Files.writeString(content.resolve("guides/burst.md"), """
+                ---
+                title: 一瞬の挿入
+                ---
+
+                ```sql
+                CREATE TABLE stock (n int NOT NULL);
+                INSERT INTO stock VALUES (1), (2);
+                ```
+
+                ```sql
+                BEGIN;
+                CREATE TEMP TABLE burst (n int, at timestamptz DEFAULT now());
+                INSERT INTO burst (n) VALUES (1), (2);
+                SELECT count(*) AS made FROM burst;
+                ```
+
+                ```sql
+                ROLLBACK;
+                ```
+
+                ```sql
+                SELECT sum(n) AS total FROM stock;
+                ```
+                """);
         Files.writeString(content.resolve("guides/advanced/deep.md"), "---\ntitle: 深い\n---\n\n深い本文。\n");
         Files.writeString(content.resolve("en/guides/a.md"), "---\ntitle: Page A\n---\n\n## Section\n\nEnglish text.\n");
         StringWriter out = new StringWriter();
@@ -1726,6 +1753,38 @@ class BrowserTest {
         assertEquals("caution", verdict.getAttribute("data-kensho-verdict"), verdict.getText());
         assertEquals("検証済みの結果と同じ行ですが、行の順序が保証されているかを確かめられませんでした（ORDER BY のキーで同順位になる行を、"
                 + "検証済みの結果は並べ分けています。その行どうしの順序は保証されません。）。", verdict.getText());
+        assertClean();
+    }
+
+    /**
+     * The reader runs a snippet and stays at its answer with the cursor in its editor: the state
+     * before the snippet is prepared beside meanwhile, without their typing or coming back to the editor, so their edit,
+     * typed just before Run, answers from that engine, with exactly what their statements give at the build's state. The
+     * page read the clock before the snippet, in a transaction block it rolled back: no time is left in that state, so it
+     * is prepared as on any page. Before, an edit there was always served by an engine started and replayed on the edit's
+     * path ("started 0"): nothing was prepared after a page's first clock reading, and nothing before the first keystroke.
+     */
+    @Test
+    void anEditAfterTheReaderStayedAtTheAnswerAnswersFromThePreparedEngineEvenAfterAClockReadRolledBack() {
+        List<WebElement> figures = openWithRunControls(base + "sample/guides/burst/");
+        WebElement total = figures.get(3);
+        js("arguments[0].scrollIntoView({block: 'center'})", total);
+        total.findElement(By.cssSelector("[data-kensho-run]")).click();
+        // The reader clicks into the editor while the engine starts (with a fine pointer the panel puts the cursor there
+        // itself; this browser has none): coming to the editor during a run asks for nothing.
+        WebElement area = waitUpTo(10).until(d -> total.findElement(By.cssSelector("textarea")));
+        area.click();
+        WebElement verdict = waitUpTo(120).until(d -> total.findElements(By.cssSelector(".run-verdict[data-kensho-verdict]")).stream().findFirst().orElse(null));
+        assertEquals("same", verdict.getAttribute("data-kensho-verdict"), verdict.getText());
+        assertEquals(" total\n-------\n     3\n(1 row)", total.findElement(By.cssSelector("[data-kensho-run-output]")).getAttribute("textContent"));
+        assertEquals(true, js("return document.activeElement === arguments[0]", area), "the cursor stays in the editor");
+        pause(8000); // the reader reads the answer
+        // Set without an input event, then Run: nothing but the stay at the answer asked for the preparation.
+        js("arguments[0].value = arguments[1]", area, "INSERT INTO stock VALUES (40);\nSELECT sum(n) AS total, count(*) AS rows FROM stock;");
+        verdict = rerun(total);
+        assertTrue(verdict.getAttribute("data-kensho-engine").startsWith("prepared "), verdict.getAttribute("data-kensho-engine"));
+        assertEquals(" total | rows\n-------+------\n    43 |    3\n(1 row)",
+                total.findElement(By.cssSelector("[data-kensho-run-output]")).getAttribute("textContent"));
         assertClean();
     }
 
