@@ -208,7 +208,7 @@ public final class UpToDateSite {
         // changed less than FRESH_NANOS before this record is never trusted by identity: it is hashed at every check.
         long trustedBefore = nanosNow() - FRESH_NANOS;
         Map<String, String> identities = outputIdentities(options.out());
-        Map<String, String> outputs = identities == null ? null : outputDigests(options.out(), fromJar(identities, bundled));
+        Map<String, String> outputs = identities == null ? null : outputDigests(options.out(), fromJar(identities, bundled, this::jarDigests));
         if (identities == null || outputs == null || !identities.equals(outputIdentities(options.out()))) {
             return;
         }
@@ -228,7 +228,8 @@ public final class UpToDateSite {
      * was written, its bytes are the jar file's, and 16.7 MB of PGlite are not read back and hashed on every build that
      * writes the site. A copy written to again since (by anything) has another change time, and is hashed as it is.
      */
-    private Map<String, String[]> fromJar(Map<String, String> identities, Map<String, SiteOutput.BundledCopy> bundled) {
+    static Map<String, String[]> fromJar(Map<String, String> identities, Map<String, SiteOutput.BundledCopy> bundled,
+                                         java.util.function.Function<List<Path>, Map<String, String>> jarDigests) {
         Map<String, String[]> known = new java.util.HashMap<>();
         Map<String, String> digests = null;
         for (Map.Entry<String, SiteOutput.BundledCopy> copy : bundled.entrySet()) {
@@ -237,7 +238,7 @@ public final class UpToDateSite {
                 continue;
             }
             if (digests == null) {
-                digests = jarDigests(bundled.values().stream().map(SiteOutput.BundledCopy::source).toList());
+                digests = jarDigests.apply(bundled.values().stream().map(SiteOutput.BundledCopy::source).toList());
             }
             String digest = digests.get(copy.getValue().source().toString());
             if (digest != null && !digest.equals(UNREADABLE)) { // else read back from the output, as any other file
@@ -307,7 +308,7 @@ public final class UpToDateSite {
      * the change time the record holds. Hashing the 22 MB of the lesson site (16.7 MB of it PGlite) was most of a skipped
      * build's time.
      */
-    private static Map<String, String> outputDigests(Path out, Map<String, String[]> recorded) {
+    static Map<String, String> outputDigests(Path out, Map<String, String[]> recorded) {
         if (!Files.isDirectory(out, LinkOption.NOFOLLOW_LINKS)) {
             return null;
         }
@@ -346,7 +347,7 @@ public final class UpToDateSite {
     }
 
     /** Relative path → identity of every regular file below {@code out}, or null when one cannot be read. */
-    private static Map<String, String> outputIdentities(Path out) {
+    static Map<String, String> outputIdentities(Path out) {
         Map<String, String> identities = new TreeMap<>();
         try (Stream<Path> walk = Files.walk(out)) {
             for (Path file : (Iterable<Path>) walk::iterator) {
