@@ -7,6 +7,8 @@
 # usage: bench/ab.sh RUNS JAR [JAR…] -- KENSHO_ARGS…
 #   HUGO_SOURCE=DIR also times `hugo --quiet --source DIR` in every round (a rebuild over its earlier output).
 #   KENSHO_TIMINGS=1 is passed through: the phase lines of the last run of each jar are printed.
+#   BEFORE_RUN='SHELL COMMAND' is run before every Kensho run (warm-ups included), untimed: e.g. a line appended to
+#   one page, so that a cached build renders that page instead of being skipped by the up-to-date record.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=$1; shift
@@ -26,13 +28,16 @@ timed() {
   echo "  $name: wall $s s, user $u s, sys $y s, RSS $((m / 1024)) MiB"
 }
 echo "load at start: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores"
+before() { if [ -n "${BEFORE_RUN:-}" ]; then sh -c "$BEFORE_RUN"; fi; }
 for i in "${!jars[@]}"; do
+  before
   XDG_CACHE_HOME="$work/xdg$i" KENSHO_JAR="${jars[$i]}" bin/kensho "$@" > /dev/null 2>&1 || true
 done
 [ -n "${HUGO_SOURCE:-}" ] && hugo --quiet --source "$HUGO_SOURCE" --destination "$work/hugo-out" > /dev/null
 for run in $(seq "$runs"); do
   echo "round $run"
   for i in "${!jars[@]}"; do
+    before
     timed "jar$i" env XDG_CACHE_HOME="$work/xdg$i" KENSHO_JAR="${jars[$i]}" bin/kensho "$@"
   done
   if [ -n "${HUGO_SOURCE:-}" ]; then

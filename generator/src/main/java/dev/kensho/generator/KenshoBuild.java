@@ -231,6 +231,8 @@ public final class KenshoBuild {
         Set<String> published = new HashSet<>(copies.keySet());
         published.addAll(svgs.keySet());
         boolean written = false;
+        // PGlite's and the theme's files copied from the jar: the up-to-date record takes their digests from the jar.
+        Map<String, SiteOutput.BundledCopy> bundledCopies = Map.of();
         List<LinkChecker.ExternalLink> externalLinks = List.of();
         // Pages with problems in their sources are not rendered: the build fails on those problems anyway. A failed SQL
         // example is no such problem: the site is still rendered, in memory only, so that the same run reports every
@@ -307,8 +309,13 @@ public final class KenshoBuild {
                     written = true;
                 } else if (writing && diagnostics.isEmpty() && !ShutdownSignal.received()) {
                     for (Map.Entry<String, Path> copy : copies.entrySet()) {
-                        output.copy(copy.getKey(), copy.getValue());
+                        if (Theme.bundled(copy.getValue())) {
+                            output.copyBundled(copy.getKey(), copy.getValue());
+                        } else {
+                            output.copy(copy.getKey(), copy.getValue());
+                        }
                     }
+                    bundledCopies = output.bundledCopies();
                     if (upToDate != null) {
                         upToDate.forget(); // the record describes the site being replaced; a new one is made below when it may be
                     }
@@ -352,7 +359,7 @@ public final class KenshoBuild {
                         new UpToDateSite.Counts(verification.count(dev.kensho.sqlchecks.model.Outcome.Status.PASSED),
                                 verification.count(dev.kensho.sqlchecks.model.Outcome.Status.FAILED),
                                 verification.count(dev.kensho.sqlchecks.model.Outcome.Status.SKIPPED), sourcePages),
-                        files, loader.files().readOutside());
+                        files, loader.files().readOutside(), bundledCopies);
             } catch (IOException e) {
                 log.accept("warning: could not write the up-to-date record: " + e.getMessage());
             }

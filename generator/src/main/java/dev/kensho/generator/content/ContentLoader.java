@@ -238,8 +238,7 @@ public final class ContentLoader {
     private FrontMatter parseFrontMatter(String yaml, String file, String[] lines, List<Diagnostic> diagnostics) {
         Object loaded;
         try {
-            YamlLimits.check(yaml);
-            loaded = YamlLimits.loader(file).loadFromString(yaml);
+            loaded = YamlLimits.load(yaml, file);
         } catch (YamlLimits.Exceeded e) {
             int line = e.line + 1; // below the opening '---'
             diagnostics.add(Diagnostic.at(file, line, e.column, "front matter: " + e.getMessage(), line - 1 < lines.length ? lines[line - 1] : null));

@@ -100,8 +100,7 @@ public record SiteConfig(String title, String description, String lang, Map<Stri
         String text;
         try {
             text = new String(files.read(file, ContentFiles.MAX_PAGE_BYTES), StandardCharsets.UTF_8);
-            YamlLimits.check(text);
-            loaded = YamlLimits.loader(displayPath).loadFromString(text);
+            loaded = YamlLimits.load(text, displayPath);
         } catch (YamlLimits.Exceeded e) {
             diagnostics.add(Diagnostic.at(displayPath, e.line, e.column, "site settings: " + e.getMessage(), null));
             return defaults;

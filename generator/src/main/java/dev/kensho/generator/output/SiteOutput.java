@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
@@ -119,6 +120,33 @@ public final class SiteOutput implements AutoCloseable {
     /** Copies a file into the new site as it is (theme assets, diagrams, images). */
     public void copy(String path, Path source) throws IOException {
         rewrite(destination(path), out -> Files.copy(source, out));
+    }
+
+    /**
+     * A file copied from Kensho's jar ({@code source}, which cannot change while Kensho runs) and the identity its copy
+     * had right after it was written ({@link UpToDateSite#identity}; null when it could not be read).
+     */
+    public record BundledCopy(Path source, String identity) {
+    }
+
+    /** Relative path (as {@link UpToDateSite} names output files) → the copy of a jar file this build wrote there. */
+    private final Map<String, BundledCopy> bundledCopies = new ConcurrentHashMap<>();
+
+    /**
+     * Copies a file of Kensho's jar into the new site, noting the identity of the copy as soon as it is written: the
+     * up-to-date record then takes its digest from the jar's file instead of reading the copy back, but only while the
+     * copy's identity is still this one (any later write to it sets its change time anew).
+     */
+    public void copyBundled(String path, Path source) throws IOException {
+        Path destination = destination(path);
+        rewrite(destination, out -> Files.copy(source, out));
+        bundledCopies.put(staging.relativize(destination).toString().replace('\\', '/'),
+                new BundledCopy(source, UpToDateSite.identity(destination)));
+    }
+
+    /** The jar files this build copied, by relative path ({@link #copyBundled}). */
+    public Map<String, BundledCopy> bundledCopies() {
+        return Map.copyOf(bundledCopies);
     }
 
     private interface Content {

@@ -187,8 +187,10 @@ public final class UpToDateSite {
      * @param holdsUntil    the earliest time a reused mark expires
      * @param files         files whose bytes reached the output or decide it (the report, verification cache entries)
      * @param trackedFiles  files outside content/ read because git tracks them
+     * @param bundled       output files copied from Kensho's jar ({@link SiteOutput#copyBundled})
      */
-    public void record(long notBefore, long holdsUntil, Counts counts, Set<Path> files, Set<Path> trackedFiles) throws IOException {
+    public void record(long notBefore, long holdsUntil, Counts counts, Set<Path> files, Set<Path> trackedFiles,
+                       Map<String, SiteOutput.BundledCopy> bundled) throws IOException {
         StringBuilder text = new StringBuilder();
         text.append("inputs ").append(inputs).append('\n');
         text.append("valid ").append(notBefore).append(' ').append(holdsUntil).append('\n');
@@ -206,7 +208,7 @@ public final class UpToDateSite {
         // changed less than FRESH_NANOS before this record is never trusted by identity: it is hashed at every check.
         long trustedBefore = nanosNow() - FRESH_NANOS;
         Map<String, String> identities = outputIdentities(options.out());
-        Map<String, String> outputs = outputDigests(options.out(), Map.of());
+        Map<String, String> outputs = identities == null ? null : outputDigests(options.out(), fromJar(identities, bundled, this::jarDigests));
         if (identities == null || outputs == null || !identities.equals(outputIdentities(options.out()))) {
             return;
         }
@@ -217,6 +219,75 @@ public final class UpToDateSite {
                     .append(changed < trustedBefore ? identity : "fresh").append('\n');
         }
         store.write(key(), name(), text.toString().getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * For each output file copied from the jar whose identity ({@code identities}, read before anything is hashed) is
+     * still the one its copy had right after this build wrote it: its digest, the digest of the jar's file, with that
+     * identity ({@link #outputDigests} uses it only while the file still has it). Since nothing changed the copy after it
+     * was written, its bytes are the jar file's, and 16.7 MB of PGlite are not read back and hashed on every build that
+     * writes the site. A copy written to again since (by anything) has another change time, and is hashed as it is.
+     */
+    static Map<String, String[]> fromJar(Map<String, String> identities, Map<String, SiteOutput.BundledCopy> bundled,
+                                         java.util.function.Function<List<Path>, Map<String, String>> jarDigests) {
+        Map<String, String[]> known = new java.util.HashMap<>();
+        Map<String, String> digests = null;
+        for (Map.Entry<String, SiteOutput.BundledCopy> copy : bundled.entrySet()) {
+            String identity = copy.getValue().identity();
+            if (identity == null || !identity.equals(identities.get(copy.getKey()))) {
+                continue;
+            }
+            if (digests == null) {
+                digests = jarDigests.apply(bundled.values().stream().map(SiteOutput.BundledCopy::source).toList());
+            }
+            String digest = digests.get(copy.getValue().source().toString());
+            if (digest != null && !digest.equals(UNREADABLE)) { // else read back from the output, as any other file
+                known.put(copy.getKey(), new String[]{digest, identity});
+            }
+        }
+        return known;
+    }
+
+    /**
+     * SHA-256 of files of Kensho's jar, by their path in it: kept in this cache's signed store under the digest of the jar's
+     * code ({@link Code#VALUE}), so that each is read and hashed once per jar and machine; an entry this machine did not
+     * sign, or of another jar, is never used. A file of the jar is trusted as Kensho's code is; nothing of the output
+     * folder ever goes into this list.
+     */
+    private Map<String, String> jarDigests(List<Path> sources) {
+        Map<String, String> digests = new TreeMap<>();
+        if (Code.VALUE.startsWith("unknown")) {
+            sources.forEach(source -> digests.put(source.toString(), jarFileDigest(source)));
+            return digests;
+        }
+        String key = digest(List.of("files of the jar", Code.VALUE));
+        try {
+            Optional<byte[]> kept = store.read(key, Code.VALUE);
+            if (kept.isPresent()) {
+                for (String line : new String(kept.get(), StandardCharsets.UTF_8).split("\n")) {
+                    String[] f = line.split(" ");
+                    if (f.length == 2) {
+                        digests.put(decode(f[1]), f[0]);
+                    }
+                }
+            }
+        } catch (RuntimeException e) {
+            digests.clear();
+        }
+        List<Path> missing = sources.stream().filter(source -> !digests.containsKey(source.toString())).toList();
+        if (!missing.isEmpty()) {
+            missing.parallelStream().map(source -> new String[]{source.toString(), jarFileDigest(source)})
+                    .filter(pair -> !pair[1].equals(UNREADABLE)).toList()
+                    .forEach(pair -> digests.put(pair[0], pair[1]));
+            StringBuilder text = new StringBuilder();
+            digests.forEach((source, digest) -> text.append(digest).append(' ').append(encode(source)).append('\n'));
+            try {
+                store.write(key, Code.VALUE, text.toString().getBytes(StandardCharsets.UTF_8));
+            } catch (IOException e) {
+                // Hashed again by the next build that writes the site.
+            }
+        }
+        return digests;
     }
 
     /** Removes the record: the site is about to change, or the build that would have recorded it did not. */
@@ -237,7 +308,7 @@ public final class UpToDateSite {
      * the change time the record holds. Hashing the 22 MB of the lesson site (16.7 MB of it PGlite) was most of a skipped
      * build's time.
      */
-    private static Map<String, String> outputDigests(Path out, Map<String, String[]> recorded) {
+    static Map<String, String> outputDigests(Path out, Map<String, String[]> recorded) {
         if (!Files.isDirectory(out, LinkOption.NOFOLLOW_LINKS)) {
             return null;
         }
@@ -276,7 +347,7 @@ public final class UpToDateSite {
     }
 
     /** Relative path → identity of every regular file below {@code out}, or null when one cannot be read. */
-    private static Map<String, String> outputIdentities(Path out) {
+    static Map<String, String> outputIdentities(Path out) {
         Map<String, String> identities = new TreeMap<>();
         try (Stream<Path> walk = Files.walk(out)) {
             for (Path file : (Iterable<Path>) walk::iterator) {
@@ -295,7 +366,7 @@ public final class UpToDateSite {
     }
 
     /** The file's device, inode, size and modification and change times (ns), or null when they cannot be read. */
-    private static String identity(Path file) {
+    static String identity(Path file) {
         try {
             Map<String, Object> unix = Files.readAttributes(file, "unix:dev,ino,size,lastModifiedTime,ctime", LinkOption.NOFOLLOW_LINKS);
             return unix.get("dev") + "," + unix.get("ino") + "," + unix.get("size") + ","
@@ -306,19 +377,34 @@ public final class UpToDateSite {
         }
     }
 
+    private static final String UNREADABLE = "unreadable";
+
+    /** SHA-256 of a file of Kensho's jar (a zip file system has no links to refuse), or {@link #UNREADABLE}. */
+    private static String jarFileDigest(Path file) {
+        try (InputStream in = Files.newInputStream(file)) {
+            return digestOf(in);
+        } catch (IOException | NoSuchAlgorithmException | RuntimeException e) {
+            return UNREADABLE;
+        }
+    }
+
+    private static String digestOf(InputStream in) throws IOException, NoSuchAlgorithmException {
+        MessageDigest digest = MessageDigest.getInstance("SHA-256");
+        byte[] buffer = new byte[1 << 16];
+        for (int n; (n = in.read(buffer)) > 0; ) {
+            digest.update(buffer, 0, n);
+        }
+        return HexFormat.of().formatHex(digest.digest());
+    }
+
     private static String fileDigest(Path file) {
         try {
             if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
                 return "none";
             }
-            MessageDigest digest = MessageDigest.getInstance("SHA-256");
             try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
-                byte[] buffer = new byte[1 << 16];
-                for (int n; (n = in.read(buffer)) > 0; ) {
-                    digest.update(buffer, 0, n);
-                }
+                return digestOf(in);
             }
-            return HexFormat.of().formatHex(digest.digest());
         } catch (IOException | NoSuchAlgorithmException e) {
             return "unreadable";
         }
@@ -333,8 +419,8 @@ public final class UpToDateSite {
         try {
             MessageDigest digest = MessageDigest.getInstance("SHA-256");
             Path content = options.content().toAbsolutePath().normalize();
-            dev.kensho.generator.KenshoBuild.phase(CODE.startsWith("unknown") ? "code?" : "code");
-            List<String> settings = new ArrayList<>(List.of(KenshoVersion.VALUE, CODE,
+            dev.kensho.generator.KenshoBuild.phase(Code.VALUE.startsWith("unknown") ? "code?" : "code");
+            List<String> settings = new ArrayList<>(List.of(KenshoVersion.VALUE, Code.VALUE,
                     content.toString(), String.valueOf(options.theme() == null ? null : options.theme().toAbsolutePath().normalize()),
                     options.out().toAbsolutePath().normalize().toString(), String.valueOf(options.postgres()), String.valueOf(options.image()),
                     options.report().toAbsolutePath().normalize().toString(), String.valueOf(options.limits()), String.valueOf(options.shard()),
@@ -398,9 +484,12 @@ public final class UpToDateSite {
     /**
      * Kensho's code and every library it renders with: the central directory of each jar they come from (every entry's
      * name, size and CRC; the shaded jar holds them all, the built-in theme and PGlite's files included), or every file of
-     * a classes folder (a development build).
+     * a classes folder (a development build). Computed on first use (reading the 58 MB jar's central directory is
+     * tens of ms): a build with no cache never needs it.
      */
-    private static final String CODE = code();
+    private static final class Code {
+        static final String VALUE = code();
+    }
 
     private static String code() {
         try {

@@ -480,8 +480,7 @@ public final class Theme implements ComponentCatalog {
         try {
             String text = Files.readString(file);
             // The theme's words come with a pull request too: the bounds of site.yml and front matter hold for them.
-            dev.kensho.generator.content.YamlLimits.check(text);
-            Object loaded = dev.kensho.generator.content.YamlLimits.loader(display(file)).loadFromString(text);
+            Object loaded = dev.kensho.generator.content.YamlLimits.load(text, display(file));
             Map<String, String> strings = new HashMap<>();
             if (loaded instanceof Map<?, ?> map) {
                 map.forEach((k, v) -> strings.put(String.valueOf(k), String.valueOf(v)));
