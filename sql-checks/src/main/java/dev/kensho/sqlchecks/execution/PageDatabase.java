@@ -121,6 +121,7 @@ final class PageDatabase implements AutoCloseable {
         // "there is no parameter $1", a rule's rows come back), and nothing is prepared behind the author's back.
         credentials.setProperty("preferQueryMode", "simple");
         credentials.setProperty("maxResultBuffer", MAX_RESULT_BUFFER);
+        credentials.setProperty("options", SessionSettings.startupOptions());
         Connection connection;
         try {
             connection = DriverManager.getConnection(server.urlFor(name), credentials);

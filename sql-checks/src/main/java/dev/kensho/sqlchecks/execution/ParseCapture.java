@@ -3,6 +3,8 @@ package dev.kensho.sqlchecks.execution;
 import org.postgresql.util.PSQLWarning;
 import org.postgresql.util.ServerErrorMessage;
 
+import dev.kensho.sqlchecks.script.SqlLexer;
+
 import java.sql.SQLWarning;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,6 +47,8 @@ final class ParseCapture {
     private final int kept;
     private boolean tooLarge;
     private boolean surplus;
+    /** The statements of the string, once it ran to its end without an error ({@link #completed}); null before. */
+    private List<String> completedStatements;
     /** What every tree reported during the statement refers to, those of functions and dynamic SQL included ({@link TreeReads}). */
     private final TreeReads.Seen seen = new TreeReads.Seen();
     /** A digest of every tree reported during the statement, those of functions and dynamic SQL included ({@link RunTrace}). */
@@ -164,6 +168,65 @@ final class ParseCapture {
         return seen;
     }
 
+    /**
+     * Told by {@link SqlExecution} once the string of {@code statements} ran to its end without an error, every message of it
+     * taken: from then on {@link #blind} can tell whether a statement of it ran unreported.
+     */
+    synchronized void completed(List<String> statements) {
+        completedStatements = List.copyOf(statements);
+    }
+
+    /**
+     * Whether a statement ran to its end unreported, and it may have read or stored something: while Kensho's session
+     * settings stand the server reports every statement it parses and analyses, so the page switched the reports off (SET
+     * debug_print_parse, client_min_messages above LOG, in a function or not). What such a statement read or stored is
+     * unknown to the tree gate, and so is everything a later claim may rest on. Only statements that evaluate nothing of
+     * the page's ({@link #runsNothing}: DROP, GRANT, SET, ..., as PostgreSQL's own tests silence around their clean-up) are
+     * let run so. A tree too large or malformed to read was reported, and is judged unreadable by the gate itself
+     * ({@link TreeReads#judged}).
+     */
+    synchronized boolean blind() {
+        if (completedStatements == null || surplus || completedStatements.stream().allMatch(ParseCapture::runsNothing)) {
+            return false;
+        }
+        if (!topLevelOnly) {
+            return trees.isEmpty();
+        }
+        int reportedStatements = 0;
+        for (int t = 0; t < trees.size(); t++) {
+            reportedStatements++;
+            String text = flatTree(t);
+            try {
+                if (text != null && t + 1 < trees.size() && "PREPARESTMT".equals(NodeTree.head(text).utilityType())) {
+                    t++; // from 15 on the statement a PREPARE prepares is reported after it, as a tree of its own
+                }
+            } catch (NodeTree.Malformed e) {
+                // counted as one statement's: the gate refuses what it cannot read
+            }
+        }
+        return reportedStatements < completedStatements.size();
+    }
+
+    /**
+     * Statements that evaluate no expression and run no code of the page's (no query, no function, no trigger: event
+     * triggers need a superuser, which a page's role is not), so that nothing they did can hold a counter or a setting of
+     * Kensho's. Anything not named here (COMMIT runs deferred triggers, VACUUM and ANALYZE index expressions) is not.
+     */
+    static boolean runsNothing(String statement) {
+        List<SqlLexer.Token> words = SqlLexer.tokens(statement).stream().filter(SqlLexer.Token::significant).limit(2).toList();
+        String first = words.isEmpty() ? "" : words.get(0).word();
+        String second = words.size() < 2 ? "" : words.get(1).word();
+        if (first.equals("set") && second.equals("constraints")) {
+            return false; // runs the deferred triggers it makes immediate
+        }
+        return SILENT_KINDS.contains(first) || (first.equals("create") || first.equals("alter")) && SILENT_OBJECTS.contains(second);
+    }
+
+    private static final java.util.Set<String> SILENT_KINDS = java.util.Set.of("drop", "reset", "set", "discard", "comment",
+            "grant", "revoke", "listen", "unlisten", "begin", "start", "savepoint", "release", "rollback", "abort");
+    /** CREATE and ALTER of objects with no expression: a role, and a publication (its row filter runs only in logical decoding). */
+    private static final java.util.Set<String> SILENT_OBJECTS = java.util.Set.of("role", "user", "group", "publication");
+
     /** Whether the server reported any parse tree for the statement (read or not). */
     synchronized boolean reported() {
         return !trees.isEmpty() || surplus;
@@ -178,6 +241,11 @@ final class ParseCapture {
     NodeTree.Node next() {
         return tree(1);
     }
+
+    /** What made a statement run unreported ({@link #blind}), and what to do instead. */
+    static final String SILENCED = "Kensho's session settings debug_print_parse = on, debug_pretty_print = off and "
+            + "client_min_messages = log deliver the reports, and the page changed one of them; RESET it before anything but "
+            + "DROP, GRANT, SET and the like runs";
 
     /** Why {@link #statement()} is null. */
     String missing() {

@@ -364,12 +364,13 @@ final class ScriptRunner {
                     readsKenshosSettings = snippet;
                     read = new KenshoSettingsReaders.Read(judged.what() + ", in the snippet at " + snippet.location(), RUN_TIME,
                             judged.shared());
-                } else if (run != null && run.treeless != null && (TreeReads.buildsAtRunTime(spelled)
-                        || spelledHere.stream().anyMatch(ParseTreeGate::judges))) {
-                    // Without its tree nothing tells what the statement read at run time: no claim from here on rests on it.
+                } else if (parsedHere.stream().anyMatch(ParseCapture::blind)) {
+                    // Without its tree nothing tells what the statement read or stored (a counter, a setting of Kensho's): no
+                    // claim from here on rests on it, whatever names the page spells.
                     readsKenshosSettings = snippet;
-                    read = new KenshoSettingsReaders.Read(snippet.locate(run.treeless.offset()) + ": "
-                            + new ParseCapture(run.treeless.text()).missing(), RUN_TIME, null);
+                    SourceLocation at = run != null && run.treeless != null ? snippet.locate(run.treeless.offset()) : snippet.location();
+                    read = new KenshoSettingsReaders.Read("the statement at " + at + " ran unreported: " + ParseCapture.SILENCED,
+                            RUN_TIME, null);
                     untold = true;
                 }
             }

@@ -40,6 +40,20 @@ public final class SessionSettings {
             "debug_print_rewritten", "on",
             "debug_pretty_print", "off");
 
+    /** What pgjdbc sends in the start-up packet itself, after the options (which it would override there). */
+    private static final java.util.Set<String> SENT_BY_THE_DRIVER = java.util.Set.of("TimeZone", "DateStyle", "extra_float_digits");
+
+    /**
+     * The output settings as the session's start-up options ({@code -c name=value}): they become the values RESET,
+     * RESET ALL and DISCARD ALL return to, so that a page's reset leaves the parse reports on ({@link ParseCapture}) and the
+     * output as stated, just as a reader's reset returns to the reader's own start-up values. The SETs of
+     * {@link #apply} still follow, for what the driver sends at start-up itself.
+     */
+    static String startupOptions() {
+        return OUTPUT.entrySet().stream().filter(e -> !SENT_BY_THE_DRIVER.contains(e.getKey()))
+                .map(e -> "-c " + e.getKey() + "=" + e.getValue()).collect(Collectors.joining(" "));
+    }
+
     /** Stock values of the limits a lesson could otherwise lean on, set on the page's role (lc_messages needs a superuser). */
     public static final Map<String, String> ROLE = orderedMap(
             "statement_timeout", "0",

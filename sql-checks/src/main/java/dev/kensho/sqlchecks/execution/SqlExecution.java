@@ -109,6 +109,9 @@ public final class SqlExecution {
                     }
                     dropNotifications(connection);
                 }
+                if (parses != null) {
+                    parses.completed(split == null ? List.of(sql) : split.stream().map(dev.kensho.sqlchecks.script.SqlStatement::text).toList());
+                }
                 while (true) {
                     if (isResultSet) {
                         try (ResultSet rs = statement.getResultSet()) {

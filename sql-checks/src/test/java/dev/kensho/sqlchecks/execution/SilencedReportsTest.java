@@ -1,0 +1,81 @@
+package dev.kensho.sqlchecks.execution;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * Red team (h-red, finding 1): a page that silences the server's parse reports (SET debug_print_parse = off,
+ * client_min_messages above LOG, RESET ALL, DISCARD ALL, in a hidden setup or a scenario step) hid a counter from the tree
+ * gate, and the claim showing it passed as 検証済み. The reports are Kensho's session start-up options, so a reset returns to
+ * them; a statement that still runs unreported makes every later claim of the page uncheckable, whatever it names.
+ */
+class SilencedReportsTest extends VerifierFixture {
+
+    private static final String SETUP = "CREATE TABLE t (id int);";
+    private static final String COUNTER_CLAIM = "SELECT oid::bigint > 16383 AS late FROM pg_class WHERE relname = 't';";
+    private static final String LATE = " late\n------\n t\n";
+
+    private static String unreported(String at) {
+        return "this claim cannot be checked: the server did not report what a statement of the page read at run time (the "
+                + "statement at " + at + " ran unreported: Kensho's session settings debug_print_parse = on, debug_pretty_print = "
+                + "off and client_min_messages = log deliver the reports, and the page changed one of them; RESET it before "
+                + "anything but DROP, GRANT, SET and the like runs)";
+    }
+
+    @Test
+    void aClaimAfterTheReportsWereSwitchedOffCannotPass() throws Exception {
+        TestPage.assertRefused(unreported("page.md:6:1"), "page.md:6:1",
+                page().add("", SETUP + "\nSET debug_print_parse = off;").add("", COUNTER_CLAIM, LATE).last());
+        // Whatever the later claim names: what an unreported statement stored is unknown.
+        TestPage.assertRefused(unreported("page.md:6:1"), "page.md:10:1",
+                page().add("", SETUP + "\nSET client_min_messages = warning;")
+                        .add("", "CREATE TABLE s AS SELECT oid::bigint > 16383 AS late FROM pg_class WHERE relname = 't';")
+                        .add("", "SELECT late FROM s;", LATE).last());
+        // In a hidden setup too, which no mark states.
+        TestPage.assertRefused(unreported("page.md:6:1"), "page.md:6:1",
+                page().add("setup hidden", SETUP + "\nSET debug_print_parse = off;").add("", "SELECT 1 AS one;", " one\n-----\n   1\n").last());
+    }
+
+    @Test
+    void aResetReturnsToTheReportsAndTheGateStillJudges() throws Exception {
+        for (String reset : new String[] {"RESET ALL;", "DISCARD ALL;", "RESET debug_print_parse;", "RESET client_min_messages;"}) {
+            assertNotPassed(page().add("", SETUP + "\n" + reset).add("", COUNTER_CLAIM, LATE).last());
+            assertPassed(page().add("", SETUP + "\n" + reset).add("", "SELECT count(*) AS n FROM t;", " n\n---\n 0\n").last());
+        }
+    }
+
+    @Test
+    void aScenarioStepThatSilencesTheReportsLeavesNoLaterClaimCheckable() throws Exception {
+        String scenario = """
+                session s1
+                step s1a { SELECT quiet(); }
+                step s1b { SELECT oid::bigint > 16383 AS late FROM pg_class WHERE relname = 't'; }
+                session s2
+                step s2a { SELECT 1 AS one; }
+                permutation s1a s1b s2a
+                """;
+        TestPage page = page().add("setup hidden", SETUP + "\nCREATE FUNCTION quiet() RETURNS void LANGUAGE plpgsql AS $$ BEGIN "
+                + "PERFORM set_config('client_' || 'min_messages', 'warning', false); END $$;").addScenario(scenario);
+        dev.kensho.sqlchecks.model.Outcome outcome = page.last();
+        TestPage.assertRefused(unreported("page.md:6:1"), "page.md:6:1", outcome);
+    }
+
+    /**
+     * PostgreSQL's own tests silence the server around their clean-up (alter_table, privileges, rowsecurity, ...): statements
+     * that evaluate nothing of the page's may run unreported, and the claims after the RESET pass; a query run unreported
+     * does not.
+     */
+    @Test
+    void statementsThatRunNothingMayRunSilencedAsThePostgresTestsDo() throws Exception {
+        assertPassed(page().add("", SETUP)
+                .add("", "SET client_min_messages TO 'warning';\nDROP TABLE IF EXISTS gone CASCADE;\nGRANT SELECT ON t TO PUBLIC;\nCOMMENT ON TABLE t IS 'kept';\n"
+                        + "RESET client_min_messages;")
+                .add("", "SELECT count(*) AS n FROM t;", " n\n---\n 0\n").last());
+        TestPage.assertRefused(unreported("page.md:2:1"), "page.md:7:1",
+                page().add("", "SET client_min_messages TO 'warning';\nCREATE TABLE t AS SELECT 1 AS one;\nRESET client_min_messages;")
+                        .add("", "SELECT 1 AS one;", " one\n-----\n   1\n").last());
+        // SET CONSTRAINTS runs the deferred triggers it makes immediate, code of the page's.
+        org.junit.jupiter.api.Assertions.assertFalse(ParseCapture.runsNothing("SET CONSTRAINTS ALL IMMEDIATE"));
+        org.junit.jupiter.api.Assertions.assertFalse(ParseCapture.runsNothing("COMMIT"));
+        org.junit.jupiter.api.Assertions.assertTrue(ParseCapture.runsNothing("/* x */ drop table t"));
+    }
+}
