@@ -188,6 +188,36 @@ class PreviewServerTest {
         }
     }
 
+    /**
+     * Red team (h-red finding 2): serve kept the server whose template held the extensions it started with; after
+     * site.yml dropped one, a page calling it still passed, and the cache kept the mark for the next build. A server is
+     * kept only for the settings it was started with.
+     */
+    @Test
+    void aChangeOfTheSitesExtensionsStartsAServerWithThem() throws Exception {
+        TestSite site = new TestSite(temp).page("site.yml", "title: Notes\nlang: en\nextensions: [pg_trgm]\n")
+                .page("t.md", TestSite.source("T", "\n```sql\nSELECT similarity('abc', 'abd') > 0 AS similar;\n```\n\n"
+                        + "```rows\n similar\n---------\n t\n(1 row)\n```\n"));
+        BuildOptions options = new BuildOptions(site.content, TestSite.THEME, site.out, "embedded", "postgres:18", site.report,
+                true, VerifierSettings.DEFAULTS, Shard.ALL, null, temp.resolve("cache"), 2);
+        List<String> log = Collections.synchronizedList(new ArrayList<>());
+        try (PreviewServer preview = new PreviewServer(options, log::add)) {
+            int port = preview.start(0);
+            assertEquals(200, get(port, "/t/").statusCode(), log::toString);
+            List<String> first = TestSite.kenshoPostgresProcesses();
+
+            long generation = preview.generation();
+            site.page("site.yml", "title: Notes\nlang: en\n");
+            awaitGeneration(preview, generation);
+            HttpResponse<String> without = get(port, "/t/");
+            assertEquals(500, without.statusCode(), log::toString);
+            assertTrue(without.body().contains(site.display("t.md") + ":6:8: error: function similarity(unknown, unknown) does not exist [42883]"),
+                    without.body());
+            assertTrue(java.util.Collections.disjoint(first, TestSite.kenshoPostgresProcesses()), "the first server was stopped");
+        }
+        assertEquals(List.of(), TestSite.kenshoPostgresProcesses(), "the server outlived serve");
+    }
+
     @Test
     void anEditParsesAndRendersOnlyWhatItReaches() throws Exception {
         TestSite site = new TestSite(temp).page("a.md", TestSite.source("A", "\nText a.\n"))

@@ -16,8 +16,8 @@ public interface ServerSession {
     /** Called when the build is done with the verifier. */
     void release(Verifier verifier);
 
-    /** Whether {@link #acquire} starts a server (false once a long-lived one is up). */
-    boolean starts();
+    /** Whether {@link #acquire} with these settings starts a server (false once a long-lived one is up with them). */
+    boolean starts(ProviderChoice choice, VerifierSettings settings);
 
     /** A server per build. */
     static ServerSession perBuild() {
@@ -33,7 +33,7 @@ public interface ServerSession {
             }
 
             @Override
-            public boolean starts() {
+            public boolean starts(ProviderChoice choice, VerifierSettings settings) {
                 return true;
             }
         };
@@ -42,15 +42,24 @@ public interface ServerSession {
     /** One server per PostgreSQL version for many builds; {@link #close()} stops them. */
     final class LongLived implements ServerSession, AutoCloseable {
         private final java.util.Map<Integer, Verifier> verifiers = new java.util.concurrent.ConcurrentHashMap<>();
+        /** What each version's server was started with: a rebuild asking for other settings (site.yml's extensions) gets a new one. */
+        private final java.util.Map<Integer, VerifierSettings> startedWith = new java.util.concurrent.ConcurrentHashMap<>();
 
         @Override
         public Verifier acquire(ProviderChoice choice, VerifierSettings settings) throws PostgresUnavailableException {
             // Versions start in parallel (one thread each), so the lock is per version, not on the session.
             synchronized (lockFor(choice.major())) {
                 Verifier verifier = verifiers.get(choice.major());
+                if (verifier != null && !settings.equals(startedWith.get(choice.major()))) {
+                    // The server's template holds the extensions it was started with, and its limits are fixed at start:
+                    // kept, it would verify (and the cache would keep) pages under settings they were not run with.
+                    verifiers.remove(choice.major()).close();
+                    verifier = null;
+                }
                 if (verifier == null) {
                     verifier = Verifier.start(choice.provider(), settings, choice.major());
                     verifiers.put(choice.major(), verifier);
+                    startedWith.put(choice.major(), settings);
                 }
                 return verifier;
             }
@@ -68,14 +77,15 @@ public interface ServerSession {
         }
 
         @Override
-        public boolean starts() {
-            return verifiers.isEmpty();
+        public boolean starts(ProviderChoice choice, VerifierSettings settings) {
+            return !verifiers.containsKey(choice.major()) || !settings.equals(startedWith.get(choice.major()));
         }
 
         @Override
         public void close() {
             verifiers.values().forEach(Verifier::close);
             verifiers.clear();
+            startedWith.clear();
         }
     }
 }

@@ -101,7 +101,7 @@ public final class SqlVerification {
         // Chosen only now: asking whether a Docker engine answers can take seconds, and cached pages need no server.
         ProviderChoice choice = chooser.get();
         long t0 = System.nanoTime();
-        boolean starting = session.starts();
+        boolean starting = session.starts(choice, settings);
         Verifier verifier = session.acquire(choice, settings);
         try {
             Duration start = Duration.ofNanos(System.nanoTime() - t0);
