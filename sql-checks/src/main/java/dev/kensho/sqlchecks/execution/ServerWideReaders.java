@@ -55,6 +55,12 @@ final class ServerWideReaders {
         ROLES("the server's roles", "every role a page sees is Kensho's making, the page's own included; a reader's session is "
                 + "the superuser postgres"),
         STATISTICS("the server's cumulative statistics", "they count Kensho's own work and other pages' beside this page's"),
+        PACE("the server's cumulative statistics of the page's objects", "a session sends its counts to the server at most "
+                + "once a second and autovacuum adds its own, so what they show depends on the run's pace, not on the SQL; the "
+                + "pg_stat_xact_ views and functions show the transaction's own counts"),
+        ENVIRONMENT("the connection and the server Kensho runs the page on", "Kensho connects as an unprivileged role of its "
+                + "own over a local TCP port, to a server initdb sized for the build machine; a reader's session (PGlite: the "
+                + "superuser postgres, no TCP port) shows others"),
         COUNTERS("a counter the whole server shares", "its value moved with everything the build's server did before the page "
                 + "ran; a reader's server counts from elsewhere"),
         GUARD("what Kensho installs in the page's database", "Kensho's extension guard, an event trigger and its function, is "
@@ -119,6 +125,34 @@ final class ServerWideReaders {
     private static final List<String> STATISTICS_PREFIXES = List.of("pg_stat_get_bgwriter_", "pg_stat_get_checkpointer_",
             "pg_stat_get_buf_", "pg_stat_get_recovery_prefetch", "pg_stat_get_wal_");
 
+    /**
+     * Per-table, per-index and per-function cumulative statistics: the page's objects can restrict them, but their values
+     * arrive when the session flushes (PGSTAT_MIN_INTERVAL, a second) and as autovacuum works; pg_stat_get_xact_* and the
+     * pg_stat_xact_ views read the session's own pending counts and stay allowed.
+     */
+    private static final Set<String> PACED = Set.of("pg_stat_all_tables", "pg_stat_user_tables", "pg_stat_sys_tables",
+            "pg_stat_all_indexes", "pg_stat_user_indexes", "pg_stat_sys_indexes", "pg_statio_all_tables", "pg_statio_user_tables",
+            "pg_statio_sys_tables", "pg_statio_all_indexes", "pg_statio_user_indexes", "pg_statio_sys_indexes",
+            "pg_statio_all_sequences", "pg_statio_user_sequences", "pg_statio_sys_sequences", "pg_stat_user_functions",
+            "pg_stat_have_stats");
+    private static final List<String> PACED_PREFIXES = List.of("pg_stat_get_numscans", "pg_stat_get_lastscan", "pg_stat_get_tuples_",
+            "pg_stat_get_live_tuples", "pg_stat_get_dead_tuples", "pg_stat_get_mod_since_analyze", "pg_stat_get_ins_since_vacuum",
+            "pg_stat_get_blocks_", "pg_stat_get_last_", "pg_stat_get_vacuum_count", "pg_stat_get_autovacuum_count",
+            "pg_stat_get_analyze_count", "pg_stat_get_autoanalyze_count", "pg_stat_get_total_", "pg_stat_get_function_");
+
+    /**
+     * Facts of the run's connection and server, not of the page's SQL: the client's and server's addresses and ports, whether
+     * the session is a superuser's, and the sizes initdb chose for the build machine. (The role's and database's names are
+     * Kensho's too, but a page restricts catalog reads by them: {@code datname = current_database()}.)
+     */
+    private static final Set<String> ENVIRONMENT = Set.of("inet_server_port", "inet_server_addr", "inet_client_port",
+            "inet_client_addr", "is_superuser", "listen_addresses", "unix_socket_directories", "max_connections", "shared_buffers",
+            "dynamic_shared_memory_type", "data_directory", "config_file", "hba_file", "ident_file");
+
+    private static boolean paced(String name) {
+        return PACED.contains(name) || PACED_PREFIXES.stream().anyMatch(name::startsWith);
+    }
+
     private static final Set<String> COUNTERS = Set.of("txid_current", "pg_current_xact_id", "txid_current_snapshot",
             "pg_current_snapshot", "xmin", "xmax", "txid_current_if_assigned", "pg_current_xact_id_if_assigned",
             "pg_control_checkpoint", "pg_control_system", "pg_control_init", "pg_control_recovery",
@@ -151,7 +185,8 @@ final class ServerWideReaders {
     /** Whether the function {@code name}'s value is drawn from a counter the whole server shares (txid_current, …). */
     static boolean readsACounter(String name) {
         return COUNTERS.contains(name) && !COUNTER_COLUMNS.contains(name) || COUNTER_PREFIXES.stream().anyMatch(name::startsWith)
-                || STATISTICS.contains(name) || STATISTICS_PREFIXES.stream().anyMatch(name::startsWith) || name.startsWith(BACKEND_COUNTER);
+                || STATISTICS.contains(name) || STATISTICS_PREFIXES.stream().anyMatch(name::startsWith) || name.startsWith(BACKEND_COUNTER)
+                || paced(name);
     }
 
     /** The first column of {@code results} whose type is a shared counter's, as "the column c of type t", or null. */
@@ -185,6 +220,12 @@ final class ServerWideReaders {
         }
         if (STATISTICS.contains(name) || STATISTICS_PREFIXES.stream().anyMatch(name::startsWith)) {
             return Shared.STATISTICS;
+        }
+        if (paced(name)) {
+            return Shared.PACE;
+        }
+        if (ENVIRONMENT.contains(name)) {
+            return Shared.ENVIRONMENT;
         }
         if (COUNTERS.contains(name) || COUNTER_PREFIXES.stream().anyMatch(name::startsWith)) {
             return IF_ASSIGNED.contains(name) && onlyWhetherNull(tokens, i) ? null : Shared.COUNTERS;

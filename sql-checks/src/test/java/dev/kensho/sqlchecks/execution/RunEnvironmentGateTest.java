@@ -1,0 +1,44 @@
+package dev.kensho.sqlchecks.execution;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * Red team (h-red, findings 3 and 4): claims that something other than the page's SQL made true. The per-table statistics
+ * show what the session had flushed by then (at most once a second), so a claim held at Kensho's pace and not at a
+ * reader's; the connection's port and address, the superuser flag and initdb's sizes told Kensho's run from a reader's.
+ */
+class RunEnvironmentGateTest extends VerifierFixture {
+
+    private static final String SETUP = "CREATE TABLE t (a int);\nINSERT INTO t VALUES (1);";
+
+    private static String refused(String what, String at, ServerWideReaders.Shared shared) {
+        return "this claim cannot be checked: the page reads " + shared.what + " (" + what + ", at " + at + "; " + shared.why + ")";
+    }
+
+    @Test
+    void cumulativeStatisticsOfThePagesTablesCannotBeClaimedButTheTransactionsOwnCan() throws Exception {
+        TestPage.assertRefused(refused("pg_stat_user_tables", "page.md:10:22", ServerWideReaders.Shared.PACE), "page.md:10:22",
+                page().add("", SETUP).add("", "SELECT count(*) AS n FROM t;")
+                        .add("", "SELECT seq_scan FROM pg_stat_user_tables WHERE relname = 't';", " seq_scan\n----------\n        0\n").last());
+        TestPage.assertRefused(refused("pg_stat_get_numscans", "page.md:6:8", ServerWideReaders.Shared.PACE), "page.md:6:8",
+                page().add("", SETUP).add("", "SELECT pg_stat_get_numscans('t'::regclass) AS scans;", " scans\n-------\n     0\n").last());
+        // The transaction's own counts are the page's doing, whenever they are read.
+        assertPassed(page().add("", SETUP).add("", "BEGIN;\nSELECT count(*) AS n FROM t;")
+                .add("", "SELECT seq_scan FROM pg_stat_xact_user_tables WHERE relname = 't';", " seq_scan\n----------\n        1\n").last());
+    }
+
+    @Test
+    void theConnectionAndTheServersSizesCannotBeClaimed() throws Exception {
+        ServerWideReaders.Shared env = ServerWideReaders.Shared.ENVIRONMENT;
+        TestPage.assertRefused(refused("inet_server_port", "page.md:1:18", env), "page.md:1:18",
+                page().add("", "SELECT CASE WHEN inet_server_port() IS NULL THEN 'a reader' ELSE 'Kensho' END AS who;",
+                        "  who\n--------\n Kensho\n").last());
+        TestPage.assertRefused(refused("is_superuser", "page.md:1:24", env), "page.md:1:24",
+                page().add("", "SELECT current_setting('is_superuser') AS su;", " su\n-----\n off\n").last());
+        TestPage.assertRefused(refused("max_connections", "page.md:1:63", env), "page.md:1:63",
+                page().add("", "SELECT setting::int > 0 AS some FROM pg_settings WHERE name = 'max_connections';",
+                        " some\n------\n t\n").last());
+        // A setting at its built-in value is a reader's too.
+        assertPassed(page().add("", "SELECT current_setting('work_mem') AS mem;", " mem\n-----\n 4MB\n").last());
+    }
+}
