@@ -107,8 +107,9 @@ class TreeGateTest extends VerifierFixture {
                 .add("", "DO $$ BEGIN EXECUTE 'CREATE TABLE r AS SELECT count(*) AS n FROM pg_' || 'database'; END $$;")
                 .add("", "SELECT n > 1 AS several FROM r;", " several\n---------\n t\n").run();
         TestPage.assertRefused("this claim cannot be checked: the server did not report what a statement of the page read at run time "
-                + "(page.md:5:1: the server did not report how it parsed the statement (Kensho's session settings debug_print_parse "
-                + "= on, debug_pretty_print = off and client_min_messages = log deliver it; the page changed one of them))",
+                + "(the statement at page.md:5:1 ran unreported: Kensho's session settings debug_print_parse = on, "
+                + "debug_pretty_print = off and client_min_messages = log deliver the reports, and the page changed one of them; "
+                + "RESET it before anything but DROP, GRANT, SET and the like runs)",
                 "page.md:9:1", silenced.outcomes().get(2));
     }
 }
