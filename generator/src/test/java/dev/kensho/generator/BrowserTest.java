@@ -1570,6 +1570,8 @@ class BrowserTest {
         WebElement second = figures.get(1);
         WebElement verdict = runAndWait(second);
         assertEquals("same", verdict.getAttribute("data-kensho-verdict"), verdict.getText());
+        // No claim: the same as the build's run, which verified nothing here (never "the verified result").
+        assertEquals("ビルドの実行と同じ結果です（ここには主張がないため、検証はしていません）。", verdict.getText());
         WebElement area = second.findElement(By.cssSelector("textarea"));
         area.click(); // the worker beside prepares the state before the snippet, and keeps a snapshot of it
         pause(8000); // the reader reads: the preparation ends (a snapshot is asked for only when no run waits)

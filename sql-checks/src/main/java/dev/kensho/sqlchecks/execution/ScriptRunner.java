@@ -218,9 +218,10 @@ final class ScriptRunner {
     }
 
     /** Whether a snippet states something beyond running: rows, an error, a plan, a scenario's steps. */
+    /** Whether the page shows something of the snippet's run as the build's evidence: a claim, or a result or plan it shows. */
     private static boolean claims(Snippet snippet) {
         return snippet.expectedRows() != null || snippet.directives().expectError() != null || snippet.directives().plan() != null
-                || snippet.scenario() != null;
+                || snippet.scenario() != null || snippet.directives().showResult() || snippet.directives().showPlan();
     }
 
     private List<Outcome> runInOrder(List<Snippet> snippets) {

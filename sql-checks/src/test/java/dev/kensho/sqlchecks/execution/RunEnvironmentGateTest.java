@@ -38,6 +38,9 @@ class RunEnvironmentGateTest extends VerifierFixture {
         TestPage.assertRefused(refused("max_connections", "page.md:1:63", env), "page.md:1:63",
                 page().add("", "SELECT setting::int > 0 AS some FROM pg_settings WHERE name = 'max_connections';",
                         " some\n------\n t\n").last());
+        // A result the page shows (the result directive) is the build's evidence as a claim is.
+        TestPage.assertRefused(refused("inet_server_port", "page.md:1:8", env), "page.md:1:8",
+                page().add("result", "SELECT inet_server_port() IS NULL AS none;").last());
         // A setting at its built-in value is a reader's too.
         assertPassed(page().add("", "SELECT current_setting('work_mem') AS mem;", " mem\n-----\n 4MB\n").last());
     }
