@@ -114,7 +114,10 @@ final class KenshoSettingsReaders {
      */
     static Read named(String name, boolean claimsPlans) {
         String lower = name.toLowerCase(Locale.ROOT);
-        if (WHOLE_LISTS.contains(lower) || SETTING_LISTS.contains(lower) || lower.equals("current_setting")) {
+        // current_setting and set_config where the text never spells them (SQL built at run time); a setting of Kensho's
+        // that a statement built at run time SET (the server's tree names it).
+        if (WHOLE_LISTS.contains(lower) || SETTING_LISTS.contains(lower) || lower.equals("current_setting") || lower.equals("set_config")
+                || isKenshos(lower, claimsPlans)) {
             return new Read(lower, 0);
         }
         List<Token> tokens = SqlLexer.tokens("\"" + lower.replace("\"", "\"\"") + "\"").stream().filter(Token::significant).toList();
@@ -171,13 +174,14 @@ final class KenshoSettingsReaders {
         if (token.kind() == Kind.WORD && lower.equals("show") && i + 1 < tokens.size() && tokens.get(i + 1).word().equals("all")) {
             return new Read("SHOW ALL", token.start());
         }
-        if (named && lower.equals("current_setting")) {
-            // A name the page computes could be any of them.
+        if (named && (lower.equals("current_setting") || lower.equals("set_config"))) {
+            // A name the page computes could be any of them: read, or set (set_config returns the value, and a page's
+            // function that turns the parse reports off for its own body hides what the body read).
             boolean literal = i + 3 < tokens.size() && tokens.get(i + 1).kind() == Kind.OPEN_PAREN
                     && tokens.get(i + 2).kind() == Kind.STRING && tokens.get(i + 2).text().startsWith("'")
                     && (tokens.get(i + 3).kind() == Kind.CLOSE_PAREN || tokens.get(i + 3).text().equals(","));
             if (!literal) {
-                return new Read("current_setting with a computed name", token.start());
+                return new Read(lower + " with a computed name", token.start());
             }
         }
         if (!setsIt && (named || token.kind() == Kind.STRING || token.kind() == Kind.DOLLAR_STRING)) {

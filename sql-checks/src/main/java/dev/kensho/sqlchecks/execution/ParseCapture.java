@@ -47,6 +47,8 @@ final class ParseCapture {
     private final int kept;
     private boolean tooLarge;
     private boolean surplus;
+    /** Whether a tree without CONTEXT came: one of the string's own statements, not a statement of a function it called. */
+    private boolean ownReported;
     /** The statements of the string, once it ran to its end without an error ({@link #completed}); null before. */
     private List<String> completedStatements;
     /** What every tree reported during the statement refers to, those of functions and dynamic SQL included ({@link TreeReads}). */
@@ -138,6 +140,9 @@ final class ParseCapture {
         if (!MESSAGE.equals(server.getMessage())) {
             return;
         }
+        if (server.getWhere() == null) {
+            ownReported = true; // a tree of the string's own statements, not of a function it called
+        }
         if (server.getWhere() == null || !GUARD_CONTEXT.matcher(server.getWhere()).matches()) {
             seen.scan(server.getDetail(), server.getWhere());
         }
@@ -190,7 +195,8 @@ final class ParseCapture {
             return false;
         }
         if (!topLevelOnly) {
-            return trees.isEmpty();
+            // The statement's own tree, not one of a function it called after a RESET brought the reports back.
+            return !ownReported;
         }
         int reportedStatements = 0;
         for (int t = 0; t < trees.size(); t++) {

@@ -33,6 +33,8 @@ final class TreeReads {
     private static final Pattern RELATION = Pattern.compile(":relid\\s+(\\d+)");
     private static final Pattern FUNCTION = Pattern.compile(":(?:funcid|aggfnoid|winfnoid)\\s+(\\d+)");
     private static final Pattern RANGE_VAR = Pattern.compile("\\{RANGEVAR\\s+:catalogname\\s+\\S+\\s+:schemaname\\s+(\\S+)\\s+:relname\\s+(\\S+)");
+    /** A SET or RESET statement's setting name (PostgreSQL 16 on write utility statements out; 14 and 15 write "?"). */
+    private static final Pattern VARIABLE_SET = Pattern.compile("\\{VARIABLESETSTMT\\s+:kind\\s+\\d+\\s+:name\\s+(\\S+)");
     private static final Pattern NAME_LIST = Pattern.compile(":(?:funcname|fields)\\s+\\(([^()]*)\\)");
     private static final Pattern SYSTEM_COLUMN = Pattern.compile("\\{VAR\\s+:varno\\s+\\d+\\s+:varattno\\s+(-2|-4)\\s");
     /** The innermost frame of a context when a statement runs inside a SQL function. */
@@ -98,6 +100,11 @@ final class TreeReads {
             m = FUNCTION.matcher(tree);
             while (m.find()) {
                 functions.add(Long.parseLong(m.group(1)));
+            }
+            // A SET (or RESET) the server parsed: the setting it names, which the text may never spell (SQL built at run time).
+            m = VARIABLE_SET.matcher(tree);
+            while (m.find()) {
+                names.add(unescape(m.group(1)));
             }
             m = RANGE_VAR.matcher(tree);
             while (m.find()) {

@@ -1,5 +1,6 @@
 package dev.kensho.sqlchecks.execution;
 
+import dev.kensho.sqlchecks.model.PageResult;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -43,19 +44,23 @@ class SilencedReportsTest extends VerifierFixture {
         }
     }
 
+    /** A scenario's setup runs on the page's session: silenced there, the scenario's claims cannot pass. */
     @Test
-    void aScenarioStepThatSilencesTheReportsLeavesNoLaterClaimCheckable() throws Exception {
+    void aScenarioRunAfterTheReportsWereSilencedLeavesNoClaimCheckable() throws Exception {
         String scenario = """
+                setup { CREATE TABLE s AS SELECT 't'::regclass::oid::int8 > 16383 AS late; }
                 session s1
-                step s1a { SELECT quiet(); }
-                step s1b { SELECT oid::bigint > 16383 AS late FROM pg_class WHERE relname = 't'; }
+                step s1a { SELECT late FROM s; }
+                rows {
+                 late
+                ------
+                 t
+                }
                 session s2
                 step s2a { SELECT 1 AS one; }
-                permutation s1a s1b s2a
+                permutation s1a s2a
                 """;
-        TestPage page = page().add("setup hidden", SETUP + "\nCREATE FUNCTION quiet() RETURNS void LANGUAGE plpgsql AS $$ BEGIN "
-                + "PERFORM set_config('client_' || 'min_messages', 'warning', false); END $$;").addScenario(scenario);
-        dev.kensho.sqlchecks.model.Outcome outcome = page.last();
+        dev.kensho.sqlchecks.model.Outcome outcome = page().add("", SETUP + "\nSET client_min_messages = warning;").addScenario(scenario).last();
         TestPage.assertRefused(unreported("page.md:6:1"), "page.md:6:1", outcome);
     }
 
@@ -77,5 +82,30 @@ class SilencedReportsTest extends VerifierFixture {
         org.junit.jupiter.api.Assertions.assertFalse(ParseCapture.runsNothing("SET CONSTRAINTS ALL IMMEDIATE"));
         org.junit.jupiter.api.Assertions.assertFalse(ParseCapture.runsNothing("COMMIT"));
         org.junit.jupiter.api.Assertions.assertTrue(ParseCapture.runsNothing("/* x */ drop table t"));
+    }
+
+    /**
+     * Red team (h-red2, findings 1a and 1b): a statement counted as reported once any tree came, a function's included
+     * (after its RESET ALL brought the reports back), though its own tree, the one holding the counter, never came; and a
+     * function silenced its own body with set_config and a setting name built at run time.
+     */
+    @Test
+    void aStatementIsReportedOnlyByItsOwnTreeAndAFunctionCannotSilenceItsBody() throws Exception {
+        TestPage.assertRefused(unreported("page.md:10:1"), "page.md:10:1", page()
+                .add("setup hidden", SETUP + "\nCREATE FUNCTION g() RETURNS int LANGUAGE plpgsql AS $$ BEGIN RESET ALL; PERFORM 1; RETURN 1; END $$;")
+                .add("", "SET client_min_messages = warning;")
+                .add("", "SELECT 't'::regclass::oid::int8 > 16383 AS late, g() AS g;", " late | g\n------+---\n t    | 1\n").last());
+        PageResult computed = page()
+                .add("setup hidden", SETUP + "\nCREATE FUNCTION g2() RETURNS int8 LANGUAGE plpgsql AS $$ DECLARE x int8; BEGIN\n"
+                        + "  PERFORM set_config(chr(100) || 'ebug_print_parse', 'off', true);\n  x := 't'::regclass::oid::int8;\n"
+                        + "  PERFORM set_config(chr(100) || 'ebug_print_parse', 'on', true);\n  RETURN x; END $$;")
+                .add("", "SELECT g2() > 16383 AS late;", " late\n------\n t\n").run();
+        TestPage.assertRefused("this claim cannot be checked: the page reads a setting Kensho gives its session and a reader's session "
+                + "does not have (set_config with a computed name, at page.md:2:55; Kensho sets application_name, client_min_messages, "
+                + "debug_pretty_print, debug_print_parse and debug_print_rewritten to see parse trees)", "page.md:10:1",
+                computed.outcomes().get(1));
+        // A SET built at run time is named by the server's tree of it.
+        assertNotPassed(page().add("", SETUP + "\nDO $$ BEGIN EXECUTE 'SET debug_' || 'print_parse = off'; END $$;")
+                .add("", "SELECT 't'::regclass::oid::int8 > 16383 AS late;", " late\n------\n t\n").last());
     }
 }
