@@ -147,7 +147,16 @@ final class ServerWideReaders {
      */
     private static final Set<String> ENVIRONMENT = Set.of("inet_server_port", "inet_server_addr", "inet_client_port",
             "inet_client_addr", "is_superuser", "listen_addresses", "unix_socket_directories", "max_connections", "shared_buffers",
-            "dynamic_shared_memory_type", "data_directory", "config_file", "hba_file", "ident_file");
+            "dynamic_shared_memory_type", "data_directory", "config_file", "hba_file", "ident_file",
+            // Derived from the sizes above, or chosen by how the server was built and started.
+            "shared_memory_size", "shared_memory_size_in_huge_pages", "wal_buffers", "huge_pages_status", "data_checksums",
+            "io_method");
+    /**
+     * Settings whose names are everyday words (a page's column may be called port): refused where they are a setting's name
+     * (a string holding only the name, as current_setting and pg_settings take it, or after SHOW), and version() where it
+     * is called (the build's compiler and platform).
+     */
+    private static final Set<String> ENVIRONMENT_WORDS = Set.of("port", "fsync");
 
     private static boolean paced(String name) {
         return PACED.contains(name) || PACED_PREFIXES.stream().anyMatch(name::startsWith);
@@ -158,7 +167,9 @@ final class ServerWideReaders {
             "pg_control_checkpoint", "pg_control_system", "pg_control_init", "pg_control_recovery",
             // Catalog columns of type xid (age() of them reads the counter: a database's or a table's frozen horizon),
             // mxid_age (any multixact ID is the counter's), and when the server started or read its configuration.
-            "datfrozenxid", "datminmxid", "relfrozenxid", "relminmxid", "mxid_age", "pg_postmaster_start_time", "pg_conf_load_time");
+            "datfrozenxid", "datminmxid", "relfrozenxid", "relminmxid", "mxid_age", "pg_postmaster_start_time", "pg_conf_load_time",
+            // A relation's file: the database's OID and the relfilenode, written as text.
+            "pg_relation_filepath", "pg_relation_filenode", "pg_filenode_relation", "pg_tablespace_location");
     /** Catalog columns whose values are the server's counters whatever table alias qualifies them. */
     private static final Set<String> COUNTER_COLUMNS = Set.of("xmin", "xmax", "datfrozenxid", "datminmxid", "relfrozenxid", "relminmxid");
     private static final List<String> COUNTER_PREFIXES = List.of("pg_current_wal_", "pg_last_wal_");
@@ -225,6 +236,10 @@ final class ServerWideReaders {
             return Shared.PACE;
         }
         if (ENVIRONMENT.contains(name)) {
+            return Shared.ENVIRONMENT;
+        }
+        if (ENVIRONMENT_WORDS.contains(name) && (tokens.size() == 1 || i >= 1 && tokens.get(i - 1).word().equals("show"))
+                || name.equals("version") && i + 1 < tokens.size() && tokens.get(i + 1).kind() == Kind.OPEN_PAREN) {
             return Shared.ENVIRONMENT;
         }
         if (COUNTERS.contains(name) || COUNTER_PREFIXES.stream().anyMatch(name::startsWith)) {

@@ -44,4 +44,25 @@ class RunEnvironmentGateTest extends VerifierFixture {
         // A setting at its built-in value is a reader's too.
         assertPassed(page().add("", "SELECT current_setting('work_mem') AS mem;", " mem\n-----\n 4MB\n").last());
     }
+
+    /** Red team (h-red2, findings 2 to 5): the same facts by other names, and a relation's file path. */
+    @Test
+    void thePortVersionDerivedSizesAndFilePathsCannotBeClaimed() throws Exception {
+        ServerWideReaders.Shared env = ServerWideReaders.Shared.ENVIRONMENT;
+        TestPage.assertRefused(refused("port", "page.md:1:6", env), "page.md:1:6",
+                page().add("result", "SHOW port;").last());
+        TestPage.assertRefused(refused("port", "page.md:1:24", env), "page.md:1:24",
+                page().add("", "SELECT current_setting('port')::int > 0 AS p;", " p\n---\n t\n").last());
+        TestPage.assertRefused(refused("version", "page.md:1:19", env), "page.md:1:19",
+                page().add("", "SELECT split_part(version(), ' ', 1) AS v;", "     v\n------------\n PostgreSQL\n").last());
+        TestPage.assertRefused(refused("wal_buffers", "page.md:1:24", env), "page.md:1:24",
+                page().add("result", "SELECT current_setting('wal_buffers') AS w;").last());
+        TestPage.assertRefused("this claim cannot be checked: the page reads a counter the whole server shares (pg_relation_filepath, "
+                + "at page.md:1:32; " + ServerWideReaders.Shared.COUNTERS.why + ")", "page.md:1:32",
+                page().add("", "CREATE TABLE y (a int); SELECT pg_relation_filepath('y') LIKE 'base/%' AS v;", " v\n---\n t\n").last());
+        // A page's own column named port, and server_version (the mark states the version), are the page's.
+        assertPassed(page().add("", "CREATE TABLE srv (port int);\nINSERT INTO srv VALUES (5432);")
+                .add("", "SELECT port FROM srv;", " port\n------\n 5432\n").last());
+        assertPassed(page().add("", "SELECT current_setting('server_version_num')::int / 10000 AS major;", " major\n-------\n    18\n").last());
+    }
 }
