@@ -705,16 +705,22 @@ async function tablesOf(results) {
  * which refuses a second statement before anything runs, so the reader's text is one statement, as the build's was.
  */
 async function executeBound(binding, text) {
+  // An EXPLAIN of the statement (the panel's plan button, or the reader's own) explains its EXECUTE: PREPARE takes a
+  // query, never an EXPLAIN of one.
+  const head = EXPLAIN_HEAD.exec(text);
   try {
-    await db.query(binding.prefix + text, [], { rowMode: 'array' });
+    await db.query(binding.prefix + (head ? text.slice(head[0].length) : text), [], { rowMode: 'array' });
   } catch (error) {
     if (error && error.code) return { tables: [], error: { sqlstate: error.code, message: error.message } };
     throw error;
   }
-  const outcome = await execute(binding.execute);
+  const outcome = await execute(head ? head[1] + ' ' + binding.execute : binding.execute);
   await execute(binding.deallocate);
   return outcome;
 }
+
+/** EXPLAIN with its options, written either way (in parentheses, or ANALYZE and VERBOSE after it). */
+const EXPLAIN_HEAD = /^(\s*explain\b(?:\s*\([^()]*\))?(?:\s+(?:analyze|analyse|verbose)\b)*)\s*/i;
 
 /** Runs a snippet of the plan as the build ran it: statement by statement, the last one bound when it has parameters. */
 async function runAsBuilt(snippet, text) {

@@ -426,7 +426,7 @@ class BrowserTest {
         // Rows that tie under a sort's own equality but print differently: numeric 1.0 and 1.00 are equal keys.
         Files.writeString(content.resolve("guides/ties.md"), """
                 ---
-                title: 同順位
+                title: 等しいキー
                 ---
 
                 ```sql
@@ -1548,7 +1548,8 @@ class BrowserTest {
     void theVerifiedStatementsSeeNoTemporarySchemaOrTransactionOfKenshos() throws IOException {
         List<WebElement> figures = openWithRunControls(base + "sample/guides/probe/");
         WebElement first = runAndWait(figures.get(0));
-        assertEquals("検証済みの結果と同じです。", first.getText());
+        // No claim on the first snippet: its run is compared with the build's, which verified nothing there.
+        assertEquals("ビルドの実行と同じ結果です（ビルドはこの行について何も主張していないため、行は検証していません）。", first.getText());
         WebElement verdict = runAndWait(figures.get(1));
         assertEquals("検証済みの結果と同じです。", verdict.getText());
         assertEquals(NO_TEMP_SCHEMA, figures.get(1).findElement(By.cssSelector("[data-kensho-run-output]")).getAttribute("textContent"));
@@ -1571,7 +1572,7 @@ class BrowserTest {
         WebElement verdict = runAndWait(second);
         assertEquals("same", verdict.getAttribute("data-kensho-verdict"), verdict.getText());
         // No claim: the same as the build's run, which verified nothing here (never "the verified result").
-        assertEquals("ビルドの実行と同じ結果です（ここには主張がないため、検証はしていません）。", verdict.getText());
+        assertEquals("ビルドの実行と同じ結果です（ビルドはこの行について何も主張していないため、行は検証していません）。", verdict.getText());
         WebElement area = second.findElement(By.cssSelector("textarea"));
         area.click(); // the worker beside prepares the state before the snippet, and keeps a snapshot of it
         pause(8000); // the reader reads: the preparation ends (a snapshot is asked for only when no run waits)
@@ -2102,7 +2103,7 @@ class BrowserTest {
         String enumRows = Files.readString(site.resolve("sample/site/guides/reader/index.run.2.json"));
         assertTrue(enumRows.matches("(?s).*\"types\":\\[\"[0-9]+\",\"int4\"\\].*"), enumRows);
         WebElement enumVerdict = runAndWait(driver.findElements(By.cssSelector("figure[data-kensho-snippet]")).get(2));
-        assertEquals("検証済みの結果と同じです。", enumVerdict.getText());
+        assertEquals("ビルドの実行と同じ結果です（ビルドはこの行について何も主張していないため、行は検証していません）。", enumVerdict.getText());
         // Said once in the panel, not under every run.
         assertEquals("編集済み", figure.findElement(By.cssSelector(".run-edited-badge")).getText());
         assertEquals("この SQL は検証済みのものではありません。一つの要求として送り（エラーが出ると、この実行の文はすべて取り消されます）、"

@@ -177,7 +177,28 @@ public final class EmbeddedPostgres implements PostgresProvider {
         }
         Duration initdbTime = Duration.ofNanos(System.nanoTime() - t0);
 
-        int port = freePort();
+        // A free port is only free until the server binds it: versions start in parallel, and another program may take
+        // it meanwhile. A server that could not bind it exits at once (its log says so) and is started on another.
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return startOn(freePort(), binaries, dataDir, workDir, account, password, initdbTime);
+            } catch (PortTaken taken) {
+                if (attempt == 3) {
+                    throw new PostgresUnavailableException("the embedded server could not bind a free port three times: " + taken.getMessage());
+                }
+            }
+        }
+    }
+
+    /** The server could not bind the port it was given (another process took it after {@link #freePort} found it free). */
+    private static final class PortTaken extends Exception {
+        PortTaken(String log) {
+            super(log);
+        }
+    }
+
+    private static Server startOn(int port, Path binaries, Path dataDir, Path workDir, String account, String password,
+                                  Duration initdbTime) throws IOException, PostgresUnavailableException, PortTaken {
         List<String> postgres = new ArrayList<>(List.of("sh", "-c", STDIN_WATCHDOG, "kensho-postgres",
                 binaries.resolve("bin/postgres").toString(), "-D", dataDir.toString(), "-p", Integer.toString(port),
                 "-k", workDir.toString(), "-c", "listen_addresses=127.0.0.1"));
@@ -195,6 +216,11 @@ public final class EmbeddedPostgres implements PostgresProvider {
         Runtime.getRuntime().addShutdownHook(hook);
         try {
             running.awaitReady();
+        } catch (PortTaken e) {
+            // The cluster stays for the next attempt: only this server process (long exited, or about to) goes.
+            running.stopProcess();
+            Runtime.getRuntime().removeShutdownHook(hook);
+            throw e;
         } catch (PostgresUnavailableException | RuntimeException e) {
             running.close();
             throw e;
@@ -357,12 +383,16 @@ public final class EmbeddedPostgres implements PostgresProvider {
             this.account = account;
         }
 
-        void awaitReady() throws PostgresUnavailableException {
+        void awaitReady() throws PostgresUnavailableException, PortTaken {
             long deadline = System.nanoTime() + START_DEADLINE.toNanos();
             SQLException last = null;
             while (System.nanoTime() < deadline) {
                 if (!process.isAlive()) {
                     throw new PostgresUnavailableException("the embedded server exited during start-up: " + tail());
+                }
+                String tail = last == null ? "" : tail();
+                if (tail.contains("could not create any TCP/IP sockets") || tail.contains("could not bind IPv4 address")) {
+                    throw new PortTaken(tail);
                 }
                 try (Connection ignored = DriverManager.getConnection(jdbcUrl(), adminCredentials())) {
                     return;
@@ -419,12 +449,8 @@ public final class EmbeddedPostgres implements PostgresProvider {
                     + startTime.toMillis() + " ms" + (account == null ? "" : "; runs as '" + account + "' because Kensho runs as root") + ")";
         }
 
-        @Override
-        public synchronized void close() {
-            if (closed) {
-                return;
-            }
-            closed = true;
+        /** Ends the server process (the watchdog sees its stdin close), forcibly after 15 s; the cluster stays. */
+        void stopProcess() {
             try {
                 OutputStream stdin = process.getOutputStream();
                 stdin.close();
@@ -442,6 +468,15 @@ public final class EmbeddedPostgres implements PostgresProvider {
                 process.destroyForcibly();
                 Thread.currentThread().interrupt();
             }
+        }
+
+        @Override
+        public synchronized void close() {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            stopProcess();
             if (ownership != null) {
                 try {
                     ownership.channel().close();
