@@ -83,7 +83,7 @@ class CacheIntegrityTest {
         return new TestSite.Run(status, out.toString(), err.toString());
     }
 
-    /** The page's cache key as anyone can compute it with the public jar. */
+    /** The name of the page's cache entry as anyone can compute it with the public jar. */
     private static String publicKey(TestSite site, String page) throws Exception {
         List<Diagnostic> diagnostics = new ArrayList<>();
         ContentFiles files = new ContentFiles(site.content.toAbsolutePath().normalize());
@@ -93,7 +93,8 @@ class CacheIntegrityTest {
         MarkdownDocument document = MarkdownDocument.parse(found, Theme.load(TestSite.THEME), loader.files(), diagnostics);
         VerifierSettings settings = new VerifierSettings(Duration.ofSeconds(10)).withPageTimeout(Duration.ofSeconds(60))
                 .withExtensions(config.extensions());
-        return VerificationCache.key(document, KenshoVersion.VALUE, ProviderChoice.identityOf("embedded", ContainerPostgres.DEFAULT_IMAGE), settings);
+        return VerificationCache.entryName(VerificationCache.key(document, KenshoVersion.VALUE,
+                ProviderChoice.identityOf("embedded", ContainerPostgres.DEFAULT_IMAGE), settings), found.displayPath());
     }
 
     /** An entry that says the false claim held: rows 2, every claim passed. */
@@ -189,6 +190,29 @@ class CacheIntegrityTest {
         assertTrue(second.out().startsWith("Kensho: 1 verification cache entry in " + entry.getParent() + " ignored (1 whose page's claims "
                 + "do not hold on the recorded outcome); their pages run on PostgreSQL\nKensho: PostgreSQL 18.6 via embedded"), second::toString);
         assertFalse(Files.readString(site.out.resolve("index.html")).contains("other"));
+    }
+
+    @Test
+    void pagesHoldingTheSameSqlEachKeepTheirOwnEntry() throws Exception {
+        // Named by the SQL's key alone, the second page's entry replaced the first's: one of the two ran on every build.
+        TestSite site = new TestSite(temp).page("index.md", TRUE_CLAIM).page("copy.md", TRUE_CLAIM);
+        TestSite.Run first = run(site);
+        assertEquals(0, first.status(), first::toString);
+        try (Stream<Path> entries = Files.list(temp.resolve("xdg/kensho/projects")).flatMap(CacheIntegrityTest::jsonFiles)) {
+            assertEquals(2, entries.count(), "one entry per page");
+        }
+        TestSite.Run second = run(site);
+        assertEquals(0, second.status(), second::toString);
+        assertTrue(second.out().startsWith("Kensho: all 2 page(s) with SQL unchanged since PostgreSQL 18.6 verified them; "
+                + "outcomes from the cache, no PostgreSQL server started"), second::toString);
+    }
+
+    private static Stream<Path> jsonFiles(Path project) {
+        try (Stream<Path> files = Files.list(project)) {
+            return files.filter(p -> p.getFileName().toString().matches("[0-9a-f]{64}\\.json")).toList().stream();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     @Test

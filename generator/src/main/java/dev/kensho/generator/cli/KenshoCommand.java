@@ -250,7 +250,14 @@ public final class KenshoCommand implements Runnable {
                 // A bug of ours, not a problem in the sources: say so plainly, without a stack trace.
                 StackTraceElement where = e.getStackTrace().length > 0 ? e.getStackTrace()[0] : null;
                 console.err("error: internal error in Kensho (" + e + (where == null ? "" : " at " + where)
-                        + "); the previous site is left as it was. Please report this with the command you ran.");
+                        + "); the previous site is left as it was. Please report this with the command you ran"
+                        + (environment().containsKey("KENSHO_TRACE") ? "." : " (KENSHO_TRACE=1 adds the stack trace)."));
+                if (environment().containsKey("KENSHO_TRACE")) {
+                    // For a bug report, on request; each line passes the console gate as any other.
+                    java.io.StringWriter trace = new java.io.StringWriter();
+                    e.printStackTrace(new java.io.PrintWriter(trace));
+                    trace.toString().lines().map(line -> line.replace("\t", "    ")).forEach(console::err);
+                }
                 return 1;
             }
             result.diagnostics().forEach(console::diagnostic);

@@ -267,13 +267,13 @@ public final class VerificationCache {
         JudgedEntries.Judged kept = judged == null ? null : judged.get(key, page, snippets);
         if (kept != null) {
             if (fresh(kept.entry(), reuseFor)) {
-                reused(key, kept.entry(), reuseFor);
+                reused(entryName(key, page), kept.entry(), reuseFor);
                 // The same outcomes as before for the same snippets; made anew for snippets that only read the same.
                 return Optional.of(hit(page, kept.entry(), kept.snippets().equals(snippets) ? kept.outcomes() : outcomes(kept.entry(), snippets)));
             }
             judged.forget(key, page); // expired: read from the folder as any entry, and counted there
         }
-        Optional<byte[]> signed = store.read(key, page);
+        Optional<byte[]> signed = store.read(entryName(key, page), page);
         if (signed.isEmpty()) {
             return Optional.empty();
         }
@@ -297,11 +297,27 @@ public final class VerificationCache {
             if (judged != null) {
                 judged.put(key, page, snippets, entry, outcomes.get());
             }
-            reused(key, entry, reuseFor);
+            reused(entryName(key, page), entry, reuseFor);
             return Optional.of(hit(page, entry, outcomes.get()));
         } catch (IOException | RuntimeException e) {
             unjudged.incrementAndGet();
             return Optional.empty();
+        }
+    }
+
+    /**
+     * The file an entry is kept in: its key and its page. The key covers only what decides the outcome, so pages holding the
+     * same SQL share it; named by the key alone, each such page's entry replaced the other's, and all but one ran again on
+     * every build (the signature, over the page as well, kept any from being taken for another's).
+     */
+    public static String entryName(String key, String page) {
+        try {
+            MessageDigest digest = MessageDigest.getInstance("SHA-256");
+            update(digest, key);
+            update(digest, page);
+            return HexFormat.of().formatHex(digest.digest());
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
         }
     }
 
@@ -401,7 +417,7 @@ public final class VerificationCache {
                 o.results(), o.assertions(), o.plan(), o.transcript(), o.duration().toNanos())).toList();
         try {
             byte[] payload = JSON.writeValueAsBytes(new Entry(serverVersion, serverDescription, verifiedAt.getEpochSecond(), outcomes));
-            store.write(key, result.page(), payload);
+            store.write(entryName(key, result.page()), result.page(), payload);
             if (judged != null) {
                 // Kept as a later load would find it: the stored bytes decoded and judged, so the next edit need not read it.
                 List<Snippet> snippets = result.outcomes().stream().map(Outcome::snippet).toList();

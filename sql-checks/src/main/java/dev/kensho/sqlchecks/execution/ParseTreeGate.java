@@ -863,9 +863,9 @@ final class ParseTreeGate {
             if (name != null && LOOKUPS.stream().anyMatch(name::startsWith)) {
                 return null; // an OID given to find an object by: its statistics, size or definition, not the OID's number
             }
-            if (node.number("funcformat", 0) == 0 && (!NUMBERS.contains(name) || PRINTS.contains(name))) {
+            if (node.number("funcformat", 0) == 0 && (name == null || !NUMBERS.contains(name) || PRINTS.contains(name))) {
                 // Called by name, a function given an object as regclass (nextval('s'), pg_relation_size('t')) finds it by
-                // its OID; only a cast (funcformat 1 or 2, or int8(…) and the like written as a call) shows the number.
+                // its OID; a function of the page's (no name among pg_catalog's) is judged by what it is given; only a cast (funcformat 1 or 2, or int8(…) and the like written as a call) shows the number.
                 for (Object arg : node.list("args")) {
                     NodeTree.Node given = arg instanceof NodeTree.Node a ? a : null;
                     if (given != null && REG_TYPES.contains(type(given))) {
