@@ -92,6 +92,25 @@ final class ParseTreeGate {
     private static final Set<String> NUMBERS = Set.of("int8", "int4", "int2", "numeric", "float4", "float8", "text", "oid", "oidout",
             "textin", "to_char", "to_hex", "concat", "concat_ws", "format", "abs", "mod", "div", "hashoid", "hashoidextended");
 
+    /**
+     * Functions whose value is the name of the run's role or database: Kensho's making at build ({@code kensho_<pid>_…},
+     * a new one each run), {@code postgres} in a reader's session. From PostgreSQL 16 on {@code current_role}, {@code user}
+     * and {@code current_catalog} are written as calls of {@code current_user} and {@code current_database}.
+     */
+    private static final Set<String> RUN_NAMES = Set.of("current_user", "session_user", "current_database", "getpgusername",
+            "pg_get_userbyid");
+    /** The same on 14 and 15, where the server writes them as an SQLValueFunction by its op: CURRENT_ROLE 9 to CURRENT_CATALOG 13. */
+    private static final Map<Long, String> RUN_NAME_OPS = Map.of(9L, "current_role", 10L, "current_user", 11L, "user",
+            12L, "session_user", 13L, "current_catalog");
+    /** Casts that keep a name what it is (name, text, varchar, char): the next use of their result is judged instead. */
+    private static final Set<String> NAME_CASTS = Set.of("text", "name", "varchar", "bpchar");
+    /**
+     * Functions (and the {@code ||} operators' functions) that put a name into a text as it is: {@code format('GRANT … TO
+     * %I', current_user)} builds a page's DDL; what the text is then used for is judged instead.
+     */
+    private static final Set<String> NAME_TEXTS = Set.of("format", "concat", "concat_ws", "quote_ident", "quote_literal",
+            "quote_nullable", "textcat", "anytextcat", "textanycat");
+
     /** Functions that print each argument through its type's output function: a reg* value prints as its name. */
     private static final Set<String> PRINTS = Set.of("concat", "concat_ws", "format");
 
@@ -116,7 +135,8 @@ final class ParseTreeGate {
     Found judge(NodeTree.Node top) {
         Found found = walk(top, null, List.of(), this::reads);
         if (found != null) {
-            return found;
+            // What a plain SELECT reads it only shows: that snippet's claim fails, and no later one.
+            return onlyShows(top) ? new Found(found.what(), found.shared(), true) : found;
         }
         // The statement's own results and what it stores (INSERT, UPDATE), and the query of CREATE TABLE AS or DECLARE.
         List<NodeTree.Node> results = new ArrayList<>(List.of(top));
@@ -143,6 +163,7 @@ final class ParseTreeGate {
         // A use that only changes what a plain SELECT shows is remembered; one that may last is looked for to the end.
         Found lasting = walk(top, null, List.of(), (node, parent, scope) -> {
             Found use = misused(node, parent, scope, results);
+            use = use != null ? use : runNameMisused(node, parent, scope);
             if (use != null && shownOnly) {
                 shown[0] = shown[0] != null ? shown[0] : new Found(use.what(), use.shared(), true);
                 return null;
@@ -427,6 +448,181 @@ final class ParseTreeGate {
         return null;
     }
 
+    /**
+     * A use at {@code node} of the run's role or database name ({@link #RUN_NAMES}) that shows more of it than the name
+     * itself, or null. The name is Kensho's making and new every run, so a result that shows it never matches twice and
+     * cannot be claimed; what can is what is derived from it with a constant: {@code current_user = 'postgres'},
+     * {@code length(current_database())}, {@code current_user LIKE 'kensho%'}, which the build and a reader's session
+     * answer differently. It may flow on unchanged (a cast to text, COALESCE, CASE, a subquery's column: judged where used
+     * next), be shown or stored as it is, be tested for NULL, be compared with the built-in {@code =} to another such name
+     * or to a column of a built-in catalog ({@code datname = current_database()}), or be given to a privilege test
+     * ({@code has_table_privilege(current_user, …)}); any other use is refused.
+     */
+    private Found runNameMisused(NodeTree.Node node, NodeTree.Node parent, List<NodeTree.Node> scope) {
+        if (parent == null || parent.type().equals("QUERY") || !carriesRunName(node, scope) || carriesRunName(parent, scope)) {
+            return null;
+        }
+        String name = runName(node, scope);
+        switch (parent.type()) {
+            case "TARGETENTRY", "NULLTEST", "CASEWHEN", "RANGETBLFUNCTION", "RANGETBLENTRY", "CONSTRAINT" -> {
+                // Shown or stored as it is (a row of VALUES, a column's DEFAULT), tested for NULL, a CASE's result, a column of FROM.
+                return null;
+            }
+            case "OPEXPR" -> {
+                if (catalog.equalities().contains(parent.number("opno", -1))
+                        && parent.list("args").stream().allMatch(arg -> arg == node || carriesRunName(arg, scope) || catalogColumn(arg, scope))) {
+                    return null;
+                }
+            }
+            case "FUNCEXPR" -> {
+                // A privilege test or a function that finds the object by it (pg_database_size(current_database())).
+                String function = catalog.functions().get(parent.number("funcid", -1));
+                if (function != null && LOOKUPS.stream().anyMatch(function::startsWith)) {
+                    return null;
+                }
+            }
+            default -> {
+            }
+        }
+        return new Found("the name of the run's role or database (" + name + ") " + runNameUse(parent)
+                + " as the server parsed it", ServerWideReaders.Shared.ENVIRONMENT);
+    }
+
+    private static String runNameUse(NodeTree.Node parent) {
+        return switch (parent.type()) {
+            case "OPEXPR", "SCALARARRAYOPEXPR", "DISTINCTEXPR", "NULLIFEXPR", "ROWCOMPAREEXPR" ->
+                    "compared or computed with other than = to another such name or a catalog's column";
+            case "FUNCEXPR", "COERCEVIAIO" -> "given to a function";
+            default -> "used in a " + parent.type().toLowerCase(Locale.ROOT);
+        };
+    }
+
+    /** Whether the value is a column of a built-in catalog (a relation below the first OID of the page's objects). */
+    private boolean catalogColumn(Object value, List<NodeTree.Node> scope) {
+        NodeTree.Node var = stripped(value);
+        if (var == null || !var.type().equals("VAR")) {
+            return false;
+        }
+        int level = scope.size() - 1 - (int) var.number("varlevelsup", 0);
+        if (level < 0) {
+            return false;
+        }
+        List<Object> rtable = scope.get(level).list("rtable");
+        int varno = (int) var.number("varno", -1);
+        return varno >= 1 && varno <= rtable.size() && rtable.get(varno - 1) instanceof NodeTree.Node rte
+                && rte.number("rtekind", -1) == 0 && rte.number("relid", FIRST_NORMAL_OID) < FIRST_NORMAL_OID;
+    }
+
+    /** The name of the run-name function {@code value} calls, or null. */
+    private String runNameCall(Object value) {
+        if (!(value instanceof NodeTree.Node node)) {
+            return null;
+        }
+        if (node.type().equals("FUNCEXPR")) {
+            String name = catalog.functions().get(node.number("funcid", -1));
+            return name != null && RUN_NAMES.contains(name) ? name : null;
+        }
+        return node.type().equals("SQLVALUEFUNCTION") ? RUN_NAME_OPS.get(node.number("op", -1)) : null;
+    }
+
+    private boolean carriesRunName(Object value, List<NodeTree.Node> scope) {
+        return runName(value, scope) != null;
+    }
+
+    /**
+     * The run-name function whose value {@code value} is, or null: a call of one of {@link #RUN_NAMES}, a cast of one to a
+     * text type, a COALESCE, CASE, GREATEST or LEAST that may give one, or a column of a subquery, CTE, join, grouping,
+     * VALUES list or FROM function that is one.
+     */
+    private String runName(Object value, List<NodeTree.Node> scope) {
+        if (!(value instanceof NodeTree.Node node)) {
+            return null;
+        }
+        String call = runNameCall(node);
+        if (call != null) {
+            return call;
+        }
+        return switch (node.type()) {
+            case "RELABELTYPE", "COERCEVIAIO", "COERCETODOMAIN" -> runName(node.get("arg"), scope);
+            case "FUNCEXPR" -> {
+                String name = catalog.functions().get(node.number("funcid", -1));
+                if (name != null && NAME_TEXTS.contains(name)) {
+                    yield first(node.list("args"), scope);
+                }
+                yield node.number("funcformat", 0) != 0 && name != null && NAME_CASTS.contains(name) && node.list("args").size() == 1
+                        ? runName(node.list("args").get(0), scope) : null;
+            }
+            case "OPEXPR" -> {
+                String function = catalog.functions().get(node.number("opfuncid", -1));
+                yield function != null && NAME_TEXTS.contains(function) ? first(node.list("args"), scope) : null;
+            }
+            case "COALESCEEXPR", "MINMAXEXPR" -> first(node.list("args"), scope);
+            case "CASEEXPR" -> {
+                List<Object> results = new ArrayList<>();
+                results.add(node.get("defresult"));
+                node.list("args").forEach(w -> results.add(w instanceof NodeTree.Node when ? when.get("result") : null));
+                yield first(results, scope);
+            }
+            case "SUBLINK" -> {
+                NodeTree.Node sub = node.node("subselect");
+                if (node.number("subLinkType", -1) != 4 || sub == null) {
+                    yield null;
+                }
+                List<NodeTree.Node> inner = new ArrayList<>(scope);
+                inner.add(sub);
+                yield first(targets(sub), inner);
+            }
+            case "VAR" -> varRunName(node, scope);
+            default -> null;
+        };
+    }
+
+    private String first(List<Object> values, List<NodeTree.Node> scope) {
+        for (Object value : values) {
+            String name = runName(value, scope);
+            if (name != null) {
+                return name;
+            }
+        }
+        return null;
+    }
+
+    /** A Var reading a column of a subquery, CTE, join, grouping, VALUES list or FROM function that is the run's role or database name. */
+    private String varRunName(NodeTree.Node var, List<NodeTree.Node> scope) {
+        int level = scope.size() - 1 - (int) var.number("varlevelsup", 0);
+        if (level < 0) {
+            return null;
+        }
+        NodeTree.Node owner = scope.get(level);
+        List<NodeTree.Node> outer = scope.subList(0, level + 1);
+        List<Object> rtable = owner.list("rtable");
+        int varno = (int) var.number("varno", -1);
+        long attno = var.number("varattno", 0);
+        if (attno <= 0 || varno < 1 || varno > rtable.size() || !(rtable.get(varno - 1) instanceof NodeTree.Node rte)) {
+            return null;
+        }
+        long kind = rte.number("rtekind", -1);
+        NodeTree.Node sub = kind == 1 ? rte.node("subquery") : kind == 6 ? cteQuery(rte, outer) : null;
+        if (sub != null) {
+            List<NodeTree.Node> inner = new ArrayList<>(outer);
+            inner.add(sub);
+            List<Object> columns = targets(sub);
+            return attno <= columns.size() ? runName(columns.get((int) attno - 1), inner) : null;
+        }
+        if (kind == 3) { // RTE_FUNCTION: a column of what a run-name function returns (FROM current_database() AS d)
+            List<Object> calls = new ArrayList<>();
+            rte.list("functions").forEach(f -> calls.add(f instanceof NodeTree.Node call ? call.get("funcexpr") : null));
+            return first(calls, outer);
+        }
+        if (kind == 5) { // RTE_VALUES: the column in any of its rows
+            List<Object> cells = new ArrayList<>();
+            rte.list("values_lists").forEach(row -> cells.add(row instanceof List<?> items && attno <= items.size() ? items.get((int) attno - 1) : null));
+            return first(cells, outer);
+        }
+        List<Object> aliases = kind == 2 ? rte.list("joinaliasvars") : kind == 9 ? rte.list("groupexprs") : List.of();
+        return attno <= aliases.size() ? runName(aliases.get((int) attno - 1), outer) : null;
+    }
+
     /** A counter-typed value by its type; a row, array or JSON value built from one as such. */
     private static String described(Object value) {
         long type = counterType(value);
@@ -445,6 +641,11 @@ final class ParseTreeGate {
             return false;
         }
         long type = counterType(node);
+        if (node.type().equals("CONST")) {
+            // A literal the page wrote ('12:13:'::pg_snapshot, '3'::xid): the page's value, not one a counter gave. (A name
+            // cast to regclass is a Const of a reg* type, which this does not hold: its number is the counter's.)
+            return false;
+        }
         if (COUNTER_TYPES.contains(type) || COUNTER_ARRAYS.contains(type)) {
             return true;
         }
@@ -852,6 +1053,9 @@ final class ParseTreeGate {
         if (node.type().equals("VAR")) {
             return variable(node, query, outer, shown, type);
         }
+        if (node.type().equals("CONST") && !REG_TYPES.contains(type)) {
+            return null; // a literal of the page's ('12:13:'::pg_snapshot); a reg* one is the OID its name had
+        }
         if (COUNTER_TYPES.contains(type) || REG_TYPES.contains(type)) {
             return described(node, type);
         }
@@ -1008,6 +1212,6 @@ final class ParseTreeGate {
 
     /** The names of the lists and functions this gate judges, for finding the trees worth reading. */
     static boolean relevant(String name) {
-        return judges(name) || ServerWideReaders.readsACounter(name) || runTimeLookup(name);
+        return judges(name) || ServerWideReaders.readsACounter(name) || runTimeLookup(name) || RUN_NAMES.contains(name);
     }
 }

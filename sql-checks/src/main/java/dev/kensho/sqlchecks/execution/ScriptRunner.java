@@ -337,11 +337,15 @@ final class ScriptRunner {
             }
             KenshoSettingsReaders.Scan scanned = KenshoSettingsReaders.scan(snippet.sql(), claimsPlans);
             List<TreeReads.Seen> seen = parsedHere.stream().map(ParseCapture::seen).toList();
-            // A counter a plain SELECT only showed: this snippet's claim cannot rest on it, and no later one reads it.
+            // What a snippet of plain SELECTs only showed: this snippet's claim cannot rest on it, and no later one reads it.
+            // Only outside a transaction block: inside one, a statement that fails for a reader (a division by what the
+            // build's server counted) would abort the block, and every later statement of it would differ.
+            boolean onlyShows = !inTransaction && !inTransaction() && TreeReads.onlyShow(seen, treeCatalog);
             KenshoSettingsReaders.Read shownHere = null;
             KenshoSettingsReaders.Read textRead = readsKenshosSettings == null ? scanned.read() : null;
-            if (textRead != null && textRead.shared() == ServerWideReaders.Shared.COUNTERS && TreeReads.onlyShow(seen, treeCatalog)) {
-                // Found by the text gate as by the tree gate (Found#shownOnly): what such a statement shows, nothing keeps.
+            if (textRead != null && onlyShows) {
+                // Found by the text gate as by the tree gate (Found#shownOnly): what such a statement shows, nothing keeps,
+                // whatever it read (a counter, a list of the whole server's, a setting of Kensho's).
                 shownHere = textRead;
             } else if (textRead != null) {
                 readsKenshosSettings = snippet;
@@ -358,7 +362,7 @@ final class ScriptRunner {
                     readsKenshosSettings = snippet;
                     read = new KenshoSettingsReaders.Read(built.what() + ", read by a statement the page built at run time, in the "
                             + "snippet at " + snippet.location(), RUN_TIME, built.shared());
-                } else if (judged != null && judged.shownOnly()) {
+                } else if (judged != null && judged.shownOnly() && !inTransaction && !inTransaction()) {
                     shownHere = shownHere != null ? shownHere : new KenshoSettingsReaders.Read(judged.what() + ", in the snippet at " + snippet.location(), RUN_TIME,
                             judged.shared());
                 } else if (judged != null) {

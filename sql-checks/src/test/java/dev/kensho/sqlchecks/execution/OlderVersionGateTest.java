@@ -8,7 +8,8 @@ import java.time.Duration;
 
 /**
  * PostgreSQL 14 and 15 expand a view into a subquery that keeps neither the view's OID nor its kind (16 keeps both): a
- * view of the page's must still be judged where a later statement uses it, as on 16 and later.
+ * view of the page's must still be judged where a later statement uses it, as on 16 and later. They also write
+ * current_user and current_catalog as SQLValueFunctions, not as calls.
  */
 class OlderVersionGateTest {
 
@@ -33,6 +34,14 @@ class OlderVersionGateTest {
             VerifierFixture.assertPassed(TestPage.on(verifier).add("", "CREATE TABLE t (id int);")
                     .add("", "SELECT tablename FROM pg_tables WHERE schemaname = 'public';", " tablename\n-----------\n t\n")
                     .run().outcomes().get(1));
+            // 14 and 15 write current_user as an SQLValueFunction, not a call: the run's role name is judged there as well.
+            TestPage.assertRefused("this claim cannot be checked: the page reads the connection and the server Kensho runs the page on "
+                            + "(the name of the run's role or database (current_user) compared or computed with other than = to another "
+                            + "such name or a catalog's column as the server parsed it, in the snippet at page.md:1:1; "
+                            + ServerWideReaders.Shared.ENVIRONMENT.why + ")", "page.md:1:1",
+                    TestPage.on(verifier).add("", "SELECT current_user = 'postgres' AS pg;", " pg\n----\n f\n").last());
+            VerifierFixture.assertPassed(TestPage.on(verifier)
+                    .add("", "SELECT count(*) AS n FROM pg_database WHERE datname = current_catalog;", " n\n---\n 1\n").last());
         }
     }
 }

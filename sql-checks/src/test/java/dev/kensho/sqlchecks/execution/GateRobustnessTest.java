@@ -3,12 +3,12 @@ package dev.kensho.sqlchecks.execution;
 import org.junit.jupiter.api.Test;
 
 /**
- * The tree gate meets functions that are not pg_catalog's (the page's own) wherever a judged tree calls them: in what
+ * Trees the gate must judge without ending the build. The tree gate meets functions that are not pg_catalog's (the page's own) wherever a judged tree calls them: in what
  * an INSERT stores (judged after rewriting) and in a result beside a catalog read. Found by replaying PostgreSQL's own
  * regression tests (plpgsql, triggers): the gate looked a page's function up among the built-ins' names, found none,
  * and the whole build ended in "internal error in Kensho" (a NullPointerException) instead of a verdict.
  */
-class GateOnPageFunctionsTest extends VerifierFixture {
+class GateRobustnessTest extends VerifierFixture {
 
     private static final String TWICE = "CREATE FUNCTION twice(int) RETURNS int LANGUAGE sql IMMUTABLE AS 'SELECT $1 * 2';";
 
