@@ -161,9 +161,13 @@ final class ParseTreeGate {
             return shown[0];
         }
         // A use that only changes what a plain SELECT shows is remembered; one that may last is looked for to the end.
+        // CREATE VIEW and CREATE RULE hold their query as written (not yet analyzed): it is judged where a later statement
+        // uses the view or fires the rule, in the tree after rewriting (rewrittenJudged).
+        String utilityType = utility == null ? "" : utility.type();
+        boolean judgedWhenUsed = utilityType.equals("VIEWSTMT") || utilityType.equals("RULESTMT");
         Found lasting = walk(top, null, List.of(), (node, parent, scope) -> {
             Found use = misused(node, parent, scope, results);
-            use = use != null ? use : runNameMisused(node, parent, scope);
+            use = use != null || judgedWhenUsed ? use : runNameMisused(node, parent, scope);
             if (use != null && shownOnly) {
                 shown[0] = shown[0] != null ? shown[0] : new Found(use.what(), use.shared(), true);
                 return null;

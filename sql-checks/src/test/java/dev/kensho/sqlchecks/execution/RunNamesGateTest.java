@@ -42,6 +42,14 @@ class RunNamesGateTest extends VerifierFixture {
         TestPage.assertRefused(refused("current_user) compared or computed with other than = to another such name or a catalog's column",
                         "page.md:1:1"), "page.md:1:1",
                 page().add("", "SELECT format('%s!', current_user) = 'postgres!' AS pg;", " pg\n----\n f\n").last());
+        // A view's query is judged where it is used (CREATE VIEW holds it unanalyzed), a CHECK constraint where it is made.
+        TestPage.assertRefused(refused("current_user) compared or computed with other than = to another such name or a catalog's column",
+                        "page.md:7:1"), "page.md:7:1",
+                page().add("", "CREATE TABLE customer (name text);\nINSERT INTO customer VALUES ('postgres');\n"
+                                + "CREATE VIEW mine AS SELECT name FROM customer WHERE name = current_user;")
+                        .add("", "SELECT count(*) AS n FROM mine;", " n\n---\n 0\n").last());
+        assertNotPassed(page().add("", "CREATE TABLE t (a int CHECK (current_user <> 'postgres'));")
+                .add("", "INSERT INTO t VALUES (1);\nSELECT a FROM t;", " a\n---\n 1\n").last());
         // Stored by CREATE TABLE AS: every later claim of the page is refused, not only the statement's own.
         TestPage.assertRefused(refused("current_user) compared or computed with other than = to another such name or a catalog's column",
                         "page.md:1:1"), "page.md:5:1",
