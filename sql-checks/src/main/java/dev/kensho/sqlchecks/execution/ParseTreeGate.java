@@ -183,11 +183,22 @@ final class ParseTreeGate {
      * is given). What such a statement shows, a later snippet cannot read: it fails its own claim and no other.
      */
     boolean onlyShows(NodeTree.Node top) {
+        return callsNothingThatKeeps(top, true);
+    }
+
+    /**
+     * Whether the statement (SELECT, INSERT, UPDATE, DELETE or MERGE, not a utility) calls only pg_catalog's functions that
+     * are not volatile and no domain of the page's: when it fails, its rollback takes back all it did (nothing such a
+     * function does outlives it, as nextval would). {@code selectOnly}: and it is a plain SELECT.
+     */
+    boolean callsNothingThatKeeps(NodeTree.Node top, boolean selectOnly) {
         if (top.node("utilityStmt") != null) {
             return false;
         }
         return walk(top, null, List.of(), (node, parent, scope) -> {
-            boolean modifies = node.type().equals("QUERY") && node.number("commandType", -1) != 1;
+            boolean modifies = selectOnly && node.type().equals("QUERY") && node.number("commandType", -1) != 1
+                    // A cast to a domain of the page's runs its CHECK, which may call the page's code; no tree shows it.
+                    || node.type().equals("COERCETODOMAIN") && node.number("resulttype", 0) >= FIRST_NORMAL_OID;
             for (String field : FUNCTION_FIELDS) {
                 if (node.text(field) != null && !catalog.steady().contains(node.number(field, -1))) {
                     modifies = true;
@@ -463,6 +474,23 @@ final class ParseTreeGate {
      * ({@code has_table_privilege(current_user, …)}); any other use is refused.
      */
     private Found runNameMisused(NodeTree.Node node, NodeTree.Node parent, List<NodeTree.Node> scope) {
+        // Uses that compare the name without an operator of their own: an aggregate (max, count DISTINCT), a sort, group or
+        // DISTINCT key, a set operation's duplicate removal.
+        if (node.type().equals("AGGREF")) {
+            for (Object entry : node.list("args")) {
+                if (entry instanceof NodeTree.Node target && carriesRunName(target.get("expr"), scope)) {
+                    return runNameFound(runName(target.get("expr"), scope), "aggregated");
+                }
+            }
+        }
+        if (node.type().equals("QUERY")) {
+            for (Object entry : node.list("targetList")) {
+                if (entry instanceof NodeTree.Node target && carriesRunName(target.get("expr"), scope)
+                        && (target.number("ressortgroupref", 0) > 0 || node.get("setOperations") != null)) {
+                    return runNameFound(runName(target.get("expr"), scope), "sorted, grouped, made distinct or set against another query");
+                }
+            }
+        }
         if (parent == null || parent.type().equals("QUERY") || !carriesRunName(node, scope) || carriesRunName(parent, scope)) {
             return null;
         }
@@ -479,17 +507,23 @@ final class ParseTreeGate {
                 }
             }
             case "FUNCEXPR" -> {
-                // A privilege test or a function that finds the object by it (pg_database_size(current_database())).
+                // A function that finds the object by it (pg_database_size(current_database())); not a privilege test:
+                // a reader's session is the superuser, who holds every privilege the build's role may lack.
                 String function = catalog.functions().get(parent.number("funcid", -1));
-                if (function != null && LOOKUPS.stream().anyMatch(function::startsWith)) {
+                if (function != null && !function.startsWith("has_") && !function.startsWith("pg_has_")
+                        && LOOKUPS.stream().anyMatch(function::startsWith)) {
                     return null;
                 }
             }
             default -> {
             }
         }
-        return new Found("the name of the run's role or database (" + name + ") " + runNameUse(parent)
-                + " as the server parsed it", ServerWideReaders.Shared.ENVIRONMENT);
+        return runNameFound(name, runNameUse(parent));
+    }
+
+    private static Found runNameFound(String name, String use) {
+        return new Found("the name of the run's role or database (" + name + ") " + use + " as the server parsed it",
+                ServerWideReaders.Shared.ENVIRONMENT);
     }
 
     private static String runNameUse(NodeTree.Node parent) {
@@ -501,7 +535,11 @@ final class ParseTreeGate {
         };
     }
 
-    /** Whether the value is a column of a built-in catalog (a relation below the first OID of the page's objects). */
+    /**
+     * Whether the value is a database's name in a built-in catalog (datname): each server has exactly one row of the page's
+     * own database, so {@code datname = current_database()} picks the same row in both. Any other catalog column may hold
+     * {@code postgres}, the owner of every built-in object and a reader's own role.
+     */
     private boolean catalogColumn(Object value, List<NodeTree.Node> scope) {
         NodeTree.Node var = stripped(value);
         if (var == null || !var.type().equals("VAR")) {
@@ -513,8 +551,11 @@ final class ParseTreeGate {
         }
         List<Object> rtable = scope.get(level).list("rtable");
         int varno = (int) var.number("varno", -1);
-        return varno >= 1 && varno <= rtable.size() && rtable.get(varno - 1) instanceof NodeTree.Node rte
-                && rte.number("rtekind", -1) == 0 && rte.number("relid", FIRST_NORMAL_OID) < FIRST_NORMAL_OID;
+        if (varno < 1 || varno > rtable.size() || !(rtable.get(varno - 1) instanceof NodeTree.Node rte) || rte.number("rtekind", -1) != 0
+                || rte.number("relid", FIRST_NORMAL_OID) >= FIRST_NORMAL_OID) {
+            return false;
+        }
+        return "datname".equals(column(var, varno, rte.number("relid", -1)));
     }
 
     /** The name of the run-name function {@code value} calls, or null. */
@@ -547,7 +588,7 @@ final class ParseTreeGate {
             return call;
         }
         return switch (node.type()) {
-            case "RELABELTYPE", "COERCEVIAIO", "COERCETODOMAIN" -> runName(node.get("arg"), scope);
+            case "RELABELTYPE", "COERCEVIAIO" -> runName(node.get("arg"), scope);
             case "FUNCEXPR" -> {
                 String name = catalog.functions().get(node.number("funcid", -1));
                 if (name != null && NAME_TEXTS.contains(name)) {
@@ -560,7 +601,7 @@ final class ParseTreeGate {
                 String function = catalog.functions().get(node.number("opfuncid", -1));
                 yield function != null && NAME_TEXTS.contains(function) ? first(node.list("args"), scope) : null;
             }
-            case "COALESCEEXPR", "MINMAXEXPR" -> first(node.list("args"), scope);
+            case "COALESCEEXPR" -> first(node.list("args"), scope);
             case "CASEEXPR" -> {
                 List<Object> results = new ArrayList<>();
                 results.add(node.get("defresult"));

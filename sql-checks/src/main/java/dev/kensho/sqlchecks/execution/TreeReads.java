@@ -329,8 +329,9 @@ final class TreeReads {
                         return new ParseTreeGate.Found("a statement whose parse tree Kensho's gate failed to judge (" + e
                                 + "; an error of Kensho's, please report it)", ServerWideReaders.Shared.DATABASES);
                     }
-                    if (found != null && found.shownOnly() && !statementShows(one)) {
-                        // A plain SELECT the statement prepares (PREPARE) is shown by a later EXECUTE: what it reads lasts.
+                    if (found != null && found.shownOnly() && !statementOnlyShows(one, gate)) {
+                        // A plain SELECT the statement prepares (PREPARE) is shown by a later EXECUTE, and one a function of
+                        // the page's runs (a PL/pgSQL assignment) may be kept by it: what it reads lasts.
                         found = new ParseTreeGate.Found(found.what(), found.shared());
                     }
                     if (found != null && !found.shownOnly()) {
@@ -354,6 +355,23 @@ final class TreeReads {
     }
 
     /**
+     * Whether a statement that failed took back everything it did: its own tree calls only pg_catalog's functions that keep
+     * nothing, and nothing else ran for it (no function's or trigger's statement, no rule's action, no default that calls
+     * another function). What it read no later claim can rest on, when it failed outside a transaction block.
+     */
+    static boolean keptNothing(Seen one, Catalog catalog) {
+        if (one.trees.size() != 1 || one.trees.get(0) == null || one.contexts.get(0) != null || !one.rewritten.isEmpty()
+                || !catalog.steady().containsAll(one.rewrittenFunctions)) {
+            return false;
+        }
+        try {
+            return new ParseTreeGate(catalog).callsNothingThatKeeps(NodeTree.read(one.trees.get(0).strip()), false);
+        } catch (NodeTree.Malformed e) {
+            return false;
+        }
+    }
+
+    /**
      * Whether the statements whose trees are {@code seen} only show rows ({@link ParseTreeGate#onlyShows}): each one's own
      * tree (reported outside any function) is a plain SELECT calling only pg_catalog's functions that keep nothing. A
      * counter the text gate finds in such a snippet fails its own claim and no later one, as the tree gate's does.
@@ -368,7 +386,7 @@ final class TreeReads {
                 }
                 String tree = one.trees.get(t);
                 try {
-                    if (tree == null || !gate.onlyShows(NodeTree.read(tree.strip()))) {
+                    if (tree == null || !gate.onlyShows(NodeTree.read(tree.strip())) && !plainExplain(tree, gate)) {
                         return false;
                     }
                 } catch (NodeTree.Malformed e) {
@@ -386,11 +404,15 @@ final class TreeReads {
      * later one. (The unreported view's own query was judged when the page made it, not what it calls at plan time.)
      */
     private static boolean plainExplain(Seen one, ParseTreeGate gate) {
-        if (one.trees.isEmpty() || one.trees.get(0) == null || one.contexts.get(0) != null || one.trees.get(0).contains(":defname analyze ")) {
+        return !one.trees.isEmpty() && one.trees.get(0) != null && one.contexts.get(0) == null && plainExplain(one.trees.get(0), gate);
+    }
+
+    private static boolean plainExplain(String tree, ParseTreeGate gate) {
+        if (tree.contains(":defname analyze ")) {
             return false;
         }
         try {
-            NodeTree.Node explain = NodeTree.read(one.trees.get(0).strip()).node("utilityStmt");
+            NodeTree.Node explain = NodeTree.read(tree.strip()).node("utilityStmt");
             NodeTree.Node query = explain == null || !explain.type().equals("EXPLAINSTMT") ? null : explain.node("query");
             // Its query calls only pg_catalog's functions that keep nothing (none the planner could fold with a side effect).
             return query != null && query.type().equals("QUERY") && gate.onlyShows(query);
@@ -399,13 +421,16 @@ final class TreeReads {
         }
     }
 
-    /** Whether the statement's own tree (its first, reported outside any function) is a query, not a utility statement. */
-    private static boolean statementShows(Seen one) {
+    /**
+     * Whether the statement's own tree (its first, reported outside any function) only shows rows
+     * ({@link ParseTreeGate#onlyShows}): a plain SELECT calling only pg_catalog's functions that keep nothing.
+     */
+    private static boolean statementOnlyShows(Seen one, ParseTreeGate gate) {
         if (one.trees.isEmpty() || one.trees.get(0) == null || one.contexts.get(0) != null) {
             return false;
         }
         try {
-            return NodeTree.head(one.trees.get(0).strip()).commandType() == 1; // CMD_SELECT on every version; a utility is not
+            return gate.onlyShows(NodeTree.read(one.trees.get(0).strip()));
         } catch (NodeTree.Malformed e) {
             return false;
         }

@@ -57,17 +57,41 @@ class RunNamesGateTest extends VerifierFixture {
                         .add("", "SELECT is_pg FROM flags;", " is_pg\n-------\n f\n").last());
     }
 
+    /** Red team (helper-71, F1 to F4): catalog columns other than datname, privilege tests, domains, comparisons without an operator. */
+    @Test
+    void catalogOwnersPrivilegesDomainsAndImplicitComparisonsAreRefused() throws Exception {
+        String compared = "current_user) compared or computed with other than = to another such name or a catalog's column";
+        // postgres owns every built-in object, and a reader's session is postgres.
+        TestPage.assertRefused(refused(compared, "page.md:1:1"), "page.md:1:1",
+                page().add("", "SELECT tableowner = current_user AS mine FROM pg_tables WHERE tablename = 'pg_class';",
+                        " mine\n------\n f\n").last());
+        // A reader's session is the superuser, who holds every privilege.
+        TestPage.assertRefused(refused("current_user) given to a function", "page.md:1:1"), "page.md:1:1",
+                page().add("", "SELECT has_schema_privilege(current_user, 'pg_catalog', 'CREATE') AS can;", " can\n-----\n f\n").last());
+        TestPage.assertRefused(refused("current_user) used in a coercetodomain", "page.md:5:1"), "page.md:5:1",
+                page().add("", "CREATE DOMAIN pgname AS text CHECK (VALUE = 'postgres');")
+                        .add("expect-error=23514", "SELECT current_user::text::pgname IS NULL AS x;").last());
+        TestPage.assertRefused(refused("current_user) used in a minmaxexpr", "page.md:1:1"), "page.md:1:1",
+                page().add("", "SELECT GREATEST(current_user::text, 'l') AS g;", " g\n---\n l\n").last());
+        TestPage.assertRefused(refused("current_user) aggregated", "page.md:1:1"), "page.md:1:1",
+                page().add("", "SELECT max(u) AS m FROM (VALUES (current_user::text), ('l')) AS v(u);", " m\n---\n l\n").last());
+        TestPage.assertRefused(refused("current_user) sorted, grouped, made distinct or set against another query", "page.md:1:1"),
+                "page.md:1:1", page().add("", "SELECT tag FROM (VALUES (current_user::text, 'run'), ('l', 'const')) AS v(u, tag) "
+                        + "ORDER BY u LIMIT 1;", " tag\n-----\n run\n").last());
+        TestPage.assertRefused(refused("current_user) sorted, grouped, made distinct or set against another query", "page.md:1:1"),
+                "page.md:1:1", page().add("", "SELECT count(*) AS n FROM (SELECT current_user::text UNION SELECT 'postgres') s;",
+                        " n\n---\n 2\n").last());
+    }
+
     @Test
     void usesThatReadTheSameInAReadersSessionPass() throws Exception {
         assertPassed(page().add("", "SELECT count(*) AS n FROM pg_database WHERE datname = current_database();", " n\n---\n 1\n").last());
         assertPassed(page().add("", "SELECT current_user = session_user AS same, current_user IS NOT NULL AS known;",
                 " same | known\n------+-------\n t    | t\n").last());
-        assertPassed(page().add("", "CREATE TABLE t (a int);")
-                .add("", "SELECT has_table_privilege(current_user, 't', 'SELECT') AS can, tableowner = current_user AS mine "
-                        + "FROM pg_tables WHERE tablename = 't';", " can | mine\n-----+------\n t   | t\n").last());
+        assertPassed(page().add("", "SELECT pg_database_size(current_database()) > 0 AS sized;", " sized\n-------\n t\n").last());
         // DDL that names the page's own role, built with format() in a DO block.
         assertPassed(page().add("", "DO $$ BEGIN EXECUTE format('CREATE SCHEMA %I', current_user); END $$;")
-                .add("", "SELECT count(*) AS n FROM pg_namespace WHERE nspname = current_user;", " n\n---\n 1\n").last());
+                .add("", "SELECT 1 AS one;", " one\n-----\n   1\n").last());
         // An audit column that stores the name: what is claimed of the other columns holds.
         assertPassed(page().add("", "CREATE TABLE audit (id int, who text DEFAULT current_user);\nINSERT INTO audit (id) VALUES (1);")
                 .add("", "SELECT id FROM audit;", " id\n----\n  1\n").last());

@@ -50,6 +50,46 @@ class ShownOnlyTest extends VerifierFixture {
                 .add("", "SELECT count(*) AS n FROM v;", " n\n---\n 0\n").last());
     }
 
+    /**
+     * A statement that failed outside a transaction block, having run nothing of the page's and called nothing that keeps,
+     * took back all it did: its refusal is its own (PostgreSQL's returning test lost 68 true claims to one INSERT a rule refused).
+     */
+    @Test
+    void aStatementThatFailedAndKeptNothingFailsItsOwnClaimOnly() throws Exception {
+        String view = "CREATE TABLE foo (f1 int, f2 text);\nCREATE VIEW voo AS SELECT f1, f2 FROM foo;\n"
+                + "CREATE RULE voo_i AS ON INSERT TO voo DO INSTEAD INSERT INTO foo VALUES (new.f1, new.f2);";
+        PageResult result = page().add("", view)
+                .add("expect-error=0A000", "INSERT INTO voo VALUES (12, 'zoo') RETURNING *;")
+                .add("", "SELECT count(*) AS n FROM foo;", " n\n---\n 0\n").run();
+        VerifierFixture.assertNotPassed(result.outcomes().get(1));
+        assertNull(result.outcomes().get(2).failure());
+        // Inside a transaction block the failure aborts the block: it lasts.
+        VerifierFixture.assertNotPassed(page().add("", view + "\nBEGIN;")
+                .add("expect-error=0A000", "INSERT INTO voo VALUES (12, 'zoo') RETURNING *;")
+                .add("expect-error=25P02", "SELECT count(*) AS n FROM foo;").last());
+    }
+
+    /** Red team (helper-71, F5, F6): a show-only SELECT whose domain CHECK or function keeps what it read. */
+    @Test
+    void aSelectThatRunsThePagesCodeKeepsWhatItReads() throws Exception {
+        VerifierFixture.assertNotPassed(page().add("", "CREATE TABLE seen (name text);\nCREATE FUNCTION keep(t text) RETURNS boolean "
+                        + "LANGUAGE plpgsql AS $$ BEGIN INSERT INTO seen VALUES (t); RETURN true; END $$;\n"
+                        + "CREATE DOMAIN kept AS text CHECK (keep(VALUE));")
+                .add("", "SELECT count(datname::text::kept) > 0 AS any FROM pg_database;")
+                .add("", "SELECT count(*) > 1 AS many FROM seen;", " many\n------\n t\n").last());
+        VerifierFixture.assertNotPassed(page().add("", "CREATE TABLE t (a int);\nCREATE TABLE kept (x text);\n"
+                        + "CREATE FUNCTION f() RETURNS int LANGUAGE plpgsql AS $$ DECLARE v text; BEGIN "
+                        + "v := (SELECT j.value FROM pg_class c, jsonb_each_text(to_jsonb(c)) j WHERE c.relname = 't' AND j.key LIKE 'relfroz%'); "
+                        + "INSERT INTO kept VALUES (v); RETURN 1; END $$;")
+                .add("", "SELECT f() AS one;")
+                .add("", "SELECT x::bigint > 0 AS some FROM kept;", " some\n------\n t\n").last());
+        VerifierFixture.assertNotPassed(page().add("", "CREATE TABLE kept (is_pg boolean);\nCREATE FUNCTION f() RETURNS int LANGUAGE plpgsql "
+                        + "AS $$ DECLARE v boolean; BEGIN v := (SELECT current_user = 'postgres'); INSERT INTO kept VALUES (v); "
+                        + "RETURN 1; END $$;")
+                .add("", "SELECT f() AS one;")
+                .add("", "SELECT is_pg FROM kept;", " is_pg\n-------\n f\n").last());
+    }
+
     @Test
     void aLiteralOfACounterTypeIsThePagesOwn() throws Exception {
         assertPassed(page().add("", "SELECT '3'::xid8 < '12'::xid8 AS lt;", " lt\n----\n t\n").last());
