@@ -183,22 +183,14 @@ final class ParseTreeGate {
      * is given). What such a statement shows, a later snippet cannot read: it fails its own claim and no other.
      */
     boolean onlyShows(NodeTree.Node top) {
-        return callsNothingThatKeeps(top, true);
-    }
-
-    /**
-     * Whether the statement (SELECT, INSERT, UPDATE, DELETE or MERGE, not a utility) calls only pg_catalog's functions that
-     * are not volatile and no domain of the page's: when it fails, its rollback takes back all it did (nothing such a
-     * function does outlives it, as nextval would). {@code selectOnly}: and it is a plain SELECT.
-     */
-    boolean callsNothingThatKeeps(NodeTree.Node top, boolean selectOnly) {
         if (top.node("utilityStmt") != null) {
             return false;
         }
         return walk(top, null, List.of(), (node, parent, scope) -> {
-            boolean modifies = selectOnly && node.type().equals("QUERY") && node.number("commandType", -1) != 1
-                    // A cast to a domain of the page's runs its CHECK, which may call the page's code; no tree shows it.
-                    || node.type().equals("COERCETODOMAIN") && node.number("resulttype", 0) >= FIRST_NORMAL_OID;
+            boolean modifies = node.type().equals("QUERY") && node.number("commandType", -1) != 1
+                    // A value of a type of the page's (a domain, an array or row of one) may run the page's code: a
+                    // domain's CHECK, through a cast or a type's input function; no tree shows it.
+                    || TYPE_FIELDS.stream().anyMatch(field -> node.number(field, 0) >= FIRST_NORMAL_OID);
             for (String field : FUNCTION_FIELDS) {
                 if (node.text(field) != null && !catalog.steady().contains(node.number(field, -1))) {
                     modifies = true;
@@ -507,11 +499,11 @@ final class ParseTreeGate {
                 }
             }
             case "FUNCEXPR" -> {
-                // A function that finds the object by it (pg_database_size(current_database())); not a privilege test:
-                // a reader's session is the superuser, who holds every privilege the build's role may lack.
+                // A function given the page's own database by its name (pg_database_size(current_database())). Not a
+                // privilege test (a reader's session is the superuser, who holds every privilege the build's role may
+                // lack), nor a look-up by a name the page could give one of its objects (pg_get_viewdef(current_user)).
                 String function = catalog.functions().get(parent.number("funcid", -1));
-                if (function != null && !function.startsWith("has_") && !function.startsWith("pg_has_")
-                        && LOOKUPS.stream().anyMatch(function::startsWith)) {
+                if (function != null && ServerWideReaders.givenADatabase(function)) {
                     return null;
                 }
             }

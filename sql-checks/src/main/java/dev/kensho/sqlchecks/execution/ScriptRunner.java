@@ -340,9 +340,8 @@ final class ScriptRunner {
             // What a snippet of plain SELECTs only showed: this snippet's claim cannot rest on it, and no later one reads it.
             // Only outside a transaction block: inside one, a statement that fails for a reader (a division by what the
             // build's server counted) would abort the block, and every later statement of it would differ.
-            boolean onlyShows = !inTransaction && !inTransaction() && (TreeReads.onlyShow(seen, treeCatalog)
-                    // A snippet of one statement that failed and took back all it did (an INSERT a view refuses).
-                    || run != null && run.failedParse != null && seen.size() == 1 && TreeReads.keptNothing(seen.get(0), treeCatalog));
+            // (Not a statement that failed at build: a reader's run of it may not fail at all, and keep what it read.)
+            boolean onlyShows = !inTransaction && !inTransaction() && TreeReads.onlyShow(seen, treeCatalog);
             KenshoSettingsReaders.Read shownHere = null;
             KenshoSettingsReaders.Read textRead = readsKenshosSettings == null ? scanned.read() : null;
             if (textRead != null && onlyShows) {
@@ -364,7 +363,7 @@ final class ScriptRunner {
                     readsKenshosSettings = snippet;
                     read = new KenshoSettingsReaders.Read(built.what() + ", read by a statement the page built at run time, in the "
                             + "snippet at " + snippet.location(), RUN_TIME, built.shared());
-                } else if (judged != null && (judged.shownOnly() || run != null && run.failedParse != null) && onlyShows) {
+                } else if (judged != null && judged.shownOnly() && onlyShows) {
                     shownHere = shownHere != null ? shownHere : new KenshoSettingsReaders.Read(judged.what() + ", in the snippet at " + snippet.location(), RUN_TIME,
                             judged.shared());
                 } else if (judged != null) {
@@ -594,8 +593,6 @@ final class ScriptRunner {
         boolean ranAsWritten;
         /** The parse captures of the page's own statements as sent (Kensho's own statements get none), in order. */
         final List<ParseCapture> parsed = new ArrayList<>();
-        /** What the server reported of the statement that failed, or null. */
-        ParseCapture failedParse;
         /** The first of them that ran to its end without the server reporting its parse tree, or null. */
         SqlStatement treeless;
 
@@ -657,7 +654,6 @@ final class ScriptRunner {
                             results.add(isLast ? table.withStatement(statement.text()) : table);
                         }
                     } catch (SQLException e) {
-                        failedParse = parses;
                         return failedStatement(e, statement, isLast && target != null ? target.shift : 0, isLast);
                     } finally {
                         if (plans != null) {

@@ -355,23 +355,6 @@ final class TreeReads {
     }
 
     /**
-     * Whether a statement that failed took back everything it did: its own tree calls only pg_catalog's functions that keep
-     * nothing, and nothing else ran for it (no function's or trigger's statement, no rule's action, no default that calls
-     * another function). What it read no later claim can rest on, when it failed outside a transaction block.
-     */
-    static boolean keptNothing(Seen one, Catalog catalog) {
-        if (one.trees.size() != 1 || one.trees.get(0) == null || one.contexts.get(0) != null || !one.rewritten.isEmpty()
-                || !catalog.steady().containsAll(one.rewrittenFunctions)) {
-            return false;
-        }
-        try {
-            return new ParseTreeGate(catalog).callsNothingThatKeeps(NodeTree.read(one.trees.get(0).strip()), false);
-        } catch (NodeTree.Malformed e) {
-            return false;
-        }
-    }
-
-    /**
      * Whether the statements whose trees are {@code seen} only show rows ({@link ParseTreeGate#onlyShows}): each one's own
      * tree (reported outside any function) is a plain SELECT calling only pg_catalog's functions that keep nothing. A
      * counter the text gate finds in such a snippet fails its own claim and no later one, as the tree gate's does.

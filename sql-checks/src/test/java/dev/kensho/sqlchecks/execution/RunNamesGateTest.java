@@ -71,6 +71,10 @@ class RunNamesGateTest extends VerifierFixture {
         TestPage.assertRefused(refused("current_user) used in a coercetodomain", "page.md:5:1"), "page.md:5:1",
                 page().add("", "CREATE DOMAIN pgname AS text CHECK (VALUE = 'postgres');")
                         .add("expect-error=23514", "SELECT current_user::text::pgname IS NULL AS x;").last());
+        // Red team (helper-72, F6, F7): a look-up by the reader's name finds an object the page named postgres.
+        TestPage.assertRefused(refused("current_user) given to a function", "page.md:5:1"), "page.md:5:1",
+                page().add("", "CREATE VIEW postgres AS SELECT 1 AS one;")
+                        .add("expect-error=42P01", "SELECT pg_get_viewdef(current_user) AS def;").last());
         TestPage.assertRefused(refused("current_user) used in a minmaxexpr", "page.md:1:1"), "page.md:1:1",
                 page().add("", "SELECT GREATEST(current_user::text, 'l') AS g;", " g\n---\n l\n").last());
         TestPage.assertRefused(refused("current_user) aggregated", "page.md:1:1"), "page.md:1:1",
