@@ -340,8 +340,11 @@ final class ScriptRunner {
             // What a snippet of plain SELECTs only showed: this snippet's claim cannot rest on it, and no later one reads it.
             // Only outside a transaction block: inside one, a statement that fails for a reader (a division by what the
             // build's server counted) would abort the block, and every later statement of it would differ.
-            // (Not a statement that failed at build: a reader's run of it may not fail at all, and keep what it read.)
-            boolean onlyShows = !inTransaction && !inTransaction() && TreeReads.onlyShow(seen, treeCatalog);
+            // Not a statement that failed while it ran: a reader's run of it may not fail at all, and keep what it read.
+            // One that failed before the server reported any tree of it failed in parse analysis, on the statement's text
+            // and the page's catalog alone (MERGE … WHEN MATCHED AND t.xmin = …): it read nothing, and fails for a reader too.
+            boolean onlyShows = !inTransaction && !inTransaction() && (TreeReads.onlyShow(seen, treeCatalog)
+                    || run != null && run.failedBeforeAnalysed && seen.size() == 1 && seen.get(0).trees.isEmpty() && seen.get(0).rewritten.isEmpty());
             KenshoSettingsReaders.Read shownHere = null;
             KenshoSettingsReaders.Read textRead = readsKenshosSettings == null ? scanned.read() : null;
             if (textRead != null && onlyShows) {
@@ -593,6 +596,8 @@ final class ScriptRunner {
         boolean ranAsWritten;
         /** The parse captures of the page's own statements as sent (Kensho's own statements get none), in order. */
         final List<ParseCapture> parsed = new ArrayList<>();
+        /** The statement that failed did so before the server reported any tree of it (in parse analysis). */
+        boolean failedBeforeAnalysed;
         /** The first of them that ran to its end without the server reporting its parse tree, or null. */
         SqlStatement treeless;
 
@@ -654,6 +659,7 @@ final class ScriptRunner {
                             results.add(isLast ? table.withStatement(statement.text()) : table);
                         }
                     } catch (SQLException e) {
+                        failedBeforeAnalysed = parses.seen().trees.isEmpty() && parses.seen().rewritten.isEmpty();
                         return failedStatement(e, statement, isLast && target != null ? target.shift : 0, isLast);
                     } finally {
                         if (plans != null) {
