@@ -177,11 +177,6 @@ final class KenshoSettingsReaders {
             // bypasses every policy: the same query returns other rows there.
             return new Read("FORCE ROW LEVEL SECURITY", token.start(), ServerWideReaders.Shared.ENVIRONMENT);
         }
-        if (token.kind() == Kind.WORD && lower.equals("sqlstate") && i + 1 < tokens.size()
-                && tokens.get(i + 1).text().replace("'", "").equals("42501")) {
-            // A handler for insufficient_privilege by its code: a reader's session, the superuser, never raises it.
-            return new Read("SQLSTATE '42501'", token.start(), ServerWideReaders.Shared.ENVIRONMENT);
-        }
         if (token.kind() == Kind.WORD && lower.equals("show") && i + 1 < tokens.size() && tokens.get(i + 1).word().equals("all")) {
             return new Read("SHOW ALL", token.start());
         }

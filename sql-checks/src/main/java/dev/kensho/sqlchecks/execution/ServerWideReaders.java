@@ -163,18 +163,8 @@ final class ServerWideReaders {
      * page made), where a reader's session is the superuser, who holds every privilege on every object.
      */
     private static boolean privilegeTest(String name) {
-        return name.startsWith("has_") && name.endsWith("_privilege") || PRIVILEGED.contains(name) || name.startsWith("pg_toast");
+        return name.startsWith("has_") && name.endsWith("_privilege");
     }
-
-    /**
-     * What else a superuser's session sees otherwise (red team, helper-73): information_schema's lists of privileges (a
-     * superuser's hold every object), a handler catching insufficient_privilege (a reader's statement never raises it),
-     * and pg_toast (a schema the page's role has no USAGE on: left out of its search_path without a word, so a name the
-     * reader's session finds there, the build's does not).
-     */
-    private static final Set<String> PRIVILEGED = Set.of("table_privileges", "column_privileges", "role_table_grants",
-            "role_column_grants", "role_udt_grants", "role_usage_grants", "usage_privileges", "udt_privileges",
-            "applicable_roles", "enabled_roles", "administrable_role_authorizations", "insufficient_privilege");
 
     private static boolean paced(String name) {
         return PACED.contains(name) || PACED_PREFIXES.stream().anyMatch(name::startsWith);
@@ -237,9 +227,6 @@ final class ServerWideReaders {
             return null;
         }
         String name = SqlLexer.value(tokens, i).toLowerCase(Locale.ROOT);
-        if (i >= 1 && tokens.get(i - 1).text().equals(".") && i >= 2 && nameAt(tokens, i - 2).equals("information_schema")) {
-            return PRIVILEGED.contains(name) ? Shared.ENVIRONMENT : null;
-        }
         if (i >= 1 && tokens.get(i - 1).text().equals(".") && !(i >= 2 && nameAt(tokens, i - 2).equals("pg_catalog"))) {
             // A column or an object of the page's own schema; but t.xmin is a row's transaction ID, whatever t is.
             return COUNTER_COLUMNS.contains(name) ? Shared.COUNTERS : null;
