@@ -171,12 +171,6 @@ final class KenshoSettingsReaders {
         if (shared != null) {
             return new Read(token.text(), token.start(), shared);
         }
-        if (token.kind() == Kind.WORD && lower.equals("force") && i + 3 < tokens.size() && tokens.get(i + 1).word().equals("row")
-                && tokens.get(i + 2).word().equals("level") && tokens.get(i + 3).word().equals("security")) {
-            // Row security forced on the table's owner holds for the page's role; a reader's session is the superuser, who
-            // bypasses every policy: the same query returns other rows there.
-            return new Read("FORCE ROW LEVEL SECURITY", token.start(), ServerWideReaders.Shared.ENVIRONMENT);
-        }
         if (token.kind() == Kind.WORD && lower.equals("show") && i + 1 < tokens.size() && tokens.get(i + 1).word().equals("all")) {
             return new Read("SHOW ALL", token.start());
         }

@@ -158,14 +158,6 @@ final class ServerWideReaders {
      */
     private static final Set<String> ENVIRONMENT_WORDS = Set.of("port", "fsync");
 
-    /**
-     * has_table_privilege() and the like: they answer for the build's role, which is not a superuser (and owns only what the
-     * page made), where a reader's session is the superuser, who holds every privilege on every object.
-     */
-    private static boolean privilegeTest(String name) {
-        return name.startsWith("has_") && name.endsWith("_privilege");
-    }
-
     private static boolean paced(String name) {
         return PACED.contains(name) || PACED_PREFIXES.stream().anyMatch(name::startsWith);
     }
@@ -243,7 +235,7 @@ final class ServerWideReaders {
         if (paced(name)) {
             return Shared.PACE;
         }
-        if (ENVIRONMENT.contains(name) || privilegeTest(name)) {
+        if (ENVIRONMENT.contains(name)) {
             return Shared.ENVIRONMENT;
         }
         if (ENVIRONMENT_WORDS.contains(name) && (tokens.size() == 1 || i >= 1 && tokens.get(i - 1).word().equals("show"))
