@@ -171,6 +171,11 @@ final class KenshoSettingsReaders {
         if (shared != null) {
             return new Read(token.text(), token.start(), shared);
         }
+        if (token.kind() == Kind.WORD && lower.equals("session") && i + 1 < tokens.size() && tokens.get(i + 1).word().equals("authorization")) {
+            // The playground runs a reader's SQL as kensho_reader after SET SESSION AUTHORIZATION from PGlite's superuser,
+            // so a page's own SET SESSION AUTHORIZATION postgres succeeds there and fails at build (the page's role may not).
+            return new Read("SESSION AUTHORIZATION", token.start(), ServerWideReaders.Shared.ENVIRONMENT);
+        }
         if (token.kind() == Kind.WORD && lower.equals("show") && i + 1 < tokens.size() && tokens.get(i + 1).word().equals("all")) {
             return new Read("SHOW ALL", token.start());
         }

@@ -53,14 +53,14 @@ final class ServerWideReaders {
         DATABASES("the server's other databases or sessions", "the build's server also holds Kensho's own database and "
                 + "sessions and, with --jobs, other pages' databases and sessions; a reader's holds the page's database only"),
         ROLES("the server's roles", "every role a page sees is Kensho's making, the page's own included; a reader's session is "
-                + "the superuser postgres"),
+                + "the role kensho_reader, beside PGlite's superuser postgres"),
         STATISTICS("the server's cumulative statistics", "they count Kensho's own work and other pages' beside this page's"),
         PACE("the server's cumulative statistics of the page's objects", "a session sends its counts to the server at most "
                 + "once a second and autovacuum adds its own, so what they show depends on the run's pace, not on the SQL; the "
                 + "pg_stat_xact_ views and functions show the transaction's own counts"),
         ENVIRONMENT("the connection and the server Kensho runs the page on", "Kensho connects as an unprivileged role of its "
                 + "own over a local TCP port, to a server initdb sized for the build machine; a reader's session (PGlite: the "
-                + "superuser postgres, no TCP port) shows others"),
+                + "role kensho_reader in the database postgres, no TCP port) shows others"),
         COUNTERS("a counter the whole server shares", "its value moved with everything the build's server did before the page "
                 + "ran; a reader's server counts from elsewhere"),
         GUARD("what Kensho installs in the page's database", "Kensho's extension guard, an event trigger and its function, is "
@@ -150,7 +150,7 @@ final class ServerWideReaders {
             "dynamic_shared_memory_type", "data_directory", "config_file", "hba_file", "ident_file",
             // Derived from the sizes above, or chosen by how the server was built and started.
             "shared_memory_size", "shared_memory_size_in_huge_pages", "wal_buffers", "huge_pages_status", "data_checksums",
-            "io_method");
+            "io_method", "session_authorization");
     /**
      * Settings whose names are everyday words (a page's column may be called port): refused where they are a setting's name
      * (a string holding only the name, as current_setting and pg_settings take it, or after SHOW), and version() where it

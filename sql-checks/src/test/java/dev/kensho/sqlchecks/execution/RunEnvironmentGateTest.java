@@ -65,4 +65,21 @@ class RunEnvironmentGateTest extends VerifierFixture {
                 .add("", "SELECT port FROM srv;", " port\n------\n 5432\n").last());
         assertPassed(page().add("", "SELECT current_setting('server_version_num')::int / 10000 AS major;", " major\n-------\n    18\n").last());
     }
+
+    /**
+     * The playground runs a reader's SQL as kensho_reader, set by SET SESSION AUTHORIZATION from PGlite's superuser: a
+     * page's own SET SESSION AUTHORIZATION postgres succeeds there, and fails at build (found checking the red team's
+     * premise on PGlite 0.5.16). Nothing from there on can be checked.
+     */
+    @Test
+    void thePageMayNotLeaveItsRole() throws Exception {
+        String refused = "this claim cannot be checked: the page reads the connection and the server Kensho runs the page on "
+                + "(SESSION AUTHORIZATION, at page.md:1:5; " + ServerWideReaders.Shared.ENVIRONMENT.why + ")";
+        TestPage.assertRefused(refused, "page.md:1:5", page().add("expect-error=42501", "SET SESSION AUTHORIZATION postgres;").last());
+        TestPage.assertRefused(refused, "page.md:5:1", page().add("expect-error=42501", "SET SESSION AUTHORIZATION postgres;")
+                .add("", "SELECT 1 AS one;", " one\n-----\n   1\n").last());
+        TestPage.assertRefused("this claim cannot be checked: the page reads the connection and the server Kensho runs the page on "
+                        + "(session_authorization, at page.md:1:19; " + ServerWideReaders.Shared.ENVIRONMENT.why + ")", "page.md:1:19",
+                page().add("expect-error=42501", "SELECT set_config('session_authorization', 'postgres', false);").last());
+    }
 }

@@ -53,7 +53,7 @@ class ServerWideReadsTest extends VerifierFixture {
     @Test
     void aClaimOnTheServersRolesFailsEvenForThePagesOwnRole() throws Exception {
         String roles = "this claim cannot be checked: the page reads the server's roles (";
-        String why = "; every role a page sees is Kensho's making, the page's own included; a reader's session is the superuser postgres)";
+        String why = "; every role a page sees is Kensho's making, the page's own included; a reader's session is the role kensho_reader, beside PGlite's superuser postgres)";
         TestPage.assertRefused(roles + "pg_roles, at page.md:1:37" + why, "page.md:1:37",
                 page().add("", "SELECT count(*) > 1 AS several FROM pg_roles;", " several\n---------\n t\n").last());
         // The page's role is not a superuser at build; a reader's postgres is.

@@ -38,7 +38,7 @@ class TreeGateTest extends VerifierFixture {
                 .add("", "DO $$ BEGIN EXECUTE format('CREATE TABLE r AS SELECT count(*) AS n FROM %I', 'pg_' || 'roles'); END $$;")
                 .add("", "SELECT n > 1 AS several FROM r;", " several\n---------\n t\n").run();
         TestPage.assertRefused("this claim cannot be checked: the page reads the server's roles (pg_roles" + BUILT + "page.md:1:1; every role a "
-                + "page sees is Kensho's making, the page's own included; a reader's session is the superuser postgres)", "page.md:5:1",
+                + "page sees is Kensho's making, the page's own included; a reader's session is the role kensho_reader, beside PGlite's superuser postgres)", "page.md:5:1",
                 roles.outcomes().get(1));
     }
 
