@@ -94,7 +94,7 @@ final class ParseTreeGate {
 
     /**
      * Functions whose value is the name of the run's role or database: Kensho's making at build ({@code kensho_<pid>_…},
-     * a new one each run), {@code postgres} in a reader's session. From PostgreSQL 16 on {@code current_role}, {@code user}
+     * a new one each run), {@code kensho_reader} and {@code postgres} in the playground. From PostgreSQL 16 on {@code current_role}, {@code user}
      * and {@code current_catalog} are written as calls of {@code current_user} and {@code current_database}.
      */
     private static final Set<String> RUN_NAMES = Set.of("current_user", "session_user", "current_database", "getpgusername",
@@ -500,8 +500,8 @@ final class ParseTreeGate {
             }
             case "FUNCEXPR" -> {
                 // A function given the page's own database by its name (pg_database_size(current_database())). Not a
-                // privilege test (a reader's session is the superuser, who holds every privilege the build's role may
-                // lack), nor a look-up by a name the page could give one of its objects (pg_get_viewdef(current_user)).
+                // look-up or privilege test by a role's name: the page could give one of its objects the playground's
+                // name (pg_get_viewdef(current_user) finds a view the page named kensho_reader there, none at build).
                 String function = catalog.functions().get(parent.number("funcid", -1));
                 if (function != null && ServerWideReaders.givenADatabase(function)) {
                     return null;
@@ -530,7 +530,7 @@ final class ParseTreeGate {
     /**
      * Whether the value is a database's name in a built-in catalog (datname): each server has exactly one row of the page's
      * own database, so {@code datname = current_database()} picks the same row in both. Any other catalog column may hold
-     * {@code postgres}, the owner of every built-in object and a reader's own role.
+     * a name the page chose, the playground's among them ({@code CREATE SCHEMA kensho_reader}).
      */
     private boolean catalogColumn(Object value, List<NodeTree.Node> scope) {
         NodeTree.Node var = stripped(value);

@@ -30,7 +30,7 @@ import java.util.Set;
  * database) reads only the page's: during the real run only the reader's sessions are in that database.</li>
  * <li>{@link Shared#ROLES}: roles and memberships, however restricted. Pages cannot create roles (the page's role has
  * NOCREATEROLE), so every role they can see is Kensho's making, the page's own included (its name, attributes,
- * password, settings); a reader's session is the superuser {@code postgres}.</li>
+ * password, settings); a reader's session is the role {@code kensho_reader}, beside PGlite's superuser {@code postgres}.</li>
  * <li>{@link Shared#STATISTICS}: the server's cumulative statistics (bgwriter, checkpointer, WAL, I/O, SLRU, archiver,
  * replication, shared memory, asynchronous I/O): they count Kensho's own work and every other page's beside this one.
  * Nothing restricts them to the page.</li>

@@ -3,9 +3,9 @@ package dev.kensho.sqlchecks.execution;
 import org.junit.jupiter.api.Test;
 
 /**
- * The run's role and database names are Kensho's making at build (new each run) and postgres in a reader's session: a
+ * The run's role and database names are Kensho's making at build (new each run), kensho_reader and postgres in the playground: a
  * claim may not rest on what is derived from them with a constant, however the statement reaches them; the uses that
- * read the same in both (a restriction to the page's own rows, a comparison of two such names, a privilege test) pass.
+ * read the same in both (a restriction to the page's own database, a comparison of two such names) pass.
  * Each refused claim below passed as 検証済み before (red team, left open in the previous round). Not covered: a name
  * laundered into a literal of dynamic SQL, or stored in a table and compared later; both need the page to go out of its
  * way, and a result that shows the name itself never matches twice.
@@ -61,11 +61,11 @@ class RunNamesGateTest extends VerifierFixture {
     @Test
     void catalogOwnersPrivilegesDomainsAndImplicitComparisonsAreRefused() throws Exception {
         String compared = "current_user) compared or computed with other than = to another such name or a catalog's column";
-        // postgres owns every built-in object, and a reader's session is postgres.
+        // Catalog columns other than datname may hold a name the page chose, the playground's among them.
         TestPage.assertRefused(refused(compared, "page.md:1:1"), "page.md:1:1",
                 page().add("", "SELECT tableowner = current_user AS mine FROM pg_tables WHERE tablename = 'pg_class';",
                         " mine\n------\n f\n").last());
-        // A reader's session is the superuser, who holds every privilege.
+        // A privilege test looks the role up by a name that differs between the build and the playground.
         TestPage.assertRefused(refused("current_user) given to a function", "page.md:1:1"), "page.md:1:1",
                 page().add("", "SELECT has_schema_privilege(current_user, 'pg_catalog', 'CREATE') AS can;", " can\n-----\n f\n").last());
         TestPage.assertRefused(refused("current_user) used in a coercetodomain", "page.md:5:1"), "page.md:5:1",
