@@ -534,20 +534,11 @@ final class ParseTreeGate {
      */
     private boolean catalogColumn(Object value, List<NodeTree.Node> scope) {
         NodeTree.Node var = stripped(value);
-        if (var == null || !var.type().equals("VAR")) {
+        ReadBy read = var == null || !var.type().equals("VAR") ? null : readBy(var, scope);
+        if (read == null || read.rte().number("rtekind", -1) != 0 || read.rte().number("relid", FIRST_NORMAL_OID) >= FIRST_NORMAL_OID) {
             return false;
         }
-        int level = scope.size() - 1 - (int) var.number("varlevelsup", 0);
-        if (level < 0) {
-            return false;
-        }
-        List<Object> rtable = scope.get(level).list("rtable");
-        int varno = (int) var.number("varno", -1);
-        if (varno < 1 || varno > rtable.size() || !(rtable.get(varno - 1) instanceof NodeTree.Node rte) || rte.number("rtekind", -1) != 0
-                || rte.number("relid", FIRST_NORMAL_OID) >= FIRST_NORMAL_OID) {
-            return false;
-        }
-        return "datname".equals(column(var, varno, rte.number("relid", -1)));
+        return "datname".equals(column(var, (int) var.number("varno", -1), read.rte().number("relid", -1)));
     }
 
     /** The name of the run-name function {@code value} calls, or null. */
@@ -626,18 +617,13 @@ final class ParseTreeGate {
 
     /** A Var reading a column of a subquery, CTE, join, grouping, VALUES list or FROM function that is the run's role or database name. */
     private String varRunName(NodeTree.Node var, List<NodeTree.Node> scope) {
-        int level = scope.size() - 1 - (int) var.number("varlevelsup", 0);
-        if (level < 0) {
-            return null;
-        }
-        NodeTree.Node owner = scope.get(level);
-        List<NodeTree.Node> outer = scope.subList(0, level + 1);
-        List<Object> rtable = owner.list("rtable");
-        int varno = (int) var.number("varno", -1);
+        ReadBy read = readBy(var, scope);
         long attno = var.number("varattno", 0);
-        if (attno <= 0 || varno < 1 || varno > rtable.size() || !(rtable.get(varno - 1) instanceof NodeTree.Node rte)) {
+        if (read == null || attno <= 0) {
             return null;
         }
+        NodeTree.Node rte = read.rte();
+        List<NodeTree.Node> outer = read.outer();
         long kind = rte.number("rtekind", -1);
         NodeTree.Node sub = kind == 1 ? rte.node("subquery") : kind == 6 ? cteQuery(rte, outer) : null;
         if (sub != null) {
@@ -711,18 +697,13 @@ final class ParseTreeGate {
 
     /** A Var: a whole row of a relation holding a counter column, or a column (or whole row) of a subquery, CTE, join or grouping that carries one. */
     private boolean carriesVar(NodeTree.Node var, List<NodeTree.Node> scope) {
-        int level = scope.size() - 1 - (int) var.number("varlevelsup", 0);
-        if (level < 0) {
+        ReadBy read = readBy(var, scope);
+        if (read == null) {
             return false;
         }
-        NodeTree.Node owner = scope.get(level);
-        List<NodeTree.Node> outer = scope.subList(0, level + 1);
-        List<Object> rtable = owner.list("rtable");
-        int varno = (int) var.number("varno", -1);
+        NodeTree.Node rte = read.rte();
+        List<NodeTree.Node> outer = read.outer();
         long attno = var.number("varattno", 0);
-        if (varno < 1 || varno > rtable.size() || !(rtable.get(varno - 1) instanceof NodeTree.Node rte)) {
-            return false;
-        }
         long kind = rte.number("rtekind", -1);
         NodeTree.Node sub = kind == 1 ? rte.node("subquery") : kind == 6 ? cteQuery(rte, outer) : null;
         if (sub != null) {
@@ -741,6 +722,24 @@ final class ParseTreeGate {
             return rte.list("functions").stream().anyMatch(f -> f instanceof NodeTree.Node call && carries(call.get("funcexpr"), outer));
         }
         return kind == 0 && attno == 0 && catalog.counterRows().contains(rte.number("relid", -1));
+    }
+
+    /** The range entry a Var reads, and the queries that enclose the query owning it (that query last). */
+    private record ReadBy(NodeTree.Node rte, List<NodeTree.Node> outer) {
+    }
+
+    /** Where {@code var} reads from: its range entry in the query {@code varlevelsup} levels out, or null. */
+    private static ReadBy readBy(NodeTree.Node var, List<NodeTree.Node> scope) {
+        int level = scope.size() - 1 - (int) var.number("varlevelsup", 0);
+        if (level < 0) {
+            return null;
+        }
+        List<Object> rtable = scope.get(level).list("rtable");
+        int varno = (int) var.number("varno", -1);
+        if (varno < 1 || varno > rtable.size() || !(rtable.get(varno - 1) instanceof NodeTree.Node rte)) {
+            return null;
+        }
+        return new ReadBy(rte, scope.subList(0, level + 1));
     }
 
     /** The query of the CTE a range entry reads, or null. */
