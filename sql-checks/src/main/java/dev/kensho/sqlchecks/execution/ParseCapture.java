@@ -49,6 +49,11 @@ final class ParseCapture {
     private boolean surplus;
     /** Whether a tree without CONTEXT came: one of the string's own statements, not a statement of a function it called. */
     private boolean ownReported;
+    /** Whether a rewritten tree without CONTEXT came: the string's own statement was rewritten. */
+    private boolean ownRewrittenReported;
+    /** Whether a tree named a setting that delivers these reports ({@link ParseReports}): the statement's own, code it ran. */
+    private boolean namesInOwnTree;
+    private boolean namesInCode;
     /** The statements of the string, once it ran to its end without an error ({@link #completed}); null before. */
     private List<String> completedStatements;
     /** What every tree reported during the statement refers to, those of functions and dynamic SQL included ({@link TreeReads}). */
@@ -132,8 +137,12 @@ final class ParseCapture {
             return;
         }
         if (REWRITTEN.equals(server.getMessage())) {
+            if (server.getWhere() == null) {
+                ownRewrittenReported = true;
+            }
             if (server.getWhere() == null || !GUARD_CONTEXT.matcher(server.getWhere()).matches()) {
                 seen.rewritten(server.getDetail());
+                namesReports(server);
             }
             return;
         }
@@ -142,6 +151,9 @@ final class ParseCapture {
         }
         if (server.getWhere() == null) {
             ownReported = true; // a tree of the string's own statements, not of a function it called
+        }
+        if (server.getWhere() == null || !GUARD_CONTEXT.matcher(server.getWhere()).matches()) {
+            namesReports(server);
         }
         if (server.getWhere() == null || !GUARD_CONTEXT.matcher(server.getWhere()).matches()) {
             seen.scan(server.getDetail(), server.getWhere());
@@ -161,6 +173,36 @@ final class ParseCapture {
             return;
         }
         trees.add(server.getDetail());
+    }
+
+    private void namesReports(ServerErrorMessage server) {
+        if (ParseReports.treeNames(server.getDetail())) {
+            if (server.getWhere() == null) {
+                namesInOwnTree = true;
+            } else {
+                namesInCode = true;
+            }
+        }
+    }
+
+    /** Whether the string's own statement was reported parsed (a tree without CONTEXT): the reports were on when it started. */
+    synchronized boolean ownReported() {
+        return ownReported;
+    }
+
+    /** Whether the string's own statement was reported rewritten: the rewritten reports were on when it started. */
+    synchronized boolean ownRewrittenReported() {
+        return ownRewrittenReported;
+    }
+
+    /** Whether the statement's own tree names a setting that delivers the reports ({@link ParseReports}). */
+    synchronized boolean namesReportsInOwnTree() {
+        return namesInOwnTree;
+    }
+
+    /** Whether a tree of code the statement ran (a function's body, dynamic SQL) names one ({@link ParseReports}). */
+    synchronized boolean namesReportsInCode() {
+        return namesInCode;
     }
 
     /** The digests of every tree reported so far ({@link RunTrace}). */

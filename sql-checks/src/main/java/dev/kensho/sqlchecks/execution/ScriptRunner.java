@@ -101,6 +101,8 @@ final class ScriptRunner {
     private static final int RUN_TIME = -1;
     /** Whether the page stopped being checkable because a statement's parse tree was not reported. */
     private boolean untold;
+    /** Whether the server's parse reports are known to be on as the page's session goes ({@link ParseReports}). */
+    private final ParseReports reports = new ParseReports();
     /**
      * The hidden or setup snippet that ran while a transaction was open, so that the plans it may have
      * cached (prepared statements, functions) could not be discarded yet; null when none is waiting.
@@ -272,6 +274,7 @@ final class ScriptRunner {
             java.util.Set<String> caseNames = new java.util.HashSet<>();
             for (int c = index + 1; c < snippets.size() && snippets.get(c).directives().caseName() != null && caseFailed == null; c++) {
                 Snippet dataSet = snippets.get(c);
+                reports.ranElsewhere(dataSet.sql());
                 outcomes[c] = !caseNames.add(dataSet.directives().caseName())
                         ? caseFailure(dataSet, "is named twice; give each case of an answer its own name (the reader is told it by name)")
                         : runCase(dataSet, snippet);
@@ -292,6 +295,7 @@ final class ScriptRunner {
             // What the server parsed for the page's statements here: the snippet's, or every session's of the scenario.
             List<ParseCapture> parsedHere;
             if (snippet.scenario() != null) {
+                reports.ranElsewhere(snippet.sql());
                 scenarioSlots.acquireUninterruptibly();
                 try {
                     // Every other scenario runs as on the real run, looking at nothing: only the question's own looks, once.
@@ -343,11 +347,14 @@ final class ScriptRunner {
             // Not a statement that failed while it ran: a reader's run of it may not fail at all, and keep what it read.
             // One that failed before the server reported any tree of it failed in parse analysis, on the statement's text
             // and the page's catalog alone (MERGE … WHEN MATCHED AND t.xmin = …): it read nothing, and fails for a reader too.
-            boolean onlyShows = !inTransaction && !inTransaction() && (TreeReads.onlyShow(seen, treeCatalog)
-                    || run != null && run.failedBeforeAnalysed && seen.size() == 1 && seen.get(0).trees.isEmpty() && seen.get(0).rewritten.isEmpty());
+            // So did one the rewriter refused (DELETE FROM a view that cannot take it): it read the catalog and its tree only.
+            boolean ranNothing = run != null && seen.size() == 1 && (run.failedBeforeAnalysed && seen.get(0).trees.isEmpty()
+                    && seen.get(0).rewritten.isEmpty() || run.failedInRewrite);
+            boolean shows = TreeReads.onlyShow(seen, treeCatalog);
+            boolean onlyShows = !inTransaction && !inTransaction() && (shows || ranNothing);
             KenshoSettingsReaders.Read shownHere = null;
             KenshoSettingsReaders.Read textRead = readsKenshosSettings == null ? scanned.read() : null;
-            if (textRead != null && onlyShows) {
+            if (textRead != null && onlyShows && (shows || !resolvedByName(textRead.shared()))) {
                 // Found by the text gate as by the tree gate (Found#shownOnly): what such a statement shows, nothing keeps,
                 // whatever it read (a counter, a list of the whole server's, a setting of Kensho's).
                 shownHere = textRead;
@@ -361,18 +368,24 @@ final class ScriptRunner {
                 // The backstop: what the server's own parse trees show read that the text never names (TreeReads).
                 KenshoSettingsReaders.Read built = TreeReads.unspelled(seen, treeCatalog, spelled, claimsPlans);
                 // The judge of what the text gate let pass: restrictions, Kensho's own objects, derived counters (ParseTreeGate).
-                ParseTreeGate.Found judged = built == null ? TreeReads.judged(seen, treeCatalog) : null;
+                ParseTreeGate.Found judged = built == null ? TreeReads.judged(seen, treeCatalog, !(ranNothing && onlyShows)) : null;
                 if (built != null) {
                     readsKenshosSettings = snippet;
                     read = new KenshoSettingsReaders.Read(built.what() + ", read by a statement the page built at run time, in the "
                             + "snippet at " + snippet.location(), RUN_TIME, built.shared());
-                } else if (judged != null && judged.shownOnly() && onlyShows) {
+                } else if (judged != null && (judged.shownOnly() || ranNothing && !resolvedByName(judged.shared())) && onlyShows) {
                     shownHere = shownHere != null ? shownHere : new KenshoSettingsReaders.Read(judged.what() + ", in the snippet at " + snippet.location(), RUN_TIME,
                             judged.shared());
                 } else if (judged != null) {
                     readsKenshosSettings = snippet;
                     read = new KenshoSettingsReaders.Read(judged.what() + ", in the snippet at " + snippet.location(), RUN_TIME,
                             judged.shared());
+                } else if (run != null && run.failedUnreported) {
+                    // It failed unreported after the page turned the reports off: it may have run, and failed on what it read.
+                    readsKenshosSettings = snippet;
+                    read = new KenshoSettingsReaders.Read("the statement that failed in the snippet at " + snippet.location()
+                            + " was not reported: " + ParseCapture.SILENCED, RUN_TIME, null);
+                    untold = true;
                 } else if (parsedHere.stream().anyMatch(ParseCapture::blind)) {
                     // Without its tree nothing tells what the statement read or stored (a counter, a setting of Kensho's): no
                     // claim from here on rests on it, whatever names the page spells.
@@ -431,6 +444,17 @@ final class ScriptRunner {
             }
         }
         return Arrays.asList(outcomes);
+    }
+
+    /**
+     * Whether what a gate found is resolved by name while a statement is parsed, analysed and rewritten: a role (a literal's
+     * regrole input, a GRANT's grantee), Kensho's own objects, the environment, a setting of Kensho's session. A statement
+     * that failed there (ScriptRunner's ranNothing) may have failed on it, and a reader's run of it succeed and keep what it
+     * did; whereas a counter, a list of the server's or a statistic is read only by a statement that runs.
+     */
+    private static boolean resolvedByName(ServerWideReaders.Shared shared) {
+        return shared == null || shared == ServerWideReaders.Shared.ROLES || shared == ServerWideReaders.Shared.GUARD
+                || shared == ServerWideReaders.Shared.ENVIRONMENT;
     }
 
     /** Transaction control a data set may not hold: it runs inside the transaction Kensho rolls back. */
@@ -596,8 +620,23 @@ final class ScriptRunner {
         boolean ranAsWritten;
         /** The parse captures of the page's own statements as sent (Kensho's own statements get none), in order. */
         final List<ParseCapture> parsed = new ArrayList<>();
-        /** The statement that failed did so before the server reported any tree of it (in parse analysis). */
+        /**
+         * The statement that failed did so in parsing or parse analysis: the server reported no tree of it while its
+         * reports were known to be on ({@link ParseReports}), and the error is not a cancel (a timeout, a signal). It ran
+         * nothing, on the statement's text and the page's catalog alone.
+         */
         boolean failedBeforeAnalysed;
+        /**
+         * The statement that failed did so in rewriting: the server reported its parse tree and no tree after rewriting while
+         * those reports were known to be on, the error raised by the rewriter (rewriteHandler.c) for the statement itself (no
+         * CONTEXT). It ran nothing: rewriting reads the catalog and the statement's tree, never a row or a function's result.
+         */
+        boolean failedInRewrite;
+        /**
+         * The statement that failed did so with no tree of it reported while the reports may have been off: it may have run
+         * and failed on what it read, and nothing tells what. A syntax error (raised by the scanner or grammar) is not.
+         */
+        boolean failedUnreported;
         /** The first of them that ran to its end without the server reporting its parse tree, or null. */
         SqlStatement treeless;
 
@@ -652,6 +691,8 @@ final class ScriptRunner {
                     if (isLast) {
                         lastParse = parses;
                     }
+                    boolean parseOn = reports.parseOn();
+                    boolean rewrittenOn = reports.rewrittenOn();
                     try {
                         // Only the rows a claim compares are kept whole; the others are shown, so their first ones are enough.
                         ResultTable table = execute(sent, plans, parses, isLast && snippet.expectedRows() != null);
@@ -659,7 +700,7 @@ final class ScriptRunner {
                             results.add(isLast ? table.withStatement(statement.text()) : table);
                         }
                     } catch (SQLException e) {
-                        failedBeforeAnalysed = parses.seen().trees.isEmpty() && parses.seen().rewritten.isEmpty();
+                        failedAt(sent, parses, e, parseOn, rewrittenOn);
                         return failedStatement(e, statement, isLast && target != null ? target.shift : 0, isLast);
                     } finally {
                         if (plans != null) {
@@ -670,6 +711,7 @@ final class ScriptRunner {
                             }
                         }
                     }
+                    reports.ran(sent, parses, true);
                     if (isLast) {
                         last = statement;
                     }
@@ -783,15 +825,32 @@ final class ScriptRunner {
         /** PREPAREs a parameterised statement; on failure records the outcome and returns null. */
         private Target prepare(SqlStatement statement) {
             Binding binding = Binding.of("kensho_p" + (++preparedCounter), directives.parameters(), statement.text());
+            ParseCapture parses = new ParseCapture(binding.prepare());
+            parsed.add(parses);
+            boolean parseOn = reports.parseOn();
+            boolean rewrittenOn = reports.rewrittenOn();
             try {
-                ParseCapture parses = new ParseCapture(binding.prepare());
-                parsed.add(parses);
                 execute(binding.prepare(), null, parses, true);
             } catch (SQLException e) {
+                failedAt(binding.prepare(), parses, e, parseOn, rewrittenOn);
                 finished = failedStatement(e, statement, -binding.shift(), true);
                 return null;
             }
+            reports.ran(binding.prepare(), parses, true);
             return new Target(binding, -binding.shift());
+        }
+
+        /** Reads where the statement {@code sent} failed ({@link #failedBeforeAnalysed} and the like), then takes it as run. */
+        private void failedAt(String sent, ParseCapture parses, SQLException e, boolean parseOn, boolean rewrittenOn) {
+            ServerErrorMessage server = e instanceof PSQLException psql ? psql.getServerErrorMessage() : null;
+            String file = server == null || server.getFile() == null ? "" : server.getFile();
+            boolean noTree = !parses.ownReported();
+            boolean syntax = file.equals("scan.l") || file.equals("gram.y");
+            failedBeforeAnalysed = noTree && parseOn && server != null && !file.equals("postgres.c");
+            failedInRewrite = !noTree && !parses.ownRewrittenReported() && rewrittenOn && server != null && server.getWhere() == null
+                    && file.equals("rewriteHandler.c");
+            failedUnreported = noTree && !parseOn && !syntax;
+            reports.ran(sent, parses, false);
         }
 
         private Outcome failedStatement(SQLException e, SqlStatement statement, int shift, boolean isLast) {

@@ -34,6 +34,7 @@ final class TreeReads {
     private static final Pattern FUNCTION = Pattern.compile(":(?:funcid|aggfnoid|winfnoid)\\s+(\\d+)");
     /** current_role, current_user, user, session_user, current_catalog as 14 and 15 write them (16 on: calls of current_user, current_database). */
     private static final Pattern RUN_NAME_VALUE = Pattern.compile("\\{SQLVALUEFUNCTION\\s+:op\\s+(?:9|1[0-3])\\s");
+    private static final Pattern ROLE_SPEC = Pattern.compile("\\{ROLESPEC\\s+:roletype\\s+\\d+\\s+:rolename\\s+(\\S+)");
     private static final Pattern RANGE_VAR = Pattern.compile("\\{RANGEVAR\\s+:catalogname\\s+\\S+\\s+:schemaname\\s+(\\S+)\\s+:relname\\s+(\\S+)");
     /** A SET or RESET statement's setting name (PostgreSQL 16 on write utility statements out; 14 and 15 write "?"). */
     private static final Pattern VARIABLE_SET = Pattern.compile("\\{VARIABLESETSTMT\\s+:kind\\s+\\d+\\s+:name\\s+(\\S+)");
@@ -105,6 +106,11 @@ final class TreeReads {
             }
             // A SET (or RESET) the server parsed: the setting it names, which the text may never spell (SQL built at run time).
             m = VARIABLE_SET.matcher(tree);
+            while (m.find()) {
+                names.add(unescape(m.group(1)));
+            }
+            // A role a utility statement names (GRANT … TO, OWNER TO, SET ROLE), which SQL built at run time may name unspelled.
+            m = ROLE_SPEC.matcher(tree);
             while (m.find()) {
                 names.add(unescape(m.group(1)));
             }
@@ -290,6 +296,14 @@ final class TreeReads {
      * counter only shown by a plain SELECT ({@link ParseTreeGate.Found#shownOnly}) is returned only when nothing lasting is.
      */
     static ParseTreeGate.Found judged(List<Seen> seen, Catalog catalog) {
+        return judged(seen, catalog, true);
+    }
+
+    /**
+     * As {@link #judged(List, Catalog)}; {@code viewsRan} false for a statement the rewriter refused (ScriptRunner's
+     * failedInRewrite): the page's views it names were never expanded, so no query of theirs ran to be judged.
+     */
+    static ParseTreeGate.Found judged(List<Seen> seen, Catalog catalog, boolean viewsRan) {
         ParseTreeGate gate = new ParseTreeGate(catalog);
         ParseTreeGate.Found shown = null;
         for (Seen one : seen) {
@@ -340,7 +354,7 @@ final class TreeReads {
                     shown = shown != null ? shown : found;
                 }
             }
-            if (!covered.containsAll(read)) {
+            if (viewsRan && !covered.containsAll(read)) {
                 ParseTreeGate.Found unjudged = new ParseTreeGate.Found("a view of the page's whose query the server did not report "
                         + "after rewriting (it does not for a view CREATE TABLE AS, EXPLAIN, DECLARE or PREPARE reads, nor when the "
                         + "page turns Kensho's session setting debug_print_rewritten off), so no gate judged what it reads",
