@@ -37,7 +37,7 @@ final class TreeReads {
     private static final Pattern ROLE_SPEC = Pattern.compile("\\{ROLESPEC\\s+:roletype\\s+\\d+\\s+:rolename\\s+(\\S+)");
     private static final Pattern RANGE_VAR = Pattern.compile("\\{RANGEVAR\\s+:catalogname\\s+\\S+\\s+:schemaname\\s+(\\S+)\\s+:relname\\s+(\\S+)");
     /** A SET or RESET statement's setting name (PostgreSQL 16 on write utility statements out; 14 and 15 write "?"). */
-    private static final Pattern VARIABLE_SET = Pattern.compile("\\{VARIABLESETSTMT\\s+:kind\\s+\\d+\\s+:name\\s+(\\S+)");
+    private static final Pattern VARIABLE_SET = Pattern.compile("\\{VARIABLESETSTMT\\s+:kind\\s+(\\d+)\\s+:name\\s+(\\S+)");
     private static final Pattern NAME_LIST = Pattern.compile(":(?:funcname|fields)\\s+\\(([^()]*)\\)");
     private static final Pattern SYSTEM_COLUMN = Pattern.compile("\\{VAR\\s+:varno\\s+\\d+\\s+:varattno\\s+(-2|-4)\\s");
     /** The innermost frame of a context when a statement runs inside a SQL function. */
@@ -107,7 +107,13 @@ final class TreeReads {
             // A SET (or RESET) the server parsed: the setting it names, which the text may never spell (SQL built at run time).
             m = VARIABLE_SET.matcher(tree);
             while (m.find()) {
-                names.add(unescape(m.group(1)));
+                String name = unescape(m.group(2));
+                // RESET SESSION AUTHORIZATION (VAR_RESET) and SET SESSION AUTHORIZATION DEFAULT (VAR_SET_DEFAULT) keep the
+                // session's own role, the page's at build and kensho_reader in the playground (KenshoSettingsReaders).
+                boolean backToItsOwn = name.equals("session_authorization") && (m.group(1).equals("1") || m.group(1).equals("4"));
+                if (!backToItsOwn) {
+                    names.add(name);
+                }
             }
             // A role a utility statement names (GRANT … TO, OWNER TO, SET ROLE), which SQL built at run time may name unspelled.
             m = ROLE_SPEC.matcher(tree);
