@@ -38,6 +38,11 @@ final class ParseReports {
     private boolean rewrittenOff;
     /** A statement ran to its end unreported with none of the above off: something this class does not know did it. */
     private boolean unexplained;
+    /**
+     * A SET or RESET of theirs ran inside the transaction block still open: the block's end (ROLLBACK, a COMMIT of a failed
+     * block) or a ROLLBACK TO SAVEPOINT may undo it after the statement that does so was reported.
+     */
+    private boolean changedInBlock;
 
     /** Whether a statement starting now that fails without its own parse tree reported failed in parsing or parse analysis. */
     boolean parseOn() {
@@ -57,7 +62,21 @@ final class ParseReports {
      * Takes one statement of the page's session as it ran: {@code text} as sent, its capture, whether it ran to its end.
      * Its own reports show they were on when it started; a SET of theirs turns them off after it, a RESET back on.
      */
-    void ran(String text, ParseCapture capture, boolean completed) {
+    void ran(String text, ParseCapture capture, boolean completed, boolean inBlockBefore, boolean inBlockAfter) {
+        ran(text, capture, completed);
+        boolean named = text != null && NAMES.matcher(text).find() || capture.namesReportsInOwnTree();
+        if (named && (inBlockBefore || inBlockAfter)) {
+            changedInBlock = true;
+        }
+        boolean rollsBack = text != null && SqlLexer.firstWord(text, true).equals("rollback");
+        if (changedInBlock && (!inBlockAfter || rollsBack)) {
+            // Whatever the block's end or the rollback undid is unknown until the server reports a statement again.
+            messagesOff = parseOff = rewrittenOff = true;
+            changedInBlock = inBlockAfter;
+        }
+    }
+
+    private void ran(String text, ParseCapture capture, boolean completed) {
         // Reports off before it explain a statement run unreported; none off, something else turned them off.
         boolean unreported = completed && !capture.ownReported() && !messagesOff && !parseOff;
         if (capture.ownReported()) {

@@ -693,6 +693,7 @@ final class ScriptRunner {
                     }
                     boolean parseOn = reports.parseOn();
                     boolean rewrittenOn = reports.rewrittenOn();
+                    boolean inBlock = inTransaction();
                     try {
                         // Only the rows a claim compares are kept whole; the others are shown, so their first ones are enough.
                         ResultTable table = execute(sent, plans, parses, isLast && snippet.expectedRows() != null);
@@ -700,7 +701,7 @@ final class ScriptRunner {
                             results.add(isLast ? table.withStatement(statement.text()) : table);
                         }
                     } catch (SQLException e) {
-                        failedAt(sent, parses, e, parseOn, rewrittenOn);
+                        failedAt(sent, parses, e, parseOn, rewrittenOn, inBlock);
                         return failedStatement(e, statement, isLast && target != null ? target.shift : 0, isLast);
                     } finally {
                         if (plans != null) {
@@ -711,7 +712,7 @@ final class ScriptRunner {
                             }
                         }
                     }
-                    reports.ran(sent, parses, true);
+                    reports.ran(sent, parses, true, inBlock, inTransaction());
                     if (isLast) {
                         last = statement;
                     }
@@ -829,19 +830,20 @@ final class ScriptRunner {
             parsed.add(parses);
             boolean parseOn = reports.parseOn();
             boolean rewrittenOn = reports.rewrittenOn();
+            boolean inBlock = inTransaction();
             try {
                 execute(binding.prepare(), null, parses, true);
             } catch (SQLException e) {
-                failedAt(binding.prepare(), parses, e, parseOn, rewrittenOn);
+                failedAt(binding.prepare(), parses, e, parseOn, rewrittenOn, inBlock);
                 finished = failedStatement(e, statement, -binding.shift(), true);
                 return null;
             }
-            reports.ran(binding.prepare(), parses, true);
+            reports.ran(binding.prepare(), parses, true, inBlock, inTransaction());
             return new Target(binding, -binding.shift());
         }
 
         /** Reads where the statement {@code sent} failed ({@link #failedBeforeAnalysed} and the like), then takes it as run. */
-        private void failedAt(String sent, ParseCapture parses, SQLException e, boolean parseOn, boolean rewrittenOn) {
+        private void failedAt(String sent, ParseCapture parses, SQLException e, boolean parseOn, boolean rewrittenOn, boolean inBlock) {
             ServerErrorMessage server = e instanceof PSQLException psql ? psql.getServerErrorMessage() : null;
             String file = server == null || server.getFile() == null ? "" : server.getFile();
             boolean noTree = !parses.ownReported();
@@ -850,7 +852,7 @@ final class ScriptRunner {
             failedInRewrite = !noTree && !parses.ownRewrittenReported() && rewrittenOn && server != null && server.getWhere() == null
                     && file.equals("rewriteHandler.c");
             failedUnreported = noTree && !parseOn && !syntax;
-            reports.ran(sent, parses, false);
+            reports.ran(sent, parses, false, inBlock, inTransaction());
         }
 
         private Outcome failedStatement(SQLException e, SqlStatement statement, int shift, boolean isLast) {

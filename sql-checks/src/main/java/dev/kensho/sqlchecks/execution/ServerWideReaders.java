@@ -216,10 +216,23 @@ final class ServerWideReaders {
     }
 
     /** What the name at {@code tokens[i]} reads of the server as a whole, or null when it reads only the page's. */
+    /**
+     * The value of the token at {@code i}; for a string, joined with the strings that continue it: PostgreSQL reads string
+     * constants separated by a line break as one ('kensho_' and, on the next line, 'reader'), and two strings cannot
+     * otherwise follow each other.
+     */
+    private static String continued(List<Token> tokens, int i) {
+        StringBuilder value = new StringBuilder(SqlLexer.value(tokens, i));
+        for (int next = i + 1; tokens.get(i).kind() == Kind.STRING && next < tokens.size() && tokens.get(next).kind() == Kind.STRING; next++) {
+            value.append(SqlLexer.value(tokens, next));
+        }
+        return value.toString();
+    }
+
     static Shared at(List<Token> tokens, int i) {
         Token token = tokens.get(i);
         if ((token.kind() == Kind.WORD || token.kind() == Kind.QUOTED_IDENTIFIER || token.kind() == Kind.STRING)
-                && SqlLexer.value(tokens, i).toLowerCase(Locale.ROOT).contains(PLAYGROUND_ROLE)) {
+                && continued(tokens, i).toLowerCase(Locale.ROOT).contains(PLAYGROUND_ROLE)) {
             // The playground's role: a reader's server has it, the build's does not (its page role's name is new each run),
             // so 'kensho_reader'::regrole or GRANT … TO kensho_reader fails at build and succeeds in the browser.
             return Shared.ROLES;

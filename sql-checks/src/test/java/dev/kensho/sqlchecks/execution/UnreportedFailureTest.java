@@ -42,6 +42,21 @@ class UnreportedFailureTest extends VerifierFixture {
         assertEquals(unreported("page.md:5:1"), result.outcomes().get(2).failure().message());
     }
 
+    /**
+     * Red team (helper-74, 1): a RESET inside a transaction block the page rolls back is undone after the ROLLBACK was
+     * reported; the reports are unknown until the server reports a statement again.
+     */
+    @Test
+    void aResetTheBlocksRollbackUndidLeavesThemOff() throws Exception {
+        PageResult result = page().add("", "CREATE TABLE t (n int);")
+                .add("", "SET client_min_messages = warning;")
+                .add("", "BEGIN; RESET client_min_messages; ROLLBACK;")
+                .add("expect-error=22012", "INSERT INTO t SELECT 1 / (SELECT count(*) FROM t)::int;")
+                .add("", "RESET client_min_messages;\nSELECT count(*) AS n FROM t;", COUNT_ZERO).run();
+        assertEquals(unreported("page.md:13:1"), result.outcomes().get(3).failure().message());
+        assertEquals(unreported("page.md:13:1"), result.outcomes().get(4).failure().message());
+    }
+
     /** A function of the page's that turns them off may run again unseen (PL/pgSQL keeps its plans): never known on again. */
     @Test
     void aFunctionThatTurnsThemOffLeavesThemUnknownForGood() throws Exception {
@@ -101,6 +116,12 @@ class UnreportedFailureTest extends VerifierFixture {
                 .add("", "SELECT count(*) AS n FROM t;", COUNT_ZERO).run();
         assertEquals(roles, literal.outcomes().get(1).failure().message());
         assertEquals(roles, literal.outcomes().get(2).failure().message());
+        // Red team (helper-74, 3): PostgreSQL joins string constants separated by a line break into one.
+        PageResult continued = page().add("", "CREATE TABLE t (n oid);")
+                .add("expect-error=42704", "INSERT INTO t SELECT 1 WHERE 'kensho_'\n'reader'::regrole IS NOT NULL;")
+                .add("", "SELECT count(*) AS n FROM t;", COUNT_ZERO).run();
+        assertEquals("this claim cannot be checked: the page reads the server's roles ('kensho_', at page.md:5:30; "
+                + ServerWideReaders.Shared.ROLES.why + ")", continued.outcomes().get(2).failure().message());
         PageResult built = page().add("", "CREATE TABLE t (n int);")
                 .add("expect-error=42704", "DO $$ BEGIN EXECUTE format('GRANT SELECT ON t TO %I', 'kensho_' || 'reader'); END $$;")
                 .add("", "SELECT 1 AS one;", " one\n-----\n   1\n").run();
