@@ -116,9 +116,9 @@ function clusterCache(engine) {
 }
 // Kept as a plain tar (40 MB, against 4.5 MB gzipped): a start then neither gunzips it (1.5 s of a start at load 17
 // in Node) nor holds it twice; the browser's storage, not its memory, pays the difference.
-const CLUSTER_KEY = 'kensho-initialised-cluster.tar';
+const CLUSTER_KEY = 'kensho-initialised-cluster-2.tar';
 /** The facts asked where the cluster was made (see facts), kept beside it: a cluster kept without them is made anew. */
-const FACTS_KEY = 'kensho-initialised-cluster-facts.json';
+const FACTS_KEY = 'kensho-initialised-cluster-facts-2.json';
 
 /** Takes facts asked where a cluster was made. */
 function learn(known) {
@@ -237,6 +237,16 @@ async function fetchCounted(engine, progress) {
  * build runs a page as a role that owns its database and is no superuser and bypasses no row security; so does
  * the browser, or row security, privileges and current_user would answer otherwise than they did.
  */
+/**
+ * The server's start-up options: PGlite's own (PGlite.defaultStartParams in 0.5.16) less two that a stock server does not
+ * have and the build's does not either: `-O` (allow_system_table_mods, which let a reader's `CREATE SCHEMA pg_x` succeed
+ * where the build's fails) and `search_path=public` (a stock session's is `"$user", public`, so a table made after
+ * `CREATE SCHEMA AUTHORIZATION CURRENT_USER` went elsewhere than at build). What stays only shapes a one-process server.
+ */
+const STOCK_START = ['--single', '-F', '-j', '-c', 'exit_on_error=false', '-c', 'log_checkpoints=false', '-c', 'max_worker_processes=0',
+  '-c', 'max_parallel_workers=0', '-c', 'max_parallel_workers_per_gather=0', '-c', 'io_method=sync', '-c',
+  'max_parallel_maintenance_workers=0'];
+
 async function boot(engine, tarball, progress) {
   // PGlite's code, its WebAssembly and the cluster the browser keeps do not wait for each other: importing the code and
   // reading the kept cluster's 40 MB from the browser's storage go on while the WebAssembly is fetched and compiled
@@ -249,7 +259,8 @@ async function boot(engine, tarball, progress) {
   // The kept copy's bytes (the Blob is read only here); a damaged copy fails below, where it is started.
   const keptTar = kept && kept.then((blob) => (blob ? tarBytes(blob) : null)).then((tar) => { if (tar) mark('tar'); return tar; });
   if (keptTar) keptTar.catch(() => {});
-  const [, loaded] = await Promise.all([imported, engineFiles(engine, progress)]);
+  const [, files] = await Promise.all([imported, engineFiles(engine, progress)]);
+  const loaded = { ...files, startParams: STOCK_START };
   let base = tarball || await kept;
   mark('cluster');
   let made;

@@ -1485,6 +1485,24 @@ class BrowserTest {
     }
 
     /**
+     * The reader's server starts as a stock one, as the build's does: PGlite's own start-up options set search_path to
+     * public and allow_system_table_mods on (a reader's CREATE SCHEMA pg_x succeeded where the build's failed; red team
+     * helper-74). The worker starts it without them.
+     */
+    @Test
+    void theReadersServerStartsWithAStockSession() {
+        List<WebElement> figures = openWithRunControls(base + "sample/guides/engine/");
+        WebElement first = figures.get(0);
+        assertEquals("same", runAndWait(first).getAttribute("data-kensho-verdict"));
+        js("arguments[0].value = arguments[1]", first.findElement(By.cssSelector("textarea")),
+                "RESET search_path;\nSELECT current_setting('search_path') AS path, current_setting('allow_system_table_mods') AS mods;");
+        rerun(first);
+        String output = first.findElement(By.cssSelector("[data-kensho-run-output]")).getAttribute("textContent");
+        assertTrue(output.contains(" \"$user\", public | off\n(1 row)"), output);
+        assertClean();
+    }
+
+    /**
      * Once the reader comes back to a snippet's editor after its answer, a second worker prepares the state before it: the
      * edited run answers from that engine ("prepared"), and the two workers change places, the other preparing the
      * same state for the next edit, which answers from it too and does not see the first edit's row. The snippet
@@ -2433,7 +2451,7 @@ class BrowserTest {
     void theClusterMadeOnTheFirstRunIsKeptAfterItsAnswerAndAFurtherPageStartsFromIt() {
         String keptCopy = "const done = arguments[arguments.length - 1]; caches.keys()"
                 + ".then((names) => Promise.all(names.filter((n) => n.startsWith('kensho-cluster ')).map((n) => caches.open(n)"
-                + ".then((c) => c.match(new URL('kensho-initialised-cluster.tar', new URL(document.body.dataset.engine, location.href)).href)))))"
+                + ".then((c) => c.match(new URL('kensho-initialised-cluster-2.tar', new URL(document.body.dataset.engine, location.href)).href)))))"
                 + ".then((found) => done(found.filter(Boolean).length), (e) => done('cache: ' + e))";
         try {
             driver.get(base + "sample/guides/engine/");

@@ -541,10 +541,21 @@ final class ParseTreeGate {
         return "datname".equals(column(var, (int) var.number("varno", -1), read.rte().number("relid", -1)));
     }
 
-    /** The name of the run-name function {@code value} calls, or null. */
+    /**
+     * Types whose text is a role's name: regrole and regrole[] print it, aclitem and aclitem[] print grantee and grantor
+     * (relacl::text, format('%s', relowner::regrole)). The roles a page sees are the run's (red team helper-74).
+     */
+    private static final Map<Long, String> ROLE_NAMED_TYPES = Map.of(4096L, "a regrole value", 4097L, "a regrole[] value",
+            1033L, "an aclitem value", 1034L, "an aclitem[] value");
+
+    /** The name of the run-name function {@code value} calls, or what else holds a run's role name as text, or null. */
     private String runNameCall(Object value) {
         if (!(value instanceof NodeTree.Node node)) {
             return null;
+        }
+        String roleNamed = ROLE_NAMED_TYPES.get(type(node));
+        if (roleNamed != null && !node.type().equals("CONST")) {
+            return roleNamed;
         }
         if (node.type().equals("FUNCEXPR")) {
             String name = catalog.functions().get(node.number("funcid", -1));

@@ -87,6 +87,26 @@ class RunNamesGateTest extends VerifierFixture {
                         " n\n---\n 2\n").last());
     }
 
+    /** Red team (helper-74, 4): regrole and aclitem print the run's role names (the page's owner, grantor and grantee). */
+    @Test
+    void aRolesNameAsRegroleOrAclitemPrintsItIsARunName() throws Exception {
+        String setup = "CREATE TABLE t (a int);\nGRANT SELECT ON t TO PUBLIC;";
+        TestPage.assertRefused(refused("a regrole value) compared or computed with other than = to another such name or a catalog's column",
+                        "page.md:6:1"), "page.md:6:1",
+                page().add("", setup).add("", "SELECT relowner::regrole::text LIKE '%reader' AS r FROM pg_class WHERE relname = 't';",
+                        " r\n---\n f\n").last());
+        TestPage.assertRefused(refused("an aclitem[] value) given to a function", "page.md:6:1"), "page.md:6:1",
+                page().add("", setup).add("", "SELECT position('reader' in relacl::text) > 0 AS r FROM pg_class WHERE relname = 't';",
+                        " r\n---\n f\n").last());
+        TestPage.assertRefused(refused("a regrole value) compared or computed with other than = to another such name or a catalog's column",
+                        "page.md:6:1"), "page.md:6:1",
+                page().add("", setup).add("", "SELECT format('%s', relowner::regrole) LIKE '%reader' AS r FROM pg_class WHERE relname = 't';",
+                        " r\n---\n f\n").last());
+        // Shown as it is, or tested for NULL, it reads alike.
+        assertPassed(page().add("", setup).add("", "SELECT relacl IS NOT NULL AS granted FROM pg_class WHERE relname = 't';",
+                " granted\n---------\n t\n").last());
+    }
+
     @Test
     void usesThatReadTheSameInAReadersSessionPass() throws Exception {
         assertPassed(page().add("", "SELECT count(*) AS n FROM pg_database WHERE datname = current_database();", " n\n---\n 1\n").last());
