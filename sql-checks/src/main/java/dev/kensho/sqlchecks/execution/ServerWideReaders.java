@@ -153,7 +153,9 @@ final class ServerWideReaders {
             "dynamic_shared_memory_type", "data_directory", "config_file", "hba_file", "ident_file",
             // Derived from the sizes above, or chosen by how the server was built and started.
             "shared_memory_size", "shared_memory_size_in_huge_pages", "wal_buffers", "huge_pages_status", "data_checksums",
-            "io_method", "session_authorization");
+            "io_method", "session_authorization",
+            // The collations initdb imported from the machine (machinesCollation).
+            "pg_collation");
     /**
      * Settings whose names are everyday words (a page's column may be called port): refused where they are a setting's name
      * (a string holding only the name, as current_setting and pg_settings take it, or after SHOW), and version() where it
@@ -229,6 +231,32 @@ final class ServerWideReaders {
         return value.toString();
     }
 
+    /**
+     * Whether the token at {@code i} names a collation other than PostgreSQL's own (COLLATE "en_US", CREATE COLLATION):
+     * initdb imports the machine's locales and ICU's, so the build's server has hundreds and a reader's PGlite a few
+     * ({@code en_US} there, none at build; {@code de-x-icu} at build, none there).
+     */
+    private static boolean machinesCollation(List<Token> tokens, int i) {
+        String word = tokens.get(i).word();
+        if (word.equals("collation") && i >= 1 && tokens.get(i - 1).word().equals("create")) {
+            return true;
+        }
+        if (!word.equals("collate") || tokens.get(i).kind() != Kind.WORD) {
+            return false;
+        }
+        int last = i + 1;
+        while (last + 2 < tokens.size() && tokens.get(last + 1).text().equals(".")) {
+            last += 2; // pg_catalog."C"
+        }
+        return last < tokens.size() && !SHARED_COLLATIONS.contains(SqlLexer.value(tokens, last).toLowerCase(Locale.ROOT));
+    }
+
+    /** The collations every PostgreSQL 18 server has (pg_collation.dat; unicode and und-x-icu with ICU, as PGlite's too). */
+    private static final Set<String> SHARED_COLLATIONS = Set.of("default", "c", "posix", "ucs_basic", "pg_c_utf8", "pg_unicode_fast",
+            "unicode", "und-x-icu");
+    /** The playground's database: PGlite's one database. */
+    static final String PLAYGROUND_DATABASE = "postgres";
+
     static Shared at(List<Token> tokens, int i) {
         Token token = tokens.get(i);
         if ((token.kind() == Kind.WORD || token.kind() == Kind.QUOTED_IDENTIFIER || token.kind() == Kind.STRING)
@@ -240,7 +268,16 @@ final class ServerWideReaders {
         if (token.kind() != Kind.WORD && token.kind() != Kind.QUOTED_IDENTIFIER) {
             return null;
         }
+        if (machinesCollation(tokens, i)) {
+            return Shared.ENVIRONMENT;
+        }
         String name = SqlLexer.value(tokens, i).toLowerCase(Locale.ROOT);
+        if (name.equals(PLAYGROUND_DATABASE) && !(i >= 1 && tokens.get(i - 1).text().equals(".")) && i + 3 < tokens.size()
+                && tokens.get(i + 1).text().equals(".") && tokens.get(i + 3).text().equals(".")) {
+            // A name qualified by the playground's database (postgres.public.t): it resolves there, and at build, where the
+            // page's database has a name of Kensho's, it fails ("cross-database references are not implemented").
+            return Shared.ENVIRONMENT;
+        }
         if (i >= 1 && tokens.get(i - 1).text().equals(".") && !(i >= 2 && nameAt(tokens, i - 2).equals("pg_catalog"))) {
             // A column or an object of the page's own schema; but t.xmin is a row's transaction ID, whatever t is.
             return COUNTER_COLUMNS.contains(name) ? Shared.COUNTERS : null;

@@ -85,6 +85,28 @@ class RunEnvironmentGateTest extends VerifierFixture {
     }
 
     /**
+     * Red team (helper-74, 2): names resolved against what differs between the build's server and a reader's PGlite, in
+     * parse analysis, where a statement fails before any tree: the machine's collations, the playground's database name.
+     */
+    @Test
+    void namesOfTheMachineOrThePlaygroundsDatabaseAreRefused() throws Exception {
+        String env = "this claim cannot be checked: the page reads the connection and the server Kensho runs the page on (";
+        TestPage.assertRefused(env + "COLLATE, at page.md:5:40; " + ServerWideReaders.Shared.ENVIRONMENT.why + ")", "page.md:9:1",
+                page().add("", "CREATE TABLE t (a int);").add("expect-error=42704", "INSERT INTO t SELECT 1 WHERE 'a' < 'b' COLLATE \"en_US\";")
+                        .add("", "SELECT count(*) AS n FROM t;", " n\n---\n 0\n").last());
+        TestPage.assertRefused(env + "postgres, at page.md:5:13; " + ServerWideReaders.Shared.ENVIRONMENT.why + ")", "page.md:9:1",
+                page().add("", "CREATE TABLE t (a int);").add("expect-error=0A000", "INSERT INTO postgres.public.t VALUES (2);")
+                        .add("", "SELECT count(*) AS n FROM t;", " n\n---\n 0\n").last());
+        TestPage.assertRefused(env + "COLLATION, at page.md:1:8; " + ServerWideReaders.Shared.ENVIRONMENT.why + ")", "page.md:5:1",
+                page().add("", "CREATE COLLATION mine (provider = icu, locale = 'de');").add("", "SELECT 1 AS one;", " one\n-----\n   1\n").last());
+        TestPage.assertRefused(env + "pg_collation, at page.md:1:34; " + ServerWideReaders.Shared.ENVIRONMENT.why + ")", "page.md:1:34",
+                page().add("", "SELECT count(*) > 0 AS some FROM pg_collation;", " some\n------\n t\n").last());
+        // PostgreSQL's own collations are every server's.
+        org.junit.jupiter.api.Assertions.assertNull(page().add("", "SELECT 'a' < 'B' COLLATE \"C\" AS c, 'a' < 'B' COLLATE pg_catalog.ucs_basic AS u;",
+                " c | u\n---+---\n f | f\n").last().failure());
+    }
+
+    /**
      * Back to the session's own role: the page's at build, kensho_reader in the playground (PGlite 0.5.16 keeps it on both,
      * checked under node). PostgreSQL's create_function_sql and inherit tests lost 50 and 73 true claims to their RESET.
      */
