@@ -626,6 +626,14 @@ final class ParseTreeGate {
         return null;
     }
 
+    /** Built-in columns that hold a role's or the database's name, beside those ending in owner or _catalog. */
+    private static final Set<String> RUN_NAME_COLUMNS = Set.of("grantor", "grantee", "catalog_name", "role_name",
+            "authorization_identifier", "usename", "rolname", "datname", "defaultuser", "grantee_name");
+
+    static boolean namesTheRun(String column) {
+        return column.endsWith("owner") || column.endsWith("_catalog") || RUN_NAME_COLUMNS.contains(column);
+    }
+
     /** A Var reading a column of a subquery, CTE, join, grouping, VALUES list or FROM function that is the run's role or database name. */
     private String varRunName(NodeTree.Node var, List<NodeTree.Node> scope) {
         ReadBy read = readBy(var, scope);
@@ -647,6 +655,13 @@ final class ParseTreeGate {
             List<Object> calls = new ArrayList<>();
             rte.list("functions").forEach(f -> calls.add(f instanceof NodeTree.Node call ? call.get("funcexpr") : null));
             return first(calls, outer);
+        }
+        if (kind == 0 && rte.number("relid", FIRST_NORMAL_OID) < FIRST_NORMAL_OID) {
+            // A built-in catalog's or view's column that holds the run's role or database name (information_schema's
+            // grantor and table_catalog, pg_tables.tableowner): its query is not expanded where the gate reads.
+            Map<Long, String> attributes = catalog.attributes().get(rte.number("relid", -1));
+            String column = attributes == null ? null : attributes.get(attno);
+            return column != null && namesTheRun(column) ? "the column " + column : null;
         }
         if (kind == 5) { // RTE_VALUES: the column in any of its rows
             List<Object> cells = new ArrayList<>();

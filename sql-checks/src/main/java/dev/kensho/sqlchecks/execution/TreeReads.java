@@ -464,6 +464,11 @@ final class TreeReads {
             if (name != null && (ParseTreeGate.relevant(name) || catalog.counterRows().contains(relid))) {
                 return true;
             }
+            // A built-in relation with a column holding the run's role or database name (information_schema's grantor).
+            Map<Long, String> columns = name == null ? null : catalog.attributes().get(relid);
+            if (columns != null && columns.values().stream().anyMatch(ParseTreeGate::namesTheRun)) {
+                return true;
+            }
         }
         m = FUNCTION.matcher(tree);
         while (m.find()) {

@@ -63,7 +63,7 @@ class RunNamesGateTest extends VerifierFixture {
         String compared = "current_user) compared or computed with other than = to another such name or a catalog's column";
         // Catalog columns other than datname may hold a name the page chose, the playground's among them.
         TestPage.assertRefused(refused(compared, "page.md:1:1"), "page.md:1:1",
-                page().add("", "SELECT tableowner = current_user AS mine FROM pg_tables WHERE tablename = 'pg_class';",
+                page().add("", "SELECT schemaname = current_user AS mine FROM pg_tables WHERE tablename = 'pg_class';",
                         " mine\n------\n f\n").last());
         // A privilege test looks the role up by a name that differs between the build and the playground.
         TestPage.assertRefused(refused("current_user) given to a function", "page.md:1:1"), "page.md:1:1",
@@ -102,6 +102,18 @@ class RunNamesGateTest extends VerifierFixture {
                         "page.md:6:1"), "page.md:6:1",
                 page().add("", setup).add("", "SELECT format('%s', relowner::regrole) LIKE '%reader' AS r FROM pg_class WHERE relname = 't';",
                         " r\n---\n f\n").last());
+        // Built-in columns that hold a role's or the database's name (red team helper-74, 4).
+        TestPage.assertRefused(refused("the column grantor) compared or computed with other than = to another such name or a catalog's column",
+                        "page.md:6:1"), "page.md:6:1",
+                page().add("", setup).add("", "SELECT bool_or(grantor::text LIKE '%reader') AS r FROM information_schema.table_privileges "
+                        + "WHERE table_name = 't';", " r\n---\n f\n").last());
+        TestPage.assertRefused(refused("the column table_catalog) compared or computed with other than = to another such name or a catalog's column",
+                        "page.md:6:1"), "page.md:6:1",
+                page().add("", setup).add("", "SELECT table_catalog = 'postgres' AS pg FROM information_schema.tables WHERE table_name = 't';",
+                        " pg\n----\n f\n").last());
+        // Compared with another run name they read alike: the page's role owns its table, kensho_reader in the playground.
+        assertPassed(page().add("", setup).add("", "SELECT tableowner = current_user AS mine FROM pg_tables WHERE tablename = 't';",
+                " mine\n------\n t\n").last());
         // Shown as it is, or tested for NULL, it reads alike.
         assertPassed(page().add("", setup).add("", "SELECT relacl IS NOT NULL AS granted FROM pg_class WHERE relname = 't';",
                 " granted\n---------\n t\n").last());
