@@ -117,6 +117,12 @@ final class ServerWideReaders {
     private static final String BACKEND_COUNTER = "pg_stat_get_backend_";
 
     /** Role lists, and the function that answers membership of any role by name (a reader's superuser is a member of all). */
+    /** information_schema's lists of the session's roles (a reader's: kensho_reader; the build's: the page's role). */
+    private static final Set<String> INFORMATION_SCHEMA_ROLES = Set.of("enabled_roles", "applicable_roles",
+            "administrable_role_authorizations");
+    /** information_schema's lists of the machine's collations (machinesCollation). */
+    private static final Set<String> INFORMATION_SCHEMA_ENVIRONMENT = Set.of("collations", "collation_character_set_applicability");
+
     private static final Set<String> ROLE_LISTS = Set.of("pg_roles", "pg_authid", "pg_user", "pg_shadow", "pg_group",
             "pg_auth_members", "pg_user_mappings", "pg_parameter_acl", "pg_has_role");
 
@@ -154,8 +160,9 @@ final class ServerWideReaders {
             // Derived from the sizes above, or chosen by how the server was built and started.
             "shared_memory_size", "shared_memory_size_in_huge_pages", "wal_buffers", "huge_pages_status", "data_checksums",
             "io_method", "session_authorization",
-            // The collations initdb imported from the machine (machinesCollation).
-            "pg_collation");
+            // The collations initdb imported from the machine (machinesCollation), and the ICU they come from: the build's
+            // server links an ICU of Unicode 10, PGlite one of Unicode 16, so even ICU's root collation orders otherwise.
+            "pg_collation", "to_regcollation", "regcollation", "icu_unicode_version");
     /**
      * Settings whose names are everyday words (a page's column may be called port): refused where they are a setting's name
      * (a string holding only the name, as current_setting and pg_settings take it, or after SHOW), and version() where it
@@ -241,8 +248,12 @@ final class ServerWideReaders {
         if (word.equals("collation") && i >= 1 && tokens.get(i - 1).word().equals("create")) {
             return true;
         }
-        if (!word.equals("collate") || tokens.get(i).kind() != Kind.WORD) {
+        boolean named = word.equals("collate") || word.equals("collation") && i + 1 < tokens.size() && tokens.get(i + 1).text().equals("=");
+        if (!named || tokens.get(i).kind() != Kind.WORD) {
             return false;
+        }
+        if (word.equals("collation")) {
+            i++; // CREATE TYPE … AS RANGE (…, collation = "de-x-icu")
         }
         int last = i + 1;
         while (last + 2 < tokens.size() && tokens.get(last + 1).text().equals(".")) {
@@ -251,9 +262,11 @@ final class ServerWideReaders {
         return last < tokens.size() && !SHARED_COLLATIONS.contains(SqlLexer.value(tokens, last).toLowerCase(Locale.ROOT));
     }
 
-    /** The collations every PostgreSQL 18 server has (pg_collation.dat; unicode and und-x-icu with ICU, as PGlite's too). */
-    private static final Set<String> SHARED_COLLATIONS = Set.of("default", "c", "posix", "ucs_basic", "pg_c_utf8", "pg_unicode_fast",
-            "unicode", "und-x-icu");
+    /**
+     * The collations every PostgreSQL 18 server has and that order alike everywhere: pg_collation.dat's own, not ICU's
+     * ({@code unicode} and {@code und-x-icu} follow the ICU the server links, Unicode 10 at build, 16 in PGlite 0.5.16).
+     */
+    private static final Set<String> SHARED_COLLATIONS = Set.of("default", "c", "posix", "ucs_basic", "pg_c_utf8", "pg_unicode_fast");
     /** The playground's database: PGlite's one database. */
     static final String PLAYGROUND_DATABASE = "postgres";
 
@@ -277,6 +290,13 @@ final class ServerWideReaders {
             // A name qualified by the playground's database (postgres.public.t): it resolves there, and at build, where the
             // page's database has a name of Kensho's, it fails ("cross-database references are not implemented").
             return Shared.ENVIRONMENT;
+        }
+        boolean informationSchema = i >= 2 && tokens.get(i - 1).text().equals(".") && nameAt(tokens, i - 2).equals("information_schema");
+        if (informationSchema && INFORMATION_SCHEMA_ENVIRONMENT.contains(name)) {
+            return Shared.ENVIRONMENT;
+        }
+        if (informationSchema && INFORMATION_SCHEMA_ROLES.contains(name)) {
+            return Shared.ROLES;
         }
         if (i >= 1 && tokens.get(i - 1).text().equals(".") && !(i >= 2 && nameAt(tokens, i - 2).equals("pg_catalog"))) {
             // A column or an object of the page's own schema; but t.xmin is a row's transaction ID, whatever t is.

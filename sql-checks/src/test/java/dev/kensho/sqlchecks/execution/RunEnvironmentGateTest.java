@@ -101,6 +101,21 @@ class RunEnvironmentGateTest extends VerifierFixture {
                 page().add("", "CREATE COLLATION mine (provider = icu, locale = 'de');").add("", "SELECT 1 AS one;", " one\n-----\n   1\n").last());
         TestPage.assertRefused(env + "pg_collation, at page.md:1:34; " + ServerWideReaders.Shared.ENVIRONMENT.why + ")", "page.md:1:34",
                 page().add("", "SELECT count(*) > 0 AS some FROM pg_collation;", " some\n------\n t\n").last());
+        // Red team (helper-75, 1-3): ICU's collations order by the ICU the server links (Unicode 10 at build, 16 in PGlite),
+        // a range type names its collation with "collation =", and information_schema lists the machine's and the roles.
+        TestPage.assertRefused(env + "COLLATE, at page.md:1:18; " + ServerWideReaders.Shared.ENVIRONMENT.why + ")", "page.md:1:18",
+                page().add("", "SELECT 'b' < 'a' COLLATE \"unicode\" AS n;", " n\n---\n f\n").last());
+        TestPage.assertRefused(env + "collation, at page.md:1:42; " + ServerWideReaders.Shared.ENVIRONMENT.why + ")", "page.md:5:1",
+                page().add("", "CREATE TYPE tr AS RANGE (subtype = text, collation = \"de-x-icu\");")
+                        .add("", "SELECT 1 AS one;", " one\n-----\n   1\n").last());
+        TestPage.assertRefused(env + "regcollation, at page.md:5:41; " + ServerWideReaders.Shared.ENVIRONMENT.why + ")", "page.md:9:1",
+                page().add("", "CREATE TABLE t (a int);").add("expect-error=42704", "INSERT INTO t SELECT 1 WHERE '\"en_US\"'::regcollation IS NOT NULL;")
+                        .add("", "SELECT count(*) AS n FROM t;", " n\n---\n 0\n").last());
+        TestPage.assertRefused(env + "collations, at page.md:1:50; " + ServerWideReaders.Shared.ENVIRONMENT.why + ")", "page.md:1:50",
+                page().add("", "SELECT count(*) > 0 AS n FROM information_schema.collations;", " n\n---\n t\n").last());
+        TestPage.assertRefused("this claim cannot be checked: the page reads the server's roles (enabled_roles, at page.md:1:50; "
+                        + ServerWideReaders.Shared.ROLES.why + ")", "page.md:1:50",
+                page().add("", "SELECT count(*) > 0 AS n FROM information_schema.enabled_roles;", " n\n---\n t\n").last());
         // PostgreSQL's own collations are every server's.
         org.junit.jupiter.api.Assertions.assertNull(page().add("", "SELECT 'a' < 'B' COLLATE \"C\" AS c, 'a' < 'B' COLLATE pg_catalog.ucs_basic AS u;",
                 " c | u\n---+---\n f | f\n").last().failure());
