@@ -154,8 +154,6 @@ final class ParseCapture {
         }
         if (server.getWhere() == null || !GUARD_CONTEXT.matcher(server.getWhere()).matches()) {
             namesReports(server);
-        }
-        if (server.getWhere() == null || !GUARD_CONTEXT.matcher(server.getWhere()).matches()) {
             seen.scan(server.getDetail(), server.getWhere());
         }
         digests.add(server.getDetail().length() > MAX_TREE_CHARS ? "larger than read: " + server.getDetail().length()

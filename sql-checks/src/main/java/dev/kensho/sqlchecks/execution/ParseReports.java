@@ -22,11 +22,11 @@ import java.util.regex.Pattern;
 final class ParseReports {
 
     /** The settings that deliver the reports ({@link SessionSettings#OUTPUT}), and the function that can set any of them. */
-    private static final Pattern NAMES = Pattern.compile(
-            "(?i)client_min_messages|debug_print_parse|debug_print_rewritten|set_config|u&\"");
+    private static final String SETTINGS = "(?i)client_min_messages|debug_print_parse|debug_print_rewritten|set_config";
+    /** In the page's text, where a U&"…" identifier may spell any of them escaped. */
+    private static final Pattern NAMES = Pattern.compile(SETTINGS + "|u&\"");
     /** The same in a reported tree: set_config is also named by its OID there (pg_proc 2078). */
-    private static final Pattern TREE_NAMES = Pattern.compile(
-            "(?i)client_min_messages|debug_print_parse|debug_print_rewritten|set_config|:funcid 2078 ");
+    private static final Pattern TREE_NAMES = Pattern.compile(SETTINGS + "|:funcid 2078 ");
 
     private static final Pattern RESETS_ALL = Pattern.compile("(?is)\\s*(?:reset|discard)\\s+all\\s*;?\\s*");
 
