@@ -13,8 +13,6 @@ import org.openqa.selenium.OutputType;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 import java.io.File;
@@ -44,8 +42,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 class BrowserTest {
 
-    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-    private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
     /** Records script errors, console errors and resources that failed to load, from the first byte of each page. */
     private static final String WATCHER = """
             window.__kenshoProblems = [];
@@ -67,11 +63,7 @@ class BrowserTest {
 
     @BeforeAll
     static void buildAndServe() throws Exception {
-        if (!Files.isExecutable(CHROMIUM) || !Files.isExecutable(CHROMEDRIVER)) {
-            String reason = "Debian's chromium and chromium-driver are not installed (apt-get install chromium chromium-driver)";
-            System.out.println("SKIPPED browser tests: " + reason);
-            assumeTrue(false, reason);
-        }
+        HeadlessChromium.assumeInstalled();
         site = Files.createTempDirectory("kensho-browser-");
         StringWriter out = new StringWriter();
         int status = KenshoCommand.execute(new PrintWriter(out, true), new PrintWriter(out, true), "build",
@@ -95,13 +87,11 @@ class BrowserTest {
         server.start();
         base = "http://127.0.0.1:" + server.getAddress().getPort() + "/";
 
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(CHROMIUM.toFile());
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--user-data-dir=" + Files.createTempDirectory("kensho-chrome-"),
-                "--window-size=1280,900");
-        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile()).build();
-        driver = new ChromeDriver(service, options);
+        startBrowser();
+    }
+
+    private static void startBrowser() throws IOException {
+        driver = HeadlessChromium.start(Path.of(System.getProperty("java.io.tmpdir")));
         driver.executeCdpCommand("Page.addScriptToEvaluateOnNewDocument", Map.of("source", WATCHER));
     }
 
@@ -582,9 +572,23 @@ class BrowserTest {
      * initialised cluster) are kept: a new one per test would cost seconds.
      */
     @BeforeEach
-    void asInAFreshTab() {
+    void asInAFreshTab() throws IOException {
+        if (driver != null && !HeadlessChromium.alive(driver)) {
+            // A renderer that died in an earlier test (that test failed for it) would fail every later one the same
+            // way; a new browser keeps the failure where it happened.
+            System.out.println("browser tests: the tab had crashed; starting a new browser");
+            try {
+                driver.quit();
+            } catch (RuntimeException ignored) {
+                // The crashed browser may already be gone.
+            }
+            startBrowser();
+        }
         if (driver != null && base != null && driver.getCurrentUrl().startsWith(base)) {
             js("try { sessionStorage.clear(); localStorage.clear() } catch (e) {}");
+            // The last test's page goes, with its engines (up to 4 GB of the renderer's memory while an exercise's
+            // cases run): the next test does not start beside them.
+            driver.get("about:blank");
         }
     }
 

@@ -3,8 +3,6 @@ package dev.kensho.generator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,7 +10,6 @@ import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * What custom CSS may still do to an element of the site's own around a snippet (colour, background, size, font, case,
@@ -22,16 +19,13 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 @org.junit.jupiter.api.extension.ExtendWith(NoServerOutlivesATest.class)
 class EvidenceStyleBrowserTest {
 
-    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-    private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
 
     @TempDir
     Path temp;
 
     @Test
     void aContributorsElementAroundASnippetCannotRestyleOrCoverIt() throws Exception {
-        assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
-                "Debian's chromium and chromium-driver are not installed (apt-get install chromium chromium-driver)");
+        HeadlessChromium.assumeInstalled();
         TestSite site = new TestSite(temp).page("site.yml", "title: T\nlang: en\ncustomCss: [note.css]\n")
                 .page("note.css", """
                         .note { display: flex; flex-direction: column; color: #59636e; background-color: #59636e;
@@ -68,12 +62,7 @@ class EvidenceStyleBrowserTest {
         TestSite.Run run = site.build();
         assertEquals(0, run.status(), run::toString);
 
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(CHROMIUM.toFile());
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--user-data-dir=" + Files.createTempDirectory(temp, "chrome-"),
-                "--allow-file-access-from-files", "--window-size=1280,900");
-        ChromeDriver driver = new ChromeDriver(new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile()).build(), options);
+        ChromeDriver driver = HeadlessChromium.start(temp, "--allow-file-access-from-files");
         try {
             driver.get(site.out.resolve("a/index.html").toUri().toString());
             @SuppressWarnings("unchecked")

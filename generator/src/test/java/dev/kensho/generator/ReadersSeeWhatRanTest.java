@@ -82,7 +82,7 @@ class ReadersSeeWhatRanTest {
         assertEquals(1, html.select("figure.code-block.verified").size(), html.select("figure").toString());
         assertEquals("sql", html.select("figure.code-block:not(.verified)").attr("data-language"));
         // The mark names the database's locale: text order and case rules follow it.
-        assertEquals("データベース：UTF8, locale C (libc)（文字列の並び順と大文字・小文字の規則はこれに従います）",
+        assertEquals("データベース：UTF8, collation C, character type C.UTF-8 (libc)（文字列の並び順と大文字・小文字の規則はこれに従います）",
                 html.select("figure.verified .evidence-database").text());
     }
 

@@ -7,8 +7,6 @@ import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -23,7 +21,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Contributor payloads that pass the gate in a changed form, loaded in Chromium: none runs, with the
@@ -33,8 +30,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 class ScriptPolicyBrowserTest {
 
-    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-    private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
     /** Set by every payload; the page must end with it still undefined. */
     private static final String FLAG = "window.__pwned";
 
@@ -51,8 +46,7 @@ class ScriptPolicyBrowserTest {
 
     @BeforeAll
     static void buildAndServe() throws Exception {
-        assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
-                "Debian's chromium and chromium-driver are not installed (apt-get install chromium chromium-driver)");
+        HeadlessChromium.assumeInstalled();
         folder = Files.createTempDirectory("kensho-csp-");
         TestSite site = new TestSite(folder).page("a.md", """
                 ---
@@ -124,12 +118,7 @@ class ScriptPolicyBrowserTest {
         });
         server.start();
         base = "http://127.0.0.1:" + server.getAddress().getPort() + "/";
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(CHROMIUM.toFile());
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--user-data-dir=" + Files.createTempDirectory("kensho-chrome-"),
-                "--allow-file-access-from-files", "--window-size=1280,900");
-        driver = new ChromeDriver(new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile()).build(), options);
+        driver = HeadlessChromium.start(Path.of(System.getProperty("java.io.tmpdir")), "--allow-file-access-from-files");
         driver.executeCdpCommand("Page.addScriptToEvaluateOnNewDocument", Map.of("source", """
                 window.__violations = [];
                 window.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.effectiveDirective), true);

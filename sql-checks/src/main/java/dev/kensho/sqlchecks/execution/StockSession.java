@@ -39,7 +39,7 @@ public final class StockSession {
 
     /**
      * What initdb writes into a new cluster's configuration for the page databases' locale
-     * ({@code DatabaseLocale.PAGE}, C), where that differs from the built-in value: a stock server has it,
+     * ({@code DatabaseLocale.PAGE}: LC_CTYPE C.UTF-8, whose language part is C), where that differs from the built-in value: a stock server has it,
      * the embedded cluster and the postgres image have it.
      */
     static final Map<String, String> INITDB = Map.of("default_text_search_config", "pg_catalog.english");

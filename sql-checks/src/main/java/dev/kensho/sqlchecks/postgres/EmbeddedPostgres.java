@@ -77,7 +77,7 @@ public final class EmbeddedPostgres implements PostgresProvider {
      */
     static final List<String> SERVER_SETTINGS = List.of("fsync=off");
     /** Bumped when what initdb makes changes, so that kept templates of an older layout are not reused. */
-    private static final String CLUSTER_LAYOUT = "auth-scram-2";
+    private static final String CLUSTER_LAYOUT = "auth-scram-2,ctype-c.utf-8";
 
     private final int major;
 
@@ -166,7 +166,8 @@ public final class EmbeddedPostgres implements PostgresProvider {
             List<String> initdb = asServerAccount(account, new ArrayList<>(List.of(
                     binaries.resolve("bin/initdb").toString(), "-D", dataDir.toString(), "-U", SUPERUSER,
                     "--pwfile=" + passwordFile, "--auth-local=scram-sha-256", "--auth-host=scram-sha-256",
-                    "-E", DatabaseLocale.PAGE.encoding(), "--locale=" + DatabaseLocale.PAGE.locale(),
+                    "-E", DatabaseLocale.PAGE.encoding(), "--locale=" + DatabaseLocale.PAGE.collate(),
+                    "--lc-ctype=" + DatabaseLocale.PAGE.ctype(),
                     "--no-sync", "--no-instructions")));
             if (major >= 15) { // before 15 libc was initdb's only locale provider, and had no option
                 initdb.add(initdb.size() - 2, "--locale-provider=" + DatabaseLocale.PAGE.provider());

@@ -88,7 +88,7 @@ class StockSessionTest {
 
     @Test
     void resultShapingSettingsOfTheServersConfigurationDoNotReachScenarioSessions() throws Exception {
-        // The text search configuration initdb writes for the C locale, as on a stock server.
+        // The text search configuration initdb writes for the page locale (C.UTF-8, language C), as on a stock server.
         Outcome stock = run("t       | \"$user\", public | pg_catalog.english");
         assertTrue(stock.passed(), () -> String.valueOf(stock.failure()) + "\n" + stock.transcript());
         Outcome configured = run("f       | pg_catalog | pg_catalog.german");
