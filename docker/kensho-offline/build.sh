@@ -71,6 +71,14 @@ done | sort -u | while read -r lib; do
   cp -L "$lib" "$rootfs$lib"
 done
 
+# The page databases' character type, LC_CTYPE C.UTF-8 (the playground's): glibc keeps it as locale data beside the
+# library, not in it; without it CREATE DATABASE refuses the locale.
+if [ -d /usr/lib/locale/C.utf8 ]; then
+  mkdir -p "$rootfs/usr/lib/locale" && cp -R /usr/lib/locale/C.utf8 "$rootfs/usr/lib/locale/"
+else
+  echo "build.sh: this host has no /usr/lib/locale/C.utf8 (Debian's libc-bin has it); page databases will not be created" >&2
+fi
+
 cat > "$rootfs/etc/passwd" <<'PASSWD'
 root:x:0:0:root:/root:/bin/sh
 kensho:x:1000:1000:Kensho:/home/kensho:/bin/sh
