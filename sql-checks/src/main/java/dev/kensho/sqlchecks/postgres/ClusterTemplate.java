@@ -9,11 +9,14 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.security.MessageDigest;
+import java.time.Duration;
+import java.time.Instant;
 import java.security.NoSuchAlgorithmException;
 
 /**
@@ -40,6 +43,10 @@ final class ClusterTemplate {
         }
     }
 
+    Path folder() {
+        return folder;
+    }
+
     /** Copies the template's data folder to {@code dataDir}; returns its password, or null when there is no template. */
     String copyTo(Path dataDir) {
         Path password = folder.resolve("password");
@@ -51,6 +58,7 @@ final class ClusterTemplate {
                 PostgresBinaries.deleteTree(dataDir);
                 return null;
             }
+            markUsed();
             return Files.readString(password, StandardCharsets.UTF_8).strip();
         } catch (IOException e) {
             PostgresBinaries.deleteTree(dataDir);
@@ -74,10 +82,53 @@ final class ClusterTemplate {
             Files.setPosixFilePermissions(passwordFile, PosixFilePermissions.fromString("rw-------"));
             Files.createFile(staging.resolve(".complete"));
             Files.move(staging, folder, StandardCopyOption.ATOMIC_MOVE);
+            pruneUnused(folder.getParent(), UNUSED_FOR);
         } catch (FileAlreadyExistsException | DirectoryNotEmptyException | AtomicMoveNotSupportedException raced) {
             PostgresBinaries.deleteTree(staging); // Another build kept one first.
         } catch (IOException | UnsupportedOperationException e) {
             PostgresBinaries.deleteTree(staging);
+        }
+    }
+
+    /**
+     * How long a kept template (or a staging folder a killed build left) may go unused before a build that keeps a new
+     * one deletes it: templates of older Kensho versions, binaries or layouts would otherwise hold memory on /dev/shm
+     * (about 40 MB each) until the machine restarts.
+     */
+    static final Duration UNUSED_FOR = Duration.ofDays(7);
+
+    /** The time of the template's {@code .complete} marks its last use. */
+    private void markUsed() {
+        try {
+            Files.setLastModifiedTime(folder.resolve(".complete"), FileTime.from(Instant.now()));
+        } catch (IOException ignored) {
+            // Best effort: a template not marked is at worst made again after a week.
+        }
+    }
+
+    /** Deletes this user's templates and staging folders in {@code root} that no build used for {@code unusedFor}. */
+    static void pruneUnused(Path root, Duration unusedFor) {
+        Instant cutoff = Instant.now().minus(unusedFor);
+        List<Path> entries;
+        try (var listing = Files.list(root)) {
+            entries = listing.filter(p -> p.getFileName().toString().startsWith("kensho-template-")).toList();
+        } catch (IOException e) {
+            return;
+        }
+        for (Path entry : entries) {
+            try {
+                if (!Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS)
+                        || !Files.getOwner(entry, LinkOption.NOFOLLOW_LINKS).getName().equals(System.getProperty("user.name"))) {
+                    continue;
+                }
+                Path complete = entry.resolve(".complete");
+                Path used = Files.isRegularFile(complete, LinkOption.NOFOLLOW_LINKS) ? complete : entry;
+                if (Files.getLastModifiedTime(used, LinkOption.NOFOLLOW_LINKS).toInstant().isBefore(cutoff)) {
+                    PostgresBinaries.deleteTree(entry);
+                }
+            } catch (IOException ignored) {
+                // Another build removed it meanwhile, or it cannot be read: left as it is.
+            }
         }
     }
 

@@ -1,12 +1,16 @@
 package dev.kensho.sqlchecks.postgres;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.ResultSet;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -26,7 +30,7 @@ class ClusterTemplateTest {
             templates = entries.filter(p -> p.getFileName().toString().startsWith("kensho-template-")
                     && !p.getFileName().toString().contains(".staging-")).toList();
         }
-        // One per cluster layout and binaries; a machine that ran older Kensho versions keeps theirs too.
+        // One per cluster layout and binaries; those of older Kensho versions stay until unused for a week.
         assertTrue(!templates.isEmpty(), "no template was kept");
         for (Path template : templates) {
             assertTrue(Files.isRegularFile(template.resolve(".complete")));
@@ -41,5 +45,51 @@ class ClusterTemplateTest {
             rs.next();
             assertEquals("18.6", rs.getString(1));
         }
+    }
+
+    /**
+     * A build that keeps a new template deletes this user's templates no build used for a week (those of older Kensho
+     * versions, binaries or layouts held about 40 MB of /dev/shm each until the machine restarted); a template a build
+     * copies from is marked used.
+     */
+    @Test
+    void templatesUnusedForAWeekAreDeletedAndACopyMarksItsTemplateUsed(@TempDir Path root) throws Exception {
+        FileTime eightDaysAgo = FileTime.from(Instant.now().minus(Duration.ofDays(8)));
+        Path old = template(root, "kensho-template-0000000000000old", eightDaysAgo);
+        Path recent = template(root, "kensho-template-000000000recent", FileTime.from(Instant.now().minus(Duration.ofDays(6))));
+        Path abandonedStaging = Files.createDirectory(root.resolve("kensho-template-0000000000000old.staging-1"));
+        Files.setLastModifiedTime(abandonedStaging, eightDaysAgo);
+        Path other = Files.createDirectory(root.resolve("kensho-pg-someone-elses"));
+        Files.setLastModifiedTime(other, eightDaysAgo);
+        Path elsewhere = Files.createDirectories(root.resolve("elsewhere/kept"));
+        Files.setLastModifiedTime(elsewhere, eightDaysAgo);
+        Path link = Files.createSymbolicLink(root.resolve("kensho-template-link"), elsewhere);
+
+        // A template of other binaries, unused as long, is the one this build copies from: marked used, so it stays.
+        ClusterTemplate used = new ClusterTemplate(root, "binaries-a", null);
+        Path usedFolder = template(root, used.folder().getFileName().toString(), eightDaysAgo);
+        assertEquals("secret", used.copyTo(root.resolve("copy")));
+        assertTrue(Files.isRegularFile(root.resolve("copy/PG_VERSION")));
+
+        ClusterTemplate.pruneUnused(root, ClusterTemplate.UNUSED_FOR);
+        assertTrue(Files.notExists(old), "a template unused for eight days is deleted");
+        assertTrue(Files.notExists(abandonedStaging), "a staging folder a killed build left a week ago is deleted");
+        assertTrue(Files.isDirectory(recent), "a template used six days ago stays");
+        assertTrue(Files.isDirectory(usedFolder), "the template this build copied from stays");
+        assertTrue(Files.isDirectory(other), "a cluster folder is not a template");
+        assertTrue(Files.isSymbolicLink(link) && Files.isDirectory(elsewhere), "a link is not followed");
+    }
+
+    private static Path template(Path root, String name, FileTime lastUsed) throws Exception {
+        Path folder = Files.createDirectories(root.resolve(name));
+        Files.createDirectories(folder.resolve("data"));
+        Files.writeString(folder.resolve("data/PG_VERSION"), "18\n");
+        Files.writeString(folder.resolve("password"), "secret");
+        Path complete = folder.resolve(".complete");
+        if (Files.notExists(complete)) {
+            Files.createFile(complete);
+        }
+        Files.setLastModifiedTime(complete, lastUsed);
+        return folder;
     }
 }
