@@ -36,6 +36,17 @@ final class ParseCapture {
     private static final String LEFT_OUT = "?";
     /** A tree larger than this (a VALUES list of many thousand rows) is not read: its statement's order stays unknown. */
     static final int MAX_TREE_CHARS = 4 << 20;
+    /**
+     * How many reports of one statement (a string sent at once) Kensho reads, and how many characters: a loop of EXECUTEs,
+     * or a scenario step of tens of thousands of statements, makes the server report a tree for each, faster than they can
+     * be read; every one read also costs its digest and what it refers to. Past either bound the rest are let go unread:
+     * what they ran is then unknown, so every claim that rests on the trees fails at its line as on an unreadable tree
+     * ({@link TreeReads#judged}), and the reports are never again known to be on ({@link ParseReports}).
+     */
+    static final int MAX_REPORTS = 20_000;
+    static final long MAX_REPORT_CHARS = 32L << 20;
+    /** Stands for the reports let go in {@link #digests}: the same statements let the same number go. */
+    static final String PAST_BUDGET = "reports past Kensho's budget";
 
     /** The statement as sent, read only where the tree leaves its utility statement out ({@link UtilityText}); may be null. */
     private final String sql;
@@ -54,6 +65,10 @@ final class ParseCapture {
     /** Whether a tree named a setting that delivers these reports ({@link ParseReports}): the statement's own, code it ran. */
     private boolean namesInOwnTree;
     private boolean namesInCode;
+    private int reports;
+    private long reportChars;
+    /** Whether reports came past {@link #MAX_REPORTS} or {@link #MAX_REPORT_CHARS} and were let go. */
+    private boolean pastBudget;
     /** The statements of the string, once it ran to its end without an error ({@link #completed}); null before. */
     private List<String> completedStatements;
     /** What every tree reported during the statement refers to, those of functions and dynamic SQL included ({@link TreeReads}). */
@@ -140,6 +155,9 @@ final class ParseCapture {
             if (server.getWhere() == null) {
                 ownRewrittenReported = true;
             }
+            if (overBudget(server)) {
+                return;
+            }
             if (server.getWhere() == null || !GUARD_CONTEXT.matcher(server.getWhere()).matches()) {
                 seen.rewritten(server.getDetail());
                 namesReports(server);
@@ -151,6 +169,9 @@ final class ParseCapture {
         }
         if (server.getWhere() == null) {
             ownReported = true; // a tree of the string's own statements, not of a function it called
+        }
+        if (overBudget(server)) {
+            return;
         }
         if (server.getWhere() == null || !GUARD_CONTEXT.matcher(server.getWhere()).matches()) {
             namesReports(server);
@@ -171,6 +192,28 @@ final class ParseCapture {
             return;
         }
         trees.add(server.getDetail());
+    }
+
+    /**
+     * Counts one report; true once the statement's reports are past the budget: the report is let go unread, and the first
+     * such makes everything resting on the trees unknown (an unreadable tree, a name of the reports' settings in code, no
+     * statement paired with its tree). Letting go costs nothing more than the driver's own reading of the message, so a
+     * statement reporting millions keeps up with the server and holds no more than the budget.
+     */
+    private boolean overBudget(ServerErrorMessage server) {
+        reports++;
+        reportChars += server.getDetail().length();
+        if (reports <= MAX_REPORTS && reportChars <= MAX_REPORT_CHARS) {
+            return false;
+        }
+        if (!pastBudget) {
+            pastBudget = true;
+            seen.unread(server.getWhere());
+            namesInCode = true;
+            surplus = true;
+            digests.add(PAST_BUDGET);
+        }
+        return true;
     }
 
     private void namesReports(ServerErrorMessage server) {
@@ -295,6 +338,10 @@ final class ParseCapture {
 
     /** Why {@link #statement()} is null. */
     String missing() {
+        if (pastBudget && trees.isEmpty()) {
+            return "the server reported more than Kensho reads for one statement (" + MAX_REPORTS + " parse trees or "
+                    + (MAX_REPORT_CHARS >> 20) + " MB)";
+        }
         if (tooLarge) {
             return "its parse tree is larger than Kensho reads (" + (MAX_TREE_CHARS >> 20) + " MB)";
         }

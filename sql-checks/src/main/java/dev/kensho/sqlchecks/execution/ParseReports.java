@@ -25,8 +25,11 @@ final class ParseReports {
     private static final String SETTINGS = "(?i)client_min_messages|debug_print_parse|debug_print_rewritten|set_config";
     /** In the page's text, where a U&"…" identifier may spell any of them escaped. */
     private static final Pattern NAMES = Pattern.compile(SETTINGS + "|u&\"");
-    /** The same in a reported tree: set_config is also named by its OID there (pg_proc 2078). */
-    private static final Pattern TREE_NAMES = Pattern.compile(SETTINGS + "|:funcid 2078 ");
+    /**
+     * The same in a reported tree: set_config is also named by its OID there (pg_proc 2078). The server's log formatter
+     * breaks a long tree's lines at any blank, between a field's name and its value too.
+     */
+    private static final Pattern TREE_NAMES = Pattern.compile(SETTINGS + "|:funcid\\s+2078\\s");
 
     private static final Pattern RESETS_ALL = Pattern.compile("(?is)\\s*(?:reset|discard)\\s+all\\s*;?\\s*");
 

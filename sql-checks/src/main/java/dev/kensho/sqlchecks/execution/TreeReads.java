@@ -90,6 +90,12 @@ final class TreeReads {
             kept += keep ? tree.length() : 0;
         }
 
+        /** Adds a tree that was reported in the context {@code where} and not read: no claim resting on the trees passes. */
+        void unread(String where) {
+            trees.add(null);
+            contexts.add(where);
+        }
+
         /** Adds what the tree {@code tree} (its text as the server sent it, in the context {@code where}) refers to. */
         void scan(String tree, String where) {
             boolean keep = kept + tree.length() <= ParseCapture.MAX_TREE_CHARS;
@@ -334,7 +340,9 @@ final class TreeReads {
                 }
                 if (queries == null) {
                     return new ParseTreeGate.Found("a statement whose parse tree Kensho could not read (larger than "
-                            + (ParseCapture.MAX_TREE_CHARS >> 20) + " MB together, or malformed)", ServerWideReaders.Shared.DATABASES);
+                            + (ParseCapture.MAX_TREE_CHARS >> 20) + " MB together, malformed, or past the " + ParseCapture.MAX_REPORTS
+                            + " parse trees or " + (ParseCapture.MAX_REPORT_CHARS >> 20) + " MB Kensho reads for one statement)",
+                            ServerWideReaders.Shared.DATABASES);
                 }
                 for (NodeTree.Node query : queries) {
                     // After rewriting, only where a view of the page's was expanded or a rule added an action: built-in
