@@ -146,15 +146,20 @@ public final class ScenarioRunner {
      * What a step's statements produced: every row-returning result in order, each with the order the
      * server's parse of its own statement promises, or the error that stopped it.
      */
-    private record StepResult(List<ResultTable> results, List<RowOrder> orders, SQLException error, List<String> notices) {
+    private record StepResult(List<ResultTable> results, List<RowOrder> orders, SQLException error, SqlExecution.LiveNotices.Taken taken) {
         StepResult {
             results = results == null ? List.of() : List.copyOf(results);
             orders = orders == null ? List.of() : List.copyOf(orders);
-            notices = notices == null ? List.of() : List.copyOf(notices);
+            taken = taken == null ? new SqlExecution.LiveNotices.Taken(List.of(), 0) : taken;
         }
 
         StepResult(List<ResultTable> results, SQLException error) {
             this(results, null, error, null);
+        }
+
+        /** The NOTICE, WARNING and INFO messages the step raised, as far as kept ({@link SqlExecution.LiveNotices#MAX_KEPT}). */
+        List<String> notices() {
+            return taken.kept();
         }
 
         /** The last statement's rows, as the tester shows them last, or null when no statement returned rows. */
@@ -716,16 +721,30 @@ public final class ScenarioRunner {
             return names;
         }
 
+        /** Notices as a failure names them: the first few, and how many there were. */
+        private static String listed(List<String> notices) {
+            if (notices.isEmpty()) {
+                return "no notice";
+            }
+            int shown = 5;
+            return String.join(" / ", notices.subList(0, Math.min(shown, notices.size())))
+                    + (notices.size() > shown ? " / … (" + notices.size() + " in all)" : "");
+        }
+
         private Failure checkResult(Scenario.Step step, StepResult result) {
             Failure wait = checkWait(step);
             if (wait != null) {
                 return wait;
             }
             if (step.expectNotices() != null && !stoppedByKensho.contains(step.name())) {
+                if (result.taken().dropped() > 0) {
+                    return failAt(step.line(), "step " + step.name() + " raised " + (result.notices().size() + result.taken().dropped())
+                            + " notices, more than the " + SqlExecution.LiveNotices.MAX_KEPT + " Kensho keeps of a step; a claim "
+                            + "about them cannot be checked: raise fewer");
+                }
                 if (!step.expectNotices().equals(result.notices())) {
-                    return failAt(step.line(), "step " + step.name() + " raised " + (result.notices().isEmpty() ? "no notice"
-                            : String.join(" / ", result.notices())) + ", not " + (step.expectNotices().isEmpty() ? "no notice"
-                            : String.join(" / ", step.expectNotices())));
+                    return failAt(step.line(), "step " + step.name() + " raised " + listed(result.notices()) + ", not "
+                            + listed(step.expectNotices()));
                 }
                 assertions.add(Assertion.held("step-notices", Map.of("step", step.name(), "count",
                         Integer.toString(step.expectNotices().size())), step.name() + " raises the stated notices"));

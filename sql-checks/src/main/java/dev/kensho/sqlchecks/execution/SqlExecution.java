@@ -176,19 +176,33 @@ public final class SqlExecution {
      */
     static final class LiveNotices {
         static final Runnable NOTHING = () -> { };
+        /**
+         * How many messages of one statement are kept: a loop raising millions would fill the heap, and a claim about them
+         * could not be printed. The rest are counted ({@link Taken#dropped}), and a claim about the step's notices fails.
+         */
+        static final int MAX_KEPT = 1_000;
         private final List<String> messages = new ArrayList<>();
+        private int dropped;
         private int raised;
         private volatile Runnable drain = NOTHING;
 
+        /** The messages of a statement: the first {@link #MAX_KEPT}, and how many more were raised and let go. */
+        record Taken(List<String> kept, int dropped) { }
+
         synchronized void add(String message) {
-            messages.add(message);
+            if (messages.size() < MAX_KEPT) {
+                messages.add(message);
+            } else {
+                dropped++;
+            }
             raised++;
         }
 
         /** Every message so far, and no longer counted as the next statement's. */
-        synchronized List<String> take() {
-            List<String> taken = List.copyOf(messages);
+        synchronized Taken take() {
+            Taken taken = new Taken(List.copyOf(messages), dropped);
             messages.clear();
+            dropped = 0;
             return taken;
         }
 

@@ -293,4 +293,22 @@ class IsolationSpecsTest {
         Outcome none = run(NOTICES.replace("step quiet { SELECT 2 AS two; }", "step quiet { DO $$BEGIN RAISE NOTICE 'x'; END$$; }"));
         assertEquals("step quiet raised NOTICE:  x, not no notice", none.failure().message());
     }
+
+    /** A failure names the first five notices and their number, not every one (a loop raising thousands). */
+    @Test
+    void aFailureNamesTheFirstNoticesAndHowManyThereWere() throws Exception {
+        Outcome many = run(NOTICES.replace("step quiet { SELECT 2 AS two; }",
+                "step quiet { DO $$BEGIN FOR i IN 1..7 LOOP RAISE NOTICE 'n%', i; END LOOP; END$$; }"));
+        assertEquals("step quiet raised NOTICE:  n1 / NOTICE:  n2 / NOTICE:  n3 / NOTICE:  n4 / NOTICE:  n5 / … (7 in all), not no notice",
+                many.failure().message());
+    }
+
+    /** Past the notices Kensho keeps of a step, a claim about them cannot be checked; the loop's memory stays bounded. */
+    @Test
+    void aClaimAboutMoreNoticesThanKenshoKeepsCannotPass() throws Exception {
+        Outcome flood = run(NOTICES.replace("step quiet { SELECT 2 AS two; }",
+                "step quiet { DO $$BEGIN FOR i IN 1..1001 LOOP RAISE NOTICE 'n%', i; END LOOP; END$$; }"));
+        assertEquals("step quiet raised 1001 notices, more than the 1000 Kensho keeps of a step; a claim about them cannot be "
+                + "checked: raise fewer", flood.failure().message());
+    }
 }
