@@ -142,6 +142,10 @@ public final class ContainerPostgres implements PostgresProvider {
         }
     }
 
+    /** The engine's log of the container: json-file, one file of at most 4 MB. */
+    static final com.github.dockerjava.api.model.LogConfig BOUNDED_LOG = new com.github.dockerjava.api.model.LogConfig(
+            com.github.dockerjava.api.model.LogConfig.LoggingType.JSON_FILE, java.util.Map.of("max-size", "4m", "max-file", "1"));
+
     @Override
     public RunningPostgres start() throws PostgresUnavailableException {
         String unavailable = whyDockerIsUnavailable();
@@ -154,9 +158,12 @@ public final class ContainerPostgres implements PostgresProvider {
         PostgreSQLContainer container = new PostgreSQLContainer(
                 DockerImageName.parse(image).asCompatibleSubstituteFor("postgres"))
                 .withLabel(OWNER_LABEL, ownerId())
-                // A snippet's memory stays the container's: bounded, with no swap to fall back on.
+                // A snippet's memory stays the container's: bounded, with no swap to fall back on. The server writes every
+                // parse tree Kensho's sessions ask for as a LOG line (hundreds of MB from a loop of EXECUTEs): the engine
+                // keeps one file of at most 4 MB of it, as the embedded server's log (ServerLog).
                 .withCreateContainerCmdModifier(cmd -> cmd.getHostConfig()
-                        .withMemory(CONTAINER_MEMORY_BYTES).withMemorySwap(CONTAINER_MEMORY_BYTES));
+                        .withMemory(CONTAINER_MEMORY_BYTES).withMemorySwap(CONTAINER_MEMORY_BYTES)
+                        .withLogConfig(BOUNDED_LOG));
         try {
             container.start();
         } catch (RuntimeException e) {

@@ -208,10 +208,12 @@ public final class EmbeddedPostgres implements PostgresProvider {
         long t1 = System.nanoTime();
         ProcessBuilder builder = new ProcessBuilder(inOwnSession(asServerAccount(account, postgres)))
                 .redirectErrorStream(true)
-                .redirectOutput(log.toFile());
+                .redirectOutput(ProcessBuilder.Redirect.PIPE);
         minimalEnvironment(builder);
         Process server = builder.start();
+        ServerLog serverLog = ServerLog.start(server.getInputStream(), log, ServerLog.KEPT_BYTES);
         Server running = new Server(server, workDir, port, password, log, account);
+        running.serverLog = serverLog;
         Thread hook = new Thread(running::close, "kensho-postgres-shutdown");
         running.shutdownHook = hook;
         Runtime.getRuntime().addShutdownHook(hook);
@@ -370,6 +372,7 @@ public final class EmbeddedPostgres implements PostgresProvider {
         private final Path log;
         private final String account;
         private Thread shutdownHook;
+        private ServerLog serverLog;
         private FileLock ownership;
         private boolean closed;
         Duration initdbTime = Duration.ZERO;
@@ -478,6 +481,9 @@ public final class EmbeddedPostgres implements PostgresProvider {
             }
             closed = true;
             stopProcess();
+            if (serverLog != null) {
+                serverLog.awaitEnd(2_000); // the server's last lines, then nothing of Kensho's is left running
+            }
             if (ownership != null) {
                 try {
                     ownership.channel().close();

@@ -58,4 +58,15 @@ class ContainerPostgresTest {
                 .stream().anyMatch(c -> c.getId().startsWith(id));
         assertTrue(!stillThere, "container " + id + " outlived the verifier");
     }
+
+    @Test
+    void theEnginesLogOfTheContainerIsBounded() throws Exception {
+        try (Verifier verifier = Verifier.start(new ContainerPostgres(IMAGE), VerifierSettings.DEFAULTS)) {
+            String id = verifier.serverDescription().replaceAll(".*\\((\\w+)\\)$", "$1");
+            com.github.dockerjava.api.model.LogConfig log = DockerClientFactory.instance().client().inspectContainerCmd(id).exec()
+                    .getHostConfig().getLogConfig();
+            assertEquals("json-file", log.getType().getType());
+            assertEquals(java.util.Map.of("max-size", "4m", "max-file", "1"), log.getConfig());
+        }
+    }
 }
