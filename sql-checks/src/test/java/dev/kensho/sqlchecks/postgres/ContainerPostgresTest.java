@@ -30,6 +30,13 @@ class ContainerPostgresTest {
         ContainerTestSupport.assumeDockerAndImage(IMAGE);
     }
 
+    /** The container's short id, as the server's description names it ("container kensho/postgres:18.6 (9cdd8e815218); …"). */
+    private static String containerId(Verifier verifier) {
+        java.util.regex.Matcher id = java.util.regex.Pattern.compile("\\(([0-9a-f]{12})\\)").matcher(verifier.serverDescription());
+        assertTrue(id.find(), verifier.serverDescription());
+        return id.group(1);
+    }
+
     @Test
     void aContainerOfTheImageAnswersWithPostgres186() throws Exception {
         try (RunningPostgres server = new ContainerPostgres(IMAGE).start();
@@ -46,7 +53,7 @@ class ContainerPostgresTest {
         String containerId;
         try (Verifier verifier = Verifier.start(new ContainerPostgres(IMAGE), VerifierSettings.DEFAULTS)) {
             assertEquals("18.6", verifier.serverVersion());
-            containerId = verifier.serverDescription().replaceAll(".*\\((\\w+)\\)$", "$1");
+            containerId = containerId(verifier);
             PageResult result = verifier.verifyPage("page.md", List.of(
                     Snippet.of(new SourceLocation("page.md", 1, 1), "SELECT rolsuper FROM pg_roles WHERE rolname = current_user"),
                     Snippet.of(new SourceLocation("page.md", 5, 1), "COPY (SELECT 1) TO PROGRAM 'id'")));
@@ -62,7 +69,7 @@ class ContainerPostgresTest {
     @Test
     void theEnginesLogOfTheContainerIsBounded() throws Exception {
         try (Verifier verifier = Verifier.start(new ContainerPostgres(IMAGE), VerifierSettings.DEFAULTS)) {
-            String id = verifier.serverDescription().replaceAll(".*\\((\\w+)\\)$", "$1");
+            String id = containerId(verifier);
             com.github.dockerjava.api.model.LogConfig log = DockerClientFactory.instance().client().inspectContainerCmd(id).exec()
                     .getHostConfig().getLogConfig();
             assertEquals("json-file", log.getType().getType());
