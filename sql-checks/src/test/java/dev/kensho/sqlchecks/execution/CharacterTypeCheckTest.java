@@ -97,4 +97,16 @@ class CharacterTypeCheckTest extends VerifierFixture {
         VerifierFixture.assertPassed(page().add("", "SELECT lower('Ω') AS o, 'éあ' AS s; -- é あ", " o | s\n---+----\n ω | éあ\n").last());
         assertEquals(before + 1, verifier.characterTypeQueries());
     }
+
+    @Test
+    void aCaseMapOrAClassOnlyThePlaygroundHasIsNamed() throws Exception {
+        Outcome sharpS = page().add("", "SELECT upper('straße') AS u;", " u\n--------\n STRAßE\n").last();
+        TestPage.assertRefused("the character U+00DF 'ß' becomes 'ß' under upper() " + SERVER.formatted(verifier.serverVersion())
+                + " but 'ẞ' in the browser playground (PGlite 0.5.16): a reader's run of this page could differ from the build's",
+                "page.md:1:19", sharpS);
+        Outcome pinkHeart = page().add("", "SELECT '🩷' ~ '[[:print:]]' AS p;", " p\n---\n f\n").last();
+        TestPage.assertRefused("the character U+1FA77 '🩷' is not [[:print:]] " + SERVER.formatted(verifier.serverVersion())
+                + " but is in the browser playground (PGlite 0.5.16): a reader's run of this page could differ from the build's",
+                "page.md:1:9", pinkHeart);
+    }
 }

@@ -203,12 +203,12 @@ public final class CharacterTypeCheck {
         return "the character " + name(character.codePoint()) + where + " " + what + ": a reader's run of this page could differ from the build's";
     }
 
-    /** {@code U+1F972 '🥲'}; the character itself only when it shows as itself. */
+    /** {@code U+1F972 '🥲'}; the character itself only when it shows as itself (not a control, a mark, a space, private use). */
     static String name(int codePoint) {
         String code = "U+" + String.format(Locale.ROOT, "%04X", codePoint);
         int type = Character.getType(codePoint);
-        boolean shows = type != Character.CONTROL && type != Character.FORMAT && type != Character.UNASSIGNED
-                && type != Character.PRIVATE_USE && type != Character.SURROGATE && type != Character.NON_SPACING_MARK
+        // Characters of Unicode versions newer than this JDK's (🩷, Unicode 15, under Java 17) count as unassigned here: shown.
+        boolean shows = type != Character.CONTROL && type != Character.FORMAT && type != Character.PRIVATE_USE && type != Character.SURROGATE && type != Character.NON_SPACING_MARK
                 && type != Character.ENCLOSING_MARK && type != Character.COMBINING_SPACING_MARK && !Character.isWhitespace(codePoint)
                 && !Character.isSpaceChar(codePoint) && codePoint != '\'';
         return shows ? code + " '" + new String(Character.toChars(codePoint)) + "'" : code;
