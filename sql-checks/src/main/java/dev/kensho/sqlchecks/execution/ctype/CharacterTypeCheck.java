@@ -74,7 +74,9 @@ public final class CharacterTypeCheck {
                 if (serverRow == null || playgroundRow == null || serverRow.equals(playgroundRow)) {
                     continue;
                 }
-                return failedFrom(outcomes, order, i, character, describe(character, serverRow, playgroundRow));
+                return failedFrom(outcomes, order, i, character, describe(character, serverRow, playgroundRow),
+                        "whose character " + name(character.codePoint()) + " a reader's run in the browser playground ("
+                                + PlaygroundCharacterTypes.ENGINE + ") treats otherwise than this build's server");
             }
         }
         return outcomes;
@@ -84,13 +86,18 @@ public final class CharacterTypeCheck {
     private List<Outcome> unchecked(List<Outcome> outcomes, List<Integer> order, List<List<Found>> found, String message) {
         for (int i = 0; i < order.size(); i++) {
             if (!found.get(i).isEmpty()) {
-                return failedFrom(outcomes, order, i, found.get(i).get(0), message);
+                return failedFrom(outcomes, order, i, found.get(i).get(0), message,
+                        "whose characters could not be compared with the browser playground's");
             }
         }
         return outcomes;
     }
 
-    private List<Outcome> failedFrom(List<Outcome> outcomes, List<Integer> order, int at, Found character, String message) {
+    /**
+     * The snippet at {@code order[at]} failed at {@code character} with {@code message}, and every later one that passed not
+     * marked, its reason ending in {@code why} (what the failed snippet holds).
+     */
+    private List<Outcome> failedFrom(List<Outcome> outcomes, List<Integer> order, int at, Found character, String message, String why) {
         List<Outcome> result = new ArrayList<>(outcomes);
         int index = order.get(at);
         Outcome outcome = outcomes.get(index);
@@ -111,9 +118,7 @@ public final class CharacterTypeCheck {
             }
             Snippet laterSnippet = passed.snippet();
             result.set(laterIndex, new Outcome(laterSnippet, Outcome.Status.SKIPPED,
-                    new Failure("not marked: it ran after the snippet at " + location + ", whose character "
-                            + name(character.codePoint()) + " a reader's run in the browser playground (" + PlaygroundCharacterTypes.ENGINE
-                            + ") treats otherwise than this build's server", null, laterSnippet.location(), laterSnippet.lineAt(0), null, null),
+                    new Failure("not marked: it ran after the snippet at " + location + ", " + why, null, laterSnippet.location(), laterSnippet.lineAt(0), null, null),
                     List.of(), List.of(), null, null, passed.duration()));
         }
         return result;

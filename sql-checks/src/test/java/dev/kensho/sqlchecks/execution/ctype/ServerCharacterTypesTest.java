@@ -73,4 +73,27 @@ class ServerCharacterTypesTest {
             types.close();
         }
     }
+
+    @Test
+    void whenTheServerCannotBeAskedThePageFailsLoudlyAtItsFirstNonAsciiCharacter() throws Exception {
+        try (RunningPostgres server = new EmbeddedPostgres().start(); Connection admin = server.connectAdmin()) {
+            // A name CREATE DATABASE refuses: the server cannot be asked.
+            ServerCharacterTypes broken = new ServerCharacterTypes(server, admin, "kensho test");
+            java.util.function.BiFunction<Integer, String, dev.kensho.sqlchecks.model.Outcome> passed = (line, sql) ->
+                    new dev.kensho.sqlchecks.model.Outcome(dev.kensho.sqlchecks.model.Snippet.of(
+                            new dev.kensho.sqlchecks.model.SourceLocation("p.md", line, 1), sql),
+                            dev.kensho.sqlchecks.model.Outcome.Status.PASSED, null, java.util.List.of(), java.util.List.of(), null, null,
+                            java.time.Duration.ZERO);
+            var outcomes = new CharacterTypeCheck(PlaygroundCharacterTypes.load(), broken, "18.6").checked(java.util.List.of(
+                    passed.apply(1, "SELECT 1;"), passed.apply(5, "SELECT 'é';"), passed.apply(9, "SELECT 2;")));
+            assertEquals(dev.kensho.sqlchecks.model.Outcome.Status.PASSED, outcomes.get(0).status());
+            assertEquals(dev.kensho.sqlchecks.model.Outcome.Status.FAILED, outcomes.get(1).status());
+            assertTrue(outcomes.get(1).failure().message().startsWith(
+                    "the build's server could not be asked how it treats the page's characters: "), outcomes.get(1).failure().message());
+            assertEquals("p.md:5:9", outcomes.get(1).failure().location().toString());
+            assertEquals("not marked: it ran after the snippet at p.md:5:9, whose characters could not be compared with the "
+                    + "browser playground's", outcomes.get(2).failure().message());
+            broken.close();
+        }
+    }
 }
