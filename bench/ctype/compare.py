@@ -2,7 +2,8 @@
 """Counts the code points whose case maps or character classes differ between two tables of codepoints.sql.
 
 usage: python3 bench/ctype/compare.py BUILD_TABLE PGLITE_TABLE
-The build's table: psql -At -F '|' -v ON_ERROR_STOP=1 -f <(sed 's/FIRST/1/; s/LAST/1114111/' bench/ctype/codepoints.sql)
+The build's table: psql -At -F '|' -v ON_ERROR_STOP=1 -f <(sed 's/CODEPOINTS/generate_series(1, 1114111)/'
+sql-checks/src/main/resources/dev/kensho/sqlchecks/execution/ctype/codepoints.sql)
 on a database created LC_COLLATE 'C' LC_CTYPE 'C.UTF-8' (or another ctype, to compare it)."""
 import sys
 from collections import Counter

@@ -188,12 +188,23 @@ public final class SqlVerification {
             // A hint is one line: a server's (a RAISE's) line breaks are shown escaped, never as lines of their own.
             notes.add("hint: " + Diagnostic.printable(failure.hint()));
         }
-        long skipped = page.outcomes().stream().filter(o -> o.status() == Outcome.Status.SKIPPED).count();
+        // A skipped snippet was either not run (it builds on a failed one) or ran and is not marked (CharacterTypeCheck: the
+        // page holds a character a reader's run could treat otherwise); its reason says which.
+        long unmarked = page.outcomes().stream().filter(o -> o.status() == Outcome.Status.SKIPPED && notMarked(o)).count();
+        long skipped = page.outcomes().stream().filter(o -> o.status() == Outcome.Status.SKIPPED).count() - unmarked;
         if (skipped > 0) {
             notes.add("note: " + skipped + " later snippet(s) on this page were not run; they build on this one");
         }
+        if (unmarked > 0) {
+            notes.add("note: " + unmarked + " later snippet(s) on this page ran and are not marked; a reader's run of them comes after this one");
+        }
         return new Diagnostic(failure.location().file(), failure.location().line(), failure.location().column(),
                 failure.message(), failure.sqlState(), failure.sourceLine(), notes);
+    }
+
+    /** Whether a skipped snippet ran and is only not marked, rather than not run. */
+    private static boolean notMarked(Outcome outcome) {
+        return outcome.failure() != null && outcome.failure().message().startsWith("not marked:");
     }
 
     /** Says how many of the pages that run read the clock or chance, and the first reason (why a cached site may still run some). */

@@ -3,6 +3,9 @@ package dev.kensho.sqlchecks.execution;
 import dev.kensho.sqlchecks.model.Outcome;
 import dev.kensho.sqlchecks.model.PageResult;
 import dev.kensho.sqlchecks.model.Snippet;
+import dev.kensho.sqlchecks.execution.ctype.CharacterTypeCheck;
+import dev.kensho.sqlchecks.execution.ctype.PlaygroundCharacterTypes;
+import dev.kensho.sqlchecks.execution.ctype.ServerCharacterTypes;
 
 import dev.kensho.sqlchecks.postgres.PostgresProvider;
 import dev.kensho.sqlchecks.postgres.PostgresReleases;
@@ -52,6 +55,8 @@ public final class Verifier implements AutoCloseable {
     private final List<String> serverConfiguration;
     private final String namePrefix;
     private final AtomicInteger pageCounter = new AtomicInteger();
+    /** The build's server's character type, asked on Kensho's own database ({@code <prefix>_ctype}), once per code point. */
+    private final ServerCharacterTypes characterTypes;
     /** The guarded database page databases are copied from ({@link #makeGuardedTemplate}); set once by {@link #start}. */
     private String pageTemplate;
     /**
@@ -82,6 +87,7 @@ public final class Verifier implements AutoCloseable {
         diskWatch.scheduleWithFixedDelay(this::watchDisk, 500, 500, TimeUnit.MILLISECONDS);
         this.serverVersion = serverVersion;
         this.namePrefix = "kensho_" + ProcessHandle.current().pid() + "_" + Long.toHexString(System.nanoTime() & 0xffffff);
+        this.characterTypes = new ServerCharacterTypes(server, admin, namePrefix);
     }
 
     /**
@@ -288,10 +294,20 @@ public final class Verifier implements AutoCloseable {
             }
             outcomes = CaptureRun.answered(real, realTrace, outcomes, answers);
         }
-        if (!browserStates) {
-            return new PageResult(page, outcomes, setup);
+        if (browserStates && RestoreProof.applies(outcomes)) {
+            outcomes = proveRestores(outcomes);
         }
-        return new PageResult(page, RestoreProof.applies(outcomes) ? proveRestores(outcomes) : outcomes, setup);
+        // Last: whether a reader's run in the browser treats the page's characters as this server did (CharacterTypeCheck).
+        return new PageResult(page, characterTypeCheck().checked(outcomes), setup);
+    }
+
+    private CharacterTypeCheck characterTypeCheck() {
+        return new CharacterTypeCheck(PlaygroundCharacterTypes.load(), characterTypes, serverVersion);
+    }
+
+    /** How many times this verifier asked its server how it treats characters ({@link ServerCharacterTypes}): for tests. */
+    int characterTypeQueries() {
+        return characterTypes.queries();
     }
 
     private ScriptRunner runner(PageDatabase database) {
@@ -361,6 +377,7 @@ public final class Verifier implements AutoCloseable {
     public void close() {
         diskWatch.shutdownNow();
         dropper.close();
+        characterTypes.close();
         if (pageTemplate != null && !pageTemplate.equals("template1")) {
             synchronized (admin) {
                 try (Statement statement = admin.createStatement()) {

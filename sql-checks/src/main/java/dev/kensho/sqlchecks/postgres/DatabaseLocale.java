@@ -16,7 +16,8 @@ import java.sql.Statement;
  * (libc). Under {@code LC_CTYPE C} the build's {@code upper('é')} was {@code 'é'} and {@code 'あ' ~ '[[:alpha:]]'}
  * false where a reader's run gives {@code 'É'} and true. Two C libraries' Unicode tables still differ on rare code
  * points (glibc 2.36 against PGlite's: {@code upper('ß')}, the circled letters, letters of recent Unicode versions;
- * none in kana, the CJK punctuation or the full-width forms); bench/RESULTS.md has the count.
+ * none in kana, the CJK punctuation or the full-width forms); bench/RESULTS.md has the count. A page holding such a
+ * character is not marked ({@link dev.kensho.sqlchecks.execution.ctype.CharacterTypeCheck}).
  *
  * @param encoding server encoding, as CREATE DATABASE's ENCODING names it
  * @param provider locale provider (libc: the same on every PostgreSQL build)

@@ -1,0 +1,44 @@
+package dev.kensho.generator.verify;
+
+import dev.kensho.generator.Diagnostic;
+import dev.kensho.sqlchecks.model.Failure;
+import dev.kensho.sqlchecks.model.Outcome;
+import dev.kensho.sqlchecks.model.PageResult;
+import dev.kensho.sqlchecks.model.Snippet;
+import dev.kensho.sqlchecks.model.SourceLocation;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** The CLI's notes under a failed snippet say whether the later ones were not run or ran and are not marked. */
+class SkippedNotesTest {
+
+    private static Outcome outcome(int line, Outcome.Status status, String message) {
+        Snippet snippet = Snippet.of(new SourceLocation("content/p.md", line, 1), "SELECT 1;");
+        Failure failure = message == null ? null : new Failure(message, null, snippet.location(), snippet.sql(), null, null);
+        return new Outcome(snippet, status, failure, List.of(), List.of(), null, null, Duration.ZERO);
+    }
+
+    @Test
+    void snippetsThatRanAfterACharacterTheBrowserTreatsOtherwiseRanAndAreNotMarked() {
+        Outcome failed = outcome(3, Outcome.Status.FAILED, "the character U+1F972 '🥲' is [[:punct:]] on this build's server");
+        PageResult page = new PageResult("content/p.md", List.of(failed,
+                outcome(7, Outcome.Status.SKIPPED, "not marked: it ran after the snippet at content/p.md:3:9, whose character …"),
+                outcome(11, Outcome.Status.SKIPPED, "not marked: it ran after the snippet at content/p.md:3:9, whose character …")), Duration.ZERO);
+        Diagnostic diagnostic = SqlVerification.diagnostic(page, failed);
+        assertEquals(List.of("note: 2 later snippet(s) on this page ran and are not marked; a reader's run of them comes after this one"),
+                diagnostic.notes());
+    }
+
+    @Test
+    void snippetsAfterAFailureAreNotRun() {
+        Outcome failed = outcome(3, Outcome.Status.FAILED, "relation \"t\" does not exist");
+        PageResult page = new PageResult("content/p.md", List.of(failed,
+                outcome(7, Outcome.Status.SKIPPED, "not run: the snippet at content/p.md:3:1 failed and this one builds on it")), Duration.ZERO);
+        assertEquals(List.of("note: 1 later snippet(s) on this page were not run; they build on this one"),
+                SqlVerification.diagnostic(page, failed).notes());
+    }
+}
