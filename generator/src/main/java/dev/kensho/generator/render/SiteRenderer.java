@@ -71,6 +71,8 @@ public final class SiteRenderer {
     private RenderMemo memo;
     private HighlightCache highlights;
     private java.util.function.Consumer<String> warnings = line -> { };
+    /** The Prism time this build's pages took. */
+    private final SyntaxHighlighter.BuildBudget highlightingTime = new SyntaxHighlighter.BuildBudget();
 
     /** Where a warning goes (a code block shown without highlighting, {@link SyntaxHighlighter.Limits}); called from render threads. */
     public SiteRenderer warningTo(java.util.function.Consumer<String> warnings) {
@@ -395,7 +397,7 @@ public final class SiteRenderer {
         }
         String planUrl = pageStem + BrowserRuns.PLAN_SUFFIX;
         // What the page's code may take of highlighting, fences and components together.
-        SyntaxHighlighter.PageBudget highlighting = new SyntaxHighlighter.PageBudget(page.displayPath(), warnings);
+        SyntaxHighlighter.PageBudget highlighting = new SyntaxHighlighter.PageBudget(page.displayPath(), warnings, highlightingTime);
         HtmlRenderer html = HtmlRenderer.builder(MarkdownDocument.RENDER_OPTIONS)
                 .nodeRendererFactory(options -> new SnippetNodeRenderer(theme, outcomes, expectedRows, verification.serverVersion(), ui,
                         document.textMarks(), runnable, planUrl, marks, evidenceFrom, highlights, highlighting))

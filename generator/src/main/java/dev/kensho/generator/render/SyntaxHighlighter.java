@@ -26,7 +26,8 @@ import java.util.function.Consumer;
  * {@code SELECT 1 LIMIT 0;/*x…*&#47;} lines ran for more than 26 minutes at 2.2 GB). So what is highlighted is bounded:
  * a block larger than {@link Limits#blockChars} characters, or past its page's {@link Limits#pageChars}, is not
  * highlighted (decided by sizes alone, so every build of a page makes the same HTML), and Prism is stopped when one block
- * takes longer than {@link Limits#blockMillis} or the page's blocks together longer than {@link Limits#pageMillis}
+ * takes longer than {@link Limits#blockMillis}, the page's blocks together longer than {@link Limits#pageMillis}, or
+ * the build's longer than {@link Limits#buildMillis}
  * (Rhino counts the instructions it interprets, regular expressions included, and asks {@link Deadlines} every few thousand).
  * Such a block is shown as plain escaped text, in the markup an unknown language gets, and the build says which and why.
  */
@@ -93,16 +94,17 @@ final class SyntaxHighlighter {
 
     /**
      * Bounds on what is highlighted: characters of one block, of one page's blocks together, and milliseconds of Prism's
-     * time for one block and for a page's blocks together.
+     * time for one block, for a page's blocks together and for a build's.
      */
-    record Limits(int blockChars, long pageChars, long blockMillis, long pageMillis) {
+    record Limits(int blockChars, long pageChars, long blockMillis, long pageMillis, long buildMillis) {
         /**
          * A lesson's blocks are a few hundred characters (the largest in content/ 3,367, the most on one page 24,314 in
          * all); on the loaded 2-core build machine Prism takes 0.3 to 1 s for 50,000 characters of SQL, ordinary or the
          * red team's, whose time grows with the square of its size past that (Prism cuts the rest of the text off after
-         * each token, and a Java string's slice is a copy).
+         * each token, and a Java string's slice is a copy). A build's ten minutes are far more than a 4,000-page site
+         * takes, and bound what a pull request of many pages just under the other limits can make a build spend on them.
          */
-        static final Limits DEFAULT = new Limits(50_000, 500_000, 5_000, 30_000);
+        static final Limits DEFAULT = new Limits(50_000, 500_000, 5_000, 30_000, 600_000);
     }
 
     private static volatile Limits limits = Limits.DEFAULT;
@@ -121,27 +123,35 @@ final class SyntaxHighlighter {
     static final class PageBudget {
         private final String file;
         private final Consumer<String> warnings;
+        private final BuildBudget build;
         private long chars;
         private long nanos;
 
         /**
          * @param file     the page as diagnostics name it (null: say no file)
          * @param warnings where the warning for a block shown without highlighting goes
+         * @param build    the build's share, which all its pages take from
          */
-        PageBudget(String file, Consumer<String> warnings) {
+        PageBudget(String file, Consumer<String> warnings, BuildBudget build) {
             this.file = file;
             this.warnings = warnings;
+            this.build = build;
         }
 
         /** A budget for one block alone that says nothing. */
         static PageBudget unnamed() {
-            return new PageBudget(null, line -> { });
+            return new PageBudget(null, line -> { }, new BuildBudget());
         }
 
         void warn(int line, String reason) {
             warnings.accept((file == null ? "" : file + (line > 0 ? ":" + line : "") + ": ")
                     + "warning: code block not highlighted: " + reason + "; it is shown as plain text");
         }
+    }
+
+    /** The Prism time a build's pages took so far (render threads take turns at the highlighter). */
+    static final class BuildBudget {
+        private final java.util.concurrent.atomic.AtomicLong nanos = new java.util.concurrent.atomic.AtomicLong();
     }
 
     /** Thrown by Rhino's instruction observer, out of Prism, when a block's time is up (an Error: scripts cannot catch it). */
@@ -151,8 +161,12 @@ final class SyntaxHighlighter {
         }
     }
 
-    /** When the block being highlighted on this thread must stop (nanoseconds: how long Prism may take on it, then the System.nanoTime() by which it must be done), and why. */
-    private record Deadline(long nanos, String reason, boolean pages) {
+    /**
+     * When the block being highlighted on this thread must stop (nanoseconds: how long Prism may take on it, then the
+     * System.nanoTime() by which it must be done), why, and whether the limit is the block's own (else its page's or its
+     * build's, which another page or build would not share: not memoised then).
+     */
+    private record Deadline(long nanos, String reason, boolean blocks) {
     }
 
     /** Contexts that interpret, and stop a script past its thread's deadline or when the thread is interrupted. */
@@ -275,24 +289,32 @@ final class SyntaxHighlighter {
             page.warn(line, "the page's code blocks are larger than " + limit.pageChars() + " characters together");
             return escape(code);
         }
+        // Then time: the block's own, or less when that is what the page or the build has left.
+        Deadline deadline = new Deadline(limit.blockMillis() * 1_000_000, "took longer than " + limit.blockMillis() + " ms", true);
         long pageLeft = limit.pageMillis() * 1_000_000 - page.nanos;
-        if (pageLeft <= 0) {
-            page.warn(line, "the page's code blocks took longer than " + limit.pageMillis() + " ms to highlight");
+        if (pageLeft < deadline.nanos()) {
+            deadline = new Deadline(pageLeft, "the page's code blocks took longer than " + limit.pageMillis() + " ms to highlight", false);
+        }
+        long buildLeft = limit.buildMillis() * 1_000_000 - page.build.nanos.get();
+        if (buildLeft < deadline.nanos()) {
+            deadline = new Deadline(buildLeft, "the build's code blocks took longer than " + limit.buildMillis() + " ms to highlight", false);
+        }
+        if (deadline.nanos() <= 0 && !deadline.blocks()) {
+            // Spent before this block: Prism is not started (a block's own limit always lets Prism start, and stops it).
+            page.warn(line, deadline.reason());
             return escape(code);
         }
-        Deadline deadline = pageLeft < limit.blockMillis() * 1_000_000
-                ? new Deadline(pageLeft, "the page's code blocks took longer than " + limit.pageMillis() + " ms to highlight", true)
-                : new Deadline(limit.blockMillis() * 1_000_000, "took longer than " + limit.blockMillis() + " ms", false);
+        Deadline time = deadline;
         Result result;
         try {
             result = MEMO.computeIfAbsent(prism + "\u0000" + code, key -> {
                 try {
-                    String html = kept == null ? get().highlightNow(code, prism, deadline, page)
-                            : kept.highlight(prism, code, () -> get().highlightNow(code, prism, deadline, page));
+                    String html = kept == null ? get().highlightNow(code, prism, time, page)
+                            : kept.highlight(prism, code, () -> get().highlightNow(code, prism, time, page));
                     return new Result(html, null);
                 } catch (Stop stop) {
-                    if (deadline.pages() || Thread.currentThread().isInterrupted()) {
-                        // This page's (or this build's) lot, not the block's: another page may highlight it.
+                    if (!time.blocks() || Thread.currentThread().isInterrupted()) {
+                        // This page's or this build's lot, not the block's: another page or build may highlight it.
                         throw new NotMemoised(stop.getMessage());
                     }
                     return new Result(escape(code), stop.getMessage());
@@ -331,12 +353,14 @@ final class SyntaxHighlighter {
                 }
             }
             long start = System.nanoTime();
-            Deadlines.CURRENT.set(new Deadline(start + deadline.nanos(), deadline.reason(), deadline.pages()));
+            Deadlines.CURRENT.set(new Deadline(start + deadline.nanos(), deadline.reason(), deadline.blocks()));
             try {
                 return Context.toString(highlight.call(context, scope, scope, new Object[] {code, prism}));
             } finally {
                 Deadlines.CURRENT.remove();
-                page.nanos += System.nanoTime() - start;
+                long took = System.nanoTime() - start;
+                page.nanos += took;
+                page.build.nanos.addAndGet(took);
             }
         } finally {
             Context.exit();

@@ -31,6 +31,7 @@ class HighlightLimitsTest {
 
     private SyntaxHighlighter.Limits before;
     private final List<String> warnings = new ArrayList<>();
+    private SyntaxHighlighter.BuildBudget build = new SyntaxHighlighter.BuildBudget();
 
     @BeforeEach
     void forget() {
@@ -45,7 +46,7 @@ class HighlightLimitsTest {
     }
 
     private SyntaxHighlighter.PageBudget page() {
-        return new SyntaxHighlighter.PageBudget("content/x.md", warnings::add);
+        return new SyntaxHighlighter.PageBudget("content/x.md", warnings::add, build);
     }
 
     /** The red team's lines, {@code n} of them, with markup characters that must come out escaped. */
@@ -83,7 +84,7 @@ class HighlightLimitsTest {
 
     @Test
     void blocksPastTheirPagesShareAreTheEscapedTextWhateverTheMemoHolds() {
-        SyntaxHighlighter.limit(new SyntaxHighlighter.Limits(50_000, 60_000, 5_000, 30_000));
+        SyntaxHighlighter.limit(new SyntaxHighlighter.Limits(50_000, 60_000, 5_000, 30_000, 600_000));
         String first = redTeam(500);   // 32,000 characters
         String second = "SELECT 2 < 3;\n" + redTeam(499);
         // Already highlighted (by another page, say): the page's share is counted all the same.
@@ -102,7 +103,7 @@ class HighlightLimitsTest {
         assertTrue(highlighted.startsWith("<span class=\"token keyword\">SELECT</span>"));
         SyntaxHighlighter.forgetMemo();
         // No time at all: Rhino's observer stops Prism at its first look (every 10,000 instructions).
-        SyntaxHighlighter.limit(new SyntaxHighlighter.Limits(50_000, 500_000, 0, 30_000));
+        SyntaxHighlighter.limit(new SyntaxHighlighter.Limits(50_000, 500_000, 0, 30_000, 600_000));
         assertEquals(SyntaxHighlighter.escape(code), SyntaxHighlighter.highlight(code, "sql", null, page(), 7));
         assertEquals(List.of("content/x.md:7: warning: code block not highlighted: took longer than 0 ms; it is shown as plain text"),
                 warnings);
@@ -124,13 +125,37 @@ class HighlightLimitsTest {
         String code = redTeam(100);
         String highlighted = SyntaxHighlighter.highlight(code, "sql", null, SyntaxHighlighter.PageBudget.unnamed(), 0);
         SyntaxHighlighter.forgetMemo();
-        SyntaxHighlighter.limit(new SyntaxHighlighter.Limits(50_000, 500_000, 5_000, 0));
+        SyntaxHighlighter.limit(new SyntaxHighlighter.Limits(50_000, 500_000, 5_000, 0, 600_000));
         assertEquals(SyntaxHighlighter.escape(code), SyntaxHighlighter.highlight(code, "sql", null, page(), 5));
         assertEquals(List.of("content/x.md:5: warning: code block not highlighted: the page's code blocks took longer than 0 ms "
                 + "to highlight; it is shown as plain text"), warnings);
         SyntaxHighlighter.limit(SyntaxHighlighter.Limits.DEFAULT);
         assertEquals(highlighted, SyntaxHighlighter.highlight(code, "sql", null, page(), 5));
         assertEquals(1, warnings.size());
+    }
+
+    @Test
+    void aBuildsTimeRunsOutAcrossItsPagesAndANewBuildHasItsOwn() {
+        String code = redTeam(100);
+        String highlighted = SyntaxHighlighter.highlight(code, "sql", null, SyntaxHighlighter.PageBudget.unnamed(), 0);
+        SyntaxHighlighter.forgetMemo();
+        // A build whose time is all but spent: the next block of any page stops at once.
+        SyntaxHighlighter.limit(new SyntaxHighlighter.Limits(50_000, 500_000, 5_000, 30_000, 0));
+        assertEquals(SyntaxHighlighter.escape(code), SyntaxHighlighter.highlight(code, "sql", null, page(), 3));
+        assertEquals(SyntaxHighlighter.escape(code), SyntaxHighlighter.highlight(code, "sql", null, page(), 4));
+        assertEquals(List.of("content/x.md:3: warning: code block not highlighted: the build's code blocks took longer than 0 ms "
+                + "to highlight; it is shown as plain text", "content/x.md:4: warning: code block not highlighted: the build's code "
+                + "blocks took longer than 0 ms to highlight; it is shown as plain text"), warnings);
+        // Prism's time is counted for the build across its pages.
+        SyntaxHighlighter.limit(SyntaxHighlighter.Limits.DEFAULT);
+        build = new SyntaxHighlighter.BuildBudget();
+        SyntaxHighlighter.PageBudget first = page();
+        assertEquals(highlighted, SyntaxHighlighter.highlight(code, "sql", null, first, 5));
+        SyntaxHighlighter.forgetMemo();
+        SyntaxHighlighter.limit(new SyntaxHighlighter.Limits(50_000, 500_000, 5_000, 30_000, 1));
+        assertEquals(SyntaxHighlighter.escape(code), SyntaxHighlighter.highlight(code, "sql", null, page(), 6));
+        assertTrue(warnings.get(2).startsWith("content/x.md:6: warning: code block not highlighted: the build's code blocks took longer "
+                + "than 1 ms"), warnings.toString());
     }
 
     @Test
@@ -158,7 +183,7 @@ class HighlightLimitsTest {
         Files.createDirectories(folder);
         HighlightCache cache = new HighlightCache(new SignedStore(folder, new CacheSecret(Path.of("unused"), "this machine").key(),
                 HighlightCache.SCHEME));
-        SyntaxHighlighter.limit(new SyntaxHighlighter.Limits(50_000, 500_000, 0, 30_000));
+        SyntaxHighlighter.limit(new SyntaxHighlighter.Limits(50_000, 500_000, 0, 30_000, 600_000));
         String code = redTeam(200);
         assertEquals(SyntaxHighlighter.escape(code), SyntaxHighlighter.highlight(code, "sql", cache, page(), 1));
         assertEquals(SyntaxHighlighter.escape(redTeam(1000)), SyntaxHighlighter.highlight(redTeam(1000), "sql", cache, page(), 1));
