@@ -255,7 +255,7 @@ public final class KenshoBuild {
                 }
                 HighlightCache highlights = options.cache() == null ? null
                         : HighlightCache.open(options.cache(), options.content(), options.cacheSecret(), log);
-                RenderedSite site = renderer.reportingTo(progress).reusing(memo).highlightingWith(highlights)
+                RenderedSite site = renderer.reportingTo(progress).reusing(memo).highlightingWith(highlights).warningTo(log)
                         .render(documents, navigation, published, target, diagnostics);
                 if (highlights != null) {
                     highlights.report(log);

@@ -180,6 +180,36 @@ class HardeningTest {
         });
     }
 
+    /**
+     * The red team's page: one code block of 49,295 lines {@code SELECT 1 LIMIT 0;/*x…*&#47;} (3.5 MB). Highlighting it kept a
+     * build busy for more than 26 minutes at 2.2 GB (53 s and 2.5 GB of a psql block on the 2-core machine); now the block
+     * is shown as plain text, exactly escaped, and the build names it.
+     */
+    @Test
+    void aHugeCodeBlockIsShownAsPlainTextAndNamed() {
+        assertTimeoutPreemptively(Duration.ofSeconds(120), () -> {
+            String code = ("SELECT 1 LIMIT 0;/*" + "x".repeat(44) + " <b>&</b> */\n").repeat(49_295);
+            TestSite site = new TestSite(temp).page("a.md", TestSite.source("A", "\nText.\n\n```psql\n" + code + "```\n"));
+            TestSite.Run run = site.build();
+            assertEquals(0, run.status(), run::toString);
+            assertTrue((run.out() + run.err()).contains(site.display("a.md") + ":7: warning: code block not highlighted: larger than 50000 "
+                    + "characters (" + (code.length() - 1) + "); it is shown as plain text"), run::toString); // its last newline is not shown
+            String html;
+            try (var files = Files.walk(site.out)) {
+                Path page = files.filter(file -> file.toString().endsWith(".html")).filter(file -> {
+                    try {
+                        return Files.readString(file).contains("LIMIT 0;/*xxx");
+                    } catch (java.io.IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                }).findFirst().orElseThrow();
+                html = Files.readString(page, StandardCharsets.UTF_8);
+            }
+            assertEquals(49_295, html.split("SELECT 1 LIMIT 0;/\\*x{44} &lt;b&gt;&amp;&lt;/b&gt; \\*/", -1).length - 1);
+            assertFalse(html.contains("<span class=\"token"), "no Prism token spans");
+        });
+    }
+
     @Test
     void aHardLinkOrAFileOfAnotherAccountIsRefused() throws Exception {
         Path outside = Files.writeString(temp.resolve("secret.txt"), "KENSHO_CANARY_hardlink");

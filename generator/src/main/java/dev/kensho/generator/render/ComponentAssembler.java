@@ -38,15 +38,19 @@ final class ComponentAssembler {
     private final Theme theme;
     private final Function<String, String> inlineMarkdown;
     private final HighlightCache highlights;
+    private final SyntaxHighlighter.PageBudget highlighting;
 
     /**
      * @param inlineMarkdown renders the content of a one-line component (Markdown → HTML without a paragraph)
      * @param highlights     the highlight cache between builds, or null
+     * @param highlighting   the page's share of highlighting (shared with its fences)
      */
-    ComponentAssembler(Theme theme, Function<String, String> inlineMarkdown, HighlightCache highlights) {
+    ComponentAssembler(Theme theme, Function<String, String> inlineMarkdown, HighlightCache highlights,
+                       SyntaxHighlighter.PageBudget highlighting) {
         this.theme = theme;
         this.inlineMarkdown = inlineMarkdown;
         this.highlights = highlights;
+        this.highlighting = highlighting;
     }
 
     private static final class Node {
@@ -124,7 +128,7 @@ final class ComponentAssembler {
         model.put("ui", ui.strings());
         // Components that show code (Starlight's <Code code=… lang=…>) colour it as fences are: highlight(code, lang).
         model.put("highlight", (TemplateMethodModelEx) arguments -> SyntaxHighlighter.highlight(
-                String.valueOf(arguments.get(0)), arguments.size() > 1 ? String.valueOf(arguments.get(1)) : "text", highlights));
+                String.valueOf(arguments.get(0)), arguments.size() > 1 ? String.valueOf(arguments.get(1)) : "text", highlights, highlighting, 0));
         String svg = document.diagrams().get(tag.id());
         if (svg != null) {
             model.put("svg", svg);

@@ -70,6 +70,19 @@ public final class SiteRenderer {
 
     private RenderMemo memo;
     private HighlightCache highlights;
+    private java.util.function.Consumer<String> warnings = line -> { };
+    /** The Prism time this build's pages took. */
+    private final SyntaxHighlighter.BuildBudget highlightingTime = new SyntaxHighlighter.BuildBudget();
+
+    /** Where a warning goes (a code block shown without highlighting, {@link SyntaxHighlighter.Limits}); called from render threads. */
+    public SiteRenderer warningTo(java.util.function.Consumer<String> warnings) {
+        this.warnings = line -> {
+            synchronized (this) {
+                warnings.accept(line);
+            }
+        };
+        return this;
+    }
 
     /** Takes highlighted code from, and keeps it in, the highlight cache between builds (null: highlight every block). */
     public SiteRenderer highlightingWith(HighlightCache highlights) {
@@ -383,9 +396,11 @@ public final class SiteRenderer {
             }
         }
         String planUrl = pageStem + BrowserRuns.PLAN_SUFFIX;
+        // What the page's code may take of highlighting, fences and components together.
+        SyntaxHighlighter.PageBudget highlighting = new SyntaxHighlighter.PageBudget(page.displayPath(), warnings, highlightingTime);
         HtmlRenderer html = HtmlRenderer.builder(MarkdownDocument.RENDER_OPTIONS)
                 .nodeRendererFactory(options -> new SnippetNodeRenderer(theme, outcomes, expectedRows, verification.serverVersion(), ui,
-                        document.textMarks(), runnable, planUrl, marks, evidenceFrom, highlights))
+                        document.textMarks(), runnable, planUrl, marks, evidenceFrom, highlights, highlighting))
                 .build();
         String body;
         try {
@@ -393,7 +408,7 @@ public final class SiteRenderer {
         } catch (SnippetNodeRenderer.RenderFailure failure) {
             throw failure.cause;
         }
-        body = new ComponentAssembler(theme, markdown -> HtmlGate.pass(MarkupPolicy.renderInline(markdown)).html(), highlights)
+        body = new ComponentAssembler(theme, markdown -> HtmlGate.pass(MarkupPolicy.renderInline(markdown)).html(), highlights, highlighting)
                 .assemble(body, document, relativeRoot(page.outputPath()), ui);
         Map<String, Object> model = baseModel(page.outputPath(), navigation, page, page.locale());
         Map<String, Object> pageModel = new HashMap<>();

@@ -31,6 +31,8 @@ final class SnippetNodeRenderer implements NodeRenderer {
 
     private final Theme theme;
     private final HighlightCache highlights;
+    /** The page's share of highlighting. */
+    private final SyntaxHighlighter.PageBudget highlighting;
     private final Map<FencedCodeBlock, Outcome> outcomes;
     private final Map<FencedCodeBlock, Outcome> expectedRows;
     private final String serverVersion;
@@ -57,7 +59,8 @@ final class SnippetNodeRenderer implements NodeRenderer {
     SnippetNodeRenderer(Theme theme, Map<FencedCodeBlock, Outcome> outcomes, Map<FencedCodeBlock, Outcome> expectedRows,
                         String serverVersion, UiStrings ui,
                         Map<FencedCodeBlock, String[]> textMarks, Map<FencedCodeBlock, BrowserRuns.Entry> runnable, String planUrl) {
-        this(theme, outcomes, expectedRows, serverVersion, ui, textMarks, runnable, planUrl, Map.of(), null, null);
+        this(theme, outcomes, expectedRows, serverVersion, ui, textMarks, runnable, planUrl, Map.of(), null, null,
+                SyntaxHighlighter.PageBudget.unnamed());
     }
 
     /**
@@ -65,13 +68,15 @@ final class SnippetNodeRenderer implements NodeRenderer {
      * @param evidenceFrom per snippet, the exact version its evidence's rows come from and its plans by version, when
      *                     several were checked
      * @param highlights   the highlight cache between builds, or null
+     * @param highlighting the page's share of highlighting, and where a block shown without it is said
      */
     SnippetNodeRenderer(Theme theme, Map<FencedCodeBlock, Outcome> outcomes, Map<FencedCodeBlock, Outcome> expectedRows,
                         String serverVersion, UiStrings ui,
                         Map<FencedCodeBlock, String[]> textMarks, Map<FencedCodeBlock, BrowserRuns.Entry> runnable, String planUrl,
                         Map<FencedCodeBlock, VersionCoverage.Mark> marks, Map<FencedCodeBlock, VersionCoverage.Evidence> evidenceFrom,
-                        HighlightCache highlights) {
+                        HighlightCache highlights, SyntaxHighlighter.PageBudget highlighting) {
         this.highlights = highlights;
+        this.highlighting = highlighting;
         this.marks = marks;
         this.evidenceFrom = evidenceFrom;
         this.runnable = runnable;
@@ -107,7 +112,8 @@ final class SnippetNodeRenderer implements NodeRenderer {
         Map<Integer, String> lineClasses = display.lineClasses();
         model.put("code", text);
         model.put("language", language);
-        String highlighted = SyntaxHighlighter.highlight(text, language, highlights);
+        String highlighted = SyntaxHighlighter.highlight(text, language, highlights, highlighting,
+                node.getStartLineNumber() + 1);
         String[] marks = textMarks.get(node);
         if (marks != null && marks.length == text.length()) {
             highlighted = TextMarks.apply(highlighted, marks);

@@ -10,11 +10,14 @@ import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.net.URL;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.FileVisitResult;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -27,7 +30,6 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.stream.Stream;
 import java.nio.file.DirectoryNotEmptyException;
-import java.util.Comparator;
 
 /**
  * The PostgreSQL distribution that Maven put on the class path (io.zonky.test.postgres binaries),
@@ -274,20 +276,42 @@ final class PostgresBinaries {
         }
     }
 
+    /**
+     * Deletes {@code root} and what it holds (links themselves, never what they point to). Files may vanish underneath:
+     * two builds pruning the same unused template delete it at once, and what the other removed first is no problem
+     * (before, each warned of the files the other had removed, NoSuchFileException). Anything else is a warning.
+     */
     static void deleteTree(Path root) {
-        if (root == null || !Files.exists(root, LinkOption.NOFOLLOW_LINKS)) {
+        if (root == null) {
             return;
         }
-        try (Stream<Path> paths = Files.walk(root)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(path -> {
-                try {
-                    Files.deleteIfExists(path);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
+        try {
+            Files.walkFileTree(root, new SimpleFileVisitor<>() {
+                @Override
+                public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) throws IOException {
+                    Files.deleteIfExists(file);
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+                    if (e instanceof NoSuchFileException) {
+                        return FileVisitResult.CONTINUE; // removed by another since its folder was listed
+                    }
+                    throw e;
+                }
+
+                @Override
+                public FileVisitResult postVisitDirectory(Path dir, IOException e) throws IOException {
+                    if (e != null && !(e instanceof NoSuchFileException)) {
+                        throw e;
+                    }
+                    Files.deleteIfExists(dir);
+                    return FileVisitResult.CONTINUE;
                 }
             });
-        } catch (IOException | UncheckedIOException e) {
-            System.err.println("warning: could not remove " + root + ": " + e.getMessage());
+        } catch (IOException e) {
+            System.err.println("warning: could not remove " + root + ": " + e);
         }
     }
 }

@@ -80,6 +80,77 @@ class ClusterTemplateTest {
         assertTrue(Files.isSymbolicLink(link) && Files.isDirectory(elsewhere), "a link is not followed");
     }
 
+    /**
+     * Two builds pruning the same unused templates at once: each deletes what the other has not yet, and neither warns of
+     * files the other removed first (before, NoSuchFileException: "warning: could not remove …").
+     */
+    @Test
+    void twoBuildsPruningTheSameTemplatesAtOnceSayNothing(@TempDir Path root) throws Exception {
+        FileTime eightDaysAgo = FileTime.from(Instant.now().minus(Duration.ofDays(8)));
+        java.io.PrintStream err = System.err;
+        java.io.ByteArrayOutputStream said = new java.io.ByteArrayOutputStream();
+        try {
+            System.setErr(new java.io.PrintStream(said, true, java.nio.charset.StandardCharsets.UTF_8));
+            for (int round = 0; round < 10; round++) {
+                List<Path> templates = new java.util.ArrayList<>();
+                for (int t = 0; t < 3; t++) {
+                    Path folder = template(root, "kensho-template-" + round + "-" + t, eightDaysAgo);
+                    // A cluster's shape: folders of many small files (base/1, base/4, …, pg_xact, global).
+                    for (int d = 0; d < 20; d++) {
+                        Path dir = Files.createDirectories(folder.resolve("data/base/" + d));
+                        for (int f = 0; f < 25; f++) {
+                            Files.writeString(dir.resolve(Integer.toString(f)), "x");
+                        }
+                    }
+                    templates.add(folder);
+                }
+                java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(2);
+                java.util.concurrent.ExecutorService builds = java.util.concurrent.Executors.newFixedThreadPool(2);
+                try {
+                    List<java.util.concurrent.Future<?>> prunes = new java.util.ArrayList<>();
+                    for (int build = 0; build < 2; build++) {
+                        prunes.add(builds.submit(() -> {
+                            start.await();
+                            ClusterTemplate.pruneUnused(root, ClusterTemplate.UNUSED_FOR);
+                            return null;
+                        }));
+                    }
+                    for (var prune : prunes) {
+                        prune.get(60, java.util.concurrent.TimeUnit.SECONDS);
+                    }
+                } finally {
+                    builds.shutdownNow();
+                }
+                for (Path folder : templates) {
+                    assertTrue(Files.notExists(folder, java.nio.file.LinkOption.NOFOLLOW_LINKS), folder + " is deleted");
+                }
+            }
+        } finally {
+            System.setErr(err);
+        }
+        assertEquals("", said.toString(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    /** A tree already gone, or a link (removed, not followed): nothing to say. */
+    @Test
+    void deletingATreeThatIsGoneOrALinkSaysNothing(@TempDir Path root) throws Exception {
+        Path kept = Files.createDirectories(root.resolve("kept"));
+        Files.writeString(kept.resolve("file"), "x");
+        Path link = Files.createSymbolicLink(root.resolve("link"), kept);
+        java.io.PrintStream err = System.err;
+        java.io.ByteArrayOutputStream said = new java.io.ByteArrayOutputStream();
+        try {
+            System.setErr(new java.io.PrintStream(said, true, java.nio.charset.StandardCharsets.UTF_8));
+            PostgresBinaries.deleteTree(root.resolve("never-there"));
+            PostgresBinaries.deleteTree(link);
+        } finally {
+            System.setErr(err);
+        }
+        assertEquals("", said.toString(java.nio.charset.StandardCharsets.UTF_8));
+        assertTrue(Files.notExists(link, java.nio.file.LinkOption.NOFOLLOW_LINKS));
+        assertTrue(Files.isRegularFile(kept.resolve("file")));
+    }
+
     private static Path template(Path root, String name, FileTime lastUsed) throws Exception {
         Path folder = Files.createDirectories(root.resolve(name));
         Files.createDirectories(folder.resolve("data"));
