@@ -179,7 +179,9 @@ final class ParseCapture {
         }
         digests.add(server.getDetail().length() > MAX_TREE_CHARS ? "larger than read: " + server.getDetail().length()
                 : RunTrace.digest(server.getDetail()));
-        if (topLevelOnly && server.getWhere() != null) {
+        if (server.getWhere() != null) {
+            // A tree of code the statement ran (a function's body, dynamic SQL) is never the statement's own: kept, it would
+            // stand for the statement or count as surplus, and a statement run unreported would not be seen as blind.
             return;
         }
         if (trees.size() >= kept) {
@@ -202,7 +204,7 @@ final class ParseCapture {
      */
     private boolean overBudget(ServerErrorMessage server) {
         reports++;
-        reportChars += server.getDetail().length();
+        reportChars += server.getDetail().length() + (server.getWhere() == null ? 0 : server.getWhere().length());
         if (reports <= MAX_REPORTS && reportChars <= MAX_REPORT_CHARS) {
             return false;
         }
