@@ -108,4 +108,22 @@ class SilencedReportsTest extends VerifierFixture {
         assertNotPassed(page().add("", SETUP + "\nDO $$ BEGIN EXECUTE 'SET debug_' || 'print_parse = off'; END $$;")
                 .add("", "SELECT 't'::regclass::oid::int8 > 16383 AS late;", " late\n------\n t\n").last());
     }
+
+    /**
+     * Red team (helper-83, finding 1): a function turned the reports back on by dynamic SQL and ran three statements; their
+     * trees (each with a CONTEXT) counted as the statement's own and as a surplus, which hid that the statement itself ran
+     * unreported, and the counter another function stored passed as 検証済み.
+     */
+    @Test
+    void treesOfCodeTheStatementRanDoNotHideThatItRanUnreported() throws Exception {
+        String functions = """
+                CREATE TABLE t (v text);
+                CREATE FUNCTION a() RETURNS int LANGUAGE plpgsql AS $$
+                BEGIN EXECUTE format('INSERT INTO t SELECT %s()::text', 'txid' || '_current'); RETURN 1; END $$;
+                CREATE FUNCTION b() RETURNS int LANGUAGE plpgsql AS $$
+                BEGIN EXECUTE 'RE' || 'SET debug_print' || '_parse'; EXECUTE 'SELECT 1'; EXECUTE 'SELECT 2'; EXECUTE 'SELECT 3';
+                RETURN 1; END $$;""";
+        assertNotPassed(page().add("", functions).add("", "SET debug_print_parse = off;\nSELECT a() + b() AS x;")
+                .add("", "SELECT count(*) AS n FROM t;", " n\n---\n 1\n").last());
+    }
 }
