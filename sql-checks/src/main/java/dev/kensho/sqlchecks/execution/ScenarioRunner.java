@@ -739,8 +739,8 @@ public final class ScenarioRunner {
             if (step.expectNotices() != null && !stoppedByKensho.contains(step.name())) {
                 if (result.taken().dropped() > 0) {
                     return failAt(step.line(), "step " + step.name() + " raised " + (result.notices().size() + result.taken().dropped())
-                            + " notices, more than the " + SqlExecution.LiveNotices.MAX_KEPT + " Kensho keeps of a step; a claim "
-                            + "about them cannot be checked: raise fewer");
+                            + " notices, more than the " + SqlExecution.LiveNotices.MAX_KEPT + " Kensho keeps of a step or longer than "
+                            + SqlExecution.LiveNotices.MAX_CHARS + " characters; a claim about them cannot be checked: raise fewer");
                 }
                 if (!step.expectNotices().equals(result.notices())) {
                     return failAt(step.line(), "step " + step.name() + " raised " + listed(result.notices()) + ", not "

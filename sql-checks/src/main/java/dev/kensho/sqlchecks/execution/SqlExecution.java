@@ -189,8 +189,11 @@ public final class SqlExecution {
         /** The messages of a statement: the first {@link #MAX_KEPT}, and how many more were raised and let go. */
         record Taken(List<String> kept, int dropped) { }
 
+        /** A longer message is counted and let go unread, as those past {@link #MAX_KEPT}: a thousand of 10 MB would fill the heap. */
+        static final int MAX_CHARS = 4_096;
+
         synchronized void add(String message) {
-            if (messages.size() < MAX_KEPT) {
+            if (messages.size() < MAX_KEPT && message.length() <= MAX_CHARS) {
                 messages.add(message);
             } else {
                 dropped++;
@@ -273,8 +276,9 @@ public final class SqlExecution {
                 if (messages != null && !PlanCapture.isReport(warning)
                         && warning instanceof org.postgresql.util.PSQLWarning psql && psql.getServerErrorMessage() != null
                         && java.util.Set.of("NOTICE", "WARNING", "INFO").contains(psql.getServerErrorMessage().getSeverity())) {
-                    messages.add(psql.getServerErrorMessage().getSeverity() + ":  "
-                            + MessageScrubber.scrub(psql.getServerErrorMessage().getMessage()));
+                    String message = psql.getServerErrorMessage().getMessage();
+                    messages.add(message != null && message.length() > LiveNotices.MAX_CHARS ? message // let go unread by add
+                            : psql.getServerErrorMessage().getSeverity() + ":  " + MessageScrubber.scrub(message));
                 }
                 last = warning;
             }

@@ -308,7 +308,11 @@ class IsolationSpecsTest {
     void aClaimAboutMoreNoticesThanKenshoKeepsCannotPass() throws Exception {
         Outcome flood = run(NOTICES.replace("step quiet { SELECT 2 AS two; }",
                 "step quiet { DO $$BEGIN FOR i IN 1..1001 LOOP RAISE NOTICE 'n%', i; END LOOP; END$$; }"));
-        assertEquals("step quiet raised 1001 notices, more than the 1000 Kensho keeps of a step; a claim about them cannot be "
-                + "checked: raise fewer", flood.failure().message());
+        assertEquals("step quiet raised 1001 notices, more than the 1000 Kensho keeps of a step or longer than 4096 characters; "
+                + "a claim about them cannot be checked: raise fewer", flood.failure().message());
+        Outcome longOne = run(NOTICES.replace("step quiet { SELECT 2 AS two; }",
+                "step quiet { DO $$BEGIN RAISE NOTICE '%', repeat('x', 5000); END$$; }"));
+        assertEquals("step quiet raised 1 notices, more than the 1000 Kensho keeps of a step or longer than 4096 characters; "
+                + "a claim about them cannot be checked: raise fewer", longOne.failure().message());
     }
 }
