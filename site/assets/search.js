@@ -93,8 +93,10 @@
     let at = 0;
     for (const ch of text) {
       for (const f of ch.normalize('NFKC').toLowerCase()) {
-        folded += fold(f);
-        from.push(at);
+        // One entry per UTF-16 unit: indexOf counts units, and a character past U+FFFF is two of them.
+        const unit = fold(f);
+        folded += unit;
+        for (let i = 0; i < unit.length; i++) from.push(at);
       }
       at += ch.length;
     }
