@@ -291,4 +291,38 @@ class ExerciseCasesTest {
         assertTrue(run.err().contains("a.mdx:29:1: error: case \"committed\": its data set runs inside a transaction Kensho rolls "
                 + "back, so it may not control transactions (COMMIT)"), run::toString);
     }
+    /** A data set of {@code sql} on which the answer returns ids 1 to 3 (its third row is the data set's). */
+    private static String storing(String name, String sql) {
+        return page("```sql case=\"" + name + "\"\n" + sql + "\n```\n\n```rows\n id\n----\n  1\n  2\n  3\n(3 rows)\n```\n");
+    }
+
+    /**
+     * A case's verdict is a promise like a mark: what its data set stored from Kensho's session or the server as a whole (a
+     * setting, a transaction counter), which the reader's browser would not give, fails at the case, whether the text names
+     * it or only a statement built at run time reads it (red team helper-83: both passed).
+     */
+    @Test
+    void aCaseWhoseDataReadsWhatTheReadersRunWouldNotGiveFailsAtTheCase() throws Exception {
+        TestSite.Run setting = new TestSite(temp.resolve("setting")).page("a.mdx", storing("a setting",
+                "INSERT INTO t SELECT 3, CASE WHEN current_setting('client_min_messages') <> 'notice' THEN 'paid' END;")).check();
+        assertEquals(1, setting.status(), setting::toString);
+        String kenshos = "Kensho sets application_name, client_min_messages, debug_pretty_print, debug_print_parse and "
+                + "debug_print_rewritten to see parse trees)";
+        assertTrue(setting.err().contains("a.mdx:28:51: error: case \"a setting\": this claim cannot be checked: the page reads a "
+                + "setting Kensho gives its session and a reader's session does not have (client_min_messages, at "), setting::toString);
+        assertTrue(setting.err().contains("a.mdx:28:51; " + kenshos), setting::toString);
+        TestSite.Run counter = new TestSite(temp.resolve("counter")).page("a.mdx", storing("a counter",
+                "INSERT INTO t SELECT 3, CASE WHEN txid_current() > 0 THEN 'paid' END;")).check();
+        assertEquals(1, counter.status(), counter::toString);
+        assertTrue(counter.err().contains("a.mdx:28:35: error: case \"a counter\": this claim cannot be checked: the page reads a "
+                + "counter the whole server shares (txid_current, at "), counter::toString);
+        TestSite.Run built = new TestSite(temp.resolve("built")).page("a.mdx", storing("built at run time",
+                "DO $$ BEGIN EXECUTE 'INSERT INTO t SELECT 3, CASE WHEN current_' || 'setting(''client_min_' || 'messages'') <> ''notice'' "
+                        + "THEN ''paid'' END'; END $$;")).check();
+        assertEquals(1, built.status(), built::toString);
+        assertTrue(built.err().contains("a.mdx:28:1: error: case \"built at run time\": this claim cannot be checked: the page reads a "
+                + "setting Kensho gives its session and a reader's session does not have (current_setting, read by a statement the "
+                + "page built at run time, in the case at "), built::toString);
+        assertTrue(built.err().contains("a.mdx:28:1; " + kenshos), built::toString);
+    }
 }

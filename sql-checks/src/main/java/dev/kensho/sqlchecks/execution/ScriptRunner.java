@@ -277,7 +277,7 @@ final class ScriptRunner {
                 reports.ranElsewhere(dataSet.sql());
                 outcomes[c] = !caseNames.add(dataSet.directives().caseName())
                         ? caseFailure(dataSet, "is named twice; give each case of an answer its own name (the reader is told it by name)")
-                        : runCase(dataSet, snippet);
+                        : runCase(dataSet, snippet, claimsPlans);
                 caseFailed = outcomes[c].passed() ? null : outcomes[c];
             }
             if (caseFailed != null) {
@@ -407,15 +407,7 @@ final class ScriptRunner {
                 String where = runTime ? "" : ", at " + at;
                 int offset = runTime ? 0 : why.offset();
                 boolean reader = readBy == snippet;
-                String message = untold
-                        ? "this claim cannot be checked: the server did not report what a statement of the page read at run time ("
-                                + why.what() + ")"
-                        : why.shared() == null
-                        ? "this claim cannot be checked: the page reads a setting Kensho gives its session and a reader's session "
-                                + "does not have (" + why.what() + where + "; Kensho sets "
-                                + KenshoSettingsReaders.described(claimsPlans) + ")"
-                        : "this claim cannot be checked: the page reads " + why.shared().what + " (" + why.what() + where
-                                + "; " + why.shared().why + ")";
+                String message = cannotBeChecked(why, where, untold, claimsPlans);
                 Failure reason = new Failure(message, null, reader ? at : snippet.location(),
                         reader ? snippet.lineAt(offset) : snippet.lineAt(0), null, null);
                 outcome = new Outcome(snippet, Outcome.Status.FAILED, reason, outcome.results(), outcome.assertions(), outcome.plan(),
@@ -446,6 +438,67 @@ final class ScriptRunner {
         return Arrays.asList(outcomes);
     }
 
+    /** Why a claim resting on {@code why} cannot be checked; {@code where} is ", at LOCATION" or empty. */
+    private static String cannotBeChecked(KenshoSettingsReaders.Read why, String where, boolean untold, boolean claimsPlans) {
+        return untold
+                ? "this claim cannot be checked: the server did not report what a statement of the page read at run time ("
+                        + why.what() + ")"
+                : why.shared() == null
+                ? "this claim cannot be checked: the page reads a setting Kensho gives its session and a reader's session "
+                        + "does not have (" + why.what() + where + "; Kensho sets " + KenshoSettingsReaders.described(claimsPlans) + ")"
+                : "this claim cannot be checked: the page reads " + why.shared().what + " (" + why.what() + where + "; "
+                        + why.shared().why + ")";
+    }
+
+    /**
+     * What a case's verdict would rest on that the reader's run would not give, as a failure at the case, or null. The same
+     * gates as a snippet's claim: the data set's text (a setting of Kensho's, a counter, a list of the whole server's), the
+     * trees the server reported for the data set and the answer run on it, a statement that ran unreported, a counter's
+     * column in the rows compared. Stricter than a snippet's: nothing a data set reads is "only shown", since it may be
+     * stored for the answer to return.
+     */
+    private Failure caseReads(Snippet dataSet, SnippetRun data, SnippetRun answer, List<ResultTable> compared, boolean claimsPlans) {
+        String label = "case \"" + dataSet.directives().caseName() + "\": ";
+        KenshoSettingsReaders.Scan scanned = KenshoSettingsReaders.scan(dataSet.sql(), claimsPlans);
+        if (scanned.read() != null) {
+            KenshoSettingsReaders.Read read = scanned.read();
+            SourceLocation at = dataSet.locate(read.offset());
+            return new Failure(label + cannotBeChecked(read, ", at " + at, false, claimsPlans), null, at, dataSet.lineAt(read.offset()),
+                    null, null);
+        }
+        List<ParseCapture> parsed = new ArrayList<>(data.parsed);
+        parsed.addAll(answer.parsed);
+        List<TreeReads.Seen> seen = parsed.stream().map(ParseCapture::seen).toList();
+        java.util.Set<String> names = new java.util.HashSet<>(spelled);
+        names.addAll(scanned.spelled());
+        String where = ", in the case at " + dataSet.location();
+        KenshoSettingsReaders.Read read = null;
+        boolean untold = false;
+        KenshoSettingsReaders.Read built = TreeReads.unspelled(seen, treeCatalog, names, claimsPlans);
+        ParseTreeGate.Found judged = built == null ? TreeReads.judged(seen, treeCatalog, true) : null;
+        if (built != null) {
+            read = new KenshoSettingsReaders.Read(built.what() + ", read by a statement the page built at run time" + where, RUN_TIME,
+                    built.shared());
+        } else if (judged != null) {
+            read = new KenshoSettingsReaders.Read(judged.what() + where, RUN_TIME, judged.shared());
+        } else if (data.failedUnreported || answer.failedUnreported || parsed.stream().anyMatch(ParseCapture::blind)) {
+            read = new KenshoSettingsReaders.Read("a statement of the case at " + dataSet.location() + " ran unreported: "
+                    + ParseCapture.SILENCED, RUN_TIME, null);
+            untold = true;
+        }
+        if (read != null) {
+            return new Failure(label + cannotBeChecked(read, "", untold, claimsPlans), null, dataSet.location(), dataSet.lineAt(0),
+                    null, null);
+        }
+        String counter = ServerWideReaders.counterColumn(compared);
+        if (counter != null) {
+            return new Failure(label + "this claim cannot be checked: the page reads " + ServerWideReaders.Shared.COUNTERS.what + " ("
+                    + counter + where + "; " + ServerWideReaders.Shared.COUNTERS.why + ")", null, dataSet.location(),
+                    dataSet.lineAt(0), null, null);
+        }
+        return null;
+    }
+
     /**
      * Whether what a gate found is resolved by name while a statement is parsed, analysed and rewritten: a role (a literal's
      * regrole input, a GRANT's grantee), Kensho's own objects, the environment, a setting of Kensho's session. A statement
@@ -472,7 +525,7 @@ final class ScriptRunner {
      * from the state it had, as the reader's browser does (it runs a case the same way and never replays one), so a
      * case may leave nothing a rollback does not undo: a sequence's value, a prepared statement, a cursor, a session lock.
      */
-    private Outcome runCase(Snippet dataSet, Snippet answer) {
+    private Outcome runCase(Snippet dataSet, Snippet answer, boolean claimsPlans) {
         String name = dataSet.directives().caseName();
         if (answer.expectedRows() == null || answer.directives().caseName() != null) {
             return caseFailure(dataSet, "is a data set for the snippet right before it, which compares no rows: put the case after "
@@ -502,11 +555,13 @@ final class ScriptRunner {
         } catch (SQLException e) {
             return caseFailure(dataSet, "could not be started: " + e.getMessage());
         }
+        SnippetRun dataRun = new SnippetRun(-1, dataSet.with(Directives.NONE, null), List.of(), null);
+        SnippetRun answerRun = new SnippetRun(-1, answer.with(answer.directives().rowsOnly(), dataSet.expectedRows()), List.of(), null);
         Outcome data;
         Outcome run;
         try {
-            data = new SnippetRun(-1, dataSet.with(Directives.NONE, null), List.of(), null).run();
-            run = data.passed() ? new SnippetRun(-1, answer.with(answer.directives().rowsOnly(), dataSet.expectedRows()), List.of(), null).run() : null;
+            data = dataRun.run();
+            run = data.passed() ? answerRun.run() : null;
         } finally {
             try {
                 executeOwn("ROLLBACK");
@@ -545,6 +600,10 @@ final class ScriptRunner {
             }
         } catch (SQLException e) {
             return caseFailure(dataSet, "could not be checked: " + e.getMessage());
+        }
+        Failure unchecked = caseReads(dataSet, dataRun, answerRun, run.results(), claimsPlans);
+        if (unchecked != null) {
+            return new Outcome(dataSet, Outcome.Status.FAILED, unchecked, run.results(), run.assertions(), null, null, run.duration());
         }
         return new Outcome(dataSet, Outcome.Status.PASSED, null, run.results(), run.assertions(), null, null,
                 Duration.ofNanos(System.nanoTime() - started));
