@@ -343,8 +343,44 @@ public final class Verifier implements AutoCloseable {
         }
     }
 
-    /** Stops every session of a page whose database grew past Kensho's disk limit. */
+    /**
+     * The bytes the server's NOTIFY queue holds: one queue for the whole server, kept on disk (pg_notify) from the oldest
+     * notification a listening session has not read. A session that LISTENs and keeps a transaction open reads none, so
+     * a page's notifications pile up there, past any database's size. The queue's limit is max_notify_queue_pages (from
+     * PostgreSQL 17, 1,048,576 pages by default) or, before it, half of the SLRU's 2^21 pages: 8 GB either way at 8 kB.
+     */
+    private static final String NOTIFY_QUEUE_BYTES = "SELECT pg_catalog.pg_notification_queue_usage() * COALESCE("
+            + "(SELECT setting::float8 FROM pg_catalog.pg_settings WHERE name = 'max_notify_queue_pages'), 1048576)"
+            + " * pg_catalog.current_setting('block_size')::float8";
+
+    /**
+     * Stops every session of a page whose database grew past Kensho's disk limit, and, when the server's NOTIFY queue
+     * grew past it, every session of every page then running: the queue is the whole server's, and stopping its lagging
+     * listener is what frees it. A page stopped so fails, with the reason, and is checked again on the next build.
+     */
     private void watchDisk() {
+        if (activeDatabases.isEmpty()) {
+            return;
+        }
+        try {
+            double queued;
+            synchronized (admin) {
+                try (Statement statement = admin.createStatement(); ResultSet rs = statement.executeQuery(NOTIFY_QUEUE_BYTES)) {
+                    queued = rs.next() ? rs.getDouble(1) : 0;
+                }
+            }
+            if (queued > settings.databaseBytes()) {
+                for (String name : activeDatabases) {
+                    for (int pid : sessionsOf(name)) {
+                        guard.stop(pid, "Kensho stopped the page: the server's queue of NOTIFY messages grew past "
+                                + (settings.databaseBytes() >> 20) + " MiB while it ran (its limit on disk per page); a session "
+                                + "that LISTENs with a transaction open reads none, and every notification after it stays queued");
+                    }
+                }
+            }
+        } catch (SQLException | RuntimeException ignored) {
+            // The next round looks again.
+        }
         for (String name : activeDatabases) {
             try {
                 List<Integer> pids = new ArrayList<>();
@@ -371,6 +407,22 @@ public final class Verifier implements AutoCloseable {
                 // The database may be gone already; the next round looks again.
             }
         }
+    }
+
+    /** The sessions connected to the database {@code name}. */
+    private List<Integer> sessionsOf(String name) throws SQLException {
+        List<Integer> pids = new ArrayList<>();
+        synchronized (admin) {
+            try (var statement = admin.prepareStatement("SELECT a.pid FROM pg_catalog.pg_stat_activity a WHERE a.datname = ?")) {
+                statement.setString(1, name);
+                try (ResultSet rs = statement.executeQuery()) {
+                    while (rs.next()) {
+                        pids.add(rs.getInt(1));
+                    }
+                }
+            }
+        }
+        return pids;
     }
 
     @Override

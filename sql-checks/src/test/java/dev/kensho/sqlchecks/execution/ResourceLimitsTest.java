@@ -2,7 +2,9 @@ package dev.kensho.sqlchecks.execution;
 
 import dev.kensho.sqlchecks.model.Outcome;
 import dev.kensho.sqlchecks.model.PageResult;
+import dev.kensho.sqlchecks.model.Snippet;
 import dev.kensho.sqlchecks.model.SourceLocation;
+import dev.kensho.sqlchecks.model.ScenarioParser;
 
 import dev.kensho.sqlchecks.postgres.EmbeddedPostgres;
 import org.junit.jupiter.api.AfterAll;
@@ -12,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -43,6 +46,35 @@ class ResourceLimitsTest {
         assertTrue(outcome.failure().message().startsWith("Kensho stopped the page: its database grew past 32 MiB (its limit on disk per page)"),
                 outcome.failure().message());
         assertTrue(System.nanoTime() - t0 < Duration.ofSeconds(5).toNanos());
+    }
+
+    /**
+     * The server's NOTIFY queue is kept on disk from the oldest notification a listener has not read, and a session that
+     * LISTENs with a transaction open reads none: a page can fill it far past its database's size (red team helper-83:
+     * 3.2 GB in 25 s on /dev/shm). Past the page's disk limit its sessions are stopped, which frees the queue.
+     */
+    @Test
+    void aPageThatFillsTheNotifyQueueIsStopped() throws Exception {
+        String scenario = """
+                session listener
+                step listen { LISTEN c; }
+                step hold { BEGIN; SELECT 1; }
+                step done { COMMIT; }
+                session notifier
+                step flood { SELECT count(pg_notify('c', repeat('x', 7000) || g)) FROM generate_series(1, 8000) AS g; }
+                step wait { SELECT pg_sleep(2); }
+                permutation listen hold flood wait done
+                """;
+        long t0 = System.nanoTime();
+        Snippet snippet = Snippet.of(new SourceLocation("page.md", 10, 1), scenario).withScenario(ScenarioParser.parse(scenario));
+        Outcome outcome = verifier.verifyPage("page.md", List.of(snippet)).outcomes().get(0);
+        assertFalse(outcome.passed());
+        assertTrue(outcome.failure().message().contains("Kensho stopped the page: the server's queue of NOTIFY messages grew past "
+                + "32 MiB while it ran (its limit on disk per page); a session that LISTENs with a transaction open reads none, and "
+                + "every notification after it stays queued"), outcome.failure().message());
+        assertTrue(System.nanoTime() - t0 < Duration.ofSeconds(5).toNanos());
+        Outcome after = TestPage.on(verifier).add("", "SELECT pg_notification_queue_usage() AS usage;").last();
+        assertEquals(List.of(List.of("0")), after.results().get(0).rows(), "the queue was freed once its listener was stopped");
     }
 
     @Test
