@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -324,5 +325,9 @@ class ExerciseCasesTest {
                 + "setting Kensho gives its session and a reader's session does not have (current_setting, read by a statement the "
                 + "page built at run time, in the case at "), built::toString);
         assertTrue(built.err().contains("a.mdx:28:1; " + kenshos), built::toString);
+        // The exercise says why it has no verified rows, not that they were never written.
+        assertTrue(built.err().contains("a.mdx:10:1: error: <Exercise> cannot check a reader: its model answer's rows were not "
+                + "verified (the error at the answer or its case says why)"), built::toString);
+        assertFalse(built.err().contains("needs the model answer's rows"), built::toString);
     }
 }

@@ -178,7 +178,7 @@ class LessonExerciseMistakesTest {
 
     private static final Pattern ERROR = Pattern.compile("^.*?content/([\\w-]+)\\.md:(\\d+):\\d+: error: (.*)$", Pattern.MULTILINE);
     /** Said of an exercise whose answer failed on some data set: its rows are then not a verified result either. */
-    private static final String SECONDARY = "<Exercise> needs the model answer's rows";
+    private static final String SECONDARY = "<Exercise> cannot check a reader: its model answer's rows were not verified";
     /** An exercise's cases: each ```sql case=NAME fence and the ```rows after it. */
     private static final Pattern CASES = Pattern.compile("```sql case=\"[^\"]*\"[^\\n]*\\n.*?^```\\n\\n```rows\\n.*?^```\\n\\n",
             Pattern.MULTILINE | Pattern.DOTALL);

@@ -34,6 +34,7 @@ final class ComponentAssembler {
     /** A verified data set of the answer (```sql case=NAME), which code.ftlh marks: not a second answer. */
     private static final Pattern VERIFIED_CASE = Pattern.compile("<figure class=\"code-block\\b[^\"]*\\bverified\" data-language=\"sql\" data-kensho-case=");
     private static final Pattern COMPARED_ROWS = Pattern.compile("<figure class=\"code-block expected-rows verified\"");
+    private static final Pattern ANY_ROWS = Pattern.compile("<figure class=\"code-block expected-rows[ \"]");
 
     private final Theme theme;
     private final Function<String, String> inlineMarkdown;
@@ -101,8 +102,11 @@ final class ComponentAssembler {
         String problem = !slots.containsKey("answer") ? "has no model answer: put it in <Fragment slot=\"answer\">, as a ```sql fence "
                 + "followed by the ```rows it returns"
                 : snippets != 1 ? "needs exactly one verified ```sql fence in its answer slot, and it has " + snippets
-                : !COMPARED_ROWS.matcher(answer).find() ? "needs the model answer's rows: write a ```rows fence right after its ```sql fence, "
+                : !ANY_ROWS.matcher(answer).find() ? "needs the model answer's rows: write a ```rows fence right after its ```sql fence, "
                 + "so that the build compares them and the reader is checked against the build's result"
+                // Written, but the answer (or a case before it) failed, which is reported at its own line.
+                : !COMPARED_ROWS.matcher(answer).find() ? "cannot check a reader: its model answer's rows were not verified (the error "
+                + "at the answer or its case says why)"
                 : null;
         if (problem != null) {
             throw new Theme.ThemeException(Diagnostic.at(document.page().displayPath(), tag.line(), 1, "<Exercise> " + problem, null));
