@@ -215,6 +215,26 @@ class CacheIntegrityTest {
         }
     }
 
+    /**
+     * A run's marks name the one server version that ran it: an entry verified on another version (an image tag such as
+     * postgres:18 that moved from 18.5 to 18.6, a server behind a URL that was upgraded) is run again, not shown under
+     * the version this build started.
+     */
+    @Test
+    void anEntryVerifiedOnAnotherServerVersionRunsAgainUnderTheVersionItIsShownWith() throws Exception {
+        TestSite site = new TestSite(temp).page("index.md", TRUE_CLAIM);
+        assertEquals(0, run(site).status());
+        resign(site, payload -> payload.replace("\"serverVersion\":\"18.6\"", "\"serverVersion\":\"18.5\""));
+        site.page("other.md", TestSite.source("Other", "\n```sql\nSELECT 2 AS two;\n```\n"));
+
+        TestSite.Run second = run(site);
+        assertEquals(0, second.status(), second::toString);
+        String started = second.out().lines().filter(line -> line.startsWith("Kensho: PostgreSQL ")).findFirst().orElseThrow();
+        assertTrue(started.startsWith("Kensho: PostgreSQL 18.6 via embedded"), second::toString);
+        assertFalse(started.contains("from the cache"), "the entry verified on 18.5 was shown as 18.6's: " + started);
+        assertFalse(Files.readString(site.out.resolve("index.html")).contains("18.5"));
+    }
+
     @Test
     void aSignedEntryOlderThanADayIsNotUsed() throws Exception {
         // Red team: a page reading the clock in a way the detector misses would keep its mark for ever; a day at most now.

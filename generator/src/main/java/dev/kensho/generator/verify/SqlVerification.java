@@ -72,6 +72,8 @@ public final class SqlVerification {
         List<MarkdownDocument> toRun = new ArrayList<>();
         String cachedVersion = null;
         String cachedServer = null;
+        // Page → the server version its cache entry was verified on: a run's marks name one version, so they must agree.
+        Map<String, String> cachedOn = new HashMap<>();
         for (MarkdownDocument document : withSql) {
             String page = document.page().relativePath();
             results.put(page, null); // keeps document order
@@ -84,6 +86,7 @@ public final class SqlVerification {
                 clock(document, hit.get().verifiedAt(), checkedAt);
                 cachedVersion = hit.get().serverVersion();
                 cachedServer = hit.get().serverDescription();
+                cachedOn.put(page, cachedVersion);
             } else {
                 toRun.add(document);
             }
@@ -92,7 +95,8 @@ public final class SqlVerification {
         if (ignored != null) {
             log.accept(ignored);
         }
-        if (toRun.isEmpty()) {
+        boolean oneVersion = new HashSet<>(cachedOn.values()).size() <= 1;
+        if (toRun.isEmpty() && oneVersion) {
             log.accept("Kensho: all " + withSql.size() + " page(s) with SQL unchanged since PostgreSQL " + cachedVersion
                     + " verified them; outcomes from the cache, no PostgreSQL server started");
             return new VerificationRun("cache", "every page unchanged", cachedVersion, cachedServer, Duration.ZERO, results, fromCache,
@@ -105,6 +109,18 @@ public final class SqlVerification {
         Verifier verifier = session.acquire(choice, settings);
         try {
             Duration start = Duration.ofNanos(System.nanoTime() - t0);
+            // An entry verified on another version of the server (an image tag or a server behind a URL that moved on) is
+            // run again: the build's marks name the version that ran it.
+            for (MarkdownDocument document : withSql) {
+                String page = document.page().relativePath();
+                String on = cachedOn.get(page);
+                if (on != null && !on.equals(verifier.serverVersion())) {
+                    fromCache.remove(page);
+                    checkedAt.remove(page);
+                    results.put(page, null);
+                    toRun.add(document);
+                }
+            }
             log.accept("Kensho: PostgreSQL " + verifier.serverVersion() + " via " + choice.provider().name() + " ("
                     + choice.fullReason() + "): " + verifier.serverDescription()
                     + (starting ? ", ready in " + start.toMillis() + " ms" : ", kept running")
