@@ -120,6 +120,10 @@ final class KenshoSettingsReaders {
                 || isKenshos(lower, claimsPlans)) {
             return new Read(lower, 0);
         }
+        if (lower.equals("version")) {
+            // Named where the text calls it, version(); a tree names the function only (SQL built at run time, a view's).
+            return new Read(lower, 0, ServerWideReaders.Shared.ENVIRONMENT);
+        }
         List<Token> tokens = SqlLexer.tokens("\"" + lower.replace("\"", "\"\"") + "\"").stream().filter(Token::significant).toList();
         ServerWideReaders.Shared shared = tokens.size() == 1 ? ServerWideReaders.at(tokens, 0) : null;
         return shared == null ? null : new Read(lower, 0, shared);

@@ -162,13 +162,20 @@ final class ServerWideReaders {
             "io_method", "session_authorization",
             // The collations initdb imported from the machine (machinesCollation), and the ICU they come from: the build's
             // server links an ICU of Unicode 10, PGlite one of Unicode 16, so even ICU's root collation orders otherwise.
-            "pg_collation", "to_regcollation", "regcollation", "icu_unicode_version");
+            "pg_collation", "to_regcollation", "regcollation", "icu_unicode_version",
+            // How the server was built and started, which the playground's differs in (red team helper-84): its workers
+            // (PGlite has none), the extensions installed beside it, its SSL library, its log's time zone, and the
+            // temp_file_limit Kensho gives the page (a superuser's setting, never a page's).
+            "max_worker_processes", "pg_available_extensions", "pg_available_extension_versions", "ssl_library", "log_timezone",
+            "temp_file_limit");
     /**
      * Settings whose names are everyday words (a page's column may be called port): refused where they are a setting's name
      * (a string holding only the name, as current_setting and pg_settings take it, or after SHOW), and version() where it
      * is called (the build's compiler and platform).
      */
-    private static final Set<String> ENVIRONMENT_WORDS = Set.of("port", "fsync");
+    private static final Set<String> ENVIRONMENT_WORDS = Set.of("port", "fsync",
+            // A page may SET these (plans without parallel workers); what the server started with is read only where named.
+            "max_parallel_workers", "max_parallel_workers_per_gather", "max_parallel_maintenance_workers");
 
     private static boolean paced(String name) {
         return PACED.contains(name) || PACED_PREFIXES.stream().anyMatch(name::startsWith);

@@ -3,6 +3,9 @@ package dev.kensho.sqlchecks.execution;
 import dev.kensho.sqlchecks.model.PageResult;
 import org.junit.jupiter.api.Test;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 /**
  * Red team (h-red, findings 3 and 4): claims that something other than the page's SQL made true. The per-table statistics
  * show what the session had flushed by then (at most once a second), so a claim held at Kensho's pace and not at a
@@ -65,6 +68,30 @@ class RunEnvironmentGateTest extends VerifierFixture {
         assertPassed(page().add("", "CREATE TABLE srv (port int);\nINSERT INTO srv VALUES (5432);")
                 .add("", "SELECT port FROM srv;", " port\n------\n 5432\n").last());
         assertPassed(page().add("", "SELECT current_setting('server_version_num')::int / 10000 AS major;", " major\n-------\n    18\n").last());
+    }
+
+    /**
+     * Red team (helper-84, finding 2): how the server was built and started, where the playground's differs: its worker
+     * processes (PGlite has none), the extensions beside it, the temp_file_limit Kensho gives a page, version() called by
+     * SQL built at run time. A page may still SET the planner's parallel settings.
+     */
+    @Test
+    void theServersWorkersExtensionsAndVersionCannotBeClaimedByAnyName() throws Exception {
+        ServerWideReaders.Shared env = ServerWideReaders.Shared.ENVIRONMENT;
+        TestPage.assertRefused(refused("max_parallel_workers_per_gather", "page.md:1:24", env), "page.md:1:24",
+                page().add("", "SELECT current_setting('max_parallel_workers_per_gather')::int > 0 AS p;", " p\n---\n t\n").last());
+        TestPage.assertRefused(refused("max_worker_processes", "page.md:1:6", env), "page.md:1:6",
+                page().add("result", "SHOW max_worker_processes;").last());
+        TestPage.assertRefused(refused("pg_available_extensions", "page.md:1:34", env), "page.md:1:34",
+                page().add("", "SELECT count(*) > 1 AS many FROM pg_available_extensions;", " many\n------\n t\n").last());
+        TestPage.assertRefused(refused("temp_file_limit", "page.md:1:24", env), "page.md:1:24",
+                page().add("result", "SELECT current_setting('temp_file_limit') AS l;").last());
+        PageResult built = page().add("", "CREATE TABLE v (s text);\nDO $$ BEGIN EXECUTE 'INSERT INTO v SELECT split_part(ver' "
+                + "|| 'sion(), '' '', 1)'; END $$;").add("", "SELECT s FROM v;", "     s\n------------\n PostgreSQL\n").run();
+        assertFalse(built.outcomes().get(1).passed(), "version() built at run time");
+        assertTrue(built.outcomes().get(1).failure().message().startsWith("this claim cannot be checked: the page reads " + env.what
+                + " (version, read by a statement the page built at run time"), built.outcomes().get(1).failure().message());
+        assertPassed(page().add("", "SET max_parallel_workers_per_gather = 0;\nSELECT 1 AS one;", " one\n-----\n   1\n").last());
     }
 
     /**
