@@ -330,4 +330,53 @@ class ExerciseCasesTest {
                 + "verified (the error at the answer or its case says why)"), built::toString);
         assertFalse(built.err().contains("needs the model answer's rows"), built::toString);
     }
+    /**
+     * Red team helper-84, finding 1: what a case leaves in the session that a rollback does not undo, and that the snippets
+     * after it would see where a reader's run (which never runs a case) does not: the seed of random(), a session's
+     * advisory lock, a prepared statement made again under its name, an open cursor moved, the tables' files and cached
+     * plans under a later plan claim.
+     */
+    @Test
+    void aCaseMayLeaveNothingInTheSessionThatTheSnippetsAfterItWouldSee() throws Exception {
+        TestSite.Run seed = new TestSite(temp.resolve("seed")).page("a.mdx", storing("a seed",
+                "INSERT INTO t VALUES (3, 'paid'); SELECT setseed(0.25);")).check();
+        assertEquals(1, seed.status(), seed::toString);
+        assertTrue(seed.err().contains("a.mdx:28:1: error: case \"a seed\" calls setseed(), whose effect on the session (a "
+                + "sequence's value, currval, the seed of random(), a session's advisory lock) outlives Kensho's rollback, and a "
+                + "reader never runs a case before the snippets after it; give explicit values"), seed::toString);
+        TestSite.Run lock = new TestSite(temp.resolve("lock")).page("a.mdx", storing("a lock",
+                "INSERT INTO t VALUES (3, 'paid'); DO $$ BEGIN EXECUTE 'SELECT pg_advisory_' || 'lock(2)'; END $$;")).check();
+        assertEquals(1, lock.status(), lock::toString);
+        assertTrue(lock.err().contains("a.mdx:28:1: error: case \"a lock\" leaves the session changed after Kensho's rollback "
+                + "(advisory locks before: [], after: [0/2/1 ExclusiveLock]), so the page after it would not run as in the reader's "
+                + "browser; a case may leave nothing a rollback does not undo"), lock::toString);
+        // Locked and unlocked again: nothing left, and still refused, by the call the server's tree shows.
+        TestSite.Run unlocked = new TestSite(temp.resolve("unlocked")).page("a.mdx", storing("unlocked",
+                "INSERT INTO t VALUES (3, 'paid'); DO $$ BEGIN EXECUTE 'SELECT pg_advisory_unlock_' || 'all()'; END $$;")).check();
+        assertEquals(1, unlocked.status(), unlocked::toString);
+        assertTrue(unlocked.err().contains("a.mdx:28:1: error: case \"unlocked\" calls pg_advisory_unlock_all(), whose effect"),
+                unlocked::toString);
+        TestSite.Run prepared = new TestSite(temp.resolve("prepared")).page("a.mdx", storing("prepared again",
+                "INSERT INTO t VALUES (3, 'paid'); DO $$ BEGIN EXECUTE 'DEALLOCATE q'; EXECUTE 'PREPARE q AS SELECT 2 AS v'; END $$;")
+                .replace("INSERT INTO t VALUES (1, 'paid'), (2, 'paid');", "INSERT INTO t VALUES (1, 'paid'), (2, 'paid'); PREPARE q AS SELECT 1 AS v;"))
+                .check();
+        assertEquals(1, prepared.status(), prepared::toString);
+        assertTrue(prepared.err().contains("a.mdx:28:1: error: case \"prepared again\" leaves the session changed after Kensho's "
+                + "rollback (prepared statements before: [q: PREPARE q AS SELECT 1 AS v; {}], after: [q: PREPARE q AS SELECT 2 AS v {}])"),
+                prepared::toString);
+        TestSite.Run cursor = new TestSite(temp.resolve("cursor")).page("a.mdx", storing("a cursor", "INSERT INTO t VALUES (3, 'paid');")
+                .replace("INSERT INTO t VALUES (1, 'paid'), (2, 'paid');",
+                        "INSERT INTO t VALUES (1, 'paid'), (2, 'paid'); BEGIN; DECLARE c CURSOR WITH HOLD FOR SELECT id FROM t; COMMIT;"))
+                .check();
+        assertEquals(1, cursor.status(), cursor::toString);
+        assertTrue(cursor.err().contains("a.mdx:28:1: error: case \"a cursor\" runs while the page holds the cursor(s) c open; a "
+                + "case may move one"), cursor::toString);
+        TestSite.Run plan = new TestSite(temp.resolve("plan")).page("a.mdx", page(TWO_CASES)
+                + "\n```sql explain\nSELECT count(*) AS n FROM t;\n```\n").check();
+        assertEquals(1, plan.status(), plan::toString);
+        assertTrue(plan.err().contains("error: plan claims cannot be checked: the exercise case at "), plan::toString);
+        assertTrue(plan.err().contains("a.mdx:28:1 ran on this page's database before it, and what its rolled-back rows left in the "
+                + "tables' files and the plans it cached are not in a reader's run, which never runs a case; claim the plan before "
+                + "the exercise"), plan::toString);
+    }
 }

@@ -97,6 +97,8 @@ final class ScriptRunner {
     private final TreeReads.Catalog treeCatalog;
     /** Every name the page's snippets run so far spell ({@link KenshoSettingsReaders#scan}). */
     private final java.util.Set<String> spelled = new java.util.HashSet<>();
+    /** The first exercise case run on the page's database, or null: its rolled-back rows stay in the tables' files. */
+    private Snippet caseRan;
     /** A read's offset when the server's parse trees showed it rather than the text ({@link TreeReads}). */
     private static final int RUN_TIME = -1;
     /** Whether the page stopped being checkable because a statement's parse tree was not reported. */
@@ -551,10 +553,16 @@ final class ScriptRunner {
         List<String> before;
         try {
             before = sessionState();
+            if (!before.get(2).isEmpty()) {
+                return caseFailure(dataSet, "runs while the page holds the cursor(s) " + before.get(2) + " open; a case may move "
+                        + "one, and neither Kensho's rollback nor anything Kensho can read tells, so the snippets after it could "
+                        + "fetch otherwise than in a reader's run: close it before the exercise");
+            }
             executeOwn("BEGIN");
         } catch (SQLException e) {
             return caseFailure(dataSet, "could not be started: " + e.getMessage());
         }
+        caseRan = caseRan != null ? caseRan : dataSet;
         SnippetRun dataRun = new SnippetRun(-1, dataSet.with(Directives.NONE, null), List.of(), null);
         SnippetRun answerRun = new SnippetRun(-1, answer.with(answer.directives().rowsOnly(), dataSet.expectedRows()), List.of(), null);
         Outcome data;
@@ -595,11 +603,20 @@ final class ScriptRunner {
                 if (!before.get(i).equals(after.get(i))) {
                     return caseFailure(dataSet, "leaves the session changed after Kensho's rollback (" + SESSION_STATE_NAMES.get(i)
                             + " before: [" + before.get(i) + "], after: [" + after.get(i) + "]), so the page after it would not run as "
-                            + "in the reader's browser; give explicit values instead of a sequence's");
+                            + "in the reader's browser; " + (i == 0 ? "give explicit values instead of a sequence's"
+                            : "a case may leave nothing a rollback does not undo"));
                 }
             }
         } catch (SQLException e) {
             return caseFailure(dataSet, "could not be checked: " + e.getMessage());
+        }
+        List<ParseCapture> caseParsed = new ArrayList<>(dataRun.parsed);
+        caseParsed.addAll(answerRun.parsed);
+        String effect = sessionEffect(dataSet.sql(), caseParsed);
+        if (effect != null) {
+            return caseFailure(dataSet, "calls " + effect + "(), whose effect on the session (a sequence's value, currval, the "
+                    + "seed of random(), a session's advisory lock) outlives Kensho's rollback, and a reader never runs a case "
+                    + "before the snippets after it; give explicit values");
         }
         Failure unchecked = caseReads(dataSet, dataRun, answerRun, run.results(), claimsPlans);
         if (unchecked != null) {
@@ -611,13 +628,50 @@ final class ScriptRunner {
 
     private static final List<String> SESSION_STATE_NAMES = List.of("sequences", "prepared statements", "cursors", "advisory locks");
 
+    /**
+     * Functions whose effect outlives a rollback in the session (red team helper-84): a sequence's value and the session's
+     * currval and lastval, the seed of random(), session-level advisory locks. A reader never runs a case before the
+     * snippets after it, so a case that calls one leaves the build's session otherwise than theirs.
+     */
+    private static final java.util.Set<String> SESSION_EFFECTS = java.util.Set.of("nextval", "setval", "setseed", "random",
+            "random_normal", "pg_advisory_lock", "pg_advisory_lock_shared", "pg_try_advisory_lock", "pg_try_advisory_lock_shared",
+            "pg_advisory_unlock", "pg_advisory_unlock_shared", "pg_advisory_unlock_all");
+
+    private static final java.util.regex.Pattern CALL = java.util.regex.Pattern.compile("([A-Za-z_][A-Za-z_0-9]*)\"?\\s*\\(");
+
+    /**
+     * The first function of {@link #SESSION_EFFECTS} the case's text calls (a function's body it defines included) or its
+     * trees call (SQL built at run time, a column's default), or null.
+     */
+    private String sessionEffect(String text, List<ParseCapture> parsed) {
+        java.util.regex.Matcher call = CALL.matcher(text);
+        while (call.find()) {
+            String name = call.group(1).toLowerCase(java.util.Locale.ROOT);
+            if (SESSION_EFFECTS.contains(name)) {
+                return name;
+            }
+        }
+        for (ParseCapture capture : parsed) {
+            for (long function : capture.seen().allFunctions()) {
+                String name = treeCatalog.functions().get(function);
+                if (name != null && SESSION_EFFECTS.contains(name)) {
+                    return name;
+                }
+            }
+        }
+        return null;
+    }
+
     /** What a rollback leaves as it was: sequences' values, prepared statements, open cursors, session-level advisory locks. */
     private List<String> sessionState() throws SQLException {
         ResultTable table = executeOwn("SELECT (SELECT pg_catalog.string_agg(format('%I.%I=%s', schemaname, sequencename, last_value), ', '"
                 + " ORDER BY schemaname, sequencename) FROM pg_catalog.pg_sequences),"
-                + " (SELECT pg_catalog.string_agg(name, ', ' ORDER BY name) FROM pg_catalog.pg_prepared_statements),"
+                + " (SELECT pg_catalog.string_agg(format('%s: %s %s', name, statement, parameter_types), ', ' ORDER BY name)"
+                + " FROM pg_catalog.pg_prepared_statements),"
                 + " (SELECT pg_catalog.string_agg(name, ', ' ORDER BY name) FROM pg_catalog.pg_cursors),"
-                + " (SELECT pg_catalog.count(*)::text FROM pg_catalog.pg_locks WHERE locktype = 'advisory' AND pid = pg_catalog.pg_backend_pid())");
+                + " (SELECT pg_catalog.string_agg(format('%s/%s/%s %s', classid, objid, objsubid, mode), ', '"
+                + " ORDER BY classid, objid, objsubid, mode) FROM pg_catalog.pg_locks WHERE locktype = 'advisory'"
+                + " AND pid = pg_catalog.pg_backend_pid())");
         List<String> row = table.rows().get(0);
         return row.stream().map(v -> v == null ? "" : v).toList();
     }
@@ -1002,6 +1056,11 @@ final class ScriptRunner {
             }
             if (captureProblem != null) {
                 return fail("plan claims cannot be checked: " + captureProblem, null, null);
+            }
+            if (caseRan != null) {
+                return fail("plan claims cannot be checked: the exercise case at " + caseRan.location() + " ran on this page's "
+                        + "database before it, and what its rolled-back rows left in the tables' files and the plans it cached "
+                        + "are not in a reader's run, which never runs a case; claim the plan before the exercise", null, null);
             }
             if (cachedPlansOf != null) {
                 return fail("plan claims cannot be checked: the " + (cachedPlansOf.directives().setup() ? "setup" : "hidden")
