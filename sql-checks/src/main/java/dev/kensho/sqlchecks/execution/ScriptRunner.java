@@ -512,6 +512,23 @@ final class ScriptRunner {
                 || shared == ServerWideReaders.Shared.ENVIRONMENT;
     }
 
+    /** A parallel plan's node in an EXPLAIN's text, as the text and JSON, YAML or XML formats show it. */
+    private static final java.util.regex.Pattern PARALLEL = java.util.regex.Pattern.compile(
+            "Gather Merge|Gather|Workers Planned|Parallel (?:Seq|Index|Bitmap|Hash|Append)[A-Za-z ]*|\"?Parallel.Aware\"?[:>]\\s*\"?true");
+
+    /** The first parallel node an EXPLAIN's rows show (a Gather, a parallel scan), or null. */
+    private static String parallelNode(ResultTable explained) {
+        for (List<String> row : explained.rows()) {
+            for (String cell : row) {
+                java.util.regex.Matcher m = cell == null ? null : PARALLEL.matcher(cell);
+                if (m != null && m.find()) {
+                    return m.group().trim();
+                }
+            }
+        }
+        return null;
+    }
+
     /** Transaction control a data set may not hold: it runs inside the transaction Kensho rolls back. */
     private static final java.util.Set<String> TRANSACTION_CONTROL = java.util.Set.of("begin", "start", "commit", "end", "rollback",
             "abort", "savepoint", "release", "prepare");
@@ -877,6 +894,13 @@ final class ScriptRunner {
             boolean explain = SqlLexer.firstWord(last.text(), standardConformingStrings()).equals("explain");
             if (!explain) {
                 return null;
+            }
+            String parallel = parallelNode(results.get(results.size() - 1));
+            if (parallel != null) {
+                assertions.add(new Assertion("parallel-plan", Map.of("node", parallel), "a plan without parallel workers", false));
+                return fail("the rows are an EXPLAIN, a plan claim, and a reader's run cannot give it: the plan has " + parallel
+                        + ", and the browser's PostgreSQL (PGlite) starts no worker processes, so its plans have none. Claim the plan "
+                        + "a reader gets: SET max_parallel_workers_per_gather = 0 in a visible snippet before it", null, null);
             }
             List<String> unseen = plannerInputs.hidden(standing);
             if (unseen.isEmpty()) {

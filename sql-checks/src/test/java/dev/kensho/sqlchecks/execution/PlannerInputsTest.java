@@ -51,6 +51,37 @@ class PlannerInputsTest extends VerifierFixture {
         assertEquals("rows differ (in order, because the query has ORDER BY)", outcome.failure().message());
     }
 
+    /**
+     * Red team helper-84: the build's stock server plans with parallel workers, the browser's PGlite starts none, so an
+     * EXPLAIN shown as rows with a Gather holds only on the build's server. With the parallel plan turned off in a visible
+     * snippet, the plan is a reader's.
+     */
+    @Test
+    void anExplainAsRowsWithAParallelPlanFailsAndOneWithoutPasses() throws Exception {
+        String big = "CREATE TABLE big AS SELECT g AS id FROM generate_series(1, 2000000) g;\nANALYZE big;";
+        String plan = """
+                                 QUERY PLAN
+                --------------------------------------------
+                 Finalize Aggregate
+                   ->  Gather
+                         Workers Planned: 2
+                         ->  Partial Aggregate
+                               ->  Parallel Seq Scan on big
+                """;
+        Outcome parallel = TestPage.on(verifier).add("", big).add("", "EXPLAIN (COSTS OFF) SELECT count(*) FROM big;", plan).last();
+        assertEquals("the rows are an EXPLAIN, a plan claim, and a reader's run cannot give it: the plan has Gather, and the "
+                + "browser's PostgreSQL (PGlite) starts no worker processes, so its plans have none. Claim the plan a reader gets: "
+                + "SET max_parallel_workers_per_gather = 0 in a visible snippet before it", parallel.failure().message());
+        Outcome serial = TestPage.on(verifier).add("", big + "\nSET max_parallel_workers_per_gather = 0;")
+                .add("", "EXPLAIN (COSTS OFF) SELECT count(*) FROM big;", """
+                          QUERY PLAN
+                        ---------------------
+                         Aggregate
+                           ->  Seq Scan on big
+                        """).last();
+        assertEquals(null, serial.failure(), () -> serial.failure().message());
+    }
+
     @Test
     void aHiddenPlannerSettingBesideDisplaySettingsStillFailsAnExplainAsRows() throws Exception {
         Outcome outcome = TestPage.on(verifier).add("setup hidden", DISPLAY + " SET enable_seqscan = off;").add("", QUERY, """
