@@ -459,7 +459,8 @@ final class ScriptRunner {
      * column in the rows compared. Stricter than a snippet's: nothing a data set reads is "only shown", since it may be
      * stored for the answer to return.
      */
-    private Failure caseReads(Snippet dataSet, SnippetRun data, SnippetRun answer, List<ResultTable> compared, boolean claimsPlans) {
+    private Failure caseReads(Snippet dataSet, List<ParseCapture> parsed, boolean ranUnreported, List<ResultTable> compared,
+                              boolean claimsPlans) {
         String label = "case \"" + dataSet.directives().caseName() + "\": ";
         KenshoSettingsReaders.Scan scanned = KenshoSettingsReaders.scan(dataSet.sql(), claimsPlans);
         if (scanned.read() != null) {
@@ -468,8 +469,6 @@ final class ScriptRunner {
             return new Failure(label + cannotBeChecked(read, ", at " + at, false, claimsPlans), null, at, dataSet.lineAt(read.offset()),
                     null, null);
         }
-        List<ParseCapture> parsed = new ArrayList<>(data.parsed);
-        parsed.addAll(answer.parsed);
         List<TreeReads.Seen> seen = parsed.stream().map(ParseCapture::seen).toList();
         java.util.Set<String> names = new java.util.HashSet<>(spelled);
         names.addAll(scanned.spelled());
@@ -483,7 +482,7 @@ final class ScriptRunner {
                     built.shared());
         } else if (judged != null) {
             read = new KenshoSettingsReaders.Read(judged.what() + where, RUN_TIME, judged.shared());
-        } else if (data.failedUnreported || answer.failedUnreported || parsed.stream().anyMatch(ParseCapture::blind)) {
+        } else if (ranUnreported || parsed.stream().anyMatch(ParseCapture::blind)) {
             read = new KenshoSettingsReaders.Read("a statement of the case at " + dataSet.location() + " ran unreported: "
                     + ParseCapture.SILENCED, RUN_TIME, null);
             untold = true;
@@ -635,7 +634,8 @@ final class ScriptRunner {
                     + "seed of random(), a session's advisory lock) outlives Kensho's rollback, and a reader never runs a case "
                     + "before the snippets after it; give explicit values");
         }
-        Failure unchecked = caseReads(dataSet, dataRun, answerRun, run.results(), claimsPlans);
+        Failure unchecked = caseReads(dataSet, caseParsed, dataRun.failedUnreported || answerRun.failedUnreported, run.results(),
+                claimsPlans);
         if (unchecked != null) {
             return new Outcome(dataSet, Outcome.Status.FAILED, unchecked, run.results(), run.assertions(), null, null, run.duration());
         }
