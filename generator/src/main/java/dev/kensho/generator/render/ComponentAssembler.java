@@ -104,8 +104,9 @@ final class ComponentAssembler {
                 : snippets != 1 ? "needs exactly one verified ```sql fence in its answer slot, and it has " + snippets
                 : !ANY_ROWS.matcher(answer).find() ? "needs the model answer's rows: write a ```rows fence right after its ```sql fence, "
                 + "so that the build compares them and the reader is checked against the build's result"
-                // Written, but the answer (or a case before it) failed, which is reported at its own line.
-                : !COMPARED_ROWS.matcher(answer).find() ? "cannot check a reader: its model answer's rows were not verified (the error "
+                // Written, but the answer or one of its cases failed, which is reported at its own line: every rows fence of the
+                // answer slot (the answer's, each case's) must be verified, since the reader is judged on each.
+                : COMPARED_ROWS.matcher(answer).results().count() < ANY_ROWS.matcher(answer).results().count() ? "cannot check a reader: its model answer's rows were not verified (the error "
                 + "at the answer or its case says why)"
                 : null;
         if (problem != null) {

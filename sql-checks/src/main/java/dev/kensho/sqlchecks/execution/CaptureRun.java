@@ -102,10 +102,25 @@ final class CaptureRun {
 
     /**
      * A question the real run could not ask (it has no connection of Kensho's): a plan claim's catalog look-up right after
-     * snippet {@code snippet} ({@code plan}), or the {@code release}-th look for sequences of scenario {@code snippet}
-     * (1 for its first; {@code plan} null). Each is asked on a replay of its own that stops right after it.
+     * snippet {@code snippet} ({@code plan}), the {@code release}-th look for sequences of scenario {@code snippet} (1 for
+     * its first; {@code plan} null), or ({@code cases}) what the model answer at {@code snippet} returns on each of its
+     * exercise's data sets. Each is asked on a replay of its own that stops right after the snippet.
      */
-    record Question(int snippet, PlanVerdict.Pending plan, int release) {
+    record Question(int snippet, PlanVerdict.Pending plan, int release, boolean cases) {
+
+        Question(int snippet, PlanVerdict.Pending plan, int release) {
+            this(snippet, plan, release, false);
+        }
+    }
+
+    /**
+     * A case as the real run leaves it: not run. A reader's run never runs a case before the snippets after it, so the real
+     * run runs none; its replay ({@link #questions}) gives its outcome, or {@link #answered} says why it could not.
+     */
+    static Outcome caseWaiting(Snippet dataSet) {
+        return new Outcome(dataSet, Outcome.Status.SKIPPED, new Failure("case \"" + dataSet.directives().caseName() + "\" was not "
+                + "run: a case runs on a replay of the page of its own, and none answered", null, dataSet.location(),
+                dataSet.lineAt(0), null, null), List.of(), List.of(), null, null, java.time.Duration.ZERO);
     }
 
     /**
@@ -139,9 +154,13 @@ final class CaptureRun {
      * column or a partition, shadow an index's name). "Ended alike" cannot prove two catalogs equal; a replay with nothing of
      * Kensho's before its one question makes it unnecessary.
      */
-    static List<Question> questions(List<Outcome> real, Map<Integer, PlanVerdict.Pending> plans, Map<Integer, Integer> sequences) {
+    static List<Question> questions(List<Outcome> real, Map<Integer, PlanVerdict.Pending> plans, Map<Integer, Integer> sequences,
+                                    Set<Integer> caseAnswers) {
         List<Question> questions = new ArrayList<>();
         for (int index : RunOrder.of(RestoreProof.snippets(real))) {
+            if (caseAnswers.contains(index)) {
+                questions.add(new Question(index, null, 0, true));
+            }
             if (plans.containsKey(index)) {
                 questions.add(new Question(index, plans.get(index), 0));
             }
@@ -167,7 +186,9 @@ final class CaptureRun {
         for (Answer answer : answers) {
             int index = answer.question().snippet();
             Outcome o = into.get(index);
-            if (answer.question().plan() != null) {
+            if (answer.question().cases()) {
+                casesAnswered(real, realTrace, answered, answer);
+            } else if (answer.question().plan() != null) {
                 if (!real.get(index).passed()) {
                     continue; // a claim the real run failed after its plan (a gate) stays failed for that reason, on every run
                 }
@@ -222,11 +243,74 @@ final class CaptureRun {
     }
 
     /**
+     * An exercise's cases as their replay ran them ({@code answer}), into {@code answered}: the replay's outcome of each case
+     * when it reached the model answer as the real run did; otherwise each case fails, saying why. The replay ran the
+     * answer again after its cases, as a reader's browser does before it compares the reader's result with the verified
+     * one: when the answer's own claim no longer held there, a case left something a rollback does not undo, and the last
+     * case fails saying so (a reader typing the model answer would be told it is wrong).
+     */
+    private static void casesAnswered(List<Outcome> real, RunTrace realTrace, List<Outcome> answered, Answer answer) {
+        int index = answer.question().snippet();
+        List<Integer> cases = new ArrayList<>();
+        for (int c = index + 1; c < real.size() && real.get(c).snippet().directives().caseName() != null; c++) {
+            cases.add(c);
+        }
+        if (!real.get(index).passed()) {
+            for (int c : cases) {
+                Snippet dataSet = real.get(c).snippet();
+                answered.set(c, new Outcome(dataSet, Outcome.Status.SKIPPED, new Failure("not run: its model answer at "
+                        + real.get(index).snippet().location() + " failed", null, dataSet.location(), dataSet.lineAt(0), null, null),
+                        List.of(), List.of(), null, null, java.time.Duration.ZERO));
+            }
+            return;
+        }
+        // Reached as the real run did when every snippet before the answer ended alike, as a scenario's state is taken
+        // (recorded): the cases' rows are checked on the replay itself, so no answer here stands for the real run's catalog,
+        // and the server's parse trace is not compared (a trigger's statements parsed again after a cache invalidation, which
+        // moves with autovacuum, would make an unchanged page's exercise fail at random).
+        String apart = answer.unasked() != null ? answer.unasked() : apart(real, null, answer, index, null);
+        if (apart != null) {
+            for (int c : cases) {
+                Outcome o = real.get(c);
+                answered.set(c, failed(o, List.of(), "case \"" + o.snippet().directives().caseName() + "\" cannot be checked: a case "
+                        + "runs on a replay of the page that stops after its model answer, never in the run whose marks the page "
+                        + "shows, and the replay did not reach the answer as that run did (" + apart + "); make the snippets before "
+                        + "it end the same on every run", null, null));
+            }
+            return;
+        }
+        Outcome caseFailed = null;
+        for (int c : cases) {
+            Outcome ran = answer.replay().get(c);
+            Snippet dataSet = real.get(c).snippet();
+            answered.set(c, ran != null ? ran : caseFailed != null
+                    ? new Outcome(dataSet, Outcome.Status.SKIPPED, new Failure("not run: the case at " + caseFailed.snippet().location()
+                            + " failed", null, dataSet.location(), dataSet.lineAt(0), null, null), List.of(), List.of(), null, null,
+                            java.time.Duration.ZERO)
+                    : failed(real.get(c), List.of(), "case \"" + dataSet.directives().caseName() + "\" cannot be checked: its replay "
+                            + "stopped before it", null, null));
+            caseFailed = caseFailed == null && ran != null && ran.status() == Outcome.Status.FAILED ? ran : caseFailed;
+        }
+        Outcome after = answer.replay().get(index);
+        boolean casesPassed = cases.stream().allMatch(c -> answered.get(c).passed());
+        if (casesPassed && !cases.isEmpty() && (after == null || !after.passed())) {
+            int last = cases.get(cases.size() - 1);
+            Outcome o = answered.get(last);
+            String why = after == null ? "it did not run" : after.failure() == null ? "it did not pass" : after.failure().message();
+            answered.set(last, failed(o, o.assertions(), "case \"" + o.snippet().directives().caseName() + "\": after the cases, "
+                    + "the model answer no longer holds its claim (" + why + "); a reader's browser runs the answer after its cases, "
+                    + "so a reader typing the model answer would be told it is wrong: a case may leave nothing a rollback does not "
+                    + "undo (a sequence's value, a prepared statement, a cursor's position, the seed of random())", null, null));
+        }
+    }
+
+    /**
      * Null when {@code replay} reached snippet {@code index} as the real run did: every snippet before it in run order ended
      * alike, and (unless {@code valuesMayDiffer} is null) it too, alike ({@code false}) or but for its values ({@code
      * true}); otherwise why not. The asking snippet's own values may differ (a now() in its rows) without its catalog
      * differing: a plan claim's statement is a query or DML, so its statements ran alike when they ended alike and returned
-     * the same columns and as many rows. What it cannot tell apart is DDL whose effect depends on such a value.
+     * the same columns and as many rows. What it cannot tell apart is DDL whose effect depends on such a value. With a null
+     * {@code realTrace} what the server parsed is not compared, only how each snippet ended.
      */
     private static String apart(List<Outcome> real, RunTrace realTrace, Answer answer, int index, Boolean valuesMayDiffer) {
         List<Outcome> replay = answer.replay();
@@ -250,7 +334,7 @@ final class CaptureRun {
             if (!RestoreProof.same(real.get(i), captured)) {
                 return "the snippet at " + real.get(i).snippet().location() + " ended otherwise on the replay";
             }
-            String parsed = parsedOtherwise(realTrace, answer.trace(), real.get(i), i);
+            String parsed = realTrace == null ? null : parsedOtherwise(realTrace, answer.trace(), real.get(i), i);
             if (parsed != null) {
                 return parsed;
             }

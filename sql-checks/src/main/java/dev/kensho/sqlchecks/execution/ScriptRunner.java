@@ -97,8 +97,8 @@ final class ScriptRunner {
     private final TreeReads.Catalog treeCatalog;
     /** Every name the page's snippets run so far spell ({@link KenshoSettingsReaders#scan}). */
     private final java.util.Set<String> spelled = new java.util.HashSet<>();
-    /** The first exercise case run on the page's database, or null: its rolled-back rows stay in the tables' files. */
-    private Snippet caseRan;
+    /** The snippets (indexes) whose exercise cases wait for a replay of their own ({@link CaptureRun#questions}). */
+    private final java.util.Set<Integer> caseAnswers = new java.util.LinkedHashSet<>();
     /** A read's offset when the server's parse trees showed it rather than the text ({@link TreeReads}). */
     private static final int RUN_TIME = -1;
     /** Whether the page stopped being checkable because a statement's parse tree was not reported. */
@@ -149,7 +149,8 @@ final class ScriptRunner {
     /**
      * Makes this a capture run ({@link CaptureRun}) for one question of the real run: it runs the page as the real run did,
      * with nothing of Kensho's beside it (no connection, no look-up, no statement), up to the question's point, asks it
-     * there (a plan claim's catalog right after its snippet; a sequence look at the scenario's release), and stops after
+     * there (a plan claim's catalog right after its snippet; a sequence look at the scenario's release; an exercise's cases
+     * before its answer), and stops after
      * that snippet. Nothing a page can observe before its question tells this run from the real one but the page's own
      * nondeterminism, which {@link CaptureRun#answered} sees in the outcomes.
      */
@@ -159,11 +160,23 @@ final class ScriptRunner {
         this.kensho = kensho;
         if (question.plan() != null) {
             this.catalog = new PlanCatalog(kensho, connection);
-        } else {
+        } else if (!question.cases()) {
             this.asker = new ScenarioRunner(connection, sessions, kensho, question.release(), guard);
         }
         return this;
     }
+
+    /**
+     * Makes this the restore's proof ({@link RestoreProof}): it runs every exercise's cases where they stand, as a reader's
+     * browser does from a restored scenario state, so that their outcomes are compared with their replays' too.
+     */
+    ScriptRunner runningEveryCase() {
+        this.allCases = true;
+        return this;
+    }
+
+    /** Only on the restore's proof: every exercise's cases run where they stand ({@link #runningEveryCase}). */
+    private boolean allCases;
 
     /** Snippets (indexes) a capture run must reach; it stops after the last of them. */
     private java.util.Set<Integer> stopAfter = java.util.Set.of();
@@ -171,6 +184,11 @@ final class ScriptRunner {
     /** After {@link #run}: the plan claims that wait for the catalog, by snippet index (their outcome passed for now). */
     Map<Integer, PlanVerdict.Pending> pendingPlans() {
         return java.util.Collections.unmodifiableMap(pendingPlans);
+    }
+
+    /** After {@link #run}: the snippets (indexes) whose exercise cases wait for a replay of their own. */
+    java.util.Set<Integer> caseAnswers() {
+        return java.util.Collections.unmodifiableSet(caseAnswers);
     }
 
     /** After {@link #run}: the scenarios whose simultaneous releases asked whether the database holds a sequence, and how often. */
@@ -271,16 +289,37 @@ final class ScriptRunner {
                 failed = outcomes[index];
                 continue;
             }
-            // The cases written after this snippet: each from the state before it, so that they see what it would have seen.
+            // The cases written after this snippet. A reader's run never runs a case before the snippets after it, so neither
+            // does this run: each case runs only on a replay of its own that stops after the answer (CaptureRun.questions),
+            // from the state before the answer, as the reader's browser runs it. Here they are only read for what is wrong
+            // with them as written.
             Outcome caseFailed = null;
+            boolean runsCases = allCases || question != null && question.cases() && question.snippet() == index;
             java.util.Set<String> caseNames = new java.util.HashSet<>();
             for (int c = index + 1; c < snippets.size() && snippets.get(c).directives().caseName() != null && caseFailed == null; c++) {
                 Snippet dataSet = snippets.get(c);
-                reports.ranElsewhere(dataSet.sql());
-                outcomes[c] = !caseNames.add(dataSet.directives().caseName())
+                Outcome written = !caseNames.add(dataSet.directives().caseName())
                         ? caseFailure(dataSet, "is named twice; give each case of an answer its own name (the reader is told it by name)")
-                        : runCase(dataSet, snippet, claimsPlans);
-                caseFailed = outcomes[c].passed() ? null : outcomes[c];
+                        : caseAsWritten(dataSet, snippet);
+                if (written != null) {
+                    outcomes[c] = written;
+                } else if (runsCases) {
+                    reports.ranElsewhere(dataSet.sql());
+                    outcomes[c] = runCase(dataSet, snippet, claimsPlans);
+                } else {
+                    outcomes[c] = CaptureRun.caseWaiting(dataSet);
+                    caseAnswers.add(index);
+                }
+                caseFailed = outcomes[c].status() == Outcome.Status.FAILED ? outcomes[c] : null;
+            }
+            if (caseFailed != null && caseAnswers.remove(index)) {
+                // Nothing of this answer runs: the cases written before the failing one are not asked on a replay either.
+                for (int c = index + 1; snippets.get(c) != caseFailed.snippet(); c++) {
+                    Snippet dataSet = snippets.get(c);
+                    outcomes[c] = new Outcome(dataSet, Outcome.Status.SKIPPED, new Failure("not run: the case at "
+                            + caseFailed.snippet().location() + " failed", null, dataSet.location(), dataSet.lineAt(0), null, null),
+                            List.of(), List.of(), null, null, Duration.ZERO);
+                }
             }
             if (caseFailed != null) {
                 failed = caseFailed;
@@ -538,13 +577,10 @@ final class ScriptRunner {
     }
 
     /**
-     * Runs the model answer on one named data set: in a transaction of Kensho's, the data set's statements, then the
-     * answer's, its last result compared with the case's own rows; then the transaction is rolled back. The page goes on
-     * from the state it had, as the reader's browser does (it runs a case the same way and never replays one), so a
-     * case may leave nothing a rollback does not undo: a sequence's value, a prepared statement, a cursor, a session lock.
+     * What is wrong with a case as written, where it stands, as a failure at it, or null: told before anything runs, on every
+     * run of the page, so that the real run stops at it as the replay that would run it does.
      */
-    private Outcome runCase(Snippet dataSet, Snippet answer, boolean claimsPlans) {
-        String name = dataSet.directives().caseName();
+    private Outcome caseAsWritten(Snippet dataSet, Snippet answer) {
         if (answer.expectedRows() == null || answer.directives().caseName() != null) {
             return caseFailure(dataSet, "is a data set for the snippet right before it, which compares no rows: put the case after "
                     + "the model answer's ```sql fence and its ```rows");
@@ -555,30 +591,35 @@ final class ScriptRunner {
         for (SqlStatement statement : SqlSplitter.split(dataSet.sql(), standardConformingStrings())) {
             String first = SqlLexer.firstWord(statement.text(), standardConformingStrings());
             if (TRANSACTION_CONTROL.contains(first)) {
-                return new Outcome(dataSet, Outcome.Status.FAILED, new Failure("case \"" + name + "\": its data set runs inside a "
-                        + "transaction Kensho rolls back, so it may not control transactions (" + first.toUpperCase(java.util.Locale.ROOT)
-                        + ")", null, dataSet.locate(statement.offset()), dataSet.lineAt(statement.offset()), null, null),
-                        List.of(), List.of(), null, null, Duration.ZERO);
+                return new Outcome(dataSet, Outcome.Status.FAILED, new Failure("case \"" + dataSet.directives().caseName() + "\": its "
+                        + "data set runs inside a transaction Kensho rolls back, so it may not control transactions ("
+                        + first.toUpperCase(java.util.Locale.ROOT) + ")", null, dataSet.locate(statement.offset()),
+                        dataSet.lineAt(statement.offset()), null, null), List.of(), List.of(), null, null, Duration.ZERO);
             }
         }
         if (inTransaction()) {
             return caseFailure(dataSet, "runs in a transaction Kensho opens and rolls back, and the page has a transaction open "
                     + "here; end it before the model answer");
         }
+        return null;
+    }
+
+    /**
+     * Runs the model answer on one named data set, on a replay of the page that stops after the answer ({@link
+     * CaptureRun#questions}): in a transaction of Kensho's, the data set's statements, then the answer's, its last result
+     * compared with the case's own rows; then the transaction is rolled back. The cases of one answer run one after the
+     * other, then the answer itself, as a reader's browser runs them; what a case leaves that a rollback does not undo (a
+     * sequence's value, a prepared statement, a cursor's position) is judged by the answer's own claim after them
+     * ({@link CaptureRun#answered}), and never reaches the real run, which runs no case.
+     */
+    private Outcome runCase(Snippet dataSet, Snippet answer, boolean claimsPlans) {
+        String name = dataSet.directives().caseName();
         long started = System.nanoTime();
-        List<String> before;
         try {
-            before = sessionState();
-            if (!before.get(2).isEmpty()) {
-                return caseFailure(dataSet, "runs while the page holds the cursor(s) " + before.get(2) + " open; a case may move "
-                        + "one, and neither Kensho's rollback nor anything Kensho can read tells, so the snippets after it could "
-                        + "fetch otherwise than in a reader's run: close it before the exercise");
-            }
             executeOwn("BEGIN");
         } catch (SQLException e) {
             return caseFailure(dataSet, "could not be started: " + e.getMessage());
         }
-        caseRan = caseRan != null ? caseRan : dataSet;
         SnippetRun dataRun = new SnippetRun(-1, dataSet.with(Directives.NONE, null), List.of(), null);
         SnippetRun answerRun = new SnippetRun(-1, answer.with(answer.directives().rowsOnly(), dataSet.expectedRows()), List.of(), null);
         Outcome data;
@@ -613,27 +654,8 @@ final class ScriptRunner {
             return caseFailure(dataSet, "gives the model answer no rows, so a query that returns nothing would pass it; give it "
                     + "data the answer finds");
         }
-        try {
-            List<String> after = sessionState();
-            for (int i = 0; i < before.size(); i++) {
-                if (!before.get(i).equals(after.get(i))) {
-                    return caseFailure(dataSet, "leaves the session changed after Kensho's rollback (" + SESSION_STATE_NAMES.get(i)
-                            + " before: [" + before.get(i) + "], after: [" + after.get(i) + "]), so the page after it would not run as "
-                            + "in the reader's browser; " + (i == 0 ? "give explicit values instead of a sequence's"
-                            : "a case may leave nothing a rollback does not undo"));
-                }
-            }
-        } catch (SQLException e) {
-            return caseFailure(dataSet, "could not be checked: " + e.getMessage());
-        }
         List<ParseCapture> caseParsed = new ArrayList<>(dataRun.parsed);
         caseParsed.addAll(answerRun.parsed);
-        String effect = sessionEffect(dataSet.sql(), caseParsed);
-        if (effect != null) {
-            return caseFailure(dataSet, "calls " + effect + "(), whose effect on the session (a sequence's value, currval, the "
-                    + "seed of random(), a session's advisory lock) outlives Kensho's rollback, and a reader never runs a case "
-                    + "before the snippets after it; give explicit values");
-        }
         Failure unchecked = caseReads(dataSet, caseParsed, dataRun.failedUnreported || answerRun.failedUnreported, run.results(),
                 claimsPlans);
         if (unchecked != null) {
@@ -641,56 +663,6 @@ final class ScriptRunner {
         }
         return new Outcome(dataSet, Outcome.Status.PASSED, null, run.results(), run.assertions(), null, null,
                 Duration.ofNanos(System.nanoTime() - started));
-    }
-
-    private static final List<String> SESSION_STATE_NAMES = List.of("sequences", "prepared statements", "cursors", "advisory locks");
-
-    /**
-     * Functions whose effect outlives a rollback in the session (red team helper-84): a sequence's value and the session's
-     * currval and lastval, the seed of random(), session-level advisory locks. A reader never runs a case before the
-     * snippets after it, so a case that calls one leaves the build's session otherwise than theirs.
-     */
-    private static final java.util.Set<String> SESSION_EFFECTS = java.util.Set.of("nextval", "setval", "setseed", "random",
-            "random_normal", "pg_advisory_lock", "pg_advisory_lock_shared", "pg_try_advisory_lock", "pg_try_advisory_lock_shared",
-            "pg_advisory_unlock", "pg_advisory_unlock_shared", "pg_advisory_unlock_all");
-
-    private static final java.util.regex.Pattern CALL = java.util.regex.Pattern.compile("([A-Za-z_][A-Za-z_0-9]*)\"?\\s*\\(");
-
-    /**
-     * The first function of {@link #SESSION_EFFECTS} the case's text calls (a function's body it defines included) or its
-     * trees call (SQL built at run time, a column's default), or null.
-     */
-    private String sessionEffect(String text, List<ParseCapture> parsed) {
-        java.util.regex.Matcher call = CALL.matcher(text);
-        while (call.find()) {
-            String name = call.group(1).toLowerCase(java.util.Locale.ROOT);
-            if (SESSION_EFFECTS.contains(name)) {
-                return name;
-            }
-        }
-        for (ParseCapture capture : parsed) {
-            for (long function : capture.seen().allFunctions()) {
-                String name = treeCatalog.functions().get(function);
-                if (name != null && SESSION_EFFECTS.contains(name)) {
-                    return name;
-                }
-            }
-        }
-        return null;
-    }
-
-    /** What a rollback leaves as it was: sequences' values, prepared statements, open cursors, session-level advisory locks. */
-    private List<String> sessionState() throws SQLException {
-        ResultTable table = executeOwn("SELECT (SELECT pg_catalog.string_agg(format('%I.%I=%s', schemaname, sequencename, last_value), ', '"
-                + " ORDER BY schemaname, sequencename) FROM pg_catalog.pg_sequences),"
-                + " (SELECT pg_catalog.string_agg(format('%s: %s %s', name, statement, parameter_types), ', ' ORDER BY name)"
-                + " FROM pg_catalog.pg_prepared_statements),"
-                + " (SELECT pg_catalog.string_agg(name, ', ' ORDER BY name) FROM pg_catalog.pg_cursors),"
-                + " (SELECT pg_catalog.string_agg(format('%s/%s/%s %s', classid, objid, objsubid, mode), ', '"
-                + " ORDER BY classid, objid, objsubid, mode) FROM pg_catalog.pg_locks WHERE locktype = 'advisory'"
-                + " AND pid = pg_catalog.pg_backend_pid())");
-        List<String> row = table.rows().get(0);
-        return row.stream().map(v -> v == null ? "" : v).toList();
     }
 
     /**
@@ -1080,11 +1052,6 @@ final class ScriptRunner {
             }
             if (captureProblem != null) {
                 return fail("plan claims cannot be checked: " + captureProblem, null, null);
-            }
-            if (caseRan != null) {
-                return fail("plan claims cannot be checked: the exercise case at " + caseRan.location() + " ran on this page's "
-                        + "database before it, and what its rolled-back rows left in the tables' files and the plans it cached "
-                        + "are not in a reader's run, which never runs a case; claim the plan before the exercise", null, null);
             }
             if (cachedPlansOf != null) {
                 return fail("plan claims cannot be checked: the " + (cachedPlansOf.directives().setup() ? "setup" : "hidden")

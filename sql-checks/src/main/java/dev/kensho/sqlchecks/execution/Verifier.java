@@ -250,6 +250,7 @@ public final class Verifier implements AutoCloseable {
         Set<Integer> endedOutsideTransaction;
         java.util.Map<Integer, PlanVerdict.Pending> pendingPlans;
         java.util.Map<Integer, Integer> sequenceQuestions;
+        Set<Integer> caseAnswers;
         RunTrace realTrace;
         try (PageDatabase database = PageDatabase.create(server, admin, dropper, name, pageTemplate, settings, ScriptRunner.claimsPlans(snippets), true)) {
             setup = Duration.ofNanos(System.nanoTime() - t0);
@@ -260,6 +261,7 @@ public final class Verifier implements AutoCloseable {
             endedOutsideTransaction = real.scenariosEndedOutsideTransaction();
             pendingPlans = real.pendingPlans();
             sequenceQuestions = real.sequenceQuestions();
+            caseAnswers = real.caseAnswers();
             realTrace = real.trace();
         } catch (SQLException e) {
             throw new IllegalStateException("could not prepare a database for " + page + ": " + e.getMessage(), e);
@@ -272,7 +274,7 @@ public final class Verifier implements AutoCloseable {
             outcomes = CaptureRun.recorded(real, wanted, onFreshDatabase(name, snippets,
                     database -> runner(database).readingStates(wanted, database.kenshoConnections())));
         }
-        List<CaptureRun.Question> questions = CaptureRun.questions(real, pendingPlans, sequenceQuestions);
+        List<CaptureRun.Question> questions = CaptureRun.questions(real, pendingPlans, sequenceQuestions, caseAnswers);
         if (!questions.isEmpty()) {
             // One replay per question, stopping right after it (CaptureRun.questions says why not one for all).
             // The replays together get the page's limit (CaptureRun.unasked says why): each runs under what is left of it.
@@ -280,6 +282,10 @@ public final class Verifier implements AutoCloseable {
             long replaysEnd = System.nanoTime() + settings.pageTimeout().toNanos();
             for (CaptureRun.Question question : questions) {
                 Duration left = Duration.ofNanos(replaysEnd - System.nanoTime());
+                if (question.cases() && !real.get(question.snippet()).passed()) {
+                    answers.add(new CaptureRun.Answer(question, null, null, null, false)); // its cases are not run (CaptureRun)
+                    continue;
+                }
                 if (left.isNegative() || left.isZero()) {
                     answers.add(CaptureRun.unasked(question, settings.pageTimeout()));
                     continue;
@@ -287,7 +293,9 @@ public final class Verifier implements AutoCloseable {
                 ScriptRunner[] asking = new ScriptRunner[1];
                 List<Outcome> replay = onFreshDatabase(name, snippets, database -> asking[0] = new ScriptRunner(database.connection(),
                         database::openSession, guard, left, scenarioSlots, treeCatalog).asking(question, database.kenshoConnections()));
-                answers.add(System.nanoTime() > replaysEnd && (replay == null || asking[0].verdict() == null && !asking[0].foundSequence())
+                boolean reached = replay != null && (question.cases() ? replay.get(question.snippet()) != null
+                        : asking[0].verdict() != null || asking[0].foundSequence());
+                answers.add(System.nanoTime() > replaysEnd && !reached
                         ? CaptureRun.unasked(question, settings.pageTimeout())
                         : new CaptureRun.Answer(question, replay, replay == null ? null : asking[0].trace(),
                                 replay == null ? null : asking[0].verdict(), replay != null && asking[0].foundSequence()));
@@ -321,7 +329,8 @@ public final class Verifier implements AutoCloseable {
     private List<Outcome> proveRestores(List<Outcome> outcomes) {
         // Null when it could not run: unproven, nothing after a scenario runs in the browser.
         String name = namePrefix + "_" + pageCounter.incrementAndGet();
-        return RestoreProof.judged(outcomes, onFreshDatabase(name, RestoreProof.restoredPage(outcomes), this::runner));
+        return RestoreProof.judged(outcomes, onFreshDatabase(name, RestoreProof.restoredPage(outcomes),
+                database -> runner(database).runningEveryCase()));
     }
 
     /**
