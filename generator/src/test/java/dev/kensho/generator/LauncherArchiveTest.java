@@ -111,6 +111,27 @@ class LauncherArchiveTest {
         assertPackagedArchive(run());
     }
 
+    /** Without KENSHO_JAVA_OPTS the JVM gets bin/kensho's own options, a bounded heap among them (a hostile theme's value). */
+    @Test
+    void theDefaultOptionsBoundTheHeap() throws Exception {
+        List<String> java = run(LAUNCHER, Map.of("KENSHO_JAR", jar.toString(), "KENSHO_JAVA_OPTS", "unset"));
+        assertTrue(java.contains("unset"), java.toString());
+        Files.deleteIfExists(arguments);
+        ProcessBuilder builder = new ProcessBuilder("sh", LAUNCHER.toString(), "--version").redirectErrorStream(true);
+        builder.environment().put("PATH", fakeBin + ":" + System.getenv("PATH"));
+        builder.environment().put("HOME", temp.resolve("home").toString());
+        builder.environment().put("XDG_CACHE_HOME", temp.resolve("cache").toString());
+        builder.environment().put("KENSHO_JAR", jar.toString());
+        builder.environment().remove("KENSHO_JAVA_OPTS");
+        builder.environment().remove("KENSHO_CDS");
+        Process process = builder.start();
+        process.getInputStream().readAllBytes();
+        assertTrue(process.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(List.of("-XX:SharedArchiveFile=" + archive, "-Xshare:auto", "-Xlog:cds=off", "-Xlog:cds+dynamic=off",
+                "-XX:TieredStopAtLevel=1", "-XX:+UseParallelGC", "-XX:MinHeapFreeRatio=10", "-XX:MaxHeapFreeRatio=20", "-Xmx2g",
+                "-jar", jar.toString(), "--version"), Files.readAllLines(arguments));
+    }
+
     @Test
     void aJarCopiedOverTheRebuiltOneWithItsTimeIsRunWithoutIt() throws Exception {
         // cp -p of an older jar (another size, an earlier time) over the one the archive was made for.
