@@ -77,6 +77,40 @@ class ResourceLimitsTest {
         assertEquals(List.of(List.of("0")), after.results().get(0).rows(), "the queue was freed once its listener was stopped");
     }
 
+    /**
+     * The page's database and the server's NOTIFY queue count together against the page's disk limit (red team helper-84: a
+     * 929 MB table beside 880 MB of notifications, each under its own 1 GiB, held ~2 GB of /dev/shm). Here about 20 MiB of
+     * each at a 32 MiB limit: neither alone would stop the page.
+     */
+    @Test
+    void aPageWhoseDatabaseAndNotifyQueueTogetherPassTheLimitIsStopped() throws Exception {
+        String table = """
+                CREATE TABLE filler (v text);
+                INSERT INTO filler SELECT repeat('x', 250) FROM generate_series(1, 50000);""";
+        String scenario = """
+                session listener
+                step listen { LISTEN c; }
+                step hold { BEGIN; SELECT 1; }
+                step done { COMMIT; }
+                session notifier
+                step flood { SELECT count(pg_notify('c', repeat('x', 7000) || g)) FROM generate_series(1, 3000) AS g; }
+                step wait { SELECT pg_sleep(2); }
+                permutation listen hold flood wait done
+                """;
+        long t0 = System.nanoTime();
+        Snippet fill = Snippet.of(new SourceLocation("page.md", 3, 1), table);
+        Snippet snippet = Snippet.of(new SourceLocation("page.md", 10, 1), scenario).withScenario(ScenarioParser.parse(scenario));
+        List<Outcome> outcomes = verifier.verifyPage("page.md", List.of(fill, snippet)).outcomes();
+        assertTrue(outcomes.get(0).passed(), String.valueOf(outcomes.get(0).failure()));
+        Outcome outcome = outcomes.get(1);
+        assertFalse(outcome.passed());
+        assertTrue(java.util.regex.Pattern.compile("Kensho stopped the page: its database \\((1[5-9]|2[0-9]) MiB\\) and the server's "
+                + "queue of NOTIFY messages \\((1[5-9]|2[0-9]) MiB\\) together grew past 32 MiB \\(its limit on disk per page\\); a "
+                + "session that LISTENs with a transaction open reads none").matcher(outcome.failure().message()).find(),
+                outcome.failure().message());
+        assertTrue(System.nanoTime() - t0 < Duration.ofSeconds(8).toNanos());
+    }
+
     @Test
     void temporaryFilesAreBoundedAndTheLimitSatisfiesNoClaim() throws Exception {
         Outcome outcome = TestPage.on(verifier).add("expect-error=53400", """
