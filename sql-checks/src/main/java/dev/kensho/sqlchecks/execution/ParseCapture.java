@@ -177,8 +177,8 @@ final class ParseCapture {
             namesReports(server);
             seen.scan(server.getDetail(), server.getWhere());
         }
-        digests.add(server.getDetail().length() > MAX_TREE_CHARS ? "larger than read: " + server.getDetail().length()
-                : RunTrace.digest(server.getDetail()));
+        digests.add(RunTrace.parsedOnce(server.getWhere()) + (server.getDetail().length() > MAX_TREE_CHARS
+                ? "larger than read: " + server.getDetail().length() : RunTrace.digest(server.getDetail())));
         if (server.getWhere() != null) {
             // A tree of code the statement ran (a function's body, dynamic SQL) is never the statement's own: kept, it would
             // stand for the statement or count as surplus, and a statement run unreported would not be seen as blind.

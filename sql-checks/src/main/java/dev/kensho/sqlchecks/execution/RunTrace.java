@@ -23,8 +23,8 @@ import java.util.regex.Pattern;
  * reports the CREATE INDEX's tree (and the trees of the statements it ran to build the name), the other does not; dynamic
  * SQL built from such a value reports other names. So two runs whose snippets parsed the same statements ran the same DDL.
  *
- * <p>Trees are compared as multisets per snippet (a scenario's sessions report theirs in the order the server wakes
- * them), with what differs between two runs of the same statements by construction left out: object identifiers of the
+ * <p>Trees are compared per snippet regardless of order (a scenario's sessions report theirs in the order the server wakes
+ * them), dynamic SQL's counted and every other tree as present or absent ({@link #parsedOnce}), with what differs between two runs of the same statements by construction left out: object identifiers of the
  * page's own objects (a fresh database's OIDs are new on every run), in the trees' OID fields and lists and in constants
  * of the OID types (a {@code 'docs'::regclass}), and a query's identifier, a hash of them. Numbers in other fields are the
  * statement's own ({@code LIMIT 20000} in a raw statement, {@code varchar(20000)}'s typmod) and tell statements apart.
@@ -66,17 +66,58 @@ final class RunTrace {
 
     /** Adds what the server reported for {@code captures}, statements of the snippet at {@code snippet} (its index). */
     void record(int snippet, List<ParseCapture> captures) {
-        List<String> trees = bySnippet.computeIfAbsent(snippet, s -> new ArrayList<>());
         for (ParseCapture capture : captures) {
-            trees.addAll(capture.digests());
+            recordDigests(snippet, capture.digests());
         }
     }
 
+    /**
+     * Adds trees' digests ({@link ParseCapture#digests}, each with its {@link #parsedOnce} prefix) to a snippet's. A cached
+     * statement's tree counts where the run first parsed it: parsed again in a later snippet (its plan invalidated), it is
+     * left out, since only one of two runs of the same page may see that invalidation there.
+     */
+    void recordDigests(int snippet, List<String> digests) {
+        List<String> trees = bySnippet.computeIfAbsent(snippet, s -> new ArrayList<>());
+        for (String digest : digests) {
+            if (!digest.startsWith(ONCE) || firstParsedIn.putIfAbsent(digest, snippet) == null
+                    || firstParsedIn.get(digest) == snippet) {
+                trees.add(digest);
+            }
+        }
+    }
+
+    /** Each cached statement's tree, and the snippet that first parsed it. */
+    private final Map<String, Integer> firstParsedIn = new HashMap<>();
+
     /** The digests of the trees reported in the snippet at {@code snippet}, sorted; empty when none were. */
     List<String> of(int snippet) {
-        List<String> trees = new ArrayList<>(bySnippet.getOrDefault(snippet, List.of()));
+        List<String> trees = new ArrayList<>(new java.util.LinkedHashSet<>(bySnippet.getOrDefault(snippet, List.of()).stream()
+                .filter(digest -> digest.startsWith(ONCE)).toList()));
+        bySnippet.getOrDefault(snippet, List.of()).stream().filter(digest -> !digest.startsWith(ONCE)).forEach(trees::add);
         trees.sort(null);
         return trees;
+    }
+
+    /** Marks a digest compared as present or absent, not counted ({@link #parsedOnce}). */
+    private static final String ONCE = "once:";
+    private static final Pattern PLPGSQL_LINE = Pattern.compile("(?m)^PL/pgSQL function .*$");
+    /** The PL/pgSQL context of a dynamic statement: each EXECUTE parses its string once, every time it runs. */
+    private static final Pattern DYNAMIC = Pattern.compile("(?m)^PL/pgSQL function .* at (?:EXECUTE|FOR over EXECUTE statement|OPEN|RETURN QUERY)$");
+
+    /**
+     * The prefix of the digest of a tree reported in the context {@code where} (null: the statement's own). How often the
+     * server parses a function's static statement, an inlined SQL function or a prepared statement is not the page's doing
+     * alone: a cached plan is parsed again when an invalidation reaches it (autovacuum's ANALYZE, at a moment no page
+     * controls), so two runs of the same statements may report it once and twice. Those are compared as present or absent.
+     * Dynamic SQL is parsed exactly once per EXECUTE: its trees are counted, so that a branch running one EXECUTE once more
+     * on one run is seen. The innermost PL/pgSQL line of the context says which.
+     */
+    static String parsedOnce(String where) {
+        if (where == null) {
+            return ONCE;
+        }
+        Matcher plpgsql = PLPGSQL_LINE.matcher(where);
+        return plpgsql.find() && DYNAMIC.matcher(plpgsql.group()).matches() ? "" : ONCE;
     }
 
     /** An OID of the page's (at or above the first normal OID) as {@code #}; the server's own stay. */

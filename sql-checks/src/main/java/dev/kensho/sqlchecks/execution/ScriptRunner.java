@@ -615,7 +615,14 @@ final class ScriptRunner {
     private Outcome runCase(Snippet dataSet, Snippet answer, boolean claimsPlans) {
         String name = dataSet.directives().caseName();
         long started = System.nanoTime();
+        List<String> before;
         try {
+            before = sessionState();
+            if (!before.get(2).isEmpty()) {
+                return caseFailure(dataSet, "runs while the page holds the cursor(s) " + before.get(2) + " open; a case may move "
+                        + "one, and neither Kensho's rollback nor anything Kensho can read tells, so the reader's query, which the "
+                        + "browser runs after the cases in the same session, could fetch otherwise: close it before the exercise");
+            }
             executeOwn("BEGIN");
         } catch (SQLException e) {
             return caseFailure(dataSet, "could not be started: " + e.getMessage());
@@ -654,8 +661,28 @@ final class ScriptRunner {
             return caseFailure(dataSet, "gives the model answer no rows, so a query that returns nothing would pass it; give it "
                     + "data the answer finds");
         }
+        try {
+            List<String> after = sessionState();
+            for (int i = 0; i < before.size(); i++) {
+                if (!before.get(i).equals(after.get(i))) {
+                    return caseFailure(dataSet, "leaves the session changed after Kensho's rollback (" + SESSION_STATE_NAMES.get(i)
+                            + " before: [" + before.get(i) + "], after: [" + after.get(i) + "]), and the browser runs the reader's "
+                            + "query after the cases in the same session, where a right query could be judged wrong and a wrong one "
+                            + "right; " + (i == 0 ? "give explicit values instead of a sequence's" : "a case may leave nothing a "
+                            + "rollback does not undo"));
+                }
+            }
+        } catch (SQLException e) {
+            return caseFailure(dataSet, "could not be checked: " + e.getMessage());
+        }
         List<ParseCapture> caseParsed = new ArrayList<>(dataRun.parsed);
         caseParsed.addAll(answerRun.parsed);
+        String effect = sessionEffect(dataSet.sql(), caseParsed);
+        if (effect != null) {
+            return caseFailure(dataSet, "calls " + effect + "(), whose effect on the session (a sequence's value, currval, the "
+                    + "seed of random(), a session's advisory lock) outlives Kensho's rollback, and the browser runs the reader's "
+                    + "query after the cases in the same session; give explicit values");
+        }
         Failure unchecked = caseReads(dataSet, caseParsed, dataRun.failedUnreported || answerRun.failedUnreported, run.results(),
                 claimsPlans);
         if (unchecked != null) {
@@ -663,6 +690,55 @@ final class ScriptRunner {
         }
         return new Outcome(dataSet, Outcome.Status.PASSED, null, run.results(), run.assertions(), null, null,
                 Duration.ofNanos(System.nanoTime() - started));
+    }
+
+    private static final List<String> SESSION_STATE_NAMES = List.of("sequences", "prepared statements", "cursors", "advisory locks");
+
+    /**
+     * Functions whose effect outlives a rollback in the session (red team helper-84, helper-85): a sequence's value and the
+     * session's currval and lastval, the seed of random(), session-level advisory locks. The browser runs a reader's query
+     * after the cases in the same session, so what a case left would reach it (a serial column's default on a case's
+     * INSERT made a wrong query right: helper-85).
+     */
+    private static final java.util.Set<String> SESSION_EFFECTS = java.util.Set.of("nextval", "setval", "setseed", "random",
+            "random_normal", "pg_advisory_lock", "pg_advisory_lock_shared", "pg_try_advisory_lock", "pg_try_advisory_lock_shared",
+            "pg_advisory_unlock", "pg_advisory_unlock_shared", "pg_advisory_unlock_all");
+
+    /**
+     * The first function of {@link #SESSION_EFFECTS} the case's statements call, as the server's trees show it (the text's
+     * own calls, a function's body run, SQL built at run time, a column's default on INSERT), or its text calls in a body it
+     * defines and does not run; null when none.
+     */
+    private String sessionEffect(String text, List<ParseCapture> parsed) {
+        for (ParseCapture capture : parsed) {
+            for (long function : capture.seen().allFunctions()) {
+                String name = treeCatalog.functions().get(function);
+                if (name != null && SESSION_EFFECTS.contains(name)) {
+                    return name;
+                }
+            }
+        }
+        for (SqlLexer.Token token : SqlLexer.tokens(text, standardConformingStrings())) {
+            String word = token.text().toLowerCase(java.util.Locale.ROOT);
+            if (SESSION_EFFECTS.contains(word)) {
+                return word;
+            }
+        }
+        return null;
+    }
+
+    /** What a rollback leaves as it was: sequences' values, prepared statements, open cursors, session-level advisory locks. */
+    private List<String> sessionState() throws SQLException {
+        ResultTable table = executeOwn("SELECT (SELECT pg_catalog.string_agg(format('%I.%I=%s', schemaname, sequencename, last_value), ', '"
+                + " ORDER BY schemaname, sequencename) FROM pg_catalog.pg_sequences),"
+                + " (SELECT pg_catalog.string_agg(format('%s: %s %s', name, statement, parameter_types), ', ' ORDER BY name)"
+                + " FROM pg_catalog.pg_prepared_statements),"
+                + " (SELECT pg_catalog.string_agg(name, ', ' ORDER BY name) FROM pg_catalog.pg_cursors),"
+                + " (SELECT pg_catalog.string_agg(format('%s/%s/%s %s', classid, objid, objsubid, mode), ', '"
+                + " ORDER BY classid, objid, objsubid, mode) FROM pg_catalog.pg_locks WHERE locktype = 'advisory'"
+                + " AND pid = pg_catalog.pg_backend_pid())");
+        List<String> row = table.rows().get(0);
+        return row.stream().map(v -> v == null ? "" : v).toList();
     }
 
     /**

@@ -90,6 +90,13 @@ final class TreeReads {
             kept += keep ? tree.length() : 0;
         }
 
+        /** Every function the trees call, before and after rewriting (a column's default on INSERT). */
+        Set<Long> allFunctions() {
+            Set<Long> all = new LinkedHashSet<>(functions);
+            all.addAll(rewrittenFunctions);
+            return all;
+        }
+
         /** Adds a tree that was reported in the context {@code where} and not read: no claim resting on the trees passes. */
         void unread(String where) {
             trees.add(null);

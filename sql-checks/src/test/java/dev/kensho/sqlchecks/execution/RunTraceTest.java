@@ -45,4 +45,38 @@ class RunTraceTest {
         assertNotEquals(RunTrace.digest(select(16390, 16392, 20000).replace(":funcid 481", ":funcid 480")),
                 RunTrace.digest(select(16390, 16392, 20000)));
     }
+
+    /**
+     * A cached statement's tree (a function's static SQL, an inlined SQL function, the statement itself) is parsed again when
+     * an invalidation reaches its plan, at a moment no page controls: it counts as present or absent. Dynamic SQL parses
+     * once per EXECUTE: counted, so that a branch running one more EXECUTE on one run is seen (red team helper-85's trigger
+     * made on random() in a DO block is a tree present on one run only, either way).
+     */
+    @Test
+    void cachedTreesCountAsPresentAndDynamicOnesAreCounted() {
+        String trigger = "PL/pgSQL function refuse() line 3 at IF";
+        String dynamic = "SQL statement \"INSERT INTO t VALUES (1)\"\nPL/pgSQL function inline_code_block line 1 at EXECUTE";
+        assertEquals("once:", RunTrace.parsedOnce(null));
+        assertEquals("once:", RunTrace.parsedOnce("SQL statement \"SELECT 1\"\n" + trigger));
+        assertEquals("once:", RunTrace.parsedOnce("SQL function \"f\" during inlining"));
+        assertEquals("", RunTrace.parsedOnce(dynamic));
+        assertEquals("", RunTrace.parsedOnce("PL/pgSQL function f() line 2 at FOR over EXECUTE statement"));
+        assertEquals("", RunTrace.parsedOnce("PL/pgSQL function f() line 2 at RETURN QUERY"));
+        RunTrace once = new RunTrace();
+        RunTrace twice = new RunTrace();
+        once.recordDigests(0, java.util.List.of("once:a", "b"));
+        twice.recordDigests(0, java.util.List.of("once:a", "once:a", "b"));
+        assertEquals(once.of(0), twice.of(0), "a cached statement parsed again after an invalidation");
+        twice.recordDigests(1, java.util.List.of("b", "b"));
+        once.recordDigests(1, java.util.List.of("b"));
+        assertNotEquals(once.of(1), twice.of(1), "one EXECUTE more on one run");
+        // Parsed again in a later snippet on one run only (an invalidation reached its plan there): where it was first
+        // parsed is what counts.
+        once.recordDigests(3, java.util.List.of("b"));
+        twice.recordDigests(3, java.util.List.of("once:a", "b"));
+        assertEquals(once.of(3), twice.of(3), "a cached statement parsed again in a later snippet");
+        once.recordDigests(2, java.util.List.of());
+        twice.recordDigests(2, java.util.List.of("once:create trigger"));
+        assertNotEquals(once.of(2), twice.of(2), "a statement parsed on one run only");
+    }
 }
