@@ -70,6 +70,21 @@ class ReaderExperienceTest {
         assertEquals("✓ PostgreSQL 18.6 で検証済み", keys.selectFirst(".code-block .evidence summary").text());
     }
 
+    /**
+     * A section's passage holds its whole text, up to a bound: at 1,500 characters 30 of the lesson site's 99 sections were
+     * cut, and a hit in a section's later part showed its start with nothing marked. Past 16,000 it is cut.
+     */
+    @Test
+    void aSearchPassageHoldsTheWholeSectionUpToItsBound() {
+        String filler = "あいうえお ".repeat(1000); // 6,000 characters
+        var content = Jsoup.parseBodyFragment("<h2 id=\"s\">S</h2><p>" + filler + "late_term</p>").body();
+        var entry = SearchIndex.extract("p/", "P", content);
+        String passage = entry.sections().get(1).get(3);
+        assertTrue(passage.endsWith("late_term"), passage.substring(passage.length() - 40));
+        var huge = Jsoup.parseBodyFragment("<p>" + "x ".repeat(20_000) + "</p>").body();
+        assertEquals(16_000, SearchIndex.extract("q/", "Q", huge).sections().get(0).get(3).length());
+    }
+
     @Test
     void searchTermsSegmentJapaneseIntoBigramsAndKeepSqlWordsWhole() {
         assertEquals(Set.of("冪等"), SearchIndex.terms("冪等"));
