@@ -86,6 +86,15 @@ final class RunTrace {
         }
     }
 
+    /**
+     * The session's cached plans were discarded (Kensho's DISCARD PLANS after a hidden snippet, or the page's own DISCARD):
+     * every cached statement is parsed again where it next runs, at the same point on every run, so that parse counts again
+     * (red team helper-86: a function's static INSERT run again, after the discard, only when random() said so).
+     */
+    void plansDiscarded() {
+        firstParsedIn.clear();
+    }
+
     /** Each cached statement's tree, and the snippet that first parsed it. */
     private final Map<String, Integer> firstParsedIn = new HashMap<>();
 

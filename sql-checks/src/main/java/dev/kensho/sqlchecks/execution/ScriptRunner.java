@@ -373,6 +373,10 @@ final class ScriptRunner {
                 outcome = run.run();
                 parsedHere = run.parsed;
                 trace.record(index, run.parsed);
+                if (SqlSplitter.split(snippet.sql(), standardConformingStrings()).stream()
+                        .anyMatch(statement -> SqlLexer.firstWord(statement.text(), standardConformingStrings()).equals("discard"))) {
+                    trace.plansDiscarded(); // the page's own DISCARD PLANS or ALL (RunTrace)
+                }
                 if (question != null && question.snippet() == index && question.plan() != null) {
                     // A capture run: the real run's claim, judged on this database at the same point (CaptureRun.answered).
                     verdict = question.plan().judge(catalog);
@@ -727,8 +731,30 @@ final class ScriptRunner {
         return null;
     }
 
-    /** What a rollback leaves as it was: sequences' values, prepared statements, open cursors, session-level advisory locks. */
+    /**
+     * What a rollback leaves as it was: sequences' values, prepared statements, open cursors, session-level advisory locks.
+     * Sequences are read by Kensho's superuser where the run has one (a case's replay): pg_sequences shows a NULL
+     * last_value to a role without SELECT or USAGE on the sequence (red team helper-86: a REVOKE hid an identity column's
+     * draw), and the value is the database's, not the session's.
+     */
     private List<String> sessionState() throws SQLException {
+        String sequences = "SELECT pg_catalog.string_agg(format('%I.%I=%s', schemaname, sequencename, last_value), ', '"
+                + " ORDER BY schemaname, sequencename) FROM pg_catalog.pg_sequences";
+        String asSuperuser = null;
+        if (kensho != null) {
+            try (Connection reader = kensho.stateReader(); java.sql.Statement statement = reader.createStatement();
+                 java.sql.ResultSet rs = statement.executeQuery(sequences)) {
+                asSuperuser = rs.next() ? String.valueOf(rs.getString(1)) : "";
+            }
+        }
+        List<String> state = new ArrayList<>(sessionStateOnThePagesSession());
+        if (asSuperuser != null) {
+            state.set(0, asSuperuser);
+        }
+        return state;
+    }
+
+    private List<String> sessionStateOnThePagesSession() throws SQLException {
         ResultTable table = executeOwn("SELECT (SELECT pg_catalog.string_agg(format('%I.%I=%s', schemaname, sequencename, last_value), ', '"
                 + " ORDER BY schemaname, sequencename) FROM pg_catalog.pg_sequences),"
                 + " (SELECT pg_catalog.string_agg(format('%s: %s %s', name, statement, parameter_types), ', ' ORDER BY name)"
@@ -758,6 +784,7 @@ final class ScriptRunner {
         }
         try {
             executeOwn("DISCARD PLANS");
+            trace.plansDiscarded();
             cachedPlansOf = null;
         } catch (SQLException e) {
             // Plan claims keep failing while the plans stay; a failed page is dropped anyway.

@@ -75,6 +75,14 @@ class RunTraceTest {
         once.recordDigests(3, java.util.List.of("b"));
         twice.recordDigests(3, java.util.List.of("once:a", "b"));
         assertEquals(once.of(3), twice.of(3), "a cached statement parsed again in a later snippet");
+        // After the session's plans were discarded (Kensho's DISCARD PLANS after a hidden snippet), a cached statement's
+        // next parse happens at the same point on every run: it counts where it happens (red team helper-86: a function's
+        // static INSERT run again only when random() said so).
+        once.plansDiscarded();
+        twice.plansDiscarded();
+        once.recordDigests(4, java.util.List.of());
+        twice.recordDigests(4, java.util.List.of("once:a"));
+        assertNotEquals(once.of(4), twice.of(4), "parsed again after the discard on one run only");
         once.recordDigests(2, java.util.List.of());
         twice.recordDigests(2, java.util.List.of("once:create trigger"));
         assertNotEquals(once.of(2), twice.of(2), "a statement parsed on one run only");
