@@ -98,7 +98,31 @@ public final class EmbeddedPostgres implements PostgresProvider {
 
     @Override
     public String identity() {
-        return "embedded:" + PostgresBinaries.archiveIdentity(major) + ":" + String.join(",", SERVER_SETTINGS);
+        return "embedded:" + PostgresBinaries.archiveIdentity(major) + ":" + String.join(",", SERVER_SETTINGS) + ":"
+                + CLibrary.VERSION;
+    }
+
+    /**
+     * The C library the embedded binaries run on: its character tables decide upper(), [[:alpha:]] and the like in the
+     * page databases' C.UTF-8 (CharacterTypeCheck compares them with the playground's), so a verification cached under
+     * one C library is not taken for another's (an upgraded glibc on the same machine).
+     */
+    private static final class CLibrary {
+        static final String VERSION = read();
+
+        private static String read() {
+            String system = System.getProperty("os.name") + " " + System.getProperty("os.version");
+            try {
+                Process getconf = new ProcessBuilder("getconf", "GNU_LIBC_VERSION").redirectErrorStream(true).start();
+                String out = new String(getconf.getInputStream().readNBytes(200), java.nio.charset.StandardCharsets.UTF_8).strip();
+                return getconf.waitFor() == 0 && !out.isEmpty() ? out : system;
+            } catch (java.io.IOException e) {
+                return system; // not glibc (macOS): the system's own C library goes with its version
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return system;
+            }
+        }
     }
 
     @Override
