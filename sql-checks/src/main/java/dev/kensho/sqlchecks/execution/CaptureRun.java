@@ -118,9 +118,14 @@ final class CaptureRun {
      * run runs none; its replay ({@link #questions}) gives its outcome, or {@link #answered} says why it could not.
      */
     static Outcome caseWaiting(Snippet dataSet) {
-        return new Outcome(dataSet, Outcome.Status.SKIPPED, new Failure("case \"" + dataSet.directives().caseName() + "\" was not "
-                + "run: a case runs on a replay of the page of its own, and none answered", null, dataSet.location(),
-                dataSet.lineAt(0), null, null), List.of(), List.of(), null, null, java.time.Duration.ZERO);
+        return caseNotRun(dataSet, "case \"" + dataSet.directives().caseName() + "\" was not run: a case runs on a replay of the "
+                + "page of its own, and none answered");
+    }
+
+    /** A case that did not run, and why, at its line. */
+    static Outcome caseNotRun(Snippet dataSet, String why) {
+        return new Outcome(dataSet, Outcome.Status.SKIPPED, new Failure(why, null, dataSet.location(), dataSet.lineAt(0), null, null),
+                List.of(), List.of(), null, null, java.time.Duration.ZERO);
     }
 
     /**
@@ -258,10 +263,8 @@ final class CaptureRun {
         }
         if (!real.get(index).passed()) {
             for (int c : cases) {
-                Snippet dataSet = real.get(c).snippet();
-                answered.set(c, new Outcome(dataSet, Outcome.Status.SKIPPED, new Failure("not run: its model answer at "
-                        + real.get(index).snippet().location() + " failed", null, dataSet.location(), dataSet.lineAt(0), null, null),
-                        List.of(), List.of(), null, null, java.time.Duration.ZERO));
+                answered.set(c, caseNotRun(real.get(c).snippet(), "not run: its model answer at " + real.get(index).snippet().location()
+                        + " failed"));
             }
             return;
         }
@@ -283,9 +286,7 @@ final class CaptureRun {
             Outcome ran = answer.replay().get(c);
             Snippet dataSet = real.get(c).snippet();
             answered.set(c, ran != null ? ran : caseFailed != null
-                    ? new Outcome(dataSet, Outcome.Status.SKIPPED, new Failure("not run: the case at " + caseFailed.snippet().location()
-                            + " failed", null, dataSet.location(), dataSet.lineAt(0), null, null), List.of(), List.of(), null, null,
-                            java.time.Duration.ZERO)
+                    ? caseNotRun(dataSet, "not run: the case at " + caseFailed.snippet().location() + " failed")
                     : failed(real.get(c), List.of(), "case \"" + dataSet.directives().caseName() + "\" cannot be checked: its replay "
                             + "stopped before it", null, null));
             caseFailed = caseFailed == null && ran != null && ran.status() == Outcome.Status.FAILED ? ran : caseFailed;

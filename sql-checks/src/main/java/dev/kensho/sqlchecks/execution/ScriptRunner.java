@@ -315,10 +315,8 @@ final class ScriptRunner {
             if (caseFailed != null && caseAnswers.remove(index)) {
                 // Nothing of this answer runs: the cases written before the failing one are not asked on a replay either.
                 for (int c = index + 1; snippets.get(c) != caseFailed.snippet(); c++) {
-                    Snippet dataSet = snippets.get(c);
-                    outcomes[c] = new Outcome(dataSet, Outcome.Status.SKIPPED, new Failure("not run: the case at "
-                            + caseFailed.snippet().location() + " failed", null, dataSet.location(), dataSet.lineAt(0), null, null),
-                            List.of(), List.of(), null, null, Duration.ZERO);
+                    outcomes[c] = CaptureRun.caseNotRun(snippets.get(c), "not run: the case at " + caseFailed.snippet().location()
+                            + " failed");
                 }
             }
             if (caseFailed != null) {
@@ -738,12 +736,10 @@ final class ScriptRunner {
      * draw), and the value is the database's, not the session's.
      */
     private List<String> sessionState() throws SQLException {
-        String sequences = "SELECT pg_catalog.string_agg(format('%I.%I=%s', schemaname, sequencename, last_value), ', '"
-                + " ORDER BY schemaname, sequencename) FROM pg_catalog.pg_sequences";
         String asSuperuser = null;
         if (kensho != null) {
             try (Connection reader = kensho.stateReader(); java.sql.Statement statement = reader.createStatement();
-                 java.sql.ResultSet rs = statement.executeQuery(sequences)) {
+                 java.sql.ResultSet rs = statement.executeQuery(SEQUENCES_STATE)) {
                 asSuperuser = rs.next() ? String.valueOf(rs.getString(1)) : "";
             }
         }
@@ -754,9 +750,12 @@ final class ScriptRunner {
         return state;
     }
 
+    /** Every sequence's last value, as one text: what a case's draw changes. */
+    private static final String SEQUENCES_STATE = "SELECT pg_catalog.string_agg(format('%I.%I=%s', schemaname, sequencename, "
+            + "last_value), ', ' ORDER BY schemaname, sequencename) FROM pg_catalog.pg_sequences";
+
     private List<String> sessionStateOnThePagesSession() throws SQLException {
-        ResultTable table = executeOwn("SELECT (SELECT pg_catalog.string_agg(format('%I.%I=%s', schemaname, sequencename, last_value), ', '"
-                + " ORDER BY schemaname, sequencename) FROM pg_catalog.pg_sequences),"
+        ResultTable table = executeOwn("SELECT (" + SEQUENCES_STATE + "),"
                 + " (SELECT pg_catalog.string_agg(format('%s: %s %s', name, statement, parameter_types), ', ' ORDER BY name)"
                 + " FROM pg_catalog.pg_prepared_statements),"
                 + " (SELECT pg_catalog.string_agg(name, ', ' ORDER BY name) FROM pg_catalog.pg_cursors),"

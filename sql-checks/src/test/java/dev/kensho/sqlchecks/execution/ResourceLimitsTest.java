@@ -53,18 +53,23 @@ class ResourceLimitsTest {
      * LISTENs with a transaction open reads none: a page can fill it far past its database's size (red team helper-83:
      * 3.2 GB in 25 s on /dev/shm). Past the page's disk limit its sessions are stopped, which frees the queue.
      */
-    @Test
-    void aPageThatFillsTheNotifyQueueIsStopped() throws Exception {
-        String scenario = """
+    /** A scenario whose listener holds a transaction open while the notifier sends {@code count} notifications of 7 kB. */
+    private static String notifyFlood(int count) {
+        return """
                 session listener
                 step listen { LISTEN c; }
                 step hold { BEGIN; SELECT 1; }
                 step done { COMMIT; }
                 session notifier
-                step flood { SELECT count(pg_notify('c', repeat('x', 7000) || g)) FROM generate_series(1, 8000) AS g; }
+                step flood { SELECT count(pg_notify('c', repeat('x', 7000) || g)) FROM generate_series(1, COUNT) AS g; }
                 step wait { SELECT pg_sleep(2); }
                 permutation listen hold flood wait done
-                """;
+                """.replace("COUNT", Integer.toString(count));
+    }
+
+    @Test
+    void aPageThatFillsTheNotifyQueueIsStopped() throws Exception {
+        String scenario = notifyFlood(8000);
         long t0 = System.nanoTime();
         Snippet snippet = Snippet.of(new SourceLocation("page.md", 10, 1), scenario).withScenario(ScenarioParser.parse(scenario));
         Outcome outcome = verifier.verifyPage("page.md", List.of(snippet)).outcomes().get(0);
@@ -87,16 +92,7 @@ class ResourceLimitsTest {
         String table = """
                 CREATE TABLE filler (v text);
                 INSERT INTO filler SELECT repeat('x', 250) FROM generate_series(1, 50000);""";
-        String scenario = """
-                session listener
-                step listen { LISTEN c; }
-                step hold { BEGIN; SELECT 1; }
-                step done { COMMIT; }
-                session notifier
-                step flood { SELECT count(pg_notify('c', repeat('x', 7000) || g)) FROM generate_series(1, 3000) AS g; }
-                step wait { SELECT pg_sleep(2); }
-                permutation listen hold flood wait done
-                """;
+        String scenario = notifyFlood(3000);
         long t0 = System.nanoTime();
         Snippet fill = Snippet.of(new SourceLocation("page.md", 3, 1), table);
         Snippet snippet = Snippet.of(new SourceLocation("page.md", 10, 1), scenario).withScenario(ScenarioParser.parse(scenario));
