@@ -243,7 +243,22 @@ final class NodeTree {
             case ')' -> { at++; return CLOSE_LIST; }
             default -> { }
         }
-        StringBuilder atom = new StringBuilder();
+        // Most atoms hold no escape: read as one substring; the first backslash switches to the builder.
+        int start = at;
+        while (at < text.length()) {
+            c = text.charAt(at);
+            if (c == '\\' || Character.isWhitespace(c) || c == '{' || c == '}' || c == '(' || c == ')') {
+                break;
+            }
+            at++;
+        }
+        if (at >= text.length() || text.charAt(at) != '\\') {
+            String read = text.substring(start, at);
+            // A substring is never one of the delimiter instances above; NULL is told by its text.
+            return read.equals(NULL) ? NULL : read;
+        }
+        StringBuilder atom = new StringBuilder(text.length() - start < 64 ? text.length() - start : 64);
+        atom.append(text, start, at);
         boolean escaped = false;
         while (at < text.length()) {
             c = text.charAt(at);
@@ -262,6 +277,6 @@ final class NodeTree {
         }
         String read = atom.toString();
         // A fresh String is never one of the delimiter or NULL instances above.
-        return !escaped && read.equals(NULL) ? NULL : new String(read);
+        return !escaped && read.equals(NULL) ? NULL : read;
     }
 }

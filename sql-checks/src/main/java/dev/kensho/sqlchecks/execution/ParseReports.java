@@ -3,6 +3,7 @@ package dev.kensho.sqlchecks.execution;
 import dev.kensho.sqlchecks.script.SqlLexer;
 import dev.kensho.sqlchecks.script.SqlSplitter;
 
+import java.util.List;
 import java.util.regex.Pattern;
 
 /**
@@ -22,14 +23,14 @@ import java.util.regex.Pattern;
 final class ParseReports {
 
     /** The settings that deliver the reports ({@link SessionSettings#OUTPUT}), and the function that can set any of them. */
-    private static final String SETTINGS = "(?i)client_min_messages|debug_print_parse|debug_print_rewritten|set_config";
+    private static final List<String> SETTINGS = List.of("client_min_messages", "debug_print_parse", "debug_print_rewritten", "set_config");
     /** In the page's text, where a U&"…" identifier may spell any of them escaped. */
-    private static final Pattern NAMES = Pattern.compile(SETTINGS + "|u&\"");
+    private static final Pattern NAMES = Pattern.compile("(?i)" + String.join("|", SETTINGS) + "|u&\"");
     /**
-     * The same in a reported tree: set_config is also named by its OID there (pg_proc 2078). The server's log formatter
-     * breaks a long tree's lines at any blank, between a field's name and its value too.
+     * In a reported tree set_config is also named by its OID (pg_proc 2078). The server's log formatter breaks a long tree's
+     * lines at any blank, between a field's name and its value too.
      */
-    private static final Pattern TREE_NAMES = Pattern.compile(SETTINGS + "|:funcid\\s+2078\\s");
+    private static final Pattern SET_CONFIG_OID = Pattern.compile(":funcid\\s+2078\\s");
 
     private static final Pattern RESETS_ALL = Pattern.compile("(?is)\\s*(?:reset|discard)\\s+all\\s*;?\\s*");
 
@@ -57,8 +58,24 @@ final class ParseReports {
         return !inCode && !messagesOff && !rewrittenOff && !unexplained;
     }
 
+    /**
+     * Whether {@code tree} names one of {@link #SETTINGS} as {@code (?i)} would find it (ASCII letters compared without case:
+     * a Kelvin sign is no k), or set_config's OID. Every statement's trees pass here: the names are looked for in an
+     * ASCII-lowered copy, since a case-insensitive alternation tried each name at every character of 25 KB trees.
+     */
     static boolean treeNames(String tree) {
-        return TREE_NAMES.matcher(tree).find();
+        byte[] lowered = new byte[tree.length()];
+        for (int i = 0; i < lowered.length; i++) {
+            char c = tree.charAt(i);
+            lowered[i] = c >= 'A' && c <= 'Z' ? (byte) (c + ('a' - 'A')) : c < 0x80 ? (byte) c : (byte) 0x80;
+        }
+        String ascii = new String(lowered, java.nio.charset.StandardCharsets.ISO_8859_1);
+        for (String name : SETTINGS) {
+            if (ascii.contains(name)) {
+                return true;
+            }
+        }
+        return SET_CONFIG_OID.matcher(tree).find();
     }
 
     /**

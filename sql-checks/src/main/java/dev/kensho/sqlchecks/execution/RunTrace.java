@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -52,15 +53,13 @@ final class RunTrace {
             + "|typeId|typeid|typid|typeOid|collation|array_typeid|array_collid|element_typeid|row_typeid|coalescetype"
             + "|coalescecollid|minmaxtype|minmaxcollid|type|seqid|infercollid|inferopclass|eqop|sortop|startInRangeFunc"
             + "|endInRangeFunc|inRangeColl|constraint|queryId|relationOid|objid|classid|ownerId|roleid";
-    private static final Pattern OID_FIELD = Pattern.compile("(:(?:" + OID_FIELDS + ") )(\\d+)(?![\\w.])");
+    private static final Set<String> OID_FIELD_NAMES = Set.of(OID_FIELDS.split("\\|"));
     /** A list of OIDs ({@code (o 23 16390)}: funccoltypes, colTypes, aggargtypes, opnos and the like). */
     private static final Pattern OID_LIST = Pattern.compile("\\(o((?: \\d+)*)\\)");
     /** Lists of OIDs that older servers print as plain integer lists. */
-    private static final Pattern OID_LIST_FIELD = Pattern.compile(
-            "(:(?:coltypes|colcollations|funccoltypes|funccolcollations|colTypes|colCollations|ctecoltypes|ctecolcollations"
-                    + "|aggargtypes|opnos|opfamilies|inputcollids) \\()([^()]*)(\\))");
+    private static final Set<String> OID_LIST_FIELD_NAMES = Set.of("coltypes", "colcollations", "funccoltypes", "funccolcollations",
+            "colTypes", "colCollations", "ctecoltypes", "ctecolcollations", "aggargtypes", "opnos", "opfamilies", "inputcollids");
     private static final Pattern NUMBER = Pattern.compile("\\d+");
-    private static final Pattern BLANKS = Pattern.compile("\\s+");
 
     private final Map<Integer, List<String>> bySnippet = new HashMap<>();
 
@@ -140,15 +139,104 @@ final class RunTrace {
 
     /** A tree's digest, with what differs between runs of the same statements left out (see the class comment). */
     static String digest(String tree) {
-        // The server's log formatter breaks long trees into lines at any blank, a field's name and value apart too.
-        String steady = OID_CONSTANT.matcher(BLANKS.matcher(tree).replaceAll(" ")).replaceAll("$1#");
-        steady = OID_FIELD.matcher(steady).replaceAll(m -> Matcher.quoteReplacement(m.group(1) + masked(m.group(2))));
-        steady = OID_LIST.matcher(steady).replaceAll(m -> Matcher.quoteReplacement("(o" + maskedAll(m.group(1)) + ")"));
-        steady = OID_LIST_FIELD.matcher(steady).replaceAll(m -> Matcher.quoteReplacement(m.group(1) + maskedAll(m.group(2)) + m.group(3)));
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(steady.getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(steady(tree).getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
         }
+    }
+
+    /** The tree as digested: blanks as one space, the page's OIDs as {@code #}. */
+    static String steady(String tree) {
+        // The server's log formatter breaks long trees into lines at any blank, a field's name and value apart too.
+        String steady = OID_CONSTANT.matcher(oneBlank(tree)).replaceAll("$1#");
+        steady = maskedFields(steady);
+        return OID_LIST.matcher(steady).replaceAll(m -> Matcher.quoteReplacement("(o" + maskedAll(m.group(1)) + ")"));
+    }
+
+    /**
+     * {@code text} with the numbers of its OID fields ({@code :relid 16390}, as {@code (:(?:OID_FIELDS) )(\d+)(?![\w.])} would
+     * match them) and of its OID lists in older servers' integer form ({@code :colTypes (23 16390)}, as
+     * {@code (:(?:OID_LIST_FIELD_NAMES) \()([^()]*)(\))} would) masked. One pass from colon to colon: those two alternations,
+     * tried at every colon of a 25 KB tree, were most of a run's digest time. A field's name is letters and underscores
+     * and is followed by a blank, so a name is the whole run of them.
+     */
+    private static String maskedFields(String text) {
+        StringBuilder out = new StringBuilder(text.length());
+        int copied = 0;
+        int n = text.length();
+        int colon = text.indexOf(':');
+        while (colon >= 0) {
+            int nameEnd = colon + 1;
+            while (nameEnd < n && isNameChar(text.charAt(nameEnd))) {
+                nameEnd++;
+            }
+            int value = nameEnd + 1;
+            int next = colon + 1;
+            if (nameEnd > colon + 1 && value < n && text.charAt(nameEnd) == ' ') {
+                String name = text.substring(colon + 1, nameEnd);
+                if (OID_FIELD_NAMES.contains(name)) {
+                    int end = value;
+                    while (end < n && isDigit(text.charAt(end))) {
+                        end++;
+                    }
+                    if (end > value && (end == n || !isWordChar(text.charAt(end)) && text.charAt(end) != '.')) {
+                        out.append(text, copied, value).append(masked(text.substring(value, end)));
+                        copied = next = end;
+                    }
+                } else if (OID_LIST_FIELD_NAMES.contains(name) && text.charAt(value) == '(') {
+                    int end = value + 1;
+                    while (end < n && text.charAt(end) != '(' && text.charAt(end) != ')') {
+                        end++;
+                    }
+                    if (end < n && text.charAt(end) == ')') {
+                        out.append(text, copied, value + 1).append(maskedAll(text.substring(value + 1, end)));
+                        copied = next = end;
+                    }
+                }
+            }
+            colon = text.indexOf(':', next);
+        }
+        return copied == 0 ? text : out.append(text, copied, n).toString();
+    }
+
+    private static boolean isNameChar(char c) {
+        return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_';
+    }
+
+    private static boolean isDigit(char c) {
+        return c >= '0' && c <= '9';
+    }
+
+    /** {@code \w}: an ASCII letter, digit or underscore. */
+    private static boolean isWordChar(char c) {
+        return isNameChar(c) || isDigit(c);
+    }
+
+    /** {@code text} with every run of blanks ({@code \s+}: space, tab, line feed, vertical tab, form feed, carriage return) as one space. */
+    private static String oneBlank(String text) {
+        StringBuilder out = null;
+        int copied = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (!isBlank(c) || c == ' ' && (i + 1 == text.length() || !isBlank(text.charAt(i + 1)))) {
+                continue; // not a blank, or a lone space: kept as it is
+            }
+            int end = i;
+            while (end < text.length() && isBlank(text.charAt(end))) {
+                end++;
+            }
+            if (out == null) {
+                out = new StringBuilder(text.length());
+            }
+            out.append(text, copied, i).append(' ');
+            copied = end;
+            i = end - 1;
+        }
+        return out == null ? text : out.append(text, copied, text.length()).toString();
+    }
+
+    private static boolean isBlank(char c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == 0x0B || c == '\f' || c == '\r';
     }
 }
