@@ -61,7 +61,9 @@ final class ParseReports {
     /**
      * Whether {@code tree} names one of {@link #SETTINGS} as {@code (?i)} would find it (ASCII letters compared without case:
      * a Kelvin sign is no k), or set_config's OID. Every statement's trees pass here: the names are looked for in an
-     * ASCII-lowered copy, since a case-insensitive alternation tried each name at every character of 25 KB trees.
+     * ASCII-lowered copy, since a case-insensitive alternation tried each name at every character of 25 KB trees. A page's
+     * quoted name or string may hold a carriage return, vertical tab or form feed unescaped (nodeToString escapes only
+     * space, tab and line feed), so {@code :FUNCID\r2078\r} can stand in a tree: the OID is read in the lowered copy too.
      */
     static boolean treeNames(String tree) {
         byte[] lowered = new byte[tree.length()];
@@ -75,7 +77,7 @@ final class ParseReports {
                 return true;
             }
         }
-        return SET_CONFIG_OID.matcher(tree).find();
+        return SET_CONFIG_OID.matcher(ascii).find(); // (?i) covered the OID's field name too: :FUNCID in a page's own text
     }
 
     /**

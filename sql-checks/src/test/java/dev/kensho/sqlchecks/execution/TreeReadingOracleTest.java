@@ -71,6 +71,7 @@ class TreeReadingOracleTest {
             "EXPLAIN SELECT * FROM docs WHERE id = 42",
             "PREPARE p(int) AS SELECT $1::bigint + id FROM docs",
             "SELECT xmin, xmax, ctid, tableoid::regclass FROM docs",
+            "SELECT 1 AS \":FUNCID\r2078\r\", E':FuncId\\f2078\\f' AS b",
             "SELECT jsonb_path_query(body, '$.k[*] ? (@ > 1)') FROM docs",
             "SELECT format('%I.%I', 'a b', 'c'), 'a\\\\b'::bytea, U&'\\0041', $q$ :relid 16400 $q$, '{\"(o 1 2)\"}'::text");
 
@@ -142,7 +143,7 @@ class TreeReadingOracleTest {
     /** Text made of the trees' pieces, blanks of every kind, case changes and non-ASCII letters, in any order. */
     @Test
     void generatedTreesReadAsTheOracleReadsThem() {
-        String[] pieces = {":relid ", ":relid\n", ":array_typeid ", ":type ", ":typeid ", ":xtype ", ":funcid ", ":location ",
+        String[] pieces = {":relid ", ":relid\n", ":array_typeid ", ":type ", ":typeid ", ":xtype ", ":funcid ", ":FUNCID ", ":FuncId\r", ":location ",
                 ":coltypes (", ":colTypes (", ":opnos (", ":colnames (", "(o", "(o ", " 16384", " 16383", "23", "2078", "99999999999999999999",
                 " ", "  ", "\n", "\t", "\r\n", "\u000B", "\f", ".", "5", ")", "(", "{", "}", "[", "]", "_", "a", "Z", "\\ ",
                 ":consttype 26 ", ":consttype 23 ", ":constvalue 4 [ 16 64 0 0 ]", ":constvalue ", "[ 1 2 ]",
