@@ -46,7 +46,7 @@ final class RunTrace {
      * sequence) or a query's identifier, as the server's node output names them: only their numbers differ between runs
      * of the same statements. Every other number (a LIMIT, a typmod, a constant in a raw statement) is the statement's own.
      */
-    private static final String OID_FIELDS = "relid|checkAsUser|resorigtbl|tsmhandler|vartype|varcollid|consttype|constcollid"
+    static final String OID_FIELDS = "relid|checkAsUser|resorigtbl|tsmhandler|vartype|varcollid|consttype|constcollid"
             + "|paramtype|paramcollid|aggfnoid|aggtype|aggcollid|aggtranstype|winfnoid|wintype|wincollid|inputcollid"
             + "|refcontainertype|refelemtype|refrestype|refcollid|funcid|funcresulttype|funccollid|opno|opfuncid|opresulttype"
             + "|opcollid|hashfuncid|negfuncid|firstColType|firstColCollation|resulttype|resultcollid|collOid|casetype|casecollid"

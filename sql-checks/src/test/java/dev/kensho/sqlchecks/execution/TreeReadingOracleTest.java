@@ -29,16 +29,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class TreeReadingOracleTest {
 
-    private static final String OID_FIELDS = "relid|checkAsUser|resorigtbl|tsmhandler|vartype|varcollid|consttype|constcollid"
-            + "|paramtype|paramcollid|aggfnoid|aggtype|aggcollid|aggtranstype|winfnoid|wintype|wincollid|inputcollid"
-            + "|refcontainertype|refelemtype|refrestype|refcollid|funcid|funcresulttype|funccollid|opno|opfuncid|opresulttype"
-            + "|opcollid|hashfuncid|negfuncid|firstColType|firstColCollation|resulttype|resultcollid|collOid|casetype|casecollid"
-            + "|typeId|typeid|typid|typeOid|collation|array_typeid|array_collid|element_typeid|row_typeid|coalescetype"
-            + "|coalescecollid|minmaxtype|minmaxcollid|type|seqid|infercollid|inferopclass|eqop|sortop|startInRangeFunc"
-            + "|endInRangeFunc|inRangeColl|constraint|queryId|relationOid|objid|classid|ownerId|roleid";
     private static final Pattern OID_CONSTANT = Pattern.compile(
             "(:consttype (?:24|26|2202|2203|2204|2205|2206|3734|3769|4089|4096|4191) [^{}]*?:constvalue )\\d+ \\[[^\\]]*\\]");
-    private static final Pattern OID_FIELD = Pattern.compile("(:(?:" + OID_FIELDS + ") )(\\d+)(?![\\w.])");
+    private static final Pattern OID_FIELD = Pattern.compile("(:(?:" + RunTrace.OID_FIELDS + ") )(\\d+)(?![\\w.])");
     private static final Pattern OID_LIST = Pattern.compile("\\(o((?: \\d+)*)\\)");
     private static final Pattern OID_LIST_FIELD = Pattern.compile(
             "(:(?:coltypes|colcollations|funccoltypes|funccolcollations|colTypes|colCollations|ctecoltypes|ctecolcollations"
