@@ -257,8 +257,7 @@ final class NodeTree {
             // A substring is never one of the delimiter instances above; NULL is told by its text.
             return read.equals(NULL) ? NULL : read;
         }
-        StringBuilder atom = new StringBuilder(text.length() - start < 64 ? text.length() - start : 64);
-        atom.append(text, start, at);
+        StringBuilder atom = new StringBuilder().append(text, start, at);
         boolean escaped = false;
         while (at < text.length()) {
             c = text.charAt(at);

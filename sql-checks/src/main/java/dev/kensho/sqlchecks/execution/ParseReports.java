@@ -3,6 +3,7 @@ package dev.kensho.sqlchecks.execution;
 import dev.kensho.sqlchecks.script.SqlLexer;
 import dev.kensho.sqlchecks.script.SqlSplitter;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.regex.Pattern;
 
@@ -23,12 +24,13 @@ import java.util.regex.Pattern;
 final class ParseReports {
 
     /** The settings that deliver the reports ({@link SessionSettings#OUTPUT}), and the function that can set any of them. */
-    private static final List<String> SETTINGS = List.of("client_min_messages", "debug_print_parse", "debug_print_rewritten", "set_config");
+    static final List<String> SETTINGS = List.of("client_min_messages", "debug_print_parse", "debug_print_rewritten", "set_config");
     /** In the page's text, where a U&"…" identifier may spell any of them escaped. */
     private static final Pattern NAMES = Pattern.compile("(?i)" + String.join("|", SETTINGS) + "|u&\"");
     /**
      * In a reported tree set_config is also named by its OID (pg_proc 2078). The server's log formatter breaks a long tree's
-     * lines at any blank, between a field's name and its value too.
+     * lines at any blank, between a field's name and its value too. Lowercase: read in {@link #treeNames}' lowered copy,
+     * since a page's own text (a quoted name, a string) may spell it {@code :FUNCID}.
      */
     private static final Pattern SET_CONFIG_OID = Pattern.compile(":funcid\\s+2078\\s");
 
@@ -71,7 +73,7 @@ final class ParseReports {
             char c = tree.charAt(i);
             lowered[i] = c >= 'A' && c <= 'Z' ? (byte) (c + ('a' - 'A')) : c < 0x80 ? (byte) c : (byte) 0x80;
         }
-        String ascii = new String(lowered, java.nio.charset.StandardCharsets.ISO_8859_1);
+        String ascii = new String(lowered, StandardCharsets.ISO_8859_1);
         for (String name : SETTINGS) {
             if (ascii.contains(name)) {
                 return true;

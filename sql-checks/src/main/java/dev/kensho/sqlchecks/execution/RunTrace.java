@@ -37,9 +37,9 @@ import java.util.regex.Pattern;
 final class RunTrace {
 
     /** OIDs below this are the server's own (FirstNormalObjectId): the same on every run. */
-    private static final long FIRST_NORMAL_OID = 16384;
+    static final long FIRST_NORMAL_OID = 16384;
     /** Constants of the OID types: their value is an object's OID, printed as the datum's bytes. */
-    private static final Pattern OID_CONSTANT = Pattern.compile(
+    static final Pattern OID_CONSTANT = Pattern.compile(
             "(:consttype (?:24|26|2202|2203|2204|2205|2206|3734|3769|4089|4096|4191) [^{}]*?:constvalue )\\d+ \\[[^\\]]*\\]");
     /**
      * The node fields that hold an object's OID (a relation, type, function, operator, collation, role, constraint,
@@ -55,9 +55,9 @@ final class RunTrace {
             + "|endInRangeFunc|inRangeColl|constraint|queryId|relationOid|objid|classid|ownerId|roleid";
     private static final Set<String> OID_FIELD_NAMES = Set.of(OID_FIELDS.split("\\|"));
     /** A list of OIDs ({@code (o 23 16390)}: funccoltypes, colTypes, aggargtypes, opnos and the like). */
-    private static final Pattern OID_LIST = Pattern.compile("\\(o((?: \\d+)*)\\)");
+    static final Pattern OID_LIST = Pattern.compile("\\(o((?: \\d+)*)\\)");
     /** Lists of OIDs that older servers print as plain integer lists. */
-    private static final Set<String> OID_LIST_FIELD_NAMES = Set.of("coltypes", "colcollations", "funccoltypes", "funccolcollations",
+    static final Set<String> OID_LIST_FIELD_NAMES = Set.of("coltypes", "colcollations", "funccoltypes", "funccolcollations",
             "colTypes", "colCollations", "ctecoltypes", "ctecolcollations", "aggargtypes", "opnos", "opfamilies", "inputcollids");
     private static final Pattern NUMBER = Pattern.compile("\\d+");
 
