@@ -48,11 +48,6 @@ class ResourceLimitsTest {
         assertTrue(System.nanoTime() - t0 < Duration.ofSeconds(5).toNanos());
     }
 
-    /**
-     * The server's NOTIFY queue is kept on disk from the oldest notification a listener has not read, and a session that
-     * LISTENs with a transaction open reads none: a page can fill it far past its database's size (red team helper-83:
-     * 3.2 GB in 25 s on /dev/shm). Past the page's disk limit its sessions are stopped, which frees the queue.
-     */
     /** A scenario whose listener holds a transaction open while the notifier sends {@code count} notifications of 7 kB. */
     private static String notifyFlood(int count) {
         return """
@@ -67,6 +62,11 @@ class ResourceLimitsTest {
                 """.replace("COUNT", Integer.toString(count));
     }
 
+    /**
+     * The server's NOTIFY queue is kept on disk from the oldest notification a listener has not read, and a session that
+     * LISTENs with a transaction open reads none: a page can fill it far past its database's size (red team helper-83:
+     * 3.2 GB in 25 s on /dev/shm). Past the page's disk limit its sessions are stopped, which frees the queue.
+     */
     @Test
     void aPageThatFillsTheNotifyQueueIsStopped() throws Exception {
         String scenario = notifyFlood(8000);
