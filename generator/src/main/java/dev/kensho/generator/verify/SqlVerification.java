@@ -11,6 +11,7 @@ import dev.kensho.sqlchecks.model.Snippet;
 import dev.kensho.sqlchecks.execution.Verifier;
 import dev.kensho.sqlchecks.execution.VerifierSettings;
 import dev.kensho.sqlchecks.postgres.PostgresUnavailableException;
+import dev.kensho.sqlchecks.script.TimeDependentSql;
 
 import java.time.Duration;
 import java.time.Instant;

@@ -15,6 +15,7 @@ import dev.kensho.sqlchecks.model.ResultTable;
 import dev.kensho.sqlchecks.model.ScenarioTranscript;
 import dev.kensho.sqlchecks.model.Snippet;
 import dev.kensho.sqlchecks.postgres.DatabaseLocale;
+import dev.kensho.sqlchecks.script.TimeDependentSql;
 
 import java.io.IOException;
 import java.io.InputStream;

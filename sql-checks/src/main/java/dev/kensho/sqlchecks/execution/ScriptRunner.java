@@ -82,6 +82,8 @@ final class ScriptRunner {
     private CaptureRun.Question question;
     private PlanVerdict verdict;
     private boolean foundSequence;
+    /** The first draw from chance this run made, and where ({@link SecondDraw#drawnIn}); null while none. */
+    private String drawn;
     /** What the server parsed in each snippet of this run: the real run's evidence of its DDL, a replay's of its own. */
     private final RunTrace trace = new RunTrace();
     /** Plan claims of this run that wait for the catalog (judged on a capture run), by snippet index. */
@@ -204,6 +206,11 @@ final class ScriptRunner {
     /** After a run {@link #asking} a sequence question: whether the look found a sequence. */
     boolean foundSequence() {
         return foundSequence;
+    }
+
+    /** After {@link #run}: the first draw from chance the run made, and where; null when none ({@link SecondDraw}). */
+    String drawn() {
+        return drawn;
     }
 
     /** After {@link #run}: what the server parsed in each snippet ({@link RunTrace}), compared by {@link CaptureRun#answered}. */
@@ -381,6 +388,9 @@ final class ScriptRunner {
                     catalog.close();
                 }
                 stoppedPage = !outcome.passed() && !run.ranAsWritten;
+            }
+            if (drawn == null) {
+                drawn = SecondDraw.drawnIn(snippet, parsedHere, treeCatalog);
             }
             KenshoSettingsReaders.Scan scanned = KenshoSettingsReaders.scan(snippet.sql(), claimsPlans);
             List<TreeReads.Seen> seen = parsedHere.stream().map(ParseCapture::seen).toList();

@@ -31,6 +31,8 @@ import java.util.regex.Pattern;
 final class TreeReads {
 
     private static final Pattern RELATION = Pattern.compile(":relid\\s+(\\d+)");
+    /** The nodes of a TABLESAMPLE clause, raw (RANGETABLESAMPLE) and analysed (TABLESAMPLECLAUSE), as node output names them. */
+    private static final String SAMPLE_NODE = "TABLESAMPLE";
     private static final Pattern FUNCTION = Pattern.compile(":(?:funcid|aggfnoid|winfnoid)\\s+(\\d+)");
     /** current_role, current_user, user, session_user, current_catalog as 14 and 15 write them (16 on: calls of current_user, current_database). */
     private static final Pattern RUN_NAME_VALUE = Pattern.compile("\\{SQLVALUEFUNCTION\\s+:op\\s+(?:9|1[0-3])\\s");
@@ -78,6 +80,7 @@ final class TreeReads {
          * columns' defaults to an INSERT); a tree too large to keep is kept as null, which no claim passes.
          */
         void rewritten(String tree) {
+            samples |= tree.contains(SAMPLE_NODE);
             Matcher m = FUNCTION.matcher(tree);
             while (m.find()) {
                 rewrittenFunctions.add(Long.parseLong(m.group(1)));
@@ -97,8 +100,17 @@ final class TreeReads {
             return all;
         }
 
+        /**
+         * Whether a tree, raw, analysed or rewritten, samples a table ({@code TABLESAMPLE}: a draw, unless REPEATABLE fixes
+         * its seed), as {@link SecondDraw} asks; a page's string holding the word counts too, which costs only a run.
+         */
+        boolean samples;
+        /** Whether a tree was let go unread ({@link #unread}): what it called is unknown. */
+        boolean unreadSome;
+
         /** Adds a tree that was reported in the context {@code where} and not read: no claim resting on the trees passes. */
         void unread(String where) {
+            unreadSome = true;
             trees.add(null);
             contexts.add(where);
         }
@@ -109,6 +121,7 @@ final class TreeReads {
             trees.add(keep ? tree : null);
             contexts.add(where);
             kept += keep ? tree.length() : 0;
+            samples |= tree.contains(SAMPLE_NODE);
             Matcher m = RELATION.matcher(tree);
             while (m.find()) {
                 relations.add(Long.parseLong(m.group(1)));

@@ -67,6 +67,7 @@ public final class Verifier implements AutoCloseable {
     private final Semaphore scenarioSlots = new Semaphore(1, true);
     /** pg_catalog's relations and functions by OID, for the backstop of the text gates ({@link TreeReads}). */
     private TreeReads.Catalog treeCatalog = TreeReads.Catalog.NONE;
+    private final java.util.concurrent.atomic.AtomicInteger secondDraws = new java.util.concurrent.atomic.AtomicInteger();
     /** Page databases in use, watched for size (the embedded cluster lives in memory on /dev/shm). */
     private final Set<String> activeDatabases = ConcurrentHashMap.newKeySet();
     private final ScheduledExecutorService diskWatch = Executors
@@ -252,6 +253,7 @@ public final class Verifier implements AutoCloseable {
         java.util.Map<Integer, Integer> sequenceQuestions;
         Set<Integer> caseAnswers;
         RunTrace realTrace;
+        String drawn;
         try (PageDatabase database = PageDatabase.create(server, admin, dropper, name, pageTemplate, settings, ScriptRunner.claimsPlans(snippets), true)) {
             setup = Duration.ofNanos(System.nanoTime() - t0);
             // The real run: its database hands out no connection of Kensho's, so nothing but the reader's statements reaches
@@ -263,6 +265,7 @@ public final class Verifier implements AutoCloseable {
             sequenceQuestions = real.sequenceQuestions();
             caseAnswers = real.caseAnswers();
             realTrace = real.trace();
+            drawn = real.drawn();
         } catch (SQLException e) {
             throw new IllegalStateException("could not prepare a database for " + page + ": " + e.getMessage(), e);
         } finally {
@@ -302,6 +305,11 @@ public final class Verifier implements AutoCloseable {
             }
             outcomes = CaptureRun.answered(real, realTrace, outcomes, answers);
         }
+        if (drawn != null && real.stream().anyMatch(Outcome::passed)) {
+            // The page drew from chance: a second draw, to its end, on a database of its own (SecondDraw says why).
+            secondDraws.incrementAndGet();
+            outcomes = SecondDraw.judged(real, outcomes, onFreshDatabase(name, snippets, this::runner), drawn);
+        }
         if (browserStates && RestoreProof.applies(outcomes)) {
             outcomes = proveRestores(outcomes);
         }
@@ -316,6 +324,11 @@ public final class Verifier implements AutoCloseable {
     /** How many times this verifier asked its server how it treats characters ({@link ServerCharacterTypes}): for tests. */
     int characterTypeQueries() {
         return characterTypes.queries();
+    }
+
+    /** How many pages this verifier ran a second time because they drew from chance ({@link SecondDraw}): for tests. */
+    int secondDraws() {
+        return secondDraws.get();
     }
 
     private ScriptRunner runner(PageDatabase database) {

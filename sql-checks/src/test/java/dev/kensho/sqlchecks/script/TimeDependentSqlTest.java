@@ -1,4 +1,4 @@
-package dev.kensho.generator.verify;
+package dev.kensho.sqlchecks.script;
 
 import org.junit.jupiter.api.Test;
 

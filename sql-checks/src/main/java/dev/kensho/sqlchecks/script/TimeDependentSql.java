@@ -1,6 +1,4 @@
-package dev.kensho.generator.verify;
-
-import dev.kensho.sqlchecks.script.SqlLexer;
+package dev.kensho.sqlchecks.script;
 
 import java.util.List;
 import java.util.Locale;
@@ -12,15 +10,16 @@ import java.util.Set;
  * {@code TABLESAMPLE}, …) or the run itself ({@code pg_backend_pid()}, {@code txid_current()}, …). A ✓ recorded for
  * such a page is about the moment or the draw it ran with. A clock-reading page's outcome is reused from the cache for
  * the time site.yml allows ({@code cache: clockPagesFor}, a day at most), and the page says when it was verified. A
- * page reading chance or the run is reused as any page is: its recorded run is one draw, as a run made now would be
- * (a claim that holds only by luck is wrong either way). CI runs both kinds again. Found with the project's
- * lexer, never in comments; inside string and dollar-quoted bodies too, because a function or a
- * DEFAULT written there runs when the page does. Erring towards a miss only costs time.
+ * page reading chance or the run is reused as any page is: its recorded run is one draw, as a run made now would be,
+ * and the verifier gave it a second draw (its SecondDraw: a claim that held on one draw only fails). CI runs both kinds
+ * again. Found with the project's lexer, never in comments; inside string and dollar-quoted bodies too, because a
+ * function or a DEFAULT written there runs when the page does. Erring towards a miss only costs time here; the verifier
+ * also reads the server's parse trees for chance, which SQL built at run time cannot hide from.
  */
-final class TimeDependentSql {
+public final class TimeDependentSql {
 
     /** What a page's SQL depends on besides itself. */
-    enum Kind {
+    public enum Kind {
         /** The time it runs: the same claims hold for a while. */
         CLOCK,
         /** A random draw or the identity of the run (a backend, a transaction, a port): nothing carries over. */
@@ -28,7 +27,7 @@ final class TimeDependentSql {
     }
 
     /** The first word or literal of one kind found in a page's SQL. */
-    record Reading(Kind kind, String word) {
+    public record Reading(Kind kind, String word) {
     }
 
     /** Keywords that read the clock wherever they stand. */
@@ -45,8 +44,8 @@ final class TimeDependentSql {
             // when this server started or read its configuration: different on every build
             "pg_postmaster_start_time", "pg_conf_load_time",
             // chance
-            "random", "random_normal", "setseed", "gen_random_uuid", "uuidv4", "uuidv7", "uuid_generate_v1",
-            "uuid_generate_v1mc", "uuid_generate_v4", "gen_random_bytes", "gen_salt",
+            "random", "random_normal", "setseed", "array_shuffle", "array_sample", "gen_random_uuid", "uuidv4", "uuidv7",
+            "uuid_generate_v1", "uuid_generate_v1mc", "uuid_generate_v4", "gen_random_bytes", "gen_salt",
             // the run: a backend, transaction or WAL position, a port, different on every build
             "pg_backend_pid", "txid_current", "txid_current_if_assigned", "pg_current_xact_id",
             "pg_current_xact_id_if_assigned", "pg_current_wal_lsn", "pg_current_wal_insert_lsn", "inet_server_port",
@@ -59,14 +58,19 @@ final class TimeDependentSql {
     private TimeDependentSql() {
     }
 
+    /** Whether a function of this name (lowercase) draws from chance or reads the run ({@link Kind#CHANCE}). */
+    public static boolean chanceFunction(String name) {
+        return CHANCE_FUNCTIONS.contains(name);
+    }
+
     /** The first word or literal that makes the SQL depend on the clock or on chance, or null. */
-    static String find(String sql) {
+    public static String find(String sql) {
         Reading found = firstIn(sql, 0, null);
         return found == null ? null : found.word();
     }
 
     /** The first such word in any of the snippets, or null. */
-    static String find(List<String> sqls) {
+    public static String find(List<String> sqls) {
         Reading found = read(sqls);
         return found == null ? null : found.word();
     }
@@ -79,7 +83,7 @@ final class TimeDependentSql {
     private static final java.util.Map<List<String>, java.util.Optional<Reading>> READ = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** What the snippets read: their first reading of chance when there is one (it decides), else of the clock, or null. */
-    static Reading read(List<String> sqls) {
+    public static Reading read(List<String> sqls) {
         java.util.Optional<Reading> known = READ.get(sqls);
         if (known == null) {
             known = java.util.Optional.ofNullable(readNow(sqls));

@@ -1,0 +1,119 @@
+package dev.kensho.sqlchecks.execution;
+
+import dev.kensho.sqlchecks.model.Failure;
+import dev.kensho.sqlchecks.model.Outcome;
+import dev.kensho.sqlchecks.model.RunOrder;
+import dev.kensho.sqlchecks.model.Snippet;
+import dev.kensho.sqlchecks.script.TimeDependentSql;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A page that draws from chance (random(), gen_random_uuid(), TABLESAMPLE, array_shuffle(), a backend's number…) runs a
+ * second time to its end, on a fresh database of its own, and a claim that held on the build's run but not on the second
+ * fails at its line, as do rows a snippet shows ({@code result}) that the second run did not give: its mark would be a
+ * promise about one draw that a reader's run, which draws again, need not keep.
+ *
+ * <p>Why a second run and not a rule against chance: PostgreSQL's own regression suite calls chance in 33 of its 233
+ * files and seeds it in one, with claims that hold on every draw ({@code random() BETWEEN 0 AND 1}, a count of distinct
+ * UUIDs); refusing unseeded chance would refuse true claims. A claim true on every draw passes both runs; one that holds
+ * with probability p on a draw passed the build's run and is caught with probability 1 − p, so a lucky claim is found
+ * with probability 1 − p², not always: the message tells its author that the page's result is a draw.
+ *
+ * <p>What counts as a draw is read from what the server parsed ({@link TreeReads.Seen}): a pg_catalog function of
+ * {@link TimeDependentSql}'s chance list called anywhere (a function's body, SQL built at run time, a column's default
+ * on INSERT after rewriting), a sample node, a tree let go unread; and from the snippet's text (an extension's
+ * function such as gen_random_bytes, whose OID differs in every page's database). Nothing of it runs in the reader's
+ * session or in the build's real run: the second run is a run of the page as written, like the capture run's.
+ */
+final class SecondDraw {
+
+    private SecondDraw() {
+    }
+
+    /**
+     * What the snippet, as it ran, drew from chance: "random()" or "TABLESAMPLE" and where; null when nothing. {@code
+     * parsed}: the server's reports of its statements (a scenario's, every session's).
+     */
+    static String drawnIn(Snippet snippet, List<ParseCapture> parsed, TreeReads.Catalog catalog) {
+        for (ParseCapture capture : parsed) {
+            TreeReads.Seen seen = capture.seen();
+            for (long function : seen.allFunctions()) {
+                String name = catalog.functions().get(function);
+                if (name != null && TimeDependentSql.chanceFunction(name)) {
+                    return name + "() at " + snippet.location();
+                }
+            }
+            if (seen.samples) {
+                return "TABLESAMPLE at " + snippet.location();
+            }
+            if (seen.unreadSome) {
+                return "statements Kensho did not read at " + snippet.location();
+            }
+        }
+        TimeDependentSql.Reading reading = TimeDependentSql.read(List.of(snippet.sql()));
+        if (reading != null && reading.kind() == TimeDependentSql.Kind.CHANCE) {
+            return reading.word() + (reading.word().equals("tablesample") ? "" : "()") + " at " + snippet.location();
+        }
+        return null;
+    }
+
+    /**
+     * The outcomes ({@code into}, the build's as judged so far) with the first snippet, in run order, whose claims held on
+     * the build's run ({@code real}) but not on the second ({@code again}: its outcomes, null past where it stopped; null
+     * as a whole when its database could not be made), or whose shown rows the second did not give, failed, saying that
+     * the page draws from chance ({@code drawn}). The
+     * second run stops at its first failure: the snippets after it are not compared. Exercise cases run on replays of
+     * their own ({@link CaptureRun}), not here.
+     */
+    static List<Outcome> judged(List<Outcome> real, List<Outcome> into, List<Outcome> again, String drawn) {
+        List<Outcome> judged = new ArrayList<>(into);
+        if (again == null) {
+            return judged; // Like a capture run's: a database that could not be made proves nothing either way.
+        }
+        for (int index : RunOrder.of(RestoreProof.snippets(real))) {
+            Outcome first = real.get(index);
+            Outcome second = again.get(index);
+            if (second == null || first.snippet().directives().caseName() != null) {
+                if (second == null) {
+                    return judged;
+                }
+                continue;
+            }
+            if (first.passed() && !second.passed()) {
+                String why = second.failure() == null ? "it did not run" : second.failure().message();
+                judged.set(index, failed(into.get(index), "this held on the build's run but not on a second run of the page on a "
+                        + "fresh database: the page draws from chance (" + drawn + "), and a reader's run draws again; claim "
+                        + "only what holds on every draw, or fix the draw (setseed() before random(), TABLESAMPLE … REPEATABLE)",
+                        "on the second run: " + why));
+                return judged;
+            }
+            if (first.passed() && first.snippet().directives().showResult() && !RestoreProof.same(first, second)) {
+                // The rows a `result` shows are the build's, inside its mark: a reader's run must give them too.
+                judged.set(index, failed(into.get(index), "the rows this snippet shows (result) differ on a second run of the "
+                        + "page on a fresh database: the page draws from chance (" + drawn + "), and a reader's run draws "
+                        + "again; show only rows every draw gives, or fix the draw (setseed() before random(), TABLESAMPLE … "
+                        + "REPEATABLE)", "on the second run: "
+                        + shown(second)));
+                return judged;
+            }
+            if (!second.passed()) {
+                return judged; // failed on both: the build's run says why; the second run skipped the rest
+            }
+        }
+        return judged;
+    }
+
+    /** A run's rows as one line: cells joined by " | ", rows by "; ", results by " / ". */
+    private static String shown(Outcome outcome) {
+        return outcome.results().stream().map(table -> table.rows().stream().map(row -> String.join(" | ", row))
+                .collect(java.util.stream.Collectors.joining("; "))).collect(java.util.stream.Collectors.joining(" / "));
+    }
+
+    private static Outcome failed(Outcome o, String message, String detail) {
+        Failure failure = new Failure(message, null, o.snippet().location(), o.snippet().lineAt(0), detail, null);
+        return new Outcome(o.snippet(), Outcome.Status.FAILED, failure, o.results(), o.assertions(), null,
+                o.transcript() == null ? null : o.transcript().withAfter(null), o.duration());
+    }
+}
