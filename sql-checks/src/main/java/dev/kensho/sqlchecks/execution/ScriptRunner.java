@@ -82,8 +82,8 @@ final class ScriptRunner {
     private CaptureRun.Question question;
     private PlanVerdict verdict;
     private boolean foundSequence;
-    /** The first draw from chance this run made, and where ({@link SecondDraw#drawnIn}); null while none. */
-    private String drawn;
+    /** Each snippet's (index, in run order) first draw from chance, and where ({@link SecondDraw#drawnIn}). */
+    private final Map<Integer, String> draws = new java.util.LinkedHashMap<>();
     /** What the server parsed in each snippet of this run: the real run's evidence of its DDL, a replay's of its own. */
     private final RunTrace trace = new RunTrace();
     /** Plan claims of this run that wait for the catalog (judged on a capture run), by snippet index. */
@@ -208,9 +208,9 @@ final class ScriptRunner {
         return foundSequence;
     }
 
-    /** After {@link #run}: the first draw from chance the run made, and where; null when none ({@link SecondDraw}). */
-    String drawn() {
-        return drawn;
+    /** After {@link #run}: each snippet's first draw from chance, and where, in run order; empty when none ({@link SecondDraw}). */
+    Map<Integer, String> draws() {
+        return draws;
     }
 
     /** After {@link #run}: what the server parsed in each snippet ({@link RunTrace}), compared by {@link CaptureRun#answered}. */
@@ -389,8 +389,9 @@ final class ScriptRunner {
                 }
                 stoppedPage = !outcome.passed() && !run.ranAsWritten;
             }
-            if (drawn == null) {
-                drawn = SecondDraw.drawnIn(snippet, parsedHere, treeCatalog);
+            String drawnHere = SecondDraw.drawnIn(snippet, parsedHere, treeCatalog);
+            if (drawnHere != null) {
+                draws.put(index, drawnHere);
             }
             KenshoSettingsReaders.Scan scanned = KenshoSettingsReaders.scan(snippet.sql(), claimsPlans);
             List<TreeReads.Seen> seen = parsedHere.stream().map(ParseCapture::seen).toList();

@@ -23,8 +23,8 @@ import java.util.List;
  *
  * <p>What counts as a draw is read from what the server parsed ({@link TreeReads.Seen}): a pg_catalog function of
  * {@link TimeDependentSql}'s chance list called anywhere (a function's body, SQL built at run time, a column's default
- * on INSERT after rewriting), a sample node, a tree let go unread; and from the snippet's text (an extension's
- * function such as gen_random_bytes, whose OID differs in every page's database). Nothing of it runs in the reader's
+ * on INSERT after rewriting), or a function of that name of an allowed extension (gen_random_bytes), a sample node, a
+ * tree let go unread; and from the snippet's text. Nothing of it runs in the reader's
  * session or in the build's real run: the second run is a run of the page as written, like the capture run's.
  */
 final class SecondDraw {
@@ -40,47 +40,113 @@ final class SecondDraw {
         for (ParseCapture capture : parsed) {
             TreeReads.Seen seen = capture.seen();
             for (long function : seen.allFunctions()) {
-                String name = catalog.functions().get(function);
-                if (name != null && TimeDependentSql.chanceFunction(name)) {
+                String name = chanceFunction(catalog, function);
+                if (name != null) {
                     return name + "() at " + snippet.location();
                 }
             }
             if (seen.samples) {
-                return "TABLESAMPLE at " + snippet.location();
+                return "a sample of rows (TABLESAMPLE, ANALYZE) at " + snippet.location();
             }
             if (seen.unreadSome) {
                 return "statements Kensho did not read at " + snippet.location();
+            }
+            for (String name : seen.names) {
+                if (TimeDependentSql.chanceFunction(name)) {
+                    return name + "() at " + snippet.location(); // a raw tree's call: a CHECK, a DEFAULT
+                }
+            }
+            if (seen.names.contains(UNPARSED_BODIES)) {
+                return UNPARSED_BODIES + " set at " + snippet.location() + " (function bodies then run unreported)";
+            }
+            for (int i = 0; i < seen.trees.size(); i++) {
+                String name = chanceIn(seen.trees.get(i), catalog);
+                if (name != null) {
+                    return name + "() at " + snippet.location();
+                }
             }
         }
         TimeDependentSql.Reading reading = TimeDependentSql.read(List.of(snippet.sql()));
         if (reading != null && reading.kind() == TimeDependentSql.Kind.CHANCE) {
             return reading.word() + (reading.word().equals("tablesample") ? "" : "()") + " at " + snippet.location();
         }
+        if (snippet.sql().toLowerCase(java.util.Locale.ROOT).contains(UNPARSED_BODIES)) {
+            return UNPARSED_BODIES + " named at " + snippet.location() + " (function bodies then run unreported)";
+        }
         return null;
     }
+
+    /**
+     * With it off, the server creates a function without parsing its body, and a SQL function inlined into a query runs
+     * its body without reporting its tree: a draw inside it is then never seen (red team helper-89).
+     */
+    private static final String UNPARSED_BODIES = "check_function_bodies";
+
+    /** The name of the chance function {@code oid} is, pg_catalog's or an allowed extension's; null when it is none. */
+    private static String chanceFunction(TreeReads.Catalog catalog, long oid) {
+        String name = catalog.functions().getOrDefault(oid, catalog.extensionFunctions().get(oid));
+        return name != null && TimeDependentSql.chanceFunction(name) ? name : null;
+    }
+
+    /**
+     * A chance function a tree names where {@link TreeReads.Seen} does not look: an operator's function ({@code :opfuncid},
+     * an operator made on random()), and, in a utility statement's raw tree, a chance function's name as a quoted atom
+     * (a CHECK constraint, an aggregate's SFUNC, an operator's FUNCTION, built at run time: only their spelling is there).
+     */
+    private static String chanceIn(String tree, TreeReads.Catalog catalog) {
+        if (tree == null) {
+            return null;
+        }
+        for (int at = tree.indexOf(OPERATOR_FUNCTION); at >= 0; at = tree.indexOf(OPERATOR_FUNCTION, at + 1)) {
+            int start = at + OPERATOR_FUNCTION.length();
+            while (start < tree.length() && Character.isWhitespace(tree.charAt(start))) {
+                start++;
+            }
+            int end = start;
+            while (end < tree.length() && end - start < 12 && tree.charAt(end) >= '0' && tree.charAt(end) <= '9') {
+                end++;
+            }
+            String name = end > start ? chanceFunction(catalog, Long.parseLong(tree.substring(start, end))) : null;
+            if (name != null) {
+                return name;
+            }
+        }
+        if (!tree.contains(":utilityStmt {")) {
+            return null;
+        }
+        for (String name : TimeDependentSql.chanceFunctions()) {
+            if (tree.contains("\"" + name + "\"")) {
+                return name;
+            }
+        }
+        return null;
+    }
+
+    private static final String OPERATOR_FUNCTION = ":opfuncid";
 
     /**
      * The outcomes ({@code into}, the build's as judged so far) with the first snippet, in run order, whose claims held on
      * the build's run ({@code real}) but not on the second ({@code again}: its outcomes, null past where it stopped; null
      * as a whole when its database could not be made), or whose shown rows the second did not give, failed, saying that
-     * the page draws from chance ({@code drawn}). The
-     * second run stops at its first failure: the snippets after it are not compared. Exercise cases run on replays of
-     * their own ({@link CaptureRun}), not here.
+     * the page draws from chance: the snippet's own draw when it made one ({@code draws}, by snippet index, in run order),
+     * else the page's first. The second run stops at its first failure: the snippets after it are not compared. Exercise
+     * cases run on replays of their own ({@link CaptureRun}), not here.
      */
-    static List<Outcome> judged(List<Outcome> real, List<Outcome> into, List<Outcome> again, String drawn) {
+    static List<Outcome> judged(List<Outcome> real, List<Outcome> into, List<Outcome> again, java.util.Map<Integer, String> draws) {
         List<Outcome> judged = new ArrayList<>(into);
-        if (again == null) {
+        if (again == null || draws.isEmpty()) {
             return judged; // Like a capture run's: a database that could not be made proves nothing either way.
         }
         for (int index : RunOrder.of(RestoreProof.snippets(real))) {
             Outcome first = real.get(index);
             Outcome second = again.get(index);
-            if (second == null || first.snippet().directives().caseName() != null) {
-                if (second == null) {
-                    return judged;
-                }
+            if (second == null) {
+                return judged;
+            }
+            if (first.snippet().directives().caseName() != null) {
                 continue;
             }
+            String drawn = draws.getOrDefault(index, draws.values().iterator().next());
             if (first.passed() && !second.passed()) {
                 String why = second.failure() == null ? "it did not run" : second.failure().message();
                 judged.set(index, failed(into.get(index), "this held on the build's run but not on a second run of the page on a "
@@ -89,13 +155,12 @@ final class SecondDraw {
                         "on the second run: " + why));
                 return judged;
             }
-            if (first.passed() && first.snippet().directives().showResult() && !RestoreProof.same(first, second)) {
+            if (first.passed() && first.snippet().directives().showResult() && !sameRows(first, second)) {
                 // The rows a `result` shows are the build's, inside its mark: a reader's run must give them too.
                 judged.set(index, failed(into.get(index), "the rows this snippet shows (result) differ on a second run of the "
                         + "page on a fresh database: the page draws from chance (" + drawn + "), and a reader's run draws "
                         + "again; show only rows every draw gives, or fix the draw (setseed() before random(), TABLESAMPLE … "
-                        + "REPEATABLE)", "on the second run: "
-                        + shown(second)));
+                        + "REPEATABLE)", "on the build's run: " + shown(first) + "; on the second run: " + shown(second)));
                 return judged;
             }
             if (!second.passed()) {
@@ -103,6 +168,31 @@ final class SecondDraw {
             }
         }
         return judged;
+    }
+
+    /**
+     * The same results, as a reader's run is compared with the shown rows: columns, types, and rows in order where the
+     * statement's parse promises an order, else as a multiset (an unordered parallel scan returns them in another order
+     * on every run, none of them promised).
+     */
+    static boolean sameRows(Outcome first, Outcome second) {
+        if (first.results().size() != second.results().size()) {
+            return false;
+        }
+        for (int i = 0; i < first.results().size(); i++) {
+            var a = first.results().get(i);
+            var b = second.results().get(i);
+            boolean ordered = a.order() == null || a.order().ordered();
+            if (!a.columns().equals(b.columns()) || !a.types().equals(b.types()) || a.totalRows() != b.totalRows()
+                    || !(ordered ? a.rows().equals(b.rows()) : sorted(a.rows()).equals(sorted(b.rows())))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static List<String> sorted(List<List<String>> rows) {
+        return rows.stream().map(row -> String.join("\u0000", row.stream().map(c -> c == null ? "\u0001" : c).toList())).sorted().toList();
     }
 
     /** A run's rows as one line: cells joined by " | ", rows by "; ", results by " / ". */

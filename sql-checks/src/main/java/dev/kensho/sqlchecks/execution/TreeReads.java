@@ -33,6 +33,8 @@ final class TreeReads {
     private static final Pattern RELATION = Pattern.compile(":relid\\s+(\\d+)");
     /** The nodes of a TABLESAMPLE clause, raw (RANGETABLESAMPLE) and analysed (TABLESAMPLECLAUSE), as node output names them. */
     private static final String SAMPLE_NODE = "TABLESAMPLE";
+    /** VACUUM and ANALYZE: ANALYZE reads a random sample of a table's rows past 300 × its statistics target. */
+    private static final String ANALYZE_NODE = "{VACUUMSTMT";
     private static final Pattern FUNCTION = Pattern.compile(":(?:funcid|aggfnoid|winfnoid)\\s+(\\d+)");
     /** current_role, current_user, user, session_user, current_catalog as 14 and 15 write them (16 on: calls of current_user, current_database). */
     private static final Pattern RUN_NAME_VALUE = Pattern.compile("\\{SQLVALUEFUNCTION\\s+:op\\s+(?:9|1[0-3])\\s");
@@ -102,7 +104,8 @@ final class TreeReads {
 
         /**
          * Whether a tree, raw, analysed or rewritten, samples a table ({@code TABLESAMPLE}: a draw, unless REPEATABLE fixes
-         * its seed), as {@link SecondDraw} asks; a page's string holding the word counts too, which costs only a run.
+         * its seed; {@code ANALYZE}, whose statistics of a large table come from a random sample), as {@link SecondDraw}
+         * asks; a page's string holding the word counts too, which costs only a run.
          */
         boolean samples;
         /** Whether a tree was let go unread ({@link #unread}): what it called is unknown. */
@@ -121,7 +124,7 @@ final class TreeReads {
             trees.add(keep ? tree : null);
             contexts.add(where);
             kept += keep ? tree.length() : 0;
-            samples |= tree.contains(SAMPLE_NODE);
+            samples |= tree.contains(SAMPLE_NODE) || tree.contains(ANALYZE_NODE);
             Matcher m = RELATION.matcher(tree);
             while (m.find()) {
                 relations.add(Long.parseLong(m.group(1)));
@@ -189,19 +192,33 @@ final class TreeReads {
     /**
      * The names of pg_catalog's relations and functions by OID, read once per server on Kensho's own admin connection (the
      * maintenance database; every database of the cluster, page templates included, is a copy of template1 or template0,
-     * whose pg_catalog objects carry the same OIDs), never on the page's.
+     * whose pg_catalog objects carry the same OIDs), never on the page's. {@code extensionFunctions}: the names of the
+     * functions of the site's allowed extensions, by their OIDs in the page template (copied with it to every page's
+     * database, so the same in each), read by {@link #withTemplate}.
      */
     record Catalog(Map<Long, String> relations, Map<Long, String> functions, Map<Long, Map<Long, String>> attributes,
                    Set<Long> equalities, Set<Long> counterRows, Set<Long> counterResults, Set<Long> steady,
-                   Map<String, List<String>> bodies, int major, Set<Long> guard) {
+                   Map<String, List<String>> bodies, int major, Set<Long> guard, Map<Long, String> extensionFunctions) {
 
         static final Catalog NONE = new Catalog(Map.of(), Map.of(), Map.of(), Set.of(), Set.of(), Set.of(), Set.of(), Map.of(), 0,
-                Set.of());
+                Set.of(), Map.of());
 
-        /** The same catalog knowing the OIDs of Kensho's guard (its function and event trigger) in every page's database. */
-        Catalog withGuard(Set<Long> oids) {
+        /**
+         * The same catalog knowing, from {@code template} (the database every page's is copied from), the OIDs of Kensho's
+         * guard (its function and event trigger) and the names of the allowed extensions' functions.
+         */
+        Catalog withTemplate(Connection template) throws SQLException {
+            Map<Long, String> names = new HashMap<>();
+            try (java.sql.Statement statement = template.createStatement();
+                 java.sql.ResultSet rs = statement.executeQuery("SELECT p.oid::bigint, p.proname::text FROM pg_catalog.pg_proc p"
+                         + " JOIN pg_catalog.pg_depend d ON d.classid = 'pg_catalog.pg_proc'::pg_catalog.regclass AND d.objid = p.oid"
+                         + " AND d.refclassid = 'pg_catalog.pg_extension'::pg_catalog.regclass AND d.deptype = 'e'")) {
+                while (rs.next()) {
+                    names.put(rs.getLong(1), rs.getString(2));
+                }
+            }
             return new Catalog(relations, functions, attributes, equalities, counterRows, counterResults, steady, bodies, major,
-                    Set.copyOf(oids));
+                    Set.copyOf(ExtensionGuard.oids(template)), Map.copyOf(names));
         }
 
         /**
@@ -261,7 +278,7 @@ final class TreeReads {
             attributes.replaceAll((k, v) -> Map.copyOf(v));
             return new Catalog(Map.copyOf(relations), Map.copyOf(functions), Map.copyOf(attributes), Set.copyOf(equalities),
                     Set.copyOf(counterRows), Set.copyOf(counterResults), Set.copyOf(steady), bodies(admin),
-                    admin.getMetaData().getDatabaseMajorVersion(), Set.of());
+                    admin.getMetaData().getDatabaseMajorVersion(), Set.of(), Map.of());
         }
 
         /**

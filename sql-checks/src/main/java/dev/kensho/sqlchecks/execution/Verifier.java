@@ -133,7 +133,8 @@ public final class Verifier implements AutoCloseable {
             }
             try (Connection template = DriverManager.getConnection(server.urlFor(verifier.pageTemplate), server.adminCredentials())) {
                 // The guard's own OIDs are above FIRST_NORMAL_OID like the page's: ParseTreeGate must not take them for the page's.
-                verifier.treeCatalog = verifier.treeCatalog.withGuard(ExtensionGuard.oids(template));
+                // The allowed extensions' functions too, by name: SecondDraw finds gen_random_bytes() called however spelled.
+                verifier.treeCatalog = verifier.treeCatalog.withTemplate(template);
             } catch (SQLException e) {
                 verifier.close();
                 throw new PostgresUnavailableException("cannot read Kensho's guard in the page template: " + e.getMessage(), e);
@@ -253,7 +254,7 @@ public final class Verifier implements AutoCloseable {
         java.util.Map<Integer, Integer> sequenceQuestions;
         Set<Integer> caseAnswers;
         RunTrace realTrace;
-        String drawn;
+        java.util.Map<Integer, String> draws;
         try (PageDatabase database = PageDatabase.create(server, admin, dropper, name, pageTemplate, settings, ScriptRunner.claimsPlans(snippets), true)) {
             setup = Duration.ofNanos(System.nanoTime() - t0);
             // The real run: its database hands out no connection of Kensho's, so nothing but the reader's statements reaches
@@ -265,7 +266,7 @@ public final class Verifier implements AutoCloseable {
             sequenceQuestions = real.sequenceQuestions();
             caseAnswers = real.caseAnswers();
             realTrace = real.trace();
-            drawn = real.drawn();
+            draws = real.draws();
         } catch (SQLException e) {
             throw new IllegalStateException("could not prepare a database for " + page + ": " + e.getMessage(), e);
         } finally {
@@ -305,10 +306,10 @@ public final class Verifier implements AutoCloseable {
             }
             outcomes = CaptureRun.answered(real, realTrace, outcomes, answers);
         }
-        if (drawn != null && real.stream().anyMatch(Outcome::passed)) {
+        if (!draws.isEmpty() && real.stream().anyMatch(Outcome::passed)) {
             // The page drew from chance: a second draw, to its end, on a database of its own (SecondDraw says why).
             secondDraws.incrementAndGet();
-            outcomes = SecondDraw.judged(real, outcomes, onFreshDatabase(name, snippets, this::runner), drawn);
+            outcomes = SecondDraw.judged(real, outcomes, onFreshDatabase(name, snippets, this::runner), draws);
         }
         if (browserStates && RestoreProof.applies(outcomes)) {
             outcomes = proveRestores(outcomes);

@@ -46,16 +46,23 @@ public final class TimeDependentSql {
             // chance
             "random", "random_normal", "setseed", "array_shuffle", "array_sample", "gen_random_uuid", "uuidv4", "uuidv7",
             "uuid_generate_v1", "uuid_generate_v1mc", "uuid_generate_v4", "gen_random_bytes", "gen_salt",
+            // pgcrypto's PGP encryption draws a session key and salt
+            "pgp_sym_encrypt", "pgp_sym_encrypt_bytea", "pgp_pub_encrypt", "pgp_pub_encrypt_bytea",
             // the run: a backend, transaction or WAL position, a port, different on every build
             "pg_backend_pid", "txid_current", "txid_current_if_assigned", "pg_current_xact_id",
             "pg_current_xact_id_if_assigned", "pg_current_wal_lsn", "pg_current_wal_insert_lsn", "inet_server_port",
-            "inet_client_port");
+            "inet_client_port", "pg_export_snapshot", "pg_my_temp_schema");
     /** Input strings a date/time type reads from the clock: {@code 'now'::timestamptz}, {@code date 'today'}. */
     private static final Set<String> CLOCK_LITERALS = Set.of("now", "today", "tomorrow", "yesterday");
     /** How deep string bodies are opened (a function body holding a DO block holding a string). */
     private static final int MAX_DEPTH = 4;
 
     private TimeDependentSql() {
+    }
+
+    /** The names of the functions that draw from chance or read the run ({@link Kind#CHANCE}). */
+    public static Set<String> chanceFunctions() {
+        return CHANCE_FUNCTIONS;
     }
 
     /** Whether a function of this name (lowercase) draws from chance or reads the run ({@link Kind#CHANCE}). */

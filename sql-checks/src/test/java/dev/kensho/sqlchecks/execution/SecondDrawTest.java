@@ -2,7 +2,11 @@ package dev.kensho.sqlchecks.execution;
 
 import dev.kensho.sqlchecks.model.Outcome;
 import dev.kensho.sqlchecks.model.PageResult;
+import dev.kensho.sqlchecks.postgres.EmbeddedPostgres;
 import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
 
 import java.util.function.Supplier;
 
@@ -35,6 +39,10 @@ class SecondDrawTest extends VerifierFixture {
     }
 
     private static Outcome caught(Supplier<TestPage> page, String start) {
+        return caught(verifier, page, start);
+    }
+
+    private static Outcome caught(Verifier verifier, Supplier<TestPage> page, String start) {
         for (int attempt = 0; attempt < 40; attempt++) {
             int before = verifier.secondDraws();
             PageResult result = page.get().run();
@@ -50,8 +58,9 @@ class SecondDrawTest extends VerifierFixture {
                 assertEquals(before + 1, verifier.secondDraws());
                 return last;
             }
-            assertTrue(last.failure().message().contains("missing") || last.failure().detail() != null
-                    && last.failure().detail().contains("missing"), () -> "failed otherwise: " + last.failure());
+            // The build's own draw failed the claim: its rows differ, or the statement failed (a CHECK it broke).
+            assertTrue(!last.failure().message().startsWith("this held") && !last.failure().message().startsWith("the rows this"),
+                    () -> "failed otherwise: " + last.failure());
             // Runs again only when a snippet before the failed one passed (it may have held by chance too).
             assertEquals(before + (result.outcomes().size() > 1 ? 1 : 0), verifier.secondDraws());
         }
@@ -93,8 +102,8 @@ class SecondDrawTest extends VerifierFixture {
     }
 
     /**
-     * A column's default built at run time: the CREATE's raw tree names the function only by its spelling, the INSERT's
-     * rewritten tree calls it by OID. The draw is found at the INSERT.
+     * A column's default built at run time: the CREATE's raw tree names the function by its spelling, the INSERT's
+     * rewritten tree calls it by OID. The draw is found at the CREATE (the page's first), the claim fails where it stands.
      */
     @Test
     void aDrawInAColumnsDefaultIsFoundWhereTheInsertRunsIt() {
@@ -107,7 +116,7 @@ class SecondDrawTest extends VerifierFixture {
                 throw new AssertionError(e);
             }
         });
-        assertEquals(message("random() at page.md:5:1"), outcome.failure().message());
+        assertEquals(message("random() at page.md:1:1"), outcome.failure().message());
         assertEquals("page.md:9:1", outcome.failure().location().toString());
     }
 
@@ -128,10 +137,118 @@ class SecondDrawTest extends VerifierFixture {
                 + "draws from chance (random() at page.md:1:1), and a reader's run draws again; show only rows every draw "
                 + "gives, or fix the draw (setseed() before random(), TABLESAMPLE … REPEATABLE)", outcome.failure().message());
         String first = outcome.results().get(0).rows().get(0).get(0);
-        assertEquals("on the second run: " + (first.equals("t") ? "f" : "t"), outcome.failure().detail());
+        assertEquals("on the build's run: " + first + "; on the second run: " + (first.equals("t") ? "f" : "t"),
+                outcome.failure().detail());
 
         PageResult seeded = page().add("result", "SELECT setseed(0.25) IS NULL AS seeded, random() < 0.5 AS heads;").run();
         assertTrue(seeded.passed(), () -> String.valueOf(seeded.outcomes()));
+    }
+
+    /**
+     * An allowed extension's function (pgcrypto's gen_random_bytes) has an OID of its own, the same in every page's
+     * database (copied from the template): called through SQL built at run time, it is found by that OID.
+     */
+    @Test
+    void anExtensionsDrawHiddenInDynamicSqlIsFoundByItsOid() throws Exception {
+        try (Verifier withPgcrypto = Verifier.start(new EmbeddedPostgres(), new VerifierSettings(Duration.ofSeconds(10),
+                Duration.ofSeconds(60), 1L << 30, List.of("pgcrypto")))) {
+            Outcome outcome = caught(withPgcrypto, () -> {
+                try {
+                    return TestPage.on(withPgcrypto).add("", "DO $$ BEGIN EXECUTE format('CREATE TABLE coin AS SELECT "
+                                    + "get_byte(%s(1), 0) < 128 AS heads', 'gen_random' || '_bytes'); END $$;")
+                            .add("", "SELECT heads FROM coin;", HEADS);
+                } catch (Exception e) {
+                    throw new AssertionError(e);
+                }
+            }, "this held on the build's run");
+            assertEquals(message("gen_random_bytes() at page.md:1:1"), outcome.failure().message());
+            assertEquals("page.md:5:1", outcome.failure().location().toString());
+        }
+    }
+
+    /**
+     * Chance the parse trees name only by spelling or through an operator (red team helper-89): an operator made on
+     * random(int, int), found where it is called, and a CHECK constraint built at run time, found where it is made.
+     */
+    @Test
+    void drawsMadeByOperatorsAndConstraintsAreFoundWhereTheyAreMade() {
+        Outcome operator = caught(() -> {
+            try {
+                return page().add("", "CREATE OPERATOR <?> (FUNCTION = random, LEFTARG = integer, RIGHTARG = integer);")
+                        .add("", "SELECT (0 <?> 1) = 1 AS heads;", HEADS);
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        });
+        // The failing snippet's own draw: the operator's function, by OID (:opfuncid).
+        assertEquals(message("random() at page.md:5:1"), operator.failure().message());
+        assertEquals("page.md:5:1", operator.failure().location().toString());
+
+        Outcome check = caught(() -> {
+            try {
+                return page().add("", "DO $$ BEGIN EXECUTE format('CREATE TABLE coin (x int CHECK (%s() < 0.5))', 'ran' || 'dom'); END $$;")
+                        .add("", "INSERT INTO coin VALUES (1);");
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        }, "this held on the build's run");
+        assertEquals(message("random() at page.md:1:1"), check.failure().message());
+        assertEquals("page.md:5:1", check.failure().location().toString(), "the INSERT the CHECK refused on the second run");
+        assertEquals("on the second run: new row for relation \"coin\" violates check constraint \"coin_check\"",
+                check.failure().detail());
+    }
+
+    /**
+     * With check_function_bodies off, a SQL function's body is parsed unreported where the server inlines it: the page
+     * is taken to draw (a second run) however it spells the setting; ANALYZE samples large tables at random.
+     */
+    @Test
+    void pagesThatHideBodiesOrSampleTablesRunTwice() throws Exception {
+        int before = verifier.secondDraws();
+        PageResult unparsed = page().add("", "SET check_function_bodies = off;")
+                .add("", "SELECT 1 AS one;", " one \n-----\n   1\n(1 row)\n").run();
+        assertTrue(unparsed.passed(), () -> String.valueOf(unparsed.outcomes()));
+        assertEquals(before + 1, verifier.secondDraws());
+        PageResult analyzed = page().add("", "CREATE TABLE t AS SELECT g FROM generate_series(1, 10) g; ANALYZE t;")
+                .add("", "SELECT count(*) AS n FROM t;", " n  \n----\n 10\n(1 row)\n").run();
+        assertTrue(analyzed.passed(), () -> String.valueOf(analyzed.outcomes()));
+        assertEquals(before + 2, verifier.secondDraws());
+    }
+
+    /** A snippet that draws itself is named as the draw, not the page's first (which may hold on every draw). */
+    @Test
+    void theFailingSnippetsOwnDrawIsNamed() {
+        Outcome outcome = caught(() -> {
+            try {
+                return page().add("", "SELECT random() BETWEEN 0 AND 1 AS heads;", HEADS)
+                        .add("result", "SELECT random() < 0.5 AS coin;");
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        }, "the rows this snippet shows");
+        assertEquals("page.md:5:1", outcome.failure().location().toString());
+        assertTrue(outcome.failure().message().contains("(random() at page.md:5:1)"), outcome.failure().message());
+        String first = outcome.results().get(0).rows().get(0).get(0);
+        assertEquals("on the build's run: " + first + "; on the second run: " + (first.equals("t") ? "f" : "t"),
+                outcome.failure().detail());
+    }
+
+    /** Shown rows compare as the reader's run is compared: in order only where the statement promises one. */
+    @Test
+    void shownRowsCompareAsAMultisetWhereNoOrderIsPromised() {
+        dev.kensho.sqlchecks.model.Snippet snippet = dev.kensho.sqlchecks.model.Snippet.of(
+                new dev.kensho.sqlchecks.model.SourceLocation("page.md", 1, 1), "SELECT g FROM big;");
+        java.util.function.BiFunction<dev.kensho.sqlchecks.model.RowOrder, List<List<String>>, Outcome> run = (order, rows) ->
+                new Outcome(snippet, Outcome.Status.PASSED, null, List.of(new dev.kensho.sqlchecks.model.ResultTable("SELECT g FROM big",
+                        List.of("g"), List.of("int4"), rows, rows.size(), order)), List.of(), null, null, Duration.ZERO);
+        var unordered = dev.kensho.sqlchecks.model.RowOrder.unordered("no ORDER BY");
+        var sorted = dev.kensho.sqlchecks.model.RowOrder.sortedOnHiddenKey("ORDER BY");
+        assertTrue(SecondDraw.sameRows(run.apply(unordered, List.of(List.of("1"), List.of("2"))),
+                run.apply(unordered, List.of(List.of("2"), List.of("1")))));
+        assertTrue(!SecondDraw.sameRows(run.apply(sorted, List.of(List.of("1"), List.of("2"))),
+                run.apply(sorted, List.of(List.of("2"), List.of("1")))));
+        assertTrue(!SecondDraw.sameRows(run.apply(unordered, List.of(List.of("1"), List.of("1"))),
+                run.apply(unordered, List.of(List.of("1"), List.of("2")))));
     }
 
     /** Claims true on every draw pass both runs; a page without chance runs once; a sample counts as a draw. */
