@@ -81,6 +81,7 @@ final class ScriptRunner {
      */
     private CaptureRun.Question question;
     private PlanVerdict verdict;
+    private PlanVerdict ownVerdict;
     private boolean foundSequence;
     /** Each snippet's (index, in run order) first draw from chance, and where ({@link SecondDraw#drawnIn}). */
     private final Map<Integer, String> draws = new java.util.LinkedHashMap<>();
@@ -201,6 +202,14 @@ final class ScriptRunner {
     /** After a run {@link #asking} a plan question: the claim's verdict on this database's catalog; null when not reached. */
     PlanVerdict verdict() {
         return verdict;
+    }
+
+    /**
+     * After a run {@link #asking} a plan question: the claim judged on this replay's own plan of the snippet (not the real
+     * run's) and this database's catalog; null when not reached.
+     */
+    PlanVerdict ownVerdict() {
+        return ownVerdict;
     }
 
     /** After a run {@link #asking} a sequence question: whether the look found a sequence. */
@@ -385,6 +394,9 @@ final class ScriptRunner {
                 if (question != null && question.snippet() == index && question.plan() != null) {
                     // A capture run: the real run's claim, judged on this database at the same point (CaptureRun.answered).
                     verdict = question.plan().judge(catalog);
+                    // This replay's own plan of the claim, judged alike: another draw of a page that draws (SecondDraw).
+                    PlanVerdict.Pending own = pendingPlans.get(index);
+                    ownVerdict = own == null ? null : own.judge(catalog);
                     catalog.close();
                 }
                 stoppedPage = !outcome.passed() && !run.ranAsWritten;

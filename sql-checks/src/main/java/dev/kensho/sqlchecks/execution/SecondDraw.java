@@ -171,6 +171,32 @@ final class SecondDraw {
     }
 
     /**
+     * The outcomes with each plan claim that needs the catalog ({@code uses-index=}, {@code no-seq-scan=}), which the second
+     * run leaves pending like the real run, failed when it passed on the real run's plan but not on its replay's own
+     * ({@code replayPlans}: the claim judged on the plan the replay that answered it made of the snippet, by index), on a
+     * page that draws ({@code draws}): the replay is a draw of its own up to that snippet. Only a claim its replay
+     * answered passed (one whose replay ended otherwise already failed as unchecked, {@link CaptureRun#answered}).
+     */
+    static List<Outcome> plansJudged(List<Outcome> outcomes, java.util.Map<Integer, PlanVerdict> replayPlans,
+                                     java.util.Map<Integer, String> draws) {
+        List<Outcome> judged = new ArrayList<>(outcomes);
+        if (draws.isEmpty()) {
+            return judged;
+        }
+        for (java.util.Map.Entry<Integer, PlanVerdict> plan : replayPlans.entrySet()) {
+            Outcome o = judged.get(plan.getKey());
+            if (o.passed() && plan.getValue().problem() != null) {
+                String drawn = draws.getOrDefault(plan.getKey(), draws.values().iterator().next());
+                judged.set(plan.getKey(), failed(o, "this plan claim held on the build's run but not on a second run of the page "
+                        + "on a fresh database: the page draws from chance (" + drawn + "), and a reader's run draws again; "
+                        + "claim only what holds on every draw, or fix the draw (setseed() before random(), TABLESAMPLE … "
+                        + "REPEATABLE)", "on the second run: " + plan.getValue().problem()));
+            }
+        }
+        return judged;
+    }
+
+    /**
      * The same results, as a reader's run is compared with the shown rows: columns, types, and rows in order where the
      * statement's parse promises an order, else as a multiset (an unordered parallel scan returns them in another order
      * on every run, none of them promised).

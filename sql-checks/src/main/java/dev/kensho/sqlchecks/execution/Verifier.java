@@ -283,6 +283,7 @@ public final class Verifier implements AutoCloseable {
             // One replay per question, stopping right after it (CaptureRun.questions says why not one for all).
             // The replays together get the page's limit (CaptureRun.unasked says why): each runs under what is left of it.
             List<CaptureRun.Answer> answers = new ArrayList<>();
+            java.util.Map<Integer, PlanVerdict> replayPlans = new java.util.HashMap<>();
             long replaysEnd = System.nanoTime() + settings.pageTimeout().toNanos();
             for (CaptureRun.Question question : questions) {
                 Duration left = Duration.ofNanos(replaysEnd - System.nanoTime());
@@ -299,12 +300,17 @@ public final class Verifier implements AutoCloseable {
                         database::openSession, guard, left, scenarioSlots, treeCatalog).asking(question, database.kenshoConnections()));
                 boolean reached = replay != null && (question.cases() ? replay.get(question.snippet()) != null
                         : asking[0].verdict() != null || asking[0].foundSequence());
+                if (question.plan() != null && replay != null && asking[0].ownVerdict() != null) {
+                    replayPlans.put(question.snippet(), asking[0].ownVerdict());
+                }
                 answers.add(System.nanoTime() > replaysEnd && !reached
                         ? CaptureRun.unasked(question, settings.pageTimeout())
                         : new CaptureRun.Answer(question, replay, replay == null ? null : asking[0].trace(),
                                 replay == null ? null : asking[0].verdict(), replay != null && asking[0].foundSequence()));
             }
             outcomes = CaptureRun.answered(real, realTrace, outcomes, answers);
+            // A page that draws: each replay's own plan is a second draw of the plan claims the second run leaves pending.
+            outcomes = SecondDraw.plansJudged(outcomes, replayPlans, draws);
         }
         if (!draws.isEmpty() && real.stream().anyMatch(Outcome::passed)) {
             // The page drew from chance: a second draw, to its end, on a database of its own (SecondDraw says why).

@@ -233,6 +233,29 @@ class SecondDrawTest extends VerifierFixture {
                 outcome.failure().detail());
     }
 
+    /**
+     * A plan claim that names the catalog is answered on a replay of its own; on a page that draws, the replay's own plan
+     * of the snippet is judged too (red team helper-89: an index used on 100,000 rows and not on 10, the count drawn).
+     */
+    @Test
+    void aPlanClaimThatHoldsOnOneDrawFailsOnTheReplaysOwnPlan() {
+        Outcome outcome = caught(() -> {
+            try {
+                return page().add("", "CREATE TABLE t (x int); INSERT INTO t SELECT g FROM generate_series(1, CASE WHEN "
+                                + "random() < 0.5 THEN 10 ELSE 100000 END) g; CREATE INDEX t_x ON t (x); ANALYZE t;")
+                        .add("uses-index=t_x", "SELECT x FROM t WHERE x = 5;");
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        }, "this plan claim held on the build's run");
+        assertEquals("this plan claim held on the build's run but not on a second run of the page on a fresh database: the "
+                + "page draws from chance (random() at page.md:1:1), and a reader's run draws again; claim only what holds on "
+                + "every draw, or fix the draw (setseed() before random(), TABLESAMPLE … REPEATABLE)", outcome.failure().message());
+        assertEquals("page.md:5:1", outcome.failure().location().toString());
+        assertTrue(outcome.failure().detail().startsWith("on the second run: plan assertion failed: uses index t_x: the plan "
+                + "uses no index public.t_x; it scans with Seq Scan on t"), outcome.failure().detail());
+    }
+
     /** Shown rows compare as the reader's run is compared: in order only where the statement promises one. */
     @Test
     void shownRowsCompareAsAMultisetWhereNoOrderIsPromised() {
