@@ -184,6 +184,18 @@ class SecondDrawTest extends VerifierFixture {
         assertEquals(message("random() at page.md:5:1"), operator.failure().message());
         assertEquals("page.md:5:1", operator.failure().location().toString());
 
+        // An aggregate whose state function is random(int, int): the CREATE's raw tree spells it, the call shows only the
+        // aggregate's own OID.
+        Outcome aggregate = caught(() -> {
+            try {
+                return page().add("", "CREATE AGGREGATE coin_agg(integer) (SFUNC = random, STYPE = integer, INITCOND = '0');")
+                        .add("", "SELECT coin_agg(1) = 1 AS heads;", HEADS);
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        });
+        assertEquals(message("random() at page.md:1:1"), aggregate.failure().message());
+
         Outcome check = caught(() -> {
             try {
                 return page().add("", "DO $$ BEGIN EXECUTE format('CREATE TABLE coin (x int CHECK (%s() < 0.5))', 'ran' || 'dom'); END $$;")
