@@ -42,7 +42,8 @@ import java.util.Set;
  * needs the server to have parsed the same statements on the replay as on the real run in every snippet up to it
  * ({@link RunTrace}); otherwise the claim fails at its line. Left open (RunTrace says why): a statement parsed on both
  * runs that acts otherwise on one inside a function (a WHERE reading the clock, DDL an exception block rolls back on one
- * run only).
+ * run only). Where chance decides it, the page's claims meet a second draw ({@link SecondDraw}), which catches what
+ * any claim or shown row reveals, with the probability a second draw gives.
  */
 final class CaptureRun {
 
