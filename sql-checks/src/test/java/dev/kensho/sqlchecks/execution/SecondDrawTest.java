@@ -8,7 +8,6 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.List;
 
-import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -34,18 +33,23 @@ class SecondDrawTest extends VerifierFixture {
      * Builds the page until its last snippet fails for chance, and returns that outcome; every other build either passed
      * (both draws gave heads) or failed on the build's own draw, with the rows' difference.
      */
-    private static Outcome caught(Supplier<TestPage> page) {
+    /** A page to build again on every try. */
+    private interface Page {
+        TestPage build() throws Exception;
+    }
+
+    private static Outcome caught(Page page) throws Exception {
         return caught(page, "this held on the build's run");
     }
 
-    private static Outcome caught(Supplier<TestPage> page, String start) {
+    private static Outcome caught(Page page, String start) throws Exception {
         return caught(verifier, page, start);
     }
 
-    private static Outcome caught(Verifier verifier, Supplier<TestPage> page, String start) {
+    private static Outcome caught(Verifier verifier, Page page, String start) throws Exception {
         for (int attempt = 0; attempt < 40; attempt++) {
             int before = verifier.secondDraws();
-            PageResult result = page.get().run();
+            PageResult result = page.build().run();
             Outcome last = result.outcomes().get(result.outcomes().size() - 1);
             for (int i = 0; i < result.outcomes().size() - 1; i++) {
                 assertPassed(result.outcomes().get(i));
@@ -69,14 +73,9 @@ class SecondDrawTest extends VerifierFixture {
     }
 
     @Test
-    void aClaimThatHoldsOnHalfTheDrawsFailsAtItsLineWhenTheSecondDrawDisagrees() {
-        Outcome outcome = caught(() -> {
-            try {
-                return page().add("", "SELECT random() < 0.5 AS heads;", HEADS);
-            } catch (Exception e) {
-                throw new AssertionError(e);
-            }
-        });
+    void aClaimThatHoldsOnHalfTheDrawsFailsAtItsLineWhenTheSecondDrawDisagrees() throws Exception {
+        Outcome outcome = caught(() -> page()
+                .add("", "SELECT random() < 0.5 AS heads;", HEADS));
         assertEquals(message("random() at " + outcome.snippet().location()), outcome.failure().message());
         assertEquals("page.md:1:1", outcome.failure().location().toString());
         assertTrue(outcome.failure().detail().startsWith("on the second run: "), outcome.failure().detail());
@@ -88,15 +87,10 @@ class SecondDrawTest extends VerifierFixture {
      * OID, and the claim on the table it filled fails where it stands, naming where the draw was.
      */
     @Test
-    void aDrawHiddenInDynamicSqlIsReadFromTheServersTrees() {
-        Outcome outcome = caught(() -> {
-            try {
-                return page().add("", "DO $$ BEGIN EXECUTE format('CREATE TABLE coin AS SELECT %s() < 0.5 AS heads', 'ran' || 'dom'); END $$;")
-                        .add("", "SELECT heads FROM coin;", HEADS);
-            } catch (Exception e) {
-                throw new AssertionError(e);
-            }
-        });
+    void aDrawHiddenInDynamicSqlIsReadFromTheServersTrees() throws Exception {
+        Outcome outcome = caught(() -> page()
+                .add("", "DO $$ BEGIN EXECUTE format('CREATE TABLE coin AS SELECT %s() < 0.5 AS heads', 'ran' || 'dom'); END $$;")
+                .add("", "SELECT heads FROM coin;", HEADS));
         assertEquals(message("random() at page.md:1:1"), outcome.failure().message());
         assertEquals("page.md:5:1", outcome.failure().location().toString());
     }
@@ -106,16 +100,12 @@ class SecondDrawTest extends VerifierFixture {
      * rewritten tree calls it by OID. The draw is found at the CREATE (the page's first), the claim fails where it stands.
      */
     @Test
-    void aDrawInAColumnsDefaultIsFoundWhereTheInsertRunsIt() {
-        Outcome outcome = caught(() -> {
-            try {
-                return page().add("", "DO $$ BEGIN EXECUTE format('CREATE TABLE coin (heads boolean DEFAULT %s() < 0.5)', 'ran' || 'dom'); END $$;")
-                        .add("", "INSERT INTO coin DEFAULT VALUES;")
-                        .add("", "SELECT heads FROM coin;", HEADS);
-            } catch (Exception e) {
-                throw new AssertionError(e);
-            }
-        });
+    void aDrawInAColumnsDefaultIsFoundWhereTheInsertRunsIt() throws Exception {
+        Outcome outcome = caught(() -> page()
+                .add("", "DO $$ BEGIN EXECUTE format('CREATE TABLE coin (heads boolean DEFAULT %s() < 0.5)', 'ran' || 'dom');"
+                        + " END $$;")
+                .add("", "INSERT INTO coin DEFAULT VALUES;")
+                .add("", "SELECT heads FROM coin;", HEADS));
         assertEquals(message("random() at page.md:1:1"), outcome.failure().message());
         assertEquals("page.md:9:1", outcome.failure().location().toString());
     }
@@ -126,13 +116,8 @@ class SecondDrawTest extends VerifierFixture {
      */
     @Test
     void rowsShownFromADrawFailWhenTheSecondDrawShowsOthers() throws Exception {
-        Outcome outcome = caught(() -> {
-            try {
-                return page().add("result", "SELECT random() < 0.5 AS heads;");
-            } catch (Exception e) {
-                throw new AssertionError(e);
-            }
-        }, "the rows this snippet shows");
+        Outcome outcome = caught(() -> page()
+                .add("result", "SELECT random() < 0.5 AS heads;"), "the rows this snippet shows");
         assertEquals("the rows this snippet shows (result) differ on a second run of the page on a fresh database: the page "
                 + "draws from chance (random() at page.md:1:1), and a reader's run draws again; show only rows every draw "
                 + "gives, or fix the draw (setseed() before random(), TABLESAMPLE … REPEATABLE)", outcome.failure().message());
@@ -152,15 +137,10 @@ class SecondDrawTest extends VerifierFixture {
     void anExtensionsDrawHiddenInDynamicSqlIsFoundByItsOid() throws Exception {
         try (Verifier withPgcrypto = Verifier.start(new EmbeddedPostgres(), new VerifierSettings(Duration.ofSeconds(10),
                 Duration.ofSeconds(60), 1L << 30, List.of("pgcrypto")))) {
-            Outcome outcome = caught(withPgcrypto, () -> {
-                try {
-                    return TestPage.on(withPgcrypto).add("", "DO $$ BEGIN EXECUTE format('CREATE TABLE coin AS SELECT "
-                                    + "get_byte(%s(1), 0) < 128 AS heads', 'gen_random' || '_bytes'); END $$;")
-                            .add("", "SELECT heads FROM coin;", HEADS);
-                } catch (Exception e) {
-                    throw new AssertionError(e);
-                }
-            }, "this held on the build's run");
+            Outcome outcome = caught(withPgcrypto, () -> TestPage.on(withPgcrypto)
+                    .add("", "DO $$ BEGIN EXECUTE format('CREATE TABLE coin AS SELECT "
+                            + "get_byte(%s(1), 0) < 128 AS heads', 'gen_random' || '_bytes'); END $$;")
+                    .add("", "SELECT heads FROM coin;", HEADS), "this held on the build's run");
             assertEquals(message("gen_random_bytes() at page.md:1:1"), outcome.failure().message());
             assertEquals("page.md:5:1", outcome.failure().location().toString());
         }
@@ -171,39 +151,24 @@ class SecondDrawTest extends VerifierFixture {
      * random(int, int), found where it is called, and a CHECK constraint built at run time, found where it is made.
      */
     @Test
-    void drawsMadeByOperatorsAndConstraintsAreFoundWhereTheyAreMade() {
-        Outcome operator = caught(() -> {
-            try {
-                return page().add("", "CREATE OPERATOR <?> (FUNCTION = random, LEFTARG = integer, RIGHTARG = integer);")
-                        .add("", "SELECT (0 <?> 1) = 1 AS heads;", HEADS);
-            } catch (Exception e) {
-                throw new AssertionError(e);
-            }
-        });
+    void drawsMadeByOperatorsAndConstraintsAreFoundWhereTheyAreMade() throws Exception {
+        Outcome operator = caught(() -> page()
+                .add("", "CREATE OPERATOR <?> (FUNCTION = random, LEFTARG = integer, RIGHTARG = integer);")
+                .add("", "SELECT (0 <?> 1) = 1 AS heads;", HEADS));
         // The failing snippet's own draw: the operator's function, by OID (:opfuncid).
         assertEquals(message("random() at page.md:5:1"), operator.failure().message());
         assertEquals("page.md:5:1", operator.failure().location().toString());
 
         // An aggregate whose state function is random(int, int): the CREATE's raw tree spells it, the call shows only the
         // aggregate's own OID.
-        Outcome aggregate = caught(() -> {
-            try {
-                return page().add("", "CREATE AGGREGATE coin_agg(integer) (SFUNC = random, STYPE = integer, INITCOND = '0');")
-                        .add("", "SELECT coin_agg(1) = 1 AS heads;", HEADS);
-            } catch (Exception e) {
-                throw new AssertionError(e);
-            }
-        });
+        Outcome aggregate = caught(() -> page()
+                .add("", "CREATE AGGREGATE coin_agg(integer) (SFUNC = random, STYPE = integer, INITCOND = '0');")
+                .add("", "SELECT coin_agg(1) = 1 AS heads;", HEADS));
         assertEquals(message("random() at page.md:1:1"), aggregate.failure().message());
 
-        Outcome check = caught(() -> {
-            try {
-                return page().add("", "DO $$ BEGIN EXECUTE format('CREATE TABLE coin (x int CHECK (%s() < 0.5))', 'ran' || 'dom'); END $$;")
-                        .add("", "INSERT INTO coin VALUES (1);");
-            } catch (Exception e) {
-                throw new AssertionError(e);
-            }
-        }, "this held on the build's run");
+        Outcome check = caught(() -> page()
+                .add("", "DO $$ BEGIN EXECUTE format('CREATE TABLE coin (x int CHECK (%s() < 0.5))', 'ran' || 'dom'); END $$;")
+                .add("", "INSERT INTO coin VALUES (1);"), "this held on the build's run");
         assertEquals(message("random() at page.md:1:1"), check.failure().message());
         assertEquals("page.md:5:1", check.failure().location().toString(), "the INSERT the CHECK refused on the second run");
         assertEquals("on the second run: new row for relation \"coin\" violates check constraint \"coin_check\"",
@@ -229,15 +194,10 @@ class SecondDrawTest extends VerifierFixture {
 
     /** A snippet that draws itself is named as the draw, not the page's first (which may hold on every draw). */
     @Test
-    void theFailingSnippetsOwnDrawIsNamed() {
-        Outcome outcome = caught(() -> {
-            try {
-                return page().add("", "SELECT random() BETWEEN 0 AND 1 AS heads;", HEADS)
-                        .add("result", "SELECT random() < 0.5 AS coin;");
-            } catch (Exception e) {
-                throw new AssertionError(e);
-            }
-        }, "the rows this snippet shows");
+    void theFailingSnippetsOwnDrawIsNamed() throws Exception {
+        Outcome outcome = caught(() -> page()
+                .add("", "SELECT random() BETWEEN 0 AND 1 AS heads;", HEADS)
+                .add("result", "SELECT random() < 0.5 AS coin;"), "the rows this snippet shows");
         assertEquals("page.md:5:1", outcome.failure().location().toString());
         assertTrue(outcome.failure().message().contains("(random() at page.md:5:1)"), outcome.failure().message());
         String first = outcome.results().get(0).rows().get(0).get(0);
@@ -250,16 +210,11 @@ class SecondDrawTest extends VerifierFixture {
      * of the snippet is judged too (red team helper-89: an index used on 100,000 rows and not on 10, the count drawn).
      */
     @Test
-    void aPlanClaimThatHoldsOnOneDrawFailsOnTheReplaysOwnPlan() {
-        Outcome outcome = caught(() -> {
-            try {
-                return page().add("", "CREATE TABLE t (x int); INSERT INTO t SELECT g FROM generate_series(1, CASE WHEN "
-                                + "random() < 0.5 THEN 10 ELSE 100000 END) g; CREATE INDEX t_x ON t (x); ANALYZE t;")
-                        .add("uses-index=t_x", "SELECT x FROM t WHERE x = 5;");
-            } catch (Exception e) {
-                throw new AssertionError(e);
-            }
-        }, "this plan claim held on the build's run");
+    void aPlanClaimThatHoldsOnOneDrawFailsOnTheReplaysOwnPlan() throws Exception {
+        Outcome outcome = caught(() -> page()
+                .add("", "CREATE TABLE t (x int); INSERT INTO t SELECT g FROM generate_series(1, CASE WHEN "
+                        + "random() < 0.5 THEN 10 ELSE 100000 END) g; CREATE INDEX t_x ON t (x); ANALYZE t;")
+                .add("uses-index=t_x", "SELECT x FROM t WHERE x = 5;"), "this plan claim held on the build's run");
         assertEquals("this plan claim held on the build's run but not on a second run of the page on a fresh database: the "
                 + "page draws from chance (random() at page.md:1:1), and a reader's run draws again; claim only what holds on "
                 + "every draw, or fix the draw (setseed() before random(), TABLESAMPLE … REPEATABLE)", outcome.failure().message());
@@ -270,7 +225,7 @@ class SecondDrawTest extends VerifierFixture {
 
     /** Shown rows compare as the reader's run is compared: in order only where the statement promises one. */
     @Test
-    void shownRowsCompareAsAMultisetWhereNoOrderIsPromised() {
+    void shownRowsCompareAsAMultisetWhereNoOrderIsPromised() throws Exception {
         dev.kensho.sqlchecks.model.Snippet snippet = dev.kensho.sqlchecks.model.Snippet.of(
                 new dev.kensho.sqlchecks.model.SourceLocation("page.md", 1, 1), "SELECT g FROM big;");
         java.util.function.BiFunction<dev.kensho.sqlchecks.model.RowOrder, List<List<String>>, Outcome> run = (order, rows) ->
@@ -312,7 +267,8 @@ class SecondDrawTest extends VerifierFixture {
         int before = verifier.secondDraws();
         PageResult result = page().add("", "SELECT random() > 2 AS impossible;", " impossible \n------------\n t\n(1 row)\n").run();
         assertTrue(result.outcomes().get(0).failure() != null);
-        assertTrue(!result.outcomes().get(0).failure().message().startsWith("this held"), result.outcomes().get(0).failure().message());
+        String message = result.outcomes().get(0).failure().message();
+        assertTrue(!message.startsWith("this held"), message);
         assertEquals(before, verifier.secondDraws());
     }
 }
