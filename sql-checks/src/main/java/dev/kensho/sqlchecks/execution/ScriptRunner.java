@@ -85,6 +85,8 @@ final class ScriptRunner {
     private boolean foundSequence;
     /** Each snippet's (index, in run order) first draw from chance, and where ({@link SecondDraw#drawnIn}). */
     private final Map<Integer, String> draws = new java.util.LinkedHashMap<>();
+    /** Whether a snippet of this run read the clock ({@link SecondDraw#readsClock}). */
+    private boolean readsClock;
     /** What the server parsed in each snippet of this run: the real run's evidence of its DDL, a replay's of its own. */
     private final RunTrace trace = new RunTrace();
     /** Plan claims of this run that wait for the catalog (judged on a capture run), by snippet index. */
@@ -220,6 +222,11 @@ final class ScriptRunner {
     /** After {@link #run}: each snippet's first draw from chance, and where, in run order; empty when none ({@link SecondDraw}). */
     Map<Integer, String> draws() {
         return draws;
+    }
+
+    /** After {@link #run}: whether a snippet read the clock ({@link SecondDraw#readsClock}). */
+    boolean readsClock() {
+        return readsClock;
     }
 
     /** After {@link #run}: what the server parsed in each snippet ({@link RunTrace}), compared by {@link CaptureRun#answered}. */
@@ -401,6 +408,7 @@ final class ScriptRunner {
                 }
                 stoppedPage = !outcome.passed() && !run.ranAsWritten;
             }
+            readsClock = readsClock || SecondDraw.readsClock(snippet, parsedHere, treeCatalog);
             String drawnHere = SecondDraw.drawnIn(snippet, parsedHere, treeCatalog);
             if (drawnHere != null) {
                 draws.put(index, drawnHere);

@@ -67,7 +67,7 @@ final class SecondDraw {
             }
         }
         TimeDependentSql.Reading reading = TimeDependentSql.read(List.of(snippet.sql()));
-        if (reading != null && reading.kind() == TimeDependentSql.Kind.CHANCE) {
+        if (reading != null && (reading.kind() == TimeDependentSql.Kind.CHANCE || CLOCK_DRAWS.contains(reading.word()))) {
             return reading.word() + (reading.word().equals("tablesample") ? "" : "()") + " at " + snippet.location();
         }
         if (snippet.sql().toLowerCase(java.util.Locale.ROOT).contains(UNPARSED_BODIES)) {
@@ -85,8 +85,40 @@ final class SecondDraw {
     /** The name of the chance function {@code oid} is, pg_catalog's or an allowed extension's; null when it is none. */
     private static String chanceFunction(TreeReads.Catalog catalog, long oid) {
         String name = catalog.functions().getOrDefault(oid, catalog.extensionFunctions().get(oid));
-        return name != null && TimeDependentSql.chanceFunction(name) ? name : null;
+        return name != null && (TimeDependentSql.chanceFunction(name) || CLOCK_DRAWS.contains(name)) ? name : null;
     }
+
+    /**
+     * The clock read afresh at every call: its microseconds are a draw like random()'s (red team helper-90: {@code
+     * extract(microseconds FROM clock_timestamp()) % 2 = 0}). now() and the like hold for a transaction and are a clock
+     * reading only ({@link TimeDependentSql}: the cache lets such a page's marks expire).
+     */
+    private static final java.util.Set<String> CLOCK_DRAWS = java.util.Set.of("clock_timestamp", "timeofday");
+
+    /**
+     * Whether the snippet, as it ran, read the clock (its text, or a clock function or SQL value function in what the
+     * server parsed): on such a page two runs show other times, so rows shown with {@code result} are not compared.
+     */
+    static boolean readsClock(Snippet snippet, List<ParseCapture> parsed, TreeReads.Catalog catalog) {
+        for (ParseCapture capture : parsed) {
+            TreeReads.Seen seen = capture.seen();
+            for (long function : seen.allFunctions()) {
+                String name = catalog.functions().get(function);
+                if (name != null && TimeDependentSql.clockFunction(name)) {
+                    return true;
+                }
+            }
+            for (String tree : seen.trees) {
+                if (tree == null || tree.contains(CLOCK_VALUE)) {
+                    return true; // CURRENT_TIMESTAMP and the like (and CURRENT_USER: it only skips a comparison)
+                }
+            }
+        }
+        return TimeDependentSql.readsClock(snippet.sql());
+    }
+
+    /** CURRENT_DATE, CURRENT_TIMESTAMP, LOCALTIME… as an analysed tree writes them. */
+    private static final String CLOCK_VALUE = "{SQLVALUEFUNCTION";
 
     /**
      * A chance function a tree names where {@link TreeReads.Seen} does not look: an operator's function ({@code :opfuncid},
@@ -129,10 +161,12 @@ final class SecondDraw {
      * the build's run ({@code real}) but not on the second ({@code again}: its outcomes, null past where it stopped; null
      * as a whole when its database could not be made), or whose shown rows the second did not give, failed, saying that
      * the page draws from chance: the snippet's own draw when it made one ({@code draws}, by snippet index, in run order),
-     * else the page's first. The second run stops at its first failure: the snippets after it are not compared. Exercise
-     * cases run on replays of their own ({@link CaptureRun}), not here.
+     * else the page's first. Shown rows are not compared on a page that reads the clock ({@code readsClock}: two runs show
+     * other times, and its marks say when they were made). The second run stops at its first failure: the snippets after
+     * it are not compared. Exercise cases run on replays of their own ({@link CaptureRun}), not here.
      */
-    static List<Outcome> judged(List<Outcome> real, List<Outcome> into, List<Outcome> again, java.util.Map<Integer, String> draws) {
+    static List<Outcome> judged(List<Outcome> real, List<Outcome> into, List<Outcome> again, java.util.Map<Integer, String> draws,
+                                boolean readsClock) {
         List<Outcome> judged = new ArrayList<>(into);
         if (again == null || draws.isEmpty()) {
             return judged; // Like a capture run's: a database that could not be made proves nothing either way.
@@ -155,7 +189,7 @@ final class SecondDraw {
                         "on the second run: " + why));
                 return judged;
             }
-            if (first.passed() && first.snippet().directives().showResult() && !sameRows(first, second)) {
+            if (first.passed() && first.snippet().directives().showResult() && !readsClock && !sameRows(first, second)) {
                 // The rows a `result` shows are the build's, inside its mark: a reader's run must give them too.
                 judged.set(index, failed(into.get(index), "the rows this snippet shows (result) differ on a second run of the "
                         + "page on a fresh database: the page draws from chance (" + drawn + "), and a reader's run draws "
@@ -199,7 +233,8 @@ final class SecondDraw {
     /**
      * The same results, as a reader's run is compared with the shown rows: columns, types, and rows in order where the
      * statement's parse promises an order, else as a multiset (an unordered parallel scan returns them in another order
-     * on every run, none of them promised).
+     * on every run, none of them promised). An EXPLAIN's rows are left out: its timings differ on every run (red team
+     * helper-90: EXPLAIN ANALYZE shown after an ANALYZE).
      */
     static boolean sameRows(Outcome first, Outcome second) {
         if (first.results().size() != second.results().size()) {
@@ -208,6 +243,9 @@ final class SecondDraw {
         for (int i = 0; i < first.results().size(); i++) {
             var a = first.results().get(i);
             var b = second.results().get(i);
+            if (explains(a)) {
+                continue; // timings and estimates: a plan is claimed with plan claims, which the replays judge
+            }
             boolean ordered = a.order() == null || a.order().ordered();
             if (!a.columns().equals(b.columns()) || !a.types().equals(b.types()) || a.totalRows() != b.totalRows()
                     || !(ordered ? a.rows().equals(b.rows()) : sorted(a.rows()).equals(sorted(b.rows())))) {
@@ -215,6 +253,10 @@ final class SecondDraw {
             }
         }
         return true;
+    }
+
+    private static boolean explains(dev.kensho.sqlchecks.model.ResultTable table) {
+        return table.statement() != null && dev.kensho.sqlchecks.script.SqlLexer.firstWord(table.statement(), true).equals("explain");
     }
 
     private static List<String> sorted(List<List<String>> rows) {

@@ -255,6 +255,7 @@ public final class Verifier implements AutoCloseable {
         Set<Integer> caseAnswers;
         RunTrace realTrace;
         java.util.Map<Integer, String> draws;
+        boolean readsClock;
         try (PageDatabase database = PageDatabase.create(server, admin, dropper, name, pageTemplate, settings, ScriptRunner.claimsPlans(snippets), true)) {
             setup = Duration.ofNanos(System.nanoTime() - t0);
             // The real run: its database hands out no connection of Kensho's, so nothing but the reader's statements reaches
@@ -267,6 +268,7 @@ public final class Verifier implements AutoCloseable {
             caseAnswers = real.caseAnswers();
             realTrace = real.trace();
             draws = real.draws();
+            readsClock = real.readsClock();
         } catch (SQLException e) {
             throw new IllegalStateException("could not prepare a database for " + page + ": " + e.getMessage(), e);
         } finally {
@@ -315,7 +317,7 @@ public final class Verifier implements AutoCloseable {
         if (!draws.isEmpty() && real.stream().anyMatch(Outcome::passed)) {
             // The page drew from chance: a second draw, to its end, on a database of its own (SecondDraw says why).
             secondDraws.incrementAndGet();
-            outcomes = SecondDraw.judged(real, outcomes, onFreshDatabase(name, snippets, this::runner), draws);
+            outcomes = SecondDraw.judged(real, outcomes, onFreshDatabase(name, snippets, this::runner), draws, readsClock);
         }
         if (browserStates && RestoreProof.applies(outcomes)) {
             outcomes = proveRestores(outcomes);

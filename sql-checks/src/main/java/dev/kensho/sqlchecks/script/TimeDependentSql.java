@@ -45,7 +45,7 @@ public final class TimeDependentSql {
             "pg_postmaster_start_time", "pg_conf_load_time",
             // chance
             "random", "random_normal", "setseed", "array_shuffle", "array_sample", "gen_random_uuid", "uuidv4", "uuidv7",
-            "uuid_generate_v1", "uuid_generate_v1mc", "uuid_generate_v4", "gen_random_bytes", "gen_salt",
+            "uuid_generate_v1", "uuid_generate_v1mc", "uuid_generate_v4", "gen_random_bytes", "gen_salt", "normal_rand",
             // pgcrypto's PGP encryption draws a session key and salt
             "pgp_sym_encrypt", "pgp_sym_encrypt_bytea", "pgp_pub_encrypt", "pgp_pub_encrypt_bytea",
             // the run: a backend, transaction or WAL position, a port, different on every build
@@ -63,6 +63,16 @@ public final class TimeDependentSql {
     /** The names of the functions that draw from chance or read the run ({@link Kind#CHANCE}). */
     public static Set<String> chanceFunctions() {
         return CHANCE_FUNCTIONS;
+    }
+
+    /** Whether a function of this name (lowercase) reads the clock ({@link Kind#CLOCK}). */
+    public static boolean clockFunction(String name) {
+        return CLOCK_FUNCTIONS.contains(name);
+    }
+
+    /** Whether the SQL reads the clock anywhere, though it may draw from chance first ({@link #read} says only that). */
+    public static boolean readsClock(String sql) {
+        return firstIn(sql, 0, Kind.CLOCK) != null;
     }
 
     /** Whether a function of this name (lowercase) draws from chance or reads the run ({@link Kind#CHANCE}). */

@@ -136,13 +136,17 @@ class SecondDrawTest extends VerifierFixture {
     @Test
     void anExtensionsDrawHiddenInDynamicSqlIsFoundByItsOid() throws Exception {
         try (Verifier withPgcrypto = Verifier.start(new EmbeddedPostgres(), new VerifierSettings(Duration.ofSeconds(10),
-                Duration.ofSeconds(60), 1L << 30, List.of("pgcrypto")))) {
+                Duration.ofSeconds(60), 1L << 30, List.of("pgcrypto", "tablefunc")))) {
             Outcome outcome = caught(withPgcrypto, () -> TestPage.on(withPgcrypto)
                     .add("", "DO $$ BEGIN EXECUTE format('CREATE TABLE coin AS SELECT "
                             + "get_byte(%s(1), 0) < 128 AS heads', 'gen_random' || '_bytes'); END $$;")
                     .add("", "SELECT heads FROM coin;", HEADS), "this held on the build's run");
             assertEquals(message("gen_random_bytes() at page.md:1:1"), outcome.failure().message());
             assertEquals("page.md:5:1", outcome.failure().location().toString());
+            // tablefunc's normal_rand(), named in the text (red team helper-90)
+            Outcome normal = caught(withPgcrypto, () -> TestPage.on(withPgcrypto)
+                    .add("", "SELECT x > 0 AS heads FROM normal_rand(1, 0, 1) AS x;", HEADS), "this held on the build's run");
+            assertEquals(message("normal_rand() at page.md:1:1"), normal.failure().message());
         }
     }
 
@@ -221,6 +225,30 @@ class SecondDrawTest extends VerifierFixture {
         assertEquals("page.md:5:1", outcome.failure().location().toString());
         assertTrue(outcome.failure().detail().startsWith("on the second run: plan assertion failed: uses index t_x: the plan "
                 + "uses no index public.t_x; it scans with Seq Scan on t"), outcome.failure().detail());
+    }
+
+    /**
+     * What differs between any two runs without chance stays unflagged on a page that draws (red team helper-90): an
+     * EXPLAIN ANALYZE's timings shown after an ANALYZE, a clock value shown beside a draw.
+     */
+    @Test
+    void timingsAndTheClockShownOnAPageThatDrawsAreNotTakenForChance() throws Exception {
+        int before = verifier.secondDraws();
+        PageResult explained = page().add("", "CREATE TABLE t AS SELECT g FROM generate_series(1, 10) g; ANALYZE t;")
+                .add("result", "EXPLAIN (ANALYZE) SELECT * FROM t;").run();
+        assertTrue(explained.passed(), () -> String.valueOf(explained.outcomes()));
+        PageResult clock = page().add("", "SELECT random() BETWEEN 0 AND 1 AS heads;", HEADS)
+                .add("result", "SELECT clock_timestamp()::text AS t;").run();
+        assertTrue(clock.passed(), () -> String.valueOf(clock.outcomes()));
+        assertEquals(before + 2, verifier.secondDraws(), "both pages draw, and ran twice");
+    }
+
+    /** The clock read afresh in a statement is a draw: its microseconds are a coin (red team helper-90). */
+    @Test
+    void theClocksMicrosecondsAreADraw() throws Exception {
+        Outcome outcome = caught(() -> page()
+                .add("", "SELECT extract(microseconds FROM clock_timestamp())::bigint % 2 = 0 AS heads;", HEADS));
+        assertEquals(message("clock_timestamp() at page.md:1:1"), outcome.failure().message());
     }
 
     /** Shown rows compare as the reader's run is compared: in order only where the statement promises one. */
