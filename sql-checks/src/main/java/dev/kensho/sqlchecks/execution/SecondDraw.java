@@ -23,7 +23,7 @@ import java.util.List;
  *
  * <p>What counts as a draw is read from what the server parsed ({@link TreeReads.Seen}): a pg_catalog function of
  * {@link TimeDependentSql}'s chance list called anywhere (a function's body, SQL built at run time, a column's default
- * on INSERT after rewriting), or a function of that name of an allowed extension (gen_random_bytes), a sample node, a
+ * on INSERT after rewriting), or any volatile function of an allowed extension (gen_random_bytes), a sample node, a
  * tree let go unread; and from the snippet's text. Nothing of it runs in the reader's
  * session or in the build's real run: the second run is a run of the page as written, like the capture run's.
  */
@@ -82,9 +82,17 @@ final class SecondDraw {
      */
     private static final String UNPARSED_BODIES = "check_function_bodies";
 
-    /** The name of the chance function {@code oid} is, pg_catalog's or an allowed extension's; null when it is none. */
+    /**
+     * The name of the chance function {@code oid} is, or null: pg_catalog's of the chance list, or any volatile function of
+     * an allowed extension (whose code Kensho does not know: tablefunc's normal_rand() was on no list). pg_catalog's
+     * volatile functions are too many to count (nextval() on every serial insert), so they are listed.
+     */
     private static String chanceFunction(TreeReads.Catalog catalog, long oid) {
-        String name = catalog.functions().getOrDefault(oid, catalog.extensionFunctions().get(oid));
+        String extension = catalog.extensionFunctions().get(oid);
+        if (extension != null) {
+            return extension; // any volatile function of an allowed extension: no list of theirs to keep (red team helper-90)
+        }
+        String name = catalog.functions().get(oid);
         return name != null && (TimeDependentSql.chanceFunction(name) || CLOCK_DRAWS.contains(name)) ? name : null;
     }
 

@@ -193,8 +193,9 @@ final class TreeReads {
      * The names of pg_catalog's relations and functions by OID, read once per server on Kensho's own admin connection (the
      * maintenance database; every database of the cluster, page templates included, is a copy of template1 or template0,
      * whose pg_catalog objects carry the same OIDs), never on the page's. {@code extensionFunctions}: the names of the
-     * functions of the site's allowed extensions, by their OIDs in the page template (copied with it to every page's
-     * database, so the same in each), read by {@link #withTemplate}.
+     * volatile functions of the site's allowed extensions (gen_random_bytes, normal_rand, pgp_sym_encrypt…), by their
+     * OIDs in the page template (copied with it to every page's database, so the same in each), read by
+     * {@link #withTemplate}.
      */
     record Catalog(Map<Long, String> relations, Map<Long, String> functions, Map<Long, Map<Long, String>> attributes,
                    Set<Long> equalities, Set<Long> counterRows, Set<Long> counterResults, Set<Long> steady,
@@ -205,14 +206,15 @@ final class TreeReads {
 
         /**
          * The same catalog knowing, from {@code template} (the database every page's is copied from), the OIDs of Kensho's
-         * guard (its function and event trigger) and the names of the allowed extensions' functions.
+         * guard (its function and event trigger) and the names of the allowed extensions' volatile functions.
          */
         Catalog withTemplate(Connection template) throws SQLException {
             Map<Long, String> names = new HashMap<>();
             try (java.sql.Statement statement = template.createStatement();
                  java.sql.ResultSet rs = statement.executeQuery("SELECT p.oid::bigint, p.proname::text FROM pg_catalog.pg_proc p"
                          + " JOIN pg_catalog.pg_depend d ON d.classid = 'pg_catalog.pg_proc'::pg_catalog.regclass AND d.objid = p.oid"
-                         + " AND d.refclassid = 'pg_catalog.pg_extension'::pg_catalog.regclass AND d.deptype = 'e'")) {
+                         + " AND d.refclassid = 'pg_catalog.pg_extension'::pg_catalog.regclass AND d.deptype = 'e'"
+                         + " WHERE p.provolatile = 'v'")) {
                 while (rs.next()) {
                     names.put(rs.getLong(1), rs.getString(2));
                 }

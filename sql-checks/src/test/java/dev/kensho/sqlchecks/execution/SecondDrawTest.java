@@ -147,6 +147,12 @@ class SecondDrawTest extends VerifierFixture {
             Outcome normal = caught(withPgcrypto, () -> TestPage.on(withPgcrypto)
                     .add("", "SELECT x > 0 AS heads FROM normal_rand(1, 0, 1) AS x;", HEADS), "this held on the build's run");
             assertEquals(message("normal_rand() at page.md:1:1"), normal.failure().message());
+            // …and through SQL built at run time: any volatile function of an allowed extension, by its OID
+            Outcome hidden = caught(withPgcrypto, () -> TestPage.on(withPgcrypto)
+                    .add("", "DO $$ BEGIN EXECUTE format('CREATE TABLE coin AS SELECT x > 0 AS heads FROM %s(1, 0, 1) x', "
+                            + "'normal' || '_rand'); END $$;")
+                    .add("", "SELECT heads FROM coin;", HEADS), "this held on the build's run");
+            assertEquals(message("normal_rand() at page.md:1:1"), hidden.failure().message());
         }
     }
 
