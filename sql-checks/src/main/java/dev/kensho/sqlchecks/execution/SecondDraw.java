@@ -2,8 +2,11 @@ package dev.kensho.sqlchecks.execution;
 
 import dev.kensho.sqlchecks.model.Failure;
 import dev.kensho.sqlchecks.model.Outcome;
+import dev.kensho.sqlchecks.model.ResultTable;
+import dev.kensho.sqlchecks.model.RowOrder;
 import dev.kensho.sqlchecks.model.RunOrder;
 import dev.kensho.sqlchecks.model.Snippet;
+import dev.kensho.sqlchecks.script.PsqlFormat;
 import dev.kensho.sqlchecks.script.TimeDependentSql;
 
 import java.util.ArrayList;
@@ -22,10 +25,13 @@ import java.util.List;
  * with probability 1 − p², not always: the message tells its author that the page's result is a draw.
  *
  * <p>What counts as a draw is read from what the server parsed ({@link TreeReads.Seen}): a pg_catalog function of
- * {@link TimeDependentSql}'s chance list called anywhere (a function's body, SQL built at run time, a column's default
- * on INSERT after rewriting), or any volatile function of an allowed extension (gen_random_bytes), a sample node, a
- * tree let go unread; and from the snippet's text. Nothing of it runs in the reader's
- * session or in the build's real run: the second run is a run of the page as written, like the capture run's.
+ * {@link TimeDependentSql}'s chance list, or clock_timestamp() or timeofday(), called anywhere (a function's body, SQL
+ * built at run time, a column's default on INSERT after rewriting, an operator's function), any volatile function of an
+ * allowed extension, a chance name in a utility statement's raw tree (a CHECK, an aggregate's SFUNC), a TABLESAMPLE
+ * or an ANALYZE, check_function_bodies turned off, a tree let go unread; and from the snippet's text. Only snippets from
+ * the page's first draw on are compared: before it, the two runs differ only by what no draw decides. Nothing of it
+ * runs in the reader's session or in the build's real run: the second run is a run of the page as written, like the
+ * capture run's. Not compared: a scenario's transcript (its steps' rows), rows shown on a page that reads the clock.
  */
 final class SecondDraw {
 
@@ -52,7 +58,7 @@ final class SecondDraw {
                 return "statements Kensho did not read at " + snippet.location();
             }
             for (String name : seen.names) {
-                if (TimeDependentSql.chanceFunction(name)) {
+                if (TimeDependentSql.drawingFunction(name)) {
                     return name + "() at " + snippet.location(); // a raw tree's call: a CHECK, a DEFAULT
                 }
             }
@@ -66,8 +72,8 @@ final class SecondDraw {
                 }
             }
         }
-        TimeDependentSql.Reading reading = TimeDependentSql.read(List.of(snippet.sql()));
-        if (reading != null && (reading.kind() == TimeDependentSql.Kind.CHANCE || CLOCK_DRAWS.contains(reading.word()))) {
+        TimeDependentSql.Reading reading = TimeDependentSql.firstDraw(snippet.sql());
+        if (reading != null) {
             return reading.word() + (reading.word().equals("tablesample") ? "" : "()") + " at " + snippet.location();
         }
         if (snippet.sql().toLowerCase(java.util.Locale.ROOT).contains(UNPARSED_BODIES)) {
@@ -93,15 +99,8 @@ final class SecondDraw {
             return extension; // any volatile function of an allowed extension: no list of theirs to keep (red team helper-90)
         }
         String name = catalog.functions().get(oid);
-        return name != null && (TimeDependentSql.chanceFunction(name) || CLOCK_DRAWS.contains(name)) ? name : null;
+        return name != null && TimeDependentSql.drawingFunction(name) ? name : null;
     }
-
-    /**
-     * The clock read afresh at every call: its microseconds are a draw like random()'s (red team helper-90: {@code
-     * extract(microseconds FROM clock_timestamp()) % 2 = 0}). now() and the like hold for a transaction and are a clock
-     * reading only ({@link TimeDependentSql}: the cache lets such a page's marks expire).
-     */
-    private static final java.util.Set<String> CLOCK_DRAWS = java.util.Set.of("clock_timestamp", "timeofday");
 
     /**
      * Whether the snippet, as it ran, read the clock (its text, or a clock function or SQL value function in what the
@@ -118,7 +117,9 @@ final class SecondDraw {
             }
             for (String tree : seen.trees) {
                 if (tree == null || tree.contains(CLOCK_VALUE)) {
-                    return true; // CURRENT_TIMESTAMP and the like (and CURRENT_USER: it only skips a comparison)
+                    // CURRENT_TIMESTAMP and the like (CURRENT_USER too: it only skips a comparison); a tree not kept may
+                    // have read it (such a page is also taken to draw, drawnIn): its shown rows go uncompared
+                    return true;
                 }
             }
         }
@@ -154,7 +155,7 @@ final class SecondDraw {
         if (!tree.contains(":utilityStmt {")) {
             return null;
         }
-        for (String name : TimeDependentSql.chanceFunctions()) {
+        for (String name : TimeDependentSql.drawingFunctions()) {
             if (tree.contains("\"" + name + "\"")) {
                 return name;
             }
@@ -179,20 +180,30 @@ final class SecondDraw {
         if (again == null || draws.isEmpty()) {
             return judged; // Like a capture run's: a database that could not be made proves nothing either way.
         }
+        boolean drawn = false;
         for (int index : RunOrder.of(RestoreProof.snippets(real))) {
             Outcome first = real.get(index);
             Outcome second = again.get(index);
-            if (second == null) {
-                return judged;
+            if (second == null || second.failure() != null && stoppedByKensho(second.failure())) {
+                return judged; // Kensho's limits on the second run say nothing of chance
             }
-            if (first.snippet().directives().caseName() != null) {
+            drawn |= draws.containsKey(index);
+            if (!drawn || first.snippet().directives().caseName() != null) {
+                // Up to the first draw both runs are the same run but for what no draw decides (autovacuum's timing): a
+                // difference there is not chance's. A case runs on a replay of its own.
+                if (!second.passed()) {
+                    return judged;
+                }
                 continue;
             }
-            String drawn = draws.getOrDefault(index, draws.values().iterator().next());
+            String draw = draws.getOrDefault(index, draws.values().iterator().next());
+            if (!into.get(index).passed()) {
+                return judged; // failed already, for a reason of its own (a plan claim, a claim that cannot be checked)
+            }
             if (first.passed() && !second.passed()) {
                 String why = second.failure() == null ? "it did not run" : second.failure().message();
                 judged.set(index, failed(into.get(index), "this held on the build's run but not on a second run of the page on a "
-                        + "fresh database: the page draws from chance (" + drawn + "), and a reader's run draws again; claim "
+                        + "fresh database: the page draws from chance (" + draw + "), and a reader's run draws again; claim "
                         + "only what holds on every draw, or fix the draw (setseed() before random(), TABLESAMPLE … REPEATABLE)",
                         "on the second run: " + why));
                 return judged;
@@ -200,16 +211,24 @@ final class SecondDraw {
             if (first.passed() && first.snippet().directives().showResult() && !readsClock && !sameRows(first, second)) {
                 // The rows a `result` shows are the build's, inside its mark: a reader's run must give them too.
                 judged.set(index, failed(into.get(index), "the rows this snippet shows (result) differ on a second run of the "
-                        + "page on a fresh database: the page draws from chance (" + drawn + "), and a reader's run draws "
+                        + "page on a fresh database: the page draws from chance (" + draw + "), and a reader's run draws "
                         + "again; show only rows every draw gives, or fix the draw (setseed() before random(), TABLESAMPLE … "
                         + "REPEATABLE)", "on the build's run: " + shown(first) + "; on the second run: " + shown(second)));
                 return judged;
             }
             if (!second.passed()) {
-                return judged; // failed on both: the build's run says why; the second run skipped the rest
+                return judged; // failed on both: the build's run says why; the two runs part here, nothing later compares
             }
         }
         return judged;
+    }
+
+    /**
+     * A failure that is Kensho's limit, not the page's: the page's time, a statement's time (its cancel, 57014) or its
+     * database's disk. Hit on the second run only (a loaded machine), it proves nothing about chance.
+     */
+    private static boolean stoppedByKensho(Failure failure) {
+        return failure.message().startsWith("Kensho stopped the page") || "57014".equals(failure.sqlState());
     }
 
     /**
@@ -225,14 +244,22 @@ final class SecondDraw {
         if (draws.isEmpty()) {
             return judged;
         }
+        java.util.Set<Integer> afterFirstDraw = new java.util.HashSet<>();
+        boolean drawn = false;
+        for (int index : RunOrder.of(RestoreProof.snippets(outcomes))) {
+            drawn |= draws.containsKey(index);
+            if (drawn) {
+                afterFirstDraw.add(index); // before it, a replay differs by what no draw decides (as in judged)
+            }
+        }
         for (java.util.Map.Entry<Integer, PlanVerdict> plan : replayPlans.entrySet()) {
             Outcome o = judged.get(plan.getKey());
-            if (o.passed() && plan.getValue().problem() != null) {
-                String drawn = draws.getOrDefault(plan.getKey(), draws.values().iterator().next());
-                judged.set(plan.getKey(), failed(o, "this plan claim held on the build's run but not on a second run of the page "
-                        + "on a fresh database: the page draws from chance (" + drawn + "), and a reader's run draws again; "
+            if (afterFirstDraw.contains(plan.getKey()) && o.passed() && plan.getValue().problem() != null) {
+                String draw = draws.getOrDefault(plan.getKey(), draws.values().iterator().next());
+                judged.set(plan.getKey(), failed(o, "this plan claim held on the build's run but not on a replay of the page on "
+                        + "a fresh database: the page draws from chance (" + draw + "), and a reader's run draws again; "
                         + "claim only what holds on every draw, or fix the draw (setseed() before random(), TABLESAMPLE … "
-                        + "REPEATABLE)", "on the second run: " + plan.getValue().problem()));
+                        + "REPEATABLE)", "on the replay: " + plan.getValue().problem()));
             }
         }
         return judged;
@@ -249,31 +276,46 @@ final class SecondDraw {
             return false;
         }
         for (int i = 0; i < first.results().size(); i++) {
-            var a = first.results().get(i);
-            var b = second.results().get(i);
+            ResultTable a = first.results().get(i);
+            ResultTable b = second.results().get(i);
             if (explains(a)) {
                 continue; // timings and estimates: a plan is claimed with plan claims, which the replays judge
             }
-            boolean ordered = a.order() == null || a.order().ordered();
-            if (!a.columns().equals(b.columns()) || !a.types().equals(b.types()) || a.totalRows() != b.totalRows()
-                    || !(ordered ? a.rows().equals(b.rows()) : sorted(a.rows()).equals(sorted(b.rows())))) {
+            if (!a.columns().equals(b.columns()) || !a.types().equals(b.types()) || a.totalRows() != b.totalRows()) {
+                return false;
+            }
+            boolean whole = a.rows().size() == a.totalRows() && b.rows().size() == b.totalRows();
+            RowOrder order = a.order();
+            if (order == null || order.ordered() && !order.tiesKnown()) {
+                if (!a.rows().equals(b.rows())) {
+                    return false; // in order: the kept rows are the first ones on both runs
+                }
+            } else if (whole && !(counted(a.rows()).equals(counted(b.rows()))
+                    && (!order.ordered() || keys(a, order).equals(keys(b, order))))) {
+                // Tied rows in any order, as RowComparison takes them: the keys in order and the rows as a multiset (a
+                // row's key puts it in its group on both runs). Rows left out past the kept ones are not compared.
                 return false;
             }
         }
         return true;
     }
 
-    private static boolean explains(dev.kensho.sqlchecks.model.ResultTable table) {
-        return table.statement() != null && dev.kensho.sqlchecks.script.SqlLexer.firstWord(table.statement(), true).equals("explain");
+    private static java.util.Map<List<String>, Long> counted(List<List<String>> rows) {
+        return rows.stream().collect(java.util.stream.Collectors.groupingBy(row -> row, java.util.stream.Collectors.counting()));
     }
 
-    private static List<String> sorted(List<List<String>> rows) {
-        return rows.stream().map(row -> String.join("\u0000", row.stream().map(c -> c == null ? "\u0001" : c).toList())).sorted().toList();
+    private static List<List<String>> keys(ResultTable table, RowOrder order) {
+        return table.rows().stream().map(row -> order.keyColumns().stream().map(row::get).toList()).toList();
+    }
+
+    private static boolean explains(ResultTable table) {
+        return table.statement() != null && dev.kensho.sqlchecks.script.SqlLexer.firstWord(table.statement(), true).equals("explain");
     }
 
     /** A run's rows as one line: cells joined by " | ", rows by "; ", results by " / ". */
     private static String shown(Outcome outcome) {
-        return outcome.results().stream().map(table -> table.rows().stream().map(row -> String.join(" | ", row))
+        return outcome.results().stream().map(table -> table.rows().stream()
+                        .map(row -> String.join(" | ", row.stream().map(cell -> cell == null ? PsqlFormat.NULL : cell).toList()))
                 .collect(java.util.stream.Collectors.joining("; "))).collect(java.util.stream.Collectors.joining(" / "));
     }
 

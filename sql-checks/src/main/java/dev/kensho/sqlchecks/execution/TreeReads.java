@@ -103,9 +103,9 @@ final class TreeReads {
         }
 
         /**
-         * Whether a tree, raw, analysed or rewritten, samples a table ({@code TABLESAMPLE}: a draw, unless REPEATABLE fixes
-         * its seed; {@code ANALYZE}, whose statistics of a large table come from a random sample), as {@link SecondDraw}
-         * asks; a page's string holding the word counts too, which costs only a run.
+         * Whether a tree, raw, analysed or rewritten, samples a table ({@code TABLESAMPLE}, REPEATABLE or not; {@code
+         * ANALYZE}, whose statistics of a large table come from a random sample; a plain VACUUM's node is the same), as
+         * {@link SecondDraw} asks; a page's string holding the word counts too. Too wide costs only a second run.
          */
         boolean samples;
         /** Whether a tree was let go unread ({@link #unread}): what it called is unknown. */

@@ -60,9 +60,28 @@ public final class TimeDependentSql {
     private TimeDependentSql() {
     }
 
-    /** The names of the functions that draw from chance or read the run ({@link Kind#CHANCE}). */
-    public static Set<String> chanceFunctions() {
-        return CHANCE_FUNCTIONS;
+    /**
+     * The clock read afresh at every call: its microseconds are a draw like random()'s (red team helper-90: {@code
+     * extract(microseconds FROM clock_timestamp()) % 2 = 0}). For the cache such a page reads the clock; for the
+     * verifier's second run ({@link #firstDraw}) it draws.
+     */
+    private static final Set<String> DRAWING_CLOCK = Set.of("clock_timestamp", "timeofday");
+    private static final Set<String> DRAWS;
+
+    static {
+        Set<String> draws = new java.util.HashSet<>(CHANCE_FUNCTIONS);
+        draws.addAll(DRAWING_CLOCK);
+        DRAWS = Set.copyOf(draws);
+    }
+
+    /** The names of the functions that draw: chance, the run, the clock read afresh at every call ({@link #firstDraw}). */
+    public static Set<String> drawingFunctions() {
+        return DRAWS;
+    }
+
+    /** The first draw the SQL makes by its text (a function of {@link #drawingFunctions}, TABLESAMPLE), or null. */
+    public static Reading firstDraw(String sql) {
+        return firstIn(sql, 0, Kind.CHANCE);
     }
 
     /** Whether a function of this name (lowercase) reads the clock ({@link Kind#CLOCK}). */
@@ -75,9 +94,9 @@ public final class TimeDependentSql {
         return firstIn(sql, 0, Kind.CLOCK) != null;
     }
 
-    /** Whether a function of this name (lowercase) draws from chance or reads the run ({@link Kind#CHANCE}). */
-    public static boolean chanceFunction(String name) {
-        return CHANCE_FUNCTIONS.contains(name);
+    /** Whether a function of this name (lowercase) draws ({@link #drawingFunctions}). */
+    public static boolean drawingFunction(String name) {
+        return DRAWS.contains(name);
     }
 
     /** The first word or literal that makes the SQL depend on the clock or on chance, or null. */
@@ -99,7 +118,11 @@ public final class TimeDependentSql {
      */
     private static final java.util.Map<List<String>, java.util.Optional<Reading>> READ = new java.util.concurrent.ConcurrentHashMap<>();
 
-    /** What the snippets read: their first reading of chance when there is one (it decides), else of the clock, or null. */
+    /**
+     * What the snippets read: their first reading of the clock when there is one (it decides how long the page's marks
+     * may be reused, and the page says when they were made), else of chance, or null. A page reading both is a clock
+     * page: before, chance decided and such a page was reused for a day whatever {@code clockPagesFor} said.
+     */
     public static Reading read(List<String> sqls) {
         java.util.Optional<Reading> known = READ.get(sqls);
         if (known == null) {
@@ -113,17 +136,17 @@ public final class TimeDependentSql {
     }
 
     private static Reading readNow(List<String> sqls) {
-        Reading clock = null;
+        Reading chance = null;
         for (String sql : sqls) {
-            Reading chance = firstIn(sql, 0, Kind.CHANCE);
-            if (chance != null) {
-                return chance;
+            Reading clock = firstIn(sql, 0, Kind.CLOCK);
+            if (clock != null) {
+                return clock;
             }
-            if (clock == null) {
-                clock = firstIn(sql, 0, Kind.CLOCK);
+            if (chance == null) {
+                chance = firstIn(sql, 0, Kind.CHANCE);
             }
         }
-        return clock;
+        return chance;
     }
 
     /** What a word reads as a keyword, or null. */
@@ -150,12 +173,18 @@ public final class TimeDependentSql {
                     if (kind != null && (wanted == null || wanted == kind)) {
                         return new Reading(kind, token.word());
                     }
+                    if (wanted == Kind.CHANCE && called && DRAWING_CLOCK.contains(token.word())) {
+                        return new Reading(Kind.CHANCE, token.word());
+                    }
                 }
                 case QUOTED_IDENTIFIER -> {
                     String name = SqlLexer.value(tokens, i); // U&"n\006fw"() calls now() too
                     Kind kind = called ? functionKind(name) : null;
                     if (kind != null && (wanted == null || wanted == kind)) {
                         return new Reading(kind, name);
+                    }
+                    if (wanted == Kind.CHANCE && called && DRAWING_CLOCK.contains(name)) {
+                        return new Reading(Kind.CHANCE, name);
                     }
                 }
                 case STRING, DOLLAR_STRING -> {

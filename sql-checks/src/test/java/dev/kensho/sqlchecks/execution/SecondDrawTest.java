@@ -225,11 +225,11 @@ class SecondDrawTest extends VerifierFixture {
                 .add("", "CREATE TABLE t (x int); INSERT INTO t SELECT g FROM generate_series(1, CASE WHEN "
                         + "random() < 0.5 THEN 10 ELSE 100000 END) g; CREATE INDEX t_x ON t (x); ANALYZE t;")
                 .add("uses-index=t_x", "SELECT x FROM t WHERE x = 5;"), "this plan claim held on the build's run");
-        assertEquals("this plan claim held on the build's run but not on a second run of the page on a fresh database: the "
+        assertEquals("this plan claim held on the build's run but not on a replay of the page on a fresh database: the "
                 + "page draws from chance (random() at page.md:1:1), and a reader's run draws again; claim only what holds on "
                 + "every draw, or fix the draw (setseed() before random(), TABLESAMPLE … REPEATABLE)", outcome.failure().message());
         assertEquals("page.md:5:1", outcome.failure().location().toString());
-        assertTrue(outcome.failure().detail().startsWith("on the second run: plan assertion failed: uses index t_x: the plan "
+        assertTrue(outcome.failure().detail().startsWith("on the replay: plan assertion failed: uses index t_x: the plan "
                 + "uses no index public.t_x; it scans with Seq Scan on t"), outcome.failure().detail());
     }
 
@@ -273,6 +273,51 @@ class SecondDrawTest extends VerifierFixture {
                 run.apply(sorted, List.of(List.of("2"), List.of("1")))));
         assertTrue(!SecondDraw.sameRows(run.apply(unordered, List.of(List.of("1"), List.of("1"))),
                 run.apply(unordered, List.of(List.of("1"), List.of("2")))));
+        // Ties in any order, as a reader's run is compared; the keys' order still counts.
+        var byFirst = dev.kensho.sqlchecks.model.RowOrder.sorted(List.of(0), List.of(96L), "ORDER BY g");
+        List<List<String>> ab = List.of(List.of("1", "a"), List.of("1", "b"), List.of("2", "c"));
+        List<List<String>> ba = List.of(List.of("1", "b"), List.of("1", "a"), List.of("2", "c"));
+        assertTrue(SecondDraw.sameRows(run.apply(byFirst, ab), run.apply(byFirst, ba)));
+        assertTrue(!SecondDraw.sameRows(run.apply(byFirst, ab), run.apply(byFirst,
+                List.of(List.of("2", "c"), List.of("1", "b"), List.of("1", "a")))));
+        // NULL is no text, not even U+0001's.
+        java.util.List<String> nullCell = new java.util.ArrayList<>();
+        nullCell.add(null);
+        assertTrue(!SecondDraw.sameRows(run.apply(unordered, List.of(nullCell)), run.apply(unordered, List.of(List.of("\u0001")))));
+    }
+
+    /**
+     * What the comparison leaves alone (fresh-eyes review helper-91): snippets before the page's first draw (the runs
+     * differ there only by what no draw decides), a second run stopped by Kensho's own limits, a snippet that failed
+     * already for a reason of its own.
+     */
+    @Test
+    void onlyWhatADrawCouldDecideIsJudged() {
+        dev.kensho.sqlchecks.model.Snippet a = dev.kensho.sqlchecks.model.Snippet.of(
+                new dev.kensho.sqlchecks.model.SourceLocation("page.md", 1, 1), "SELECT 1;");
+        dev.kensho.sqlchecks.model.Snippet b = dev.kensho.sqlchecks.model.Snippet.of(
+                new dev.kensho.sqlchecks.model.SourceLocation("page.md", 5, 1), "SELECT random() < 2;");
+        java.util.function.BiFunction<dev.kensho.sqlchecks.model.Snippet, dev.kensho.sqlchecks.model.Failure, Outcome> outcome =
+                (snippet, failure) -> new Outcome(snippet, failure == null ? Outcome.Status.PASSED : Outcome.Status.FAILED,
+                        failure, List.of(), List.of(), null, null, Duration.ZERO);
+        dev.kensho.sqlchecks.model.Failure differs = new dev.kensho.sqlchecks.model.Failure("rows differ", null, a.location(),
+                a.sql(), null, null);
+        List<Outcome> real = List.of(outcome.apply(a, null), outcome.apply(b, null));
+        List<Outcome> secondFailsA = java.util.Arrays.asList(outcome.apply(a, differs), null);
+
+        assertEquals(real, SecondDraw.judged(real, real, secondFailsA, java.util.Map.of(1, "random() at page.md:5:1"), false),
+                "before the first draw: not chance's");
+        assertEquals("this held on the build's run", SecondDraw.judged(real, real, secondFailsA,
+                java.util.Map.of(0, "random() at page.md:1:1"), false).get(0).failure().message().substring(0, 28));
+
+        dev.kensho.sqlchecks.model.Failure stopped = new dev.kensho.sqlchecks.model.Failure("Kensho stopped the page before "
+                + "this snippet: its snippets ran longer than 60 s", null, a.location(), a.sql(), null, null);
+        assertEquals(real, SecondDraw.judged(real, real, java.util.Arrays.asList(outcome.apply(a, stopped), null),
+                java.util.Map.of(0, "random() at page.md:1:1"), false), "Kensho's limit proves nothing");
+
+        List<Outcome> into = List.of(outcome.apply(a, differs), outcome.apply(b, null));
+        assertEquals(into, SecondDraw.judged(real, into, secondFailsA, java.util.Map.of(0, "random() at page.md:1:1"), false),
+                "a failure of its own stays");
     }
 
     /** Claims true on every draw pass both runs; a page without chance runs once; a sample counts as a draw. */

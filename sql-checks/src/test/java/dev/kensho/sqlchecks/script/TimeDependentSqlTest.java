@@ -51,4 +51,15 @@ class TimeDependentSqlTest {
         assertNull(TimeDependentSql.find("SELECT $$ 1"));
         assertNull(TimeDependentSql.find("SELECT '"));
     }
+
+    /** A page reading both is a clock page (its marks expire); the verifier's draws include the clock read afresh. */
+    @Test
+    void theClockDecidesAPagesKindAndClockTimestampIsADraw() {
+        TimeDependentSql.Reading both = TimeDependentSql.read(List.of("SELECT random();", "SELECT now();"));
+        assertEquals(TimeDependentSql.Kind.CLOCK, both.kind());
+        assertEquals("now", both.word());
+        assertEquals("clock_timestamp", TimeDependentSql.firstDraw("SELECT now(), clock_timestamp();").word());
+        assertEquals("random", TimeDependentSql.firstDraw("SELECT now(), random();").word());
+        assertNull(TimeDependentSql.firstDraw("SELECT now(), current_date;"));
+    }
 }
