@@ -62,6 +62,9 @@ final class SecondDraw {
                     return name + "() at " + snippet.location(); // a raw tree's call: a CHECK, a DEFAULT
                 }
             }
+            if (seen.names.contains("xmin") || seen.names.contains("xmax")) {
+                return "a transaction ID (xmin, xmax) at " + snippet.location(); // the server's counter: other on every run
+            }
             if (seen.names.contains(UNPARSED_BODIES)) {
                 return UNPARSED_BODIES + " set at " + snippet.location() + " (function bodies then run unreported)";
             }
@@ -168,47 +171,65 @@ final class SecondDraw {
     /**
      * The outcomes ({@code into}, the build's as judged so far) with the first snippet, in run order, whose claims held on
      * the build's run ({@code real}) but not on the second ({@code again}: its outcomes, null past where it stopped; null
-     * as a whole when its database could not be made), or whose shown rows the second did not give, failed, saying that
-     * the page draws from chance: the snippet's own draw when it made one ({@code draws}, by snippet index, in run order),
-     * else the page's first. Shown rows are not compared on a page that reads the clock ({@code readsClock}: two runs show
-     * other times, and its marks say when they were made). The second run stops at its first failure: the snippets after
-     * it are not compared. Exercise cases run on replays of their own ({@link CaptureRun}), not here.
+     * as a whole when its database could not be made), or whose shown rows the second did not give, failed. From the
+     * page's first draw on ({@code draws}, by snippet index, in run order) the message says the page draws from chance,
+     * naming the snippet's own draw when it made one, else the page's first; before it, that the snippet ended otherwise
+     * on a second run (what no draw decides: it is not chance's, but a reader's run is a run too). A second run that
+     * Kensho stopped, or that could not run, fails the first claim not compared from the first draw on as one that could
+     * not be checked: a page can make its own time or size depend on a draw (red team helper-92). Shown rows are not
+     * compared on a page that reads the clock ({@code readsClock}: two runs show other times, stored ones too, and its
+     * marks say when they were made). Exercise cases run on replays of their own ({@link CaptureRun}), not here.
      */
     static List<Outcome> judged(List<Outcome> real, List<Outcome> into, List<Outcome> again, java.util.Map<Integer, String> draws,
                                 boolean readsClock) {
         List<Outcome> judged = new ArrayList<>(into);
-        if (again == null || draws.isEmpty()) {
-            return judged; // Like a capture run's: a database that could not be made proves nothing either way.
+        if (draws.isEmpty()) {
+            return judged;
         }
-        boolean drawn = false;
-        for (int index : RunOrder.of(RestoreProof.snippets(real))) {
+        String pagesDraw = draws.values().iterator().next();
+        List<Integer> order = RunOrder.of(RestoreProof.snippets(real));
+        int firstDraw = 0;
+        while (!draws.containsKey(order.get(firstDraw))) {
+            firstDraw++;
+        }
+        for (int at = 0; at < order.size(); at++) {
+            int index = order.get(at);
             Outcome first = real.get(index);
-            Outcome second = again.get(index);
+            Outcome second = again == null ? null : again.get(index);
+            boolean drawn = at >= firstDraw;
+            if (first.snippet().directives().caseName() != null && second != null) {
+                continue; // a case runs on a replay of its own; the second run, like the real one, leaves it waiting
+            }
             if (second == null || second.failure() != null && stoppedByKensho(second.failure())) {
-                return judged; // Kensho's limits on the second run say nothing of chance
-            }
-            drawn |= draws.containsKey(index);
-            if (!drawn || first.snippet().directives().caseName() != null) {
-                // Up to the first draw both runs are the same run but for what no draw decides (autovacuum's timing): a
-                // difference there is not chance's. A case runs on a replay of its own.
-                if (!second.passed()) {
-                    return judged;
+                // Not compared from here on: the first claim from the first draw on that held so far fails.
+                for (int later = Math.max(at, firstDraw); later < order.size(); later++) {
+                    int claim = order.get(later);
+                    if (into.get(claim).passed() && real.get(claim).snippet().directives().caseName() == null) {
+                        String why = again == null ? "its database could not be made"
+                                : second == null ? "it stopped before the snippet at " + first.snippet().location()
+                                : second.failure().message();
+                        judged.set(claim, failed(into.get(claim), "this claim cannot be checked: the page draws from chance ("
+                                + pagesDraw + "), so it runs a second time, and that run did not reach this snippet as the "
+                                + "build's did (" + why + ")", null));
+                        return judged;
+                    }
                 }
-                continue;
-            }
-            String draw = draws.getOrDefault(index, draws.values().iterator().next());
-            if (!into.get(index).passed()) {
-                return judged; // failed already, for a reason of its own (a plan claim, a claim that cannot be checked)
-            }
-            if (first.passed() && !second.passed()) {
-                String why = second.failure() == null ? "it did not run" : second.failure().message();
-                judged.set(index, failed(into.get(index), "this held on the build's run but not on a second run of the page on a "
-                        + "fresh database: the page draws from chance (" + draw + "), and a reader's run draws again; claim "
-                        + "only what holds on every draw, or fix the draw (setseed() before random(), TABLESAMPLE … REPEATABLE)",
-                        "on the second run: " + why));
                 return judged;
             }
-            if (first.passed() && first.snippet().directives().showResult() && !readsClock && !sameRows(first, second)) {
+            String draw = draws.getOrDefault(index, pagesDraw);
+            if (first.passed() && into.get(index).passed() && !second.passed()) {
+                String why = second.failure() == null ? "it did not run" : second.failure().message();
+                judged.set(index, failed(into.get(index), drawn
+                        ? "this held on the build's run but not on a second run of the page on a fresh database: the page "
+                        + "draws from chance (" + draw + "), and a reader's run draws again; claim only what holds on every "
+                        + "draw, or fix the draw (setseed() before random(), TABLESAMPLE … REPEATABLE)"
+                        : "this held on the build's run but not on a second run of the page on a fresh database, before any "
+                        + "draw of the page's (the page draws from chance at " + pagesDraw + "): what it shows differs from "
+                        + "run to run, and a reader's run is a run too", "on the second run: " + why));
+                return judged;
+            }
+            if (drawn && first.passed() && into.get(index).passed() && first.snippet().directives().showResult() && !readsClock
+                    && !sameRows(first, second)) {
                 // The rows a `result` shows are the build's, inside its mark: a reader's run must give them too.
                 judged.set(index, failed(into.get(index), "the rows this snippet shows (result) differ on a second run of the "
                         + "page on a fresh database: the page draws from chance (" + draw + "), and a reader's run draws "
@@ -224,11 +245,12 @@ final class SecondDraw {
     }
 
     /**
-     * A failure that is Kensho's limit, not the page's: the page's time, a statement's time (its cancel, 57014) or its
-     * database's disk. Hit on the second run only (a loaded machine), it proves nothing about chance.
+     * A failure that is Kensho's stop (the page's time, its disk, a statement Kensho stopped), not the page's: the claim it
+     * reaches cannot be checked, which fails it as surely, but says why. Told by Kensho's own message without a SQLSTATE,
+     * which no server error lacks: a page can raise 57014 or any message of its own (red team helper-92).
      */
     private static boolean stoppedByKensho(Failure failure) {
-        return failure.message().startsWith("Kensho stopped the page") || "57014".equals(failure.sqlState());
+        return failure.sqlState() == null && failure.message() != null && failure.message().startsWith("Kensho stopped the");
     }
 
     /**
@@ -290,10 +312,10 @@ final class SecondDraw {
                 if (!a.rows().equals(b.rows())) {
                     return false; // in order: the kept rows are the first ones on both runs
                 }
-            } else if (whole && !(counted(a.rows()).equals(counted(b.rows()))
-                    && (!order.ordered() || keys(a, order).equals(keys(b, order))))) {
-                // Tied rows in any order, as RowComparison takes them: the keys in order and the rows as a multiset (a
-                // row's key puts it in its group on both runs). Rows left out past the kept ones are not compared.
+            } else if (whole && !counted(a.rows()).equals(counted(b.rows()))) {
+                // Tied rows in any order, as RowComparison takes them: both runs sorted the same rows on the same keys, so
+                // the multiset decides (the keys' text would not: 1.0 and 1.00 tie, red team helper-92). Rows left out
+                // past the kept ones are not compared.
                 return false;
             }
         }
@@ -302,10 +324,6 @@ final class SecondDraw {
 
     private static java.util.Map<List<String>, Long> counted(List<List<String>> rows) {
         return rows.stream().collect(java.util.stream.Collectors.groupingBy(row -> row, java.util.stream.Collectors.counting()));
-    }
-
-    private static List<List<String>> keys(ResultTable table, RowOrder order) {
-        return table.rows().stream().map(row -> order.keyColumns().stream().map(row::get).toList()).toList();
     }
 
     private static boolean explains(ResultTable table) {

@@ -51,7 +51,7 @@ public final class TimeDependentSql {
             // the run: a backend, transaction or WAL position, a port, different on every build
             "pg_backend_pid", "txid_current", "txid_current_if_assigned", "pg_current_xact_id",
             "pg_current_xact_id_if_assigned", "pg_current_wal_lsn", "pg_current_wal_insert_lsn", "inet_server_port",
-            "inet_client_port", "pg_export_snapshot", "pg_my_temp_schema");
+            "inet_client_port", "pg_export_snapshot", "pg_my_temp_schema", "pg_current_snapshot", "txid_current_snapshot");
     /** Input strings a date/time type reads from the clock: {@code 'now'::timestamptz}, {@code date 'today'}. */
     private static final Set<String> CLOCK_LITERALS = Set.of("now", "today", "tomorrow", "yesterday");
     /** How deep string bodies are opened (a function body holding a DO block holding a string). */

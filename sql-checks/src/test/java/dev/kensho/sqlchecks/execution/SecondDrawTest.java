@@ -10,6 +10,7 @@ import java.util.List;
 
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -278,8 +279,9 @@ class SecondDrawTest extends VerifierFixture {
         List<List<String>> ab = List.of(List.of("1", "a"), List.of("1", "b"), List.of("2", "c"));
         List<List<String>> ba = List.of(List.of("1", "b"), List.of("1", "a"), List.of("2", "c"));
         assertTrue(SecondDraw.sameRows(run.apply(byFirst, ab), run.apply(byFirst, ba)));
+        // Rows of both runs come sorted on the same keys: the same multiset means the same key sequence.
         assertTrue(!SecondDraw.sameRows(run.apply(byFirst, ab), run.apply(byFirst,
-                List.of(List.of("2", "c"), List.of("1", "b"), List.of("1", "a")))));
+                List.of(List.of("1", "a"), List.of("1", "a"), List.of("2", "c")))));
         // NULL is no text, not even U+0001's.
         java.util.List<String> nullCell = new java.util.ArrayList<>();
         nullCell.add(null);
@@ -287,12 +289,13 @@ class SecondDrawTest extends VerifierFixture {
     }
 
     /**
-     * What the comparison leaves alone (fresh-eyes review helper-91): snippets before the page's first draw (the runs
-     * differ there only by what no draw decides), a second run stopped by Kensho's own limits, a snippet that failed
-     * already for a reason of its own.
+     * How each kind of second-run ending is judged (reviews helper-91, helper-92): a difference before the page's first
+     * draw fails without blaming chance; Kensho's stop of the second run fails the first claim from the first draw on as
+     * one that cannot be checked (a page may make its time depend on a draw); a page's own cancel (57014) is its outcome;
+     * a snippet failed already keeps its reason; an exercise's waiting case does not end the comparison.
      */
     @Test
-    void onlyWhatADrawCouldDecideIsJudged() {
+    void eachEndingOfTheSecondRunIsJudgedForWhatItIs() {
         dev.kensho.sqlchecks.model.Snippet a = dev.kensho.sqlchecks.model.Snippet.of(
                 new dev.kensho.sqlchecks.model.SourceLocation("page.md", 1, 1), "SELECT 1;");
         dev.kensho.sqlchecks.model.Snippet b = dev.kensho.sqlchecks.model.Snippet.of(
@@ -305,19 +308,50 @@ class SecondDrawTest extends VerifierFixture {
         List<Outcome> real = List.of(outcome.apply(a, null), outcome.apply(b, null));
         List<Outcome> secondFailsA = java.util.Arrays.asList(outcome.apply(a, differs), null);
 
-        assertEquals(real, SecondDraw.judged(real, real, secondFailsA, java.util.Map.of(1, "random() at page.md:5:1"), false),
-                "before the first draw: not chance's");
-        assertEquals("this held on the build's run", SecondDraw.judged(real, real, secondFailsA,
-                java.util.Map.of(0, "random() at page.md:1:1"), false).get(0).failure().message().substring(0, 28));
+        assertEquals("this held on the build's run but not on a second run of the page on a fresh database, before any draw "
+                + "of the page's (the page draws from chance at random() at page.md:5:1): what it shows differs from run to "
+                + "run, and a reader's run is a run too", SecondDraw.judged(real, real, secondFailsA,
+                java.util.Map.of(1, "random() at page.md:5:1"), false).get(0).failure().message());
+        assertEquals(message("random() at page.md:1:1"), SecondDraw.judged(real, real, secondFailsA,
+                java.util.Map.of(0, "random() at page.md:1:1"), false).get(0).failure().message());
 
         dev.kensho.sqlchecks.model.Failure stopped = new dev.kensho.sqlchecks.model.Failure("Kensho stopped the page before "
                 + "this snippet: its snippets ran longer than 60 s", null, a.location(), a.sql(), null, null);
-        assertEquals(real, SecondDraw.judged(real, real, java.util.Arrays.asList(outcome.apply(a, stopped), null),
-                java.util.Map.of(0, "random() at page.md:1:1"), false), "Kensho's limit proves nothing");
+        List<Outcome> stoppedAtA = SecondDraw.judged(real, real, java.util.Arrays.asList(outcome.apply(a, stopped), null),
+                java.util.Map.of(1, "random() at page.md:5:1"), false);
+        assertNull(stoppedAtA.get(0).failure(), "before the first draw");
+        assertEquals("this claim cannot be checked: the page draws from chance (random() at page.md:5:1), so it runs a second "
+                + "time, and that run did not reach this snippet as the build's did (Kensho stopped the page before this "
+                + "snippet: its snippets ran longer than 60 s)", stoppedAtA.get(1).failure().message());
+
+        // A page's own cancel (a statement_timeout it set, a RAISE with 57014) is the page's outcome, not Kensho's stop.
+        dev.kensho.sqlchecks.model.Failure cancelled = new dev.kensho.sqlchecks.model.Failure("Kensho stopped the page: "
+                + "canceling statement due to statement timeout", "57014", a.location(), a.sql(), null, null);
+        assertEquals(message("random() at page.md:1:1"), SecondDraw.judged(real, real, java.util.Arrays.asList(
+                outcome.apply(a, cancelled), null), java.util.Map.of(0, "random() at page.md:1:1"), false).get(0).failure().message());
 
         List<Outcome> into = List.of(outcome.apply(a, differs), outcome.apply(b, null));
         assertEquals(into, SecondDraw.judged(real, into, secondFailsA, java.util.Map.of(0, "random() at page.md:1:1"), false),
                 "a failure of its own stays");
+
+        // An exercise's case between: the second run leaves it waiting, as the real run does, and goes on.
+        dev.kensho.sqlchecks.model.Snippet tie = dev.kensho.sqlchecks.model.Snippet.of(
+                new dev.kensho.sqlchecks.model.SourceLocation("page.md", 3, 1), "INSERT INTO t VALUES (1);")
+                .with(new dev.kensho.sqlchecks.model.Directives(false, false, null, null, List.of(), null, false, false, "tie"), null);
+        dev.kensho.sqlchecks.model.Failure tails = new dev.kensho.sqlchecks.model.Failure("rows differ", null, b.location(),
+                b.sql(), null, null);
+        List<Outcome> withCase = List.of(outcome.apply(a, null), CaptureRun.caseWaiting(tie), outcome.apply(b, null));
+        List<Outcome> caught = SecondDraw.judged(withCase, withCase, List.of(outcome.apply(a, null), CaptureRun.caseWaiting(tie),
+                outcome.apply(b, tails)), java.util.Map.of(2, "random() at page.md:5:1"), false);
+        assertEquals(message("random() at page.md:5:1"), caught.get(2).failure().message());
+    }
+
+    /** now()'s microseconds are a coin like clock_timestamp()'s: a page reading the clock runs twice (red team helper-92). */
+    @Test
+    void theClockOfTheTransactionIsADrawToo() throws Exception {
+        Outcome outcome = caught(() -> page()
+                .add("", "SELECT extract(microseconds FROM now())::bigint % 2 = 0 AS heads;", HEADS));
+        assertEquals(message("the clock at page.md:1:1"), outcome.failure().message());
     }
 
     /** Claims true on every draw pass both runs; a page without chance runs once; a sample counts as a draw. */
