@@ -114,7 +114,7 @@ public record VersionCoverage(List<Integer> checked, List<Integer> named, Map<In
 
     /**
      * The plans snippet {@code index} of {@code page} showed, one per distinct plan, oldest versions first: versions
-     * whose plans differ only in timings share one (shown with the newest of them's timings), so that a plan that
+     * whose plans differ only in timings and buffer counts share one (shown with the newest of them's figures), so that a plan that
      * changed between versions is shown for each, and one that did not is shown once naming every version it is.
      * Empty when the snippet shows no plan or ran on one version.
      */
@@ -127,7 +127,7 @@ public record VersionCoverage(List<Integer> checked, List<Integer> named, Map<In
         Map<String, List<Integer>> versionsByShape = new LinkedHashMap<>();
         Map<String, String> shownByShape = new LinkedHashMap<>();
         byVersion.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(entry -> {
-            String shape = PlanText.withoutTimings(entry.getValue());
+            String shape = PlanText.withoutRunFigures(entry.getValue());
             versionsByShape.computeIfAbsent(shape, s -> new java.util.ArrayList<>()).add(entry.getKey());
             shownByShape.put(shape, entry.getValue()); // the newest version's text of this shape, timings included
         });
@@ -140,10 +140,10 @@ public record VersionCoverage(List<Integer> checked, List<Integer> named, Map<In
     /**
      * One plan as several versions showed it.
      *
-     * @param versions  the versions whose plans were this one but for timings, oldest first
+     * @param versions  the versions whose plans were this one but for timings and buffer counts, oldest first
      * @param described those versions as a mark writes them ("14–16")
      * @param plan      the text shown: the newest of these versions' plan
-     * @param timingsOf the exact version whose timings {@code plan} carries ("16.10")
+     * @param timingsOf the exact version whose timings and buffer counts {@code plan} carries ("16.10")
      */
     public record PlanGroup(List<Integer> versions, String described, String plan, String timingsOf) {
     }
