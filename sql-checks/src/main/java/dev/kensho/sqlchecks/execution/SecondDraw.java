@@ -90,6 +90,8 @@ final class SecondDraw {
      * its body without reporting its tree: a draw inside it is then never seen (red team helper-89).
      */
     private static final String UNPARSED_BODIES = "check_function_bodies";
+    /** How an author makes a drawing page's claims hold on every run: the end of each message that blames chance. */
+    private static final String FIX_THE_DRAW = "or fix the draw (setseed() before random(), TABLESAMPLE … REPEATABLE)";
 
     /**
      * The name of the chance function {@code oid} is, or null: pg_catalog's of the chance list, or any volatile function of
@@ -222,7 +224,7 @@ final class SecondDraw {
                 judged.set(index, failed(into.get(index), drawn
                         ? "this held on the build's run but not on a second run of the page on a fresh database: the page "
                         + "draws from chance (" + draw + "), and a reader's run draws again; claim only what holds on every "
-                        + "draw, or fix the draw (setseed() before random(), TABLESAMPLE … REPEATABLE)"
+                        + "draw, " + FIX_THE_DRAW
                         : "this held on the build's run but not on a second run of the page on a fresh database, before any "
                         + "draw of the page's (the page draws from chance at " + pagesDraw + "): what it shows differs from "
                         + "run to run, and a reader's run is a run too", "on the second run: " + why));
@@ -233,8 +235,8 @@ final class SecondDraw {
                 // The rows a `result` shows are the build's, inside its mark: a reader's run must give them too.
                 judged.set(index, failed(into.get(index), "the rows this snippet shows (result) differ on a second run of the "
                         + "page on a fresh database: the page draws from chance (" + draw + "), and a reader's run draws "
-                        + "again; show only rows every draw gives, or fix the draw (setseed() before random(), TABLESAMPLE … "
-                        + "REPEATABLE)", "on the build's run: " + shown(first) + "; on the second run: " + shown(second)));
+                        + "again; show only rows every draw gives, " + FIX_THE_DRAW,
+                        "on the build's run: " + shown(first) + "; on the second run: " + shown(second)));
                 return judged;
             }
             if (!second.passed()) {
@@ -280,8 +282,7 @@ final class SecondDraw {
                 String draw = draws.getOrDefault(plan.getKey(), draws.values().iterator().next());
                 judged.set(plan.getKey(), failed(o, "this plan claim held on the build's run but not on a replay of the page on "
                         + "a fresh database: the page draws from chance (" + draw + "), and a reader's run draws again; "
-                        + "claim only what holds on every draw, or fix the draw (setseed() before random(), TABLESAMPLE … "
-                        + "REPEATABLE)", "on the replay: " + plan.getValue().problem()));
+                        + "claim only what holds on every draw, " + FIX_THE_DRAW, "on the replay: " + plan.getValue().problem()));
             }
         }
         return judged;
