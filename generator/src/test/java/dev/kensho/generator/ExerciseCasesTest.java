@@ -426,4 +426,54 @@ class ExerciseCasesTest {
         assertEquals(0, run.status(), run::toString);
         assertTrue(run.out().contains("5 passed"), run::toString);
     }
+    @Test
+    void kenshosReadOfTheSessionRunsNoneOfThePagesFunctions() throws Exception {
+        // Red team helper-94: Kensho's read of what a case left (on the page's session) called format() unqualified, and the
+        // page's public.format(text, name, name, bigint), first on the search_path it set, inserted a row on one call and
+        // deleted it on the next: the case's rows counted Kensho's calls, and a false claim passed. A reader's run gives 1.
+        TestSite.Run run = new TestSite(temp).page("a.mdx", TestSite.source("A", """
+
+                ```sql
+                CREATE TABLE log (n int);
+                CREATE SEQUENCE sq;
+                CREATE FUNCTION public.format(text, name, name, bigint) RETURNS text LANGUAGE plpgsql AS $$ BEGIN
+                  IF EXISTS (SELECT 1 FROM public.log WHERE n = 0) THEN DELETE FROM public.log WHERE n = 0;
+                  ELSE INSERT INTO public.log VALUES (0); END IF;
+                  RETURN 'x'; END $$;
+                SET search_path = public, pg_catalog;
+                ```
+
+                <Exercise title="Count the log">
+                Count the rows of `log`.
+
+                <Fragment slot="answer">
+
+                ```sql
+                SELECT count(*) AS n FROM log;
+                ```
+
+                ```rows
+                 n
+                ---
+                 0
+                (1 row)
+                ```
+
+                ```sql case="one row"
+                INSERT INTO log VALUES (5);
+                ```
+
+                ```rows
+                 n
+                ---
+                 2
+                (1 row)
+                ```
+
+                </Fragment>
+                </Exercise>
+                """)).check();
+        assertEquals(1, run.status(), run::toString);
+        assertTrue(run.err().contains("a.mdx:32:1: error: case \"one row\": the model answer does not return its rows: "), run::toString);
+    }
 }

@@ -26,18 +26,20 @@ import java.util.List;
  */
 final class PlanCatalog implements dev.kensho.sqlchecks.assertion.PlanCheck.Catalog, AutoCloseable {
 
-    private static final String INDEX_KEYS = "SELECT a.attname, (i.indoption[k.n OPERATOR(pg_catalog.-) 1] OPERATOR(pg_catalog.&) 1)"
+    /** Whether a name is a relation (the page's role's Kensho session resolves it as the page does). */
+    static final String SEES = "SELECT pg_catalog.to_regclass(?) IS NOT NULL";
+    static final String INDEX_KEYS = "SELECT a.attname, (i.indoption[k.n OPERATOR(pg_catalog.-) 1] OPERATOR(pg_catalog.&) 1)"
             + " OPERATOR(pg_catalog.=) 1 FROM pg_catalog.pg_index i CROSS JOIN LATERAL pg_catalog.unnest(i.indkey::pg_catalog.int2[])"
             + " WITH ORDINALITY AS k(attnum, n) LEFT JOIN pg_catalog.pg_attribute a ON a.attrelid OPERATOR(pg_catalog.=) i.indrelid"
             + " AND a.attnum OPERATOR(pg_catalog.=) k.attnum AND k.attnum OPERATOR(pg_catalog.<>) 0"
             + " WHERE i.indexrelid OPERATOR(pg_catalog.=) pg_catalog.to_regclass(?) AND k.n OPERATOR(pg_catalog.<=) i.indnkeyatts ORDER BY k.n";
-    private static final String TOAST_BYTES = "SELECT pg_catalog.pg_relation_size(c.reltoastrelid) FROM pg_catalog.pg_class c"
+    static final String TOAST_BYTES = "SELECT pg_catalog.pg_relation_size(c.reltoastrelid) FROM pg_catalog.pg_class c"
             + " WHERE c.oid OPERATOR(pg_catalog.=) pg_catalog.to_regclass(?) AND c.reltoastrelid OPERATOR(pg_catalog.<>) 0";
 
-    private static final String RESOLVE = "SELECT n.nspname, c.relname, c.relkind FROM pg_catalog.pg_class c"
+    static final String RESOLVE = "SELECT n.nspname, c.relname, c.relkind FROM pg_catalog.pg_class c"
             + " JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace"
             + " WHERE c.oid OPERATOR(pg_catalog.=) pg_catalog.to_regclass(?)";
-    private static final String FAMILY = "WITH RECURSIVE f(oid) AS ("
+    static final String FAMILY = "WITH RECURSIVE f(oid) AS ("
             + " SELECT pg_catalog.to_regclass(?)::pg_catalog.oid"
             + " UNION SELECT i.inhrelid FROM pg_catalog.pg_inherits i JOIN f ON i.inhparent OPERATOR(pg_catalog.=) f.oid)"
             + " SELECT n.nspname, c.relname FROM f JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) f.oid"
@@ -82,7 +84,7 @@ final class PlanCatalog implements dev.kensho.sqlchecks.assertion.PlanCheck.Cata
     /** Kensho's own connection when it sees {@code name}, else the page's (see the class comment). */
     private Connection seeing(String name) throws SQLException {
         Connection own = connection();
-        try (PreparedStatement statement = own.prepareStatement("SELECT pg_catalog.to_regclass(?) IS NOT NULL")) {
+        try (PreparedStatement statement = own.prepareStatement(SEES)) {
             statement.setString(1, name);
             try (ResultSet rs = statement.executeQuery()) {
                 return rs.next() && rs.getBoolean(1) ? own : page;

@@ -41,11 +41,11 @@ final class RunConditions {
             "search_path", "effective_io_concurrency", "maintenance_io_concurrency", "io_combine_limit", "temp_tablespaces",
             "max_parallel_workers");
 
-    private static final String EQ = " OPERATOR(pg_catalog.=) ";
-    private static final String NE = " OPERATOR(pg_catalog.<>) ";
-    private static final String CAT = " OPERATOR(pg_catalog.||) ";
+    private static final String EQ = CatalogSql.EQ;
+    private static final String NE = CatalogSql.NE;
+    private static final String CAT = CatalogSql.CAT;
     private static final String USER_SCHEMA = "n.nspname" + NE + "'pg_catalog' AND n.nspname" + NE + "'information_schema'"
-            + " AND n.nspname NOT LIKE E'pg\\\\_toast%' AND n.nspname NOT LIKE E'pg\\\\_temp%'";
+            + " AND n.nspname" + CatalogSql.NOT_LIKE + "E'pg\\\\_toast%' AND n.nspname" + CatalogSql.NOT_LIKE + "E'pg\\\\_temp%'";
     /**
      * Whether PostgreSQL itself counts a setting among the planner's inputs: the settings it flags
      * GUC_EXPLAIN, the ones EXPLAIN (SETTINGS) and auto_explain report with a plan (enable_*, *_cost,
@@ -58,7 +58,7 @@ final class RunConditions {
                 + "'default_statistics_target')::pg_catalog.text";
     }
 
-    private static final String PROBE = String.join(" UNION ALL ",
+    static final String PROBE = String.join(" UNION ALL ",
             "SELECT 'setting', s.name, s.setting, " + plannerSetting("s.name") + " FROM pg_catalog.pg_settings s WHERE s.source" + EQ + "'session'",
             "SELECT 'role or database setting', pg_catalog.split_part(c.cfg, '=', 1), pg_catalog.substr(c.cfg,"
                     + " pg_catalog.strpos(c.cfg, '=') OPERATOR(pg_catalog.+) 1), " + plannerSetting("pg_catalog.split_part(c.cfg, '=', 1)")

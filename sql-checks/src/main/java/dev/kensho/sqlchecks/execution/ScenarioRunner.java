@@ -51,6 +51,9 @@ import java.util.concurrent.TimeoutException;
  */
 public final class ScenarioRunner {
 
+    /** Whether the page's database holds a sequence, read as the page's role (so by pg_catalog's names: CatalogSql). */
+    static final String HAS_SEQUENCES = "SELECT EXISTS (SELECT FROM pg_catalog.pg_class WHERE relkind" + CatalogSql.EQ + "'S')";
+
     /** Words in a step that may draw sequence numbers outside its transaction (nextval, setval, serial defaults). */
     private static final java.util.regex.Pattern SEQUENCE_DRAW = java.util.regex.Pattern.compile("\\b(nextval|setval|insert|merge|copy)\\b");
     /** Statements that read: a step made only of these, outside a transaction block, leaves nothing for another to see. */
@@ -659,8 +662,9 @@ public final class ScenarioRunner {
         }
 
         private boolean databaseHasSequences() {
+            // As the page's role: its names resolve here (CatalogSql).
             try (Connection look = kensho.asPageRole(); Statement statement = look.createStatement();
-                 ResultSet rs = statement.executeQuery("SELECT EXISTS (SELECT FROM pg_catalog.pg_class WHERE relkind = 'S')")) {
+                 ResultSet rs = statement.executeQuery(HAS_SEQUENCES)) {
                 rs.next();
                 return rs.getBoolean(1);
             } catch (SQLException e) {

@@ -787,17 +787,23 @@ final class ScriptRunner {
     }
 
     /** Every sequence's last value, as one text: what a case's draw changes. */
-    private static final String SEQUENCES_STATE = "SELECT pg_catalog.string_agg(format('%I.%I=%s', schemaname, sequencename, "
+    static final String SEQUENCES_STATE = "SELECT pg_catalog.string_agg(pg_catalog.format('%I.%I=%s', schemaname, sequencename, "
             + "last_value), ', ' ORDER BY schemaname, sequencename) FROM pg_catalog.pg_sequences";
 
+    /**
+     * What a rollback leaves, read on the page's session (prepared statements, cursors and advisory locks are its own):
+     * names are pg_catalog's ({@link CatalogSql}), so that none of the page's functions runs in the read.
+     */
+    static final String PAGE_SESSION_STATE = "SELECT (" + SEQUENCES_STATE + "),"
+            + " (SELECT pg_catalog.string_agg(pg_catalog.format('%s: %s %s', name, statement, parameter_types), ', ' ORDER BY name)"
+            + " FROM pg_catalog.pg_prepared_statements),"
+            + " (SELECT pg_catalog.string_agg(name, ', ' ORDER BY name) FROM pg_catalog.pg_cursors),"
+            + " (SELECT pg_catalog.string_agg(pg_catalog.format('%s/%s/%s %s', classid, objid, objsubid, mode), ', '"
+            + " ORDER BY classid, objid, objsubid, mode) FROM pg_catalog.pg_locks WHERE locktype" + CatalogSql.EQ + "'advisory'"
+            + " AND pid" + CatalogSql.EQ + "pg_catalog.pg_backend_pid())";
+
     private List<String> sessionStateOnThePagesSession() throws SQLException {
-        ResultTable table = executeOwn("SELECT (" + SEQUENCES_STATE + "),"
-                + " (SELECT pg_catalog.string_agg(format('%s: %s %s', name, statement, parameter_types), ', ' ORDER BY name)"
-                + " FROM pg_catalog.pg_prepared_statements),"
-                + " (SELECT pg_catalog.string_agg(name, ', ' ORDER BY name) FROM pg_catalog.pg_cursors),"
-                + " (SELECT pg_catalog.string_agg(format('%s/%s/%s %s', classid, objid, objsubid, mode), ', '"
-                + " ORDER BY classid, objid, objsubid, mode) FROM pg_catalog.pg_locks WHERE locktype = 'advisory'"
-                + " AND pid = pg_catalog.pg_backend_pid())");
+        ResultTable table = executeOwn(PAGE_SESSION_STATE);
         List<String> row = table.rows().get(0);
         return row.stream().map(v -> v == null ? "" : v).toList();
     }

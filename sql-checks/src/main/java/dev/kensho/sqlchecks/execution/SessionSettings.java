@@ -78,9 +78,11 @@ public final class SessionSettings {
     }
 
     /** Planner settings (and the memory they plan with) whose value is not the built-in one, with that value. */
-    private static final String PLANNER_DEFAULTS_CHANGED = "SELECT name, boot_val FROM pg_catalog.pg_settings"
-            + " WHERE (category LIKE 'Query Tuning%' OR name IN ('work_mem', 'hash_mem_multiplier'))"
-            + " AND context = 'user' AND setting IS DISTINCT FROM boot_val";
+    static final String PLANNER_DEFAULTS_CHANGED = "SELECT name, boot_val FROM pg_catalog.pg_settings"
+            + " WHERE (category" + CatalogSql.LIKE + "'Query Tuning%' OR name" + CatalogSql.EQ
+            + "ANY ('{work_mem,hash_mem_multiplier}'::pg_catalog.text[]))"
+            + " AND context" + CatalogSql.EQ + "'user' AND (setting" + CatalogSql.NE + "boot_val OR (setting IS NULL)" + CatalogSql.NE
+            + "(boot_val IS NULL))";
 
     /** Applies the output settings and resets planner settings the server's configuration changed. */
     static void apply(Connection connection) throws SQLException {

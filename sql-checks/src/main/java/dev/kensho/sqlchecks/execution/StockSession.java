@@ -45,10 +45,10 @@ public final class StockSession {
     static final Map<String, String> INITDB = Map.of("default_text_search_config", "pg_catalog.english");
 
     /** Where a setting's value came from, when it is not the built-in default nor the session's own SET. */
-    private static final String QUERY = "SELECT name, boot_val, setting FROM pg_catalog.pg_settings WHERE context = 'user' AND ("
-            + "source IN ('database', 'user', 'database user') OR (source IN ('configuration file', 'command line', "
-            + "'environment variable') AND (category LIKE 'Client Connection Defaults%' "
-            + "OR category LIKE 'Version and Platform Compatibility%')))";
+    static final String QUERY = "SELECT name, boot_val, setting FROM pg_catalog.pg_settings WHERE context" + CatalogSql.EQ + "'user' AND ("
+            + "source" + CatalogSql.EQ + "ANY ('{database,user,database user}'::pg_catalog.text[]) OR (source" + CatalogSql.EQ
+            + "ANY ('{configuration file,command line,environment variable}'::pg_catalog.text[]) AND (category" + CatalogSql.LIKE
+            + "'Client Connection Defaults%' OR category" + CatalogSql.LIKE + "'Version and Platform Compatibility%')))";
 
     /** Resets, on the given session, every setting described above that differs from its stock value. */
     public static void reset(Connection session) throws SQLException {
