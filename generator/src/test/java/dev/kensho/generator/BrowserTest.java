@@ -1921,6 +1921,11 @@ class BrowserTest {
                 List.of("SELECT order_id, amount_minor FROM orders WHERE account_id = " + account + " AND (created_at, order_id)"
                         + " < (timestamptz '2026-11-20 10:02:00+00', '00000000-0000-4000-8000-00000000000c'::uuid)"
                         + " ORDER BY created_at DESC LIMIT 3;", wrongOnCase("インデックスの無い表で、同じ時刻の注文がページをまたぐ")),
+                // The OR form without its parentheses (reader trial helper-93 found it called right before the case was added).
+                List.of("SELECT order_id, amount_minor FROM orders WHERE account_id = " + account
+                        + " AND created_at < timestamptz '2026-11-20 10:02:00+00' OR (created_at = timestamptz '2026-11-20 10:02:00+00'"
+                        + " AND order_id < '00000000-0000-4000-8000-00000000000c'::uuid) ORDER BY created_at DESC, order_id DESC LIMIT 3;",
+                        wrongOnCase("C と同じ時刻の注文が後から入り、別のアカウントにも同じ時刻の注文がある")),
                 List.of("SELECT '00000000-0000-4000-8000-00000000000d'::uuid AS order_id, 4000::bigint AS amount_minor ORDER BY 1;",
                         wrongOnCase("カーソルと同じ時刻の注文"))));
         String decision = " AS decision, response_status FROM idempotency_records WHERE account_id = " + account

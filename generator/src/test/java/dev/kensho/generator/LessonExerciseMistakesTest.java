@@ -104,6 +104,13 @@ class LessonExerciseMistakesTest {
                 mistake(orders + " AND (created_at, order_id) <= (" + cursorTime + ", " + cursorId + ")" + newest, PAGE_DATA),
                 mistake("SELECT order_id, amount_minor FROM orders WHERE (created_at, order_id) < (" + cursorTime + ", " + cursorId + ")" + newest,
                         PAGE_DATA),
+                // The OR form without its parentheses: AND binds first, so the time's tie reads every account's orders
+                // (reader trial helper-93 found it called right).
+                mistake(orders + " AND created_at < " + cursorTime + " OR (created_at = " + cursorTime + " AND order_id < " + cursorId + ")"
+                        + newest, "C と同じ時刻の注文が後から入り、別のアカウントにも同じ時刻の注文がある"),
+                // A tie-breaker that only leaves C out: orders of C's time that come before it are read again.
+                mistake(orders + " AND created_at <= " + cursorTime + " AND order_id <> " + cursorId + newest,
+                        "C と同じ時刻の注文が後から入り、別のアカウントにも同じ時刻の注文がある"),
                 // The page's own answer, hard-coded.
                 mistake("SELECT '00000000-0000-4000-8000-00000000000d'::uuid AS order_id, 4000::bigint AS amount_minor ORDER BY 1;",
                         "カーソルと同じ時刻の注文")));
