@@ -168,8 +168,14 @@ final class KenshoSettingsReaders {
         if (named && WHOLE_LISTS.contains(lower)) {
             return new Read(token.text(), token.start());
         }
-        if (named && SETTING_LISTS.contains(lower) && !onlyOthers(tokens, claimsPlans)) {
-            return new Read(token.text(), token.start());
+        if (named && SETTING_LISTS.contains(lower)) {
+            String environment = environmentPattern(tokens);
+            if (environment != null) {
+                return new Read(environment, token.start(), ServerWideReaders.Shared.ENVIRONMENT);
+            }
+            if (!onlyOthers(tokens, claimsPlans)) {
+                return new Read(token.text(), token.start());
+            }
         }
         ServerWideReaders.Shared shared = ServerWideReaders.at(tokens, i);
         if (shared != null) {
@@ -283,6 +289,25 @@ final class KenshoSettingsReaders {
             }
         }
         return restricted;
+    }
+
+    /**
+     * The first setting of the build's environment a {@code name [I]LIKE '…'} of the statement matches (a name written
+     * whole is found where it is spelled), or null.
+     */
+    private static String environmentPattern(List<Token> tokens) {
+        for (int i = 0; i + 2 < tokens.size(); i++) {
+            Token operator = tokens.get(i + 1);
+            if (tokens.get(i).word().equals("name") && (operator.word().equals("like") || operator.word().equals("ilike"))
+                    && isLiteral(tokens.get(i + 2))) {
+                String found = ServerWideReaders.environmentSettingMatching(
+                        likePattern(literal(tokens.get(i + 2)), operator.word().equals("ilike")));
+                if (found != null) {
+                    return tokens.get(i + 2).text() + " (" + found + ")";
+                }
+            }
+        }
+        return null;
     }
 
     /** Every name Kensho sets on such a page, for matching a LIKE pattern against. */

@@ -177,6 +177,55 @@ final class ServerWideReaders {
             // A page may SET these (plans without parallel workers); what the server started with is read only where named.
             "max_parallel_workers", "max_parallel_workers_per_gather", "max_parallel_maintenance_workers");
 
+    /** The session's process ID, which a page may compare with a list's pid column and nothing else. */
+    private static final String BACKEND_PID = "pg_backend_pid";
+
+    /**
+     * Whether the call at {@code i} ({@code pg_backend_pid()}) is only passed on or compared for (in)equality: an operator
+     * beside it, if any, is {@code =}, {@code <>} or {@code !=} (whether a list's pid is the session's or another's, as a
+     * scenario reads its other sessions' locks, holds in any run), and no cast follows it. Passed whole to a function or
+     * stored (PostgreSQL's isolation specs store a session's pid to cancel it from another) it stays the page's business.
+     */
+    private static boolean comparedForEquality(List<Token> tokens, int i) {
+        boolean call = i + 2 < tokens.size() && tokens.get(i + 1).kind() == Kind.OPEN_PAREN && tokens.get(i + 2).kind() == Kind.CLOSE_PAREN;
+        int start = i >= 2 && tokens.get(i - 1).text().equals(".") && nameAt(tokens, i - 2).equals("pg_catalog") ? i - 2 : i;
+        return call && equalityOrNoneAt(tokens, i + 3, 1) && equalityOrNoneAt(tokens, start - 1, -1)
+                && !(i + 3 < tokens.size() && tokens.get(i + 3).text().startsWith(":"));
+    }
+
+    /** Whether the operator starting at {@code at} and read in direction {@code step} is =, <> or !=, or there is none. */
+    private static boolean equalityOrNoneAt(List<Token> tokens, int at, int step) {
+        StringBuilder operator = new StringBuilder();
+        for (int j = at; j >= 0 && j < tokens.size() && isOperatorCharacter(tokens.get(j).text()); j += step) {
+            operator.append(tokens.get(j).text());
+        }
+        String written = step > 0 ? operator.toString() : operator.reverse().toString();
+        return written.isEmpty() || written.equals("=") || written.equals("<>") || written.equals("!=");
+    }
+
+    private static boolean isOperatorCharacter(String text) {
+        return text.length() == 1 && "+-*/<>=~!@#%^&|`?".contains(text);
+    }
+
+    /**
+     * The first setting whose value is the build's own (the environment's names, everyday words included) that a LIKE
+     * pattern over setting names matches, or null: {@code pg_settings WHERE name LIKE 'temp_f%'} reads Kensho's
+     * temp_file_limit as surely as {@code = 'temp_file_limit'} does (red team helper-94).
+     */
+    static String environmentSettingMatching(java.util.regex.Pattern pattern) {
+        for (String name : new java.util.TreeSet<>(ENVIRONMENT)) {
+            if (pattern.matcher(name).matches()) {
+                return name;
+            }
+        }
+        for (String name : new java.util.TreeSet<>(ENVIRONMENT_WORDS)) {
+            if (pattern.matcher(name).matches()) {
+                return name;
+            }
+        }
+        return null;
+    }
+
     private static boolean paced(String name) {
         return PACED.contains(name) || PACED_PREFIXES.stream().anyMatch(name::startsWith);
     }
@@ -322,6 +371,13 @@ final class ServerWideReaders {
             return Shared.PACE;
         }
         if (ENVIRONMENT.contains(name)) {
+            return Shared.ENVIRONMENT;
+        }
+        if (name.equals(BACKEND_PID) && tokens.size() > 1 && !comparedForEquality(tokens, i)) {
+            // The session's process ID is the build's (a reader's PGlite runs as one process with its own), so only its
+            // (in)equality with a list's own column reads nothing of it (pg_locks WHERE pid = pg_backend_pid()); its value
+            // shown or compared otherwise is the run's (red team helper-94: pg_backend_pid() > 1000 held at build, not
+            // in PGlite). A tree names the function only, so the parse-tree backstop (tokens.size() == 1) does not judge it.
             return Shared.ENVIRONMENT;
         }
         if (ENVIRONMENT_WORDS.contains(name) && (tokens.size() == 1 || i >= 1 && tokens.get(i - 1).word().equals("show"))

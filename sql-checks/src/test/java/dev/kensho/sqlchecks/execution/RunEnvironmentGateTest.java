@@ -100,6 +100,27 @@ class RunEnvironmentGateTest extends VerifierFixture {
      * premise on PGlite 0.5.16). Nothing from there on can be checked.
      */
     @Test
+    void theBuildsSettingsReadThroughANamePatternAndTheSessionsProcessIdCannotBeClaimed() throws Exception {
+        // Red team helper-94: each passed, and a reader's run gives -1, 0 and false.
+        ServerWideReaders.Shared env = ServerWideReaders.Shared.ENVIRONMENT;
+        TestPage.assertRefused(refused("'temp_f%' (temp_file_limit)", "page.md:1:21", env), "page.md:1:21",
+                page().add("result", "SELECT setting FROM pg_settings WHERE name LIKE 'temp_f%';").last());
+        TestPage.assertRefused(refused("'MAX_PARALLEL_WORKERS_P%' (max_parallel_workers_per_gather)", "page.md:1:21", env), "page.md:1:21",
+                page().add("result", "SELECT setting FROM pg_settings WHERE name ILIKE 'MAX_PARALLEL_WORKERS_P%';").last());
+        TestPage.assertRefused(refused("pg_backend_pid", "page.md:1:8", env), "page.md:1:8",
+                page().add("", "SELECT pg_backend_pid() > 1000 AS big;", " big\n-----\n t\n").last());
+        // A pattern that matches no setting of the build's, and the process ID compared with a list's own column, stay.
+        assertPassed(page().add("", "SELECT count(*) > 0 AS some FROM pg_settings WHERE name LIKE 'enable%';", " some\n------\n t\n").last());
+        assertPassed(page().add("", "SELECT count(*) AS n FROM pg_locks WHERE pid = pg_backend_pid() AND locktype = 'advisory';",
+                " n\n---\n 0\n").last());
+        TestPage.assertRefused(refused("pg_backend_pid", "page.md:1:15", env), "page.md:1:15",
+                page().add("", "SELECT length(pg_backend_pid()::text) > 0 AS some;", " some\n------\n t\n").last());
+        // Stored, to be passed on whole (PostgreSQL's detach-partition-concurrently specs cancel a session so).
+        assertPassed(page().add("", "CREATE TABLE pids (pid int); INSERT INTO pids SELECT pg_backend_pid();")
+                .add("", "SELECT count(*) AS n FROM pids;", " n\n---\n 1\n").last());
+    }
+
+    @Test
     void thePageMayNotLeaveItsRole() throws Exception {
         String refused = "this claim cannot be checked: the page reads the connection and the server Kensho runs the page on "
                 + "(SESSION AUTHORIZATION, at page.md:1:5; " + ServerWideReaders.Shared.ENVIRONMENT.why + ")";

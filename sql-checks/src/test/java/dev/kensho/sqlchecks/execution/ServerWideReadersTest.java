@@ -27,7 +27,8 @@ class ServerWideReadersTest {
                 "SELECT mode FROM pg_locks WHERE relation = 'orders'::regclass AND granted;",
                 "SELECT pg_database_size(pg_catalog.current_database());",
                 "SELECT pg_current_xact_id_if_assigned() IS NOT NULL;",
-                "SELECT * FROM orders o WHERE o.datname = 'pg_database_x';"}) {
+                "SELECT * FROM orders o WHERE o.datname = 'pg_database_x';",
+                "SELECT mode FROM pg_locks WHERE pg_catalog.pg_backend_pid() = pid;"}) {
             assertNull(read(sql), sql);
         }
     }
