@@ -111,8 +111,9 @@ final class ScriptRunner {
     /** Whether the server's parse reports are known to be on as the page's session goes ({@link ParseReports}). */
     private final ParseReports reports = new ParseReports();
     /**
-     * The hidden or setup snippet that ran while a transaction was open, so that the plans it may have
-     * cached (prepared statements, functions) could not be discarded yet; null when none is waiting.
+     * The last hidden or setup snippet that may change a setting (a SET, RESET, set_config(), a function's SET clause),
+     * so that plans it cached (prepared statements, functions' queries) under settings a reader cannot see may serve a
+     * later plan claim; null when none did, or the page's own DISCARD PLANS or ALL has dropped them since.
      */
     private Snippet cachedPlansOf;
 
@@ -397,6 +398,9 @@ final class ScriptRunner {
                 if (SqlSplitter.split(snippet.sql(), standardConformingStrings()).stream()
                         .anyMatch(statement -> SqlLexer.firstWord(statement.text(), standardConformingStrings()).equals("discard"))) {
                     trace.plansDiscarded(); // the page's own DISCARD PLANS or ALL (RunTrace)
+                    if (!snippet.directives().hidden() && !snippet.directives().setup()) {
+                        cachedPlansOf = null; // dropped by a statement a reader sees
+                    }
                 }
                 if (question != null && question.snippet() == index && question.plan() != null) {
                     // A capture run: the real run's claim, judged on this database at the same point (CaptureRun.answered).
@@ -506,7 +510,7 @@ final class ScriptRunner {
             boolean stillInTransaction = inTransaction();
             transactionOpenedBy = !stillInTransaction ? null : inTransaction ? transactionOpenedBy : snippet;
             conditions.ran(snippet);
-            discardHiddenPlans(snippet);
+            noteHiddenSettings(snippet);
             if (stoppedPage) {
                 failed = outcome;
             }
@@ -809,27 +813,54 @@ final class ScriptRunner {
     }
 
     /**
-     * A hidden or setup snippet may leave plans cached under settings it then reset (a prepared
-     * statement, a function's queries); a reader who never ran it has none. Once no transaction is
-     * open they are discarded, in a statement of its own, between snippets: outside a transaction
-     * DISCARD PLANS takes no lock a later statement can see, assigns no transaction ID and leaves no
-     * snapshot behind, and the plans made anew are the ones a reader's session would make. While the
-     * page's transaction stays open nothing is sent, and plan claims fail (see {@link SnippetRun#checkPlan}).
+     * A hidden or setup snippet may leave plans cached under settings it then reset (a prepared statement, a function's
+     * queries), and a plan claim served by one would hold for a reason a reader cannot see. Kensho does not discard them:
+     * a reader's run replays the hidden snippets too and keeps what they cached, and a DISCARD PLANS of Kensho's would
+     * change what the page's statements do (red team helper-94: a prepared statement's query, parsed again after it,
+     * picked an overload of a function made since; a reader's keeps the one it was prepared with). Plan claims after such
+     * a snippet fail instead ({@link SnippetRun#checkPlan}), unless the page drops the plans itself.
      */
-    private void discardHiddenPlans(Snippet snippet) {
-        if (snippet.directives().hidden() || snippet.directives().setup()) {
+    private void noteHiddenSettings(Snippet snippet) {
+        if ((snippet.directives().hidden() || snippet.directives().setup()) && changesSettings(snippet.sql(), 0)) {
             cachedPlansOf = snippet;
         }
-        if (cachedPlansOf == null || inTransaction() || stoppedPage) {
-            return;
+    }
+
+    /**
+     * Whether SQL may change a setting: a SET or RESET statement, set_config(), a function's or procedure's SET clause
+     * ({@code SET work_mem = '1MB'}, {@code SET x TO …}, {@code SET x FROM CURRENT}); strings and function bodies are
+     * read as SQL in their turn. An UPDATE's or an ON CONFLICT's SET is not one.
+     */
+    static boolean changesSettings(String sql, int depth) {
+        for (dev.kensho.sqlchecks.script.SqlStatement statement : SqlSplitter.split(sql)) {
+            String first = SqlLexer.firstWord(statement.text(), true);
+            if (first.equals("set") || first.equals("reset")) {
+                return true;
+            }
         }
-        try {
-            executeOwn("DISCARD PLANS");
-            trace.plansDiscarded();
-            cachedPlansOf = null;
-        } catch (SQLException e) {
-            // Plan claims keep failing while the plans stay; a failed page is dropped anyway.
+        List<SqlLexer.Token> tokens = SqlLexer.tokens(sql).stream().filter(SqlLexer.Token::significant).toList();
+        for (int i = 0; i < tokens.size(); i++) {
+            SqlLexer.Token token = tokens.get(i);
+            String word = token.word();
+            if (word.equals("set_config") || word.equals("reset")) {
+                return true;
+            }
+            if (word.equals("set") && i + 2 < tokens.size() && tokens.get(i + 1).kind() == SqlLexer.Kind.WORD
+                    && (tokens.get(i + 2).text().equals("=") || tokens.get(i + 2).word().equals("to") || tokens.get(i + 2).word().equals("from"))) {
+                boolean update = false;
+                for (int back = Math.max(0, i - 6); back < i; back++) {
+                    update |= tokens.get(back).word().equals("update");
+                }
+                if (!update) {
+                    return true;
+                }
+            }
+            if ((token.kind() == SqlLexer.Kind.STRING || token.kind() == SqlLexer.Kind.DOLLAR_STRING) && depth < 3
+                    && changesSettings(SqlLexer.value(tokens, i), depth + 1)) {
+                return true;
+            }
         }
+        return false;
     }
 
     /** Whether the page's transaction has failed, as the driver last saw it (nothing is asked of the server). */
@@ -1197,13 +1228,6 @@ final class ScriptRunner {
             if (captureProblem != null) {
                 return fail("plan claims cannot be checked: " + captureProblem, null, null);
             }
-            if (cachedPlansOf != null) {
-                return fail("plan claims cannot be checked: the " + (cachedPlansOf.directives().setup() ? "setup" : "hidden")
-                        + " snippet at " + cachedPlansOf.location() + " ran while a transaction was open, and the plans it may have "
-                        + "cached (prepared statements, functions' queries) under settings a reader cannot see are discarded only "
-                        + "once the transaction ends; Kensho sends nothing inside the page's transaction. Claim the plan after "
-                        + "COMMIT or ROLLBACK, or make the snippet visible", null, null);
-            }
             if (captured == null || captured.isEmpty()) {
                 return fail("plan claims cannot be checked: the server reported no plan for this execution of the statement ("
                         + noPlanReason(parsed) + ")", null, null);
@@ -1216,13 +1240,21 @@ final class ScriptRunner {
             if (directives.showPlan()) {
                 plan = PlanText.render(captured);
             }
+            PlanCheck shape = PlanCheck.of(captured);
+            if (expected != null) {
+                Outcome altered = checkPlannerInputs(shape); // the setting itself, where it still stands, said first
+                if (altered != null) {
+                    return altered;
+                }
+            }
+            if (cachedPlansOf != null) {
+                return fail("plan claims cannot be checked: the " + (cachedPlansOf.directives().setup() ? "setup" : "hidden")
+                        + " snippet at " + cachedPlansOf.location() + " may change settings, and plans it cached under them "
+                        + "(prepared statements, functions' queries) may serve this statement for a reason a reader cannot see. "
+                        + "Make the snippet visible, or DISCARD PLANS in a visible snippet before the claim", null, null);
+            }
             if (expected == null) {
                 return null;
-            }
-            PlanCheck shape = PlanCheck.of(captured);
-            Outcome altered = checkPlannerInputs(shape);
-            if (altered != null) {
-                return altered;
             }
             PlanVerdict.Pending pending = new PlanVerdict.Pending(expected, shape, smallTableAdvice(shape, captured));
             PlanVerdict verdict = pending.withoutCatalog();

@@ -526,4 +526,32 @@ class InvisibleCheckTest {
         assertEquals("strings or function bodies nested more than 16 deep", read.what());
         assertEquals(7, read.offset());
     }
+
+    @Test
+    void aPreparedStatementKeepsTheQueryItWasPreparedWithAfterAHiddenSnippet() throws Exception {
+        // Red team helper-94: Kensho's DISCARD PLANS after a hidden snippet made the prepared query be parsed again, and it
+        // picked an overload made since; a reader's session (psql, PGlite) keeps the one it was prepared with.
+        assertPassed(page().add("hidden", "CREATE FUNCTION f(bigint) RETURNS text LANGUAGE sql AS $$ SELECT 'bigint' $$;\n"
+                        + "PREPARE q AS SELECT f(1) AS picked;")
+                .add("", "CREATE FUNCTION f(integer) RETURNS text LANGUAGE sql AS $$ SELECT 'integer' $$;\nEXECUTE q;",
+                        " picked\n--------\n bigint\n").last());
+    }
+
+    @Test
+    void aPlanClaimAfterAHiddenSnippetThatChangedAndResetASettingCannotBeChecked() throws Exception {
+        String table = "CREATE TABLE t (id int PRIMARY KEY); INSERT INTO t SELECT generate_series(1, 1000); ANALYZE t;";
+        Outcome outcome = page().add("", table)
+                .add("hidden", "SET enable_indexscan = off;\nPREPARE q AS SELECT * FROM t WHERE id = 7;\nRESET enable_indexscan;")
+                .add("no-seq-scan=t", "EXECUTE q;").last();
+        assertEquals("plan claims cannot be checked: the hidden snippet at page.md:5:1 may change settings, and plans it cached "
+                + "under them (prepared statements, functions' queries) may serve this statement for a reason a reader cannot "
+                + "see. Make the snippet visible, or DISCARD PLANS in a visible snippet before the claim", outcome.failure().message());
+        // The page's own DISCARD PLANS, where a reader sees it, drops them: the claim is judged.
+        assertPassed(page().add("", table)
+                .add("hidden", "SET enable_indexscan = off;\nPREPARE q AS SELECT * FROM t WHERE id = 7;\nRESET enable_indexscan;")
+                .add("", "DISCARD PLANS;").add("no-seq-scan=t", "EXECUTE q;").last());
+        // An UPDATE's SET changes no setting.
+        assertPassed(page().add("", table).add("hidden", "UPDATE t SET id = id WHERE id = 1;")
+                .add("no-seq-scan=t", "SELECT * FROM t WHERE id = 7;").last());
+    }
 }
