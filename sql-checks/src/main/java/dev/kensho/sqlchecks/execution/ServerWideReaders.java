@@ -66,6 +66,10 @@ final class ServerWideReaders {
                 + "role kensho_reader in the database postgres, no TCP port) shows others"),
         COUNTERS("a counter the whole server shares", "its value moved with everything the build's server did before the page "
                 + "ran; a reader's server counts from elsewhere"),
+        /** Not a part of the server: a statement whose parse trees the gates could not read or judge, so it may read any. */
+        UNJUDGED("something Kensho could not judge", "Kensho judges every statement a page runs from the parse trees the "
+                + "server reports for it, so a statement whose trees it could not read may have read anything; dynamic SQL run "
+                + "in a loop reports a tree on every run: keep such a loop under the limit, or claim nothing after it"),
         GUARD("what Kensho installs in the page's database", "Kensho's extension guard, an event trigger and its function, is "
                 + "there at build and not in a reader's database; a page cannot make an event trigger");
 

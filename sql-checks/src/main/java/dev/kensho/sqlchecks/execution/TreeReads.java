@@ -381,7 +381,7 @@ final class TreeReads {
                     return new ParseTreeGate.Found("a statement whose parse tree Kensho could not read (larger than "
                             + (ParseCapture.MAX_TREE_CHARS >> 20) + " MB together, malformed, or past the " + ParseCapture.MAX_REPORTS
                             + " parse trees or " + (ParseCapture.MAX_REPORT_CHARS >> 20) + " MB Kensho reads for one statement)",
-                            ServerWideReaders.Shared.DATABASES);
+                            ServerWideReaders.Shared.UNJUDGED);
                 }
                 for (NodeTree.Node query : queries) {
                     // After rewriting, only where a view of the page's was expanded or a rule added an action: built-in
@@ -394,7 +394,7 @@ final class TreeReads {
                         // A tree the gate fails on (a bug of Kensho's, or a nesting deeper than its stack) is one it did not
                         // judge: the claims fail closed, at their lines, and the build goes on to say so.
                         return new ParseTreeGate.Found("a statement whose parse tree Kensho's gate failed to judge (" + e
-                                + "; an error of Kensho's, please report it)", ServerWideReaders.Shared.DATABASES);
+                                + "; an error of Kensho's, please report it)", ServerWideReaders.Shared.UNJUDGED);
                     }
                     if (found != null && found.shownOnly() && !statementOnlyShows(one, gate)) {
                         // A plain SELECT the statement prepares (PREPARE) is shown by a later EXECUTE, and one a function of

@@ -24,10 +24,12 @@ class CodeReportsBudgetTest extends VerifierFixture {
     void aLoopPastTheBudgetLeavesTheNextClaimUncheckable() throws Exception {
         Outcome outcome = page().add("", loop(ParseCapture.MAX_REPORTS + 100))
                 .add("", "SELECT count(*) AS n FROM t;", "   n\n-------\n 20100\n").last();
-        TestPage.assertRefused("this claim cannot be checked: the page reads the server's other databases or sessions (a "
+        // Red team helper-94: the message said the page read the server's other databases, which it does not.
+        TestPage.assertRefused("this claim cannot be checked: the page reads something Kensho could not judge (a "
                 + "statement whose parse tree Kensho could not read (larger than 4 MB together, malformed, or past the 20000 parse "
-                + "trees or 32 MB Kensho reads for one statement), in the snippet at page.md:1:1; the build's server also holds "
-                + "Kensho's own database and sessions and, with --jobs, other pages' databases and sessions; a reader's holds the "
-                + "page's database only)", "page.md:6:1", outcome);
+                + "trees or 32 MB Kensho reads for one statement), in the snippet at page.md:1:1; Kensho judges every statement a "
+                + "page runs from the parse trees the server reports for it, so a statement whose trees it could not read may have "
+                + "read anything; dynamic SQL run in a loop reports a tree on every run: keep such a loop under the limit, or claim "
+                + "nothing after it)", "page.md:6:1", outcome);
     }
 }
