@@ -1109,7 +1109,11 @@ final class ScriptRunner {
 
         /** PREPAREs a parameterised statement; on failure records the outcome and returns null. */
         private Target prepare(SqlStatement statement) {
-            Binding binding = Binding.of("kensho_p" + (++preparedCounter), directives.parameters(), statement.text());
+            // Named by the snippet's place on the page, as the browser names it (BrowserRuns): the name is the reader's to
+            // see (pg_prepared_statements, current_query()), so both runs must give the same (red team helper-94). A case's
+            // run has no place on the page and a name of its own.
+            Binding binding = Binding.of(index >= 0 ? "kensho_p" + index : "kensho_case_p" + (++preparedCounter),
+                    directives.parameters(), statement.text());
             ParseCapture parses = new ParseCapture(binding.prepare());
             parsed.add(parses);
             boolean parseOn = reports.parseOn();

@@ -554,4 +554,12 @@ class InvisibleCheckTest {
         assertPassed(page().add("", table).add("hidden", "UPDATE t SET id = id WHERE id = 1;")
                 .add("no-seq-scan=t", "SELECT * FROM t WHERE id = 7;").last());
     }
+
+    @Test
+    void aBoundSnippetsPreparedStatementIsNamedByItsPlaceOnThePageAsTheBrowserNamesIt() throws Exception {
+        // Red team helper-94: the build named it by a counter of bound snippets (kensho_p1), the browser by the snippet's
+        // place on the page (BrowserRuns: kensho_p2), and a claim on pg_prepared_statements passed with the build's name.
+        assertPassed(page().add("", "CREATE TABLE t (id int);").add("", "SELECT count(*) AS n FROM t;", " n\n---\n 0\n")
+                .add("$1:integer=1", "SELECT name FROM pg_prepared_statements WHERE $1 = 1;", "   name\n-----------\n kensho_p2\n").last());
+    }
 }
