@@ -827,31 +827,46 @@ final class ScriptRunner {
     }
 
     /**
-     * Whether SQL may change a setting: a SET or RESET statement, set_config(), a function's or procedure's SET clause
-     * ({@code SET work_mem = '1MB'}, {@code SET x TO …}, {@code SET x FROM CURRENT}); strings and function bodies are
-     * read as SQL in their turn. An UPDATE's or an ON CONFLICT's SET is not one.
+     * Settings no plan depends on, which a hidden snippet may change without its cached plans meaning anything
+     * ({@link RunConditions#PLAN_NEUTRAL}, how values read and print, how long a statement may wait, the transaction's
+     * own characteristics).
+     */
+    private static final java.util.Set<String> NOT_PLANNER_INPUTS = java.util.Set.of("datestyle", "timezone", "intervalstyle",
+            "extra_float_digits", "bytea_output", "client_min_messages", "client_encoding", "statement_timeout", "lock_timeout",
+            "idle_in_transaction_session_timeout", "application_name", "transaction", "session", "role", "xmloption",
+            "standard_conforming_strings", "timezone_abbreviations", "lc_messages", "lc_monetary", "lc_numeric", "lc_time");
+
+    /**
+     * Whether SQL may change a setting a plan can depend on: a SET or RESET statement, set_config(), a function's or
+     * procedure's SET clause ({@code SET work_mem = '1MB'}, {@code SET x TO …}, {@code SET x FROM CURRENT}); strings and
+     * function bodies are read as SQL in their turn. An UPDATE's or an ON CONFLICT's SET is not one, nor a setting no plan
+     * depends on ({@link #NOT_PLANNER_INPUTS}).
      */
     static boolean changesSettings(String sql, int depth) {
-        for (dev.kensho.sqlchecks.script.SqlStatement statement : SqlSplitter.split(sql)) {
-            String first = SqlLexer.firstWord(statement.text(), true);
-            if (first.equals("set") || first.equals("reset")) {
-                return true;
-            }
-        }
         List<SqlLexer.Token> tokens = SqlLexer.tokens(sql).stream().filter(SqlLexer.Token::significant).toList();
         for (int i = 0; i < tokens.size(); i++) {
             SqlLexer.Token token = tokens.get(i);
             String word = token.word();
-            if (word.equals("set_config") || word.equals("reset")) {
-                return true;
-            }
-            if (word.equals("set") && i + 2 < tokens.size() && tokens.get(i + 1).kind() == SqlLexer.Kind.WORD
+            boolean statementStart = i == 0 || tokens.get(i - 1).kind() == SqlLexer.Kind.SEMICOLON;
+            if (word.equals("set_config")) {
+                boolean literal = i + 2 < tokens.size() && tokens.get(i + 1).kind() == SqlLexer.Kind.OPEN_PAREN
+                        && tokens.get(i + 2).kind() == SqlLexer.Kind.STRING;
+                if (!literal || plannerInput(SqlLexer.value(tokens, i + 2))) {
+                    return true;
+                }
+            } else if (statementStart && (word.equals("set") || word.equals("reset"))) {
+                int name = i + 1 < tokens.size() && (tokens.get(i + 1).word().equals("local") || tokens.get(i + 1).word().equals("session"))
+                        && word.equals("set") ? i + 2 : i + 1;
+                if (name >= tokens.size() || plannerInput(SqlLexer.value(tokens, name))) {
+                    return true;
+                }
+            } else if (word.equals("set") && i + 2 < tokens.size() && tokens.get(i + 1).kind() == SqlLexer.Kind.WORD
                     && (tokens.get(i + 2).text().equals("=") || tokens.get(i + 2).word().equals("to") || tokens.get(i + 2).word().equals("from"))) {
                 boolean update = false;
                 for (int back = Math.max(0, i - 6); back < i; back++) {
                     update |= tokens.get(back).word().equals("update");
                 }
-                if (!update) {
+                if (!update && plannerInput(tokens.get(i + 1).word())) {
                     return true;
                 }
             }
@@ -861,6 +876,11 @@ final class ScriptRunner {
             }
         }
         return false;
+    }
+
+    private static boolean plannerInput(String setting) {
+        String name = setting.toLowerCase(java.util.Locale.ROOT);
+        return !NOT_PLANNER_INPUTS.contains(name) && !RunConditions.PLAN_NEUTRAL.contains(name);
     }
 
     /** Whether the page's transaction has failed, as the driver last saw it (nothing is asked of the server). */
