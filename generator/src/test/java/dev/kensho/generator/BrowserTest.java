@@ -1365,6 +1365,43 @@ class BrowserTest {
         assertEquals("different", verdict.getAttribute("data-kensho-verdict"), verdict.getText());
         assertTrue(bound.findElement(By.cssSelector("[data-kensho-run-output]")).getAttribute("textContent")
                 .endsWith("ERROR:  cannot insert multiple commands into a prepared statement\nSQLSTATE: 42601"));
+        // Said plainly: the PREPARE with the build's types takes one statement, not a syntax error of the reader's.
+        String oneStatement = "パラメーター（$1 など）のある例は、SQL をビルドと同じパラメーターの型で 1 つの文として PREPARE し、ビルドの値を結び付けて実行します。"
+                + "そのため、書ける文は 1 つだけです（SET などを前に置くことはできません）。この SQL の文はどれも実行していません。";
+        assertEquals(oneStatement, verdict.getText());
+        String firstPage = "SELECT order_id, created_at\nFROM orders\nWHERE account_id = '6f1c2a4e-0000-4000-8000-000000000001'\n";
+        // A SET before the query: the server's PREPARE fails at "SET" (shown), the verdict says why.
+        js("arguments[0].value = arguments[1]", editor, "SET TimeZone = 'Asia/Tokyo';\n" + firstPage + "ORDER BY created_at DESC, order_id DESC\nLIMIT 2;");
+        verdict = rerun(bound);
+        assertEquals("different", verdict.getAttribute("data-kensho-verdict"), verdict.getText());
+        assertEquals(oneStatement, verdict.getText());
+        assertTrue(bound.findElement(By.cssSelector("[data-kensho-run-output]")).getAttribute("textContent")
+                .endsWith("ERROR:  syntax error at or near \"SET\"\nSQLSTATE: 42601"));
+        // One statement PREPARE does not take.
+        js("arguments[0].value = arguments[1]", editor, "SET TimeZone = 'Asia/Tokyo';");
+        verdict = rerun(bound);
+        assertEquals("パラメーター（$1 など）のある例は、SQL をビルドと同じパラメーターの型で PREPARE し、ビルドの値を結び付けて実行します。"
+                + "PREPARE できるのは SELECT、INSERT、UPDATE、DELETE、MERGE の文だけなので、この文は実行していません。", verdict.getText());
+        // A typo stays the server's syntax error (no word about PREPARE).
+        js("arguments[0].value = arguments[1]", editor, "SELEC 1;");
+        verdict = rerun(bound);
+        assertEquals("検証済みの結果と違います。検証済みの実行はエラーなく終わりましたが、この実行はエラーになりました。", verdict.getText());
+        // The reader's SQL with literals for $1 and $2 has no parameters: its ORDER BY is read as any query's.
+        js("arguments[0].value = arguments[1]", editor, firstPage + "ORDER BY created_at DESC, order_id DESC\nLIMIT 2;");
+        verdict = rerun(bound);
+        assertEquals("same", verdict.getAttribute("data-kensho-verdict"), verdict.getText());
+        assertEquals("検証済みの結果と同じです。", verdict.getText());
+        // The same rows with no ORDER BY for the whole result: not guaranteed, as on a snippet without parameters.
+        js("arguments[0].value = arguments[1]", editor, "SELECT * FROM (" + firstPage + "ORDER BY created_at DESC, order_id DESC\nLIMIT 2) AS page;");
+        verdict = rerun(bound);
+        assertEquals("caution", verdict.getAttribute("data-kensho-verdict"), verdict.getText());
+        assertEquals("検証済みの結果と同じ行ですが、この SQL には結果全体の ORDER BY がないため、行の順序は保証されません。", verdict.getText());
+        // Text that does name a parameter: its order cannot be read, and the verdict says it is for the parameter.
+        js("arguments[0].value = arguments[1]", editor, "SELECT order_id, created_at\nFROM orders\nWHERE account_id = $1\n"
+                + "ORDER BY created_at DESC, order_id DESC\nLIMIT 2;");
+        verdict = rerun(bound);
+        assertEquals("検証済みの結果と同じ行ですが、行の順序が保証されているかを確かめられませんでした（パラメーター（$1 など）のある SQL の並び順は確かめられません。）。",
+                verdict.getText());
         // An EXPLAIN replaced by another query is not "the same".
         WebElement explain = figures.stream().filter(f -> f.getAttribute("textContent").contains("EXPLAIN (GENERIC_PLAN"))
                 .findFirst().orElseThrow();
