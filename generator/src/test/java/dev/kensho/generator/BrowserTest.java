@@ -1481,13 +1481,18 @@ class BrowserTest {
             assertEquals(result, panel.findElement(By.cssSelector(".sequence-replay-result")).getText());
             sawWait |= result.equals("再送 A の終了を待つ");
             if (i + 1 < rows.size()) {
-                next.click();
+                // By keyboard, as a reader without a mouse steps through it: Enter on Next, which keeps the focus.
+                assertEquals(true, js("return document.activeElement === arguments[0]", next), "step " + (i + 1) + ": focus on Next");
+                next.sendKeys(Keys.ENTER);
             } else {
                 assertFalse(next.isEnabled(), "the last step is the end");
             }
         }
         assertTrue(sawWait, "B's reservation waits for A, as the build saw it");
         assertTrue(previous.isEnabled());
+        // Next is disabled at the end: the focus went to Previous, not to the page's body.
+        assertEquals("◀ 前へ", js("return document.activeElement.textContent.trim()"));
+        assertEquals(true, js("return document.activeElement === arguments[0]", previous));
         assertClean();
     }
 
