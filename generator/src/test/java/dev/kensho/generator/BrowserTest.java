@@ -2408,12 +2408,31 @@ class BrowserTest {
             assertTrue(number("return document.querySelectorAll('.diagram-scroll').length") >= 2);
             assertEquals(List.of(), js("return [...document.querySelectorAll('.diagram-scroll')].filter(s => s.getBoundingClientRect().right > innerWidth + 1"
                     + " || s.scrollWidth > s.clientWidth + 1).map(s => s.closest('figure').textContent.slice(0, 40))"), "every diagram is whole at 360 px");
+            // Copy buttons are tapped too: 44 px at 360 px (28 px on a desktop, below).
+            @SuppressWarnings("unchecked")
+            List<Number> copies = (List<Number>) js("return [...document.querySelectorAll('.copy')].filter(b => b.checkVisibility())"
+                    + ".map(b => b.getBoundingClientRect().height)");
+            assertFalse(copies.isEmpty());
+            assertTrue(copies.stream().allMatch(h -> h.doubleValue() >= 44), "copy buttons at 360 px: " + copies);
             WebElement panel = driver.findElements(By.cssSelector("figure[data-kensho-snippet]")).get(2);
             runAndWait(panel);
+            // The panel that replaced the code starts below the copy button over it.
+            assertTrue(number("return arguments[0].querySelector('.run-panel .run-editor').getBoundingClientRect().top"
+                    + " - arguments[0].querySelector(':scope > .copy').getBoundingClientRect().bottom", panel) >= 0, "the editor starts below the copy button");
             driver.executeCdpCommand("Emulation.setEmulatedMedia", Map.of("media", "print"));
             assertEquals(List.of(), js("return [...document.querySelectorAll('button, .run-unavailable, .run-cost, textarea ~ .run-key-hint')]"
                     + ".filter(e => e.checkVisibility()).map(e => e.className + ': ' + e.textContent.slice(0, 30))"), "print shows no run control or note");
             assertTrue(number("return document.querySelectorAll('.run-unavailable').length") > 0, "the page has notes to hide");
+            // An opened run panel and its editor do not print; the verified SQL the panel replaced on screen does.
+            assertEquals(List.of("none", "none"), js("return [arguments[0].querySelector('.run-panel'), arguments[0].querySelector('.run-editor')]"
+                    + ".map(e => getComputedStyle(e).display)", panel));
+            assertEquals(List.of(), js("return [...document.querySelectorAll('.run-panel, .run-editor, .sequence-replay')]"
+                    + ".filter(e => e.checkVisibility()).map(e => e.className)"), "print shows no run panel or editor");
+            assertEquals(true, js("return arguments[0].querySelector(':scope > pre').checkVisibility()", panel), "the verified SQL prints");
+            driver.executeCdpCommand("Emulation.setEmulatedMedia", Map.of("media", ""));
+            resetViewport();
+            open("idempotency/keyset/", 1280, "light");
+            assertEquals("28px", js("return getComputedStyle(document.querySelector('.copy')).minHeight"), "a desktop's copy buttons are as they were");
         } finally {
             driver.executeCdpCommand("Emulation.setEmulatedMedia", Map.of("media", ""));
             js("localStorage.clear()");
