@@ -719,15 +719,44 @@ async function executeBound(binding, text) {
   // An EXPLAIN of the statement (the panel's plan button, or the reader's own) explains its EXECUTE: PREPARE takes a
   // query, never an EXPLAIN of one.
   const head = EXPLAIN_HEAD.exec(text);
+  const query = head ? text.slice(head[0].length) : text;
   try {
-    await db.query(binding.prefix + (head ? text.slice(head[0].length) : text), [], { rowMode: 'array' });
+    await db.query(binding.prefix + query, [], { rowMode: 'array' });
   } catch (error) {
-    if (error && error.code) return { tables: [], error: { sqlstate: error.code, message: error.message } };
-    throw error;
+    if (!error || !error.code) throw error;
+    const outcome = { tables: [], error: { sqlstate: error.code, message: error.message } };
+    // A syntax error of the PREPARE may be the reader's own typo, or the PREPARE itself: their text is several
+    // statements (`SET …; SELECT …`), or one statement PREPARE does not take (SET, CREATE …). The server tells which:
+    // the text alone, parsed (an unnamed statement, nothing executed), answers as it would outside a PREPARE. Asked
+    // only now, after the reader's text was refused (nothing of it ran), on an engine no later run uses.
+    if (error.code === '42601') {
+      const refused = await whyNotPrepared(query);
+      if (refused) outcome.boundRefused = refused;
+    }
+    return outcome;
   }
   const outcome = await execute(head ? head[1] + ' ' + binding.execute : binding.execute);
   await execute(binding.deallocate);
   return outcome;
+}
+
+/**
+ * Why the server's PREPARE refused a text that is no typo: 'several' where the text holds more than one statement (the
+ * extended protocol's Parse refuses them with 42601 and no position), 'notQuery' where the text alone parses as one
+ * statement (Parse answered, or failed past the grammar: an unknown table, an aborted transaction); null where the
+ * text alone is a syntax error too (a position in it), which the server's own message says best.
+ */
+async function whyNotPrepared(text) {
+  let messages = [];
+  try {
+    messages = (await db.execProtocol(protocol.serialize.parse({ text }), { throwOnError: false })).messages;
+  } finally {
+    messages = messages.concat((await db.execProtocol(protocol.serialize.sync(), { throwOnError: false })).messages);
+  }
+  const failed = messages.find((m) => m.name === 'error');
+  if (!failed) return 'notQuery';
+  if (failed.code !== '42601') return 'notQuery';
+  return failed.position ? null : 'several';
 }
 
 /** EXPLAIN with its options, written either way (in parentheses, or ANALYZE and VERBOSE after it). */
@@ -853,9 +882,13 @@ async function run(request, progress) {
   // Whether the reader's own query sorts its rows, asked only after it ran, on this engine, which no run uses again
   // (clean is false): the probe cannot change what the reader's statements did, and costs nothing before their result.
   // Only where the order counts (a snippet whose rows the build compared in order, an exercise) and the text ran clean.
+  // A snippet with parameters is probed too: the reader's text ran bound to the build's values, but it may name no
+  // parameter at all (literals in their place), and then its ORDER BY is read as any other query's; text that does
+  // name $1 cannot make a view, and the server says so (42P02), which is the only case the order is not checked for
+  // parameters.
   const last = outcome.tables && outcome.tables[outcome.tables.length - 1];
   let order = own && !outcome.error && (exercise || (snippet.expect && snippet.expect.ordered))
-    ? (snippet.binding && !exercise ? { sorted: null, why: 'orderWhyParameters' } : await sorts(text, last ? last.columns.length : 0))
+    ? await sorts(text, last ? last.columns.length : 0)
     : { sorted: null, why: null };
   // A key the result does not show (ORDER BY created_at DESC, id DESC over other columns): the order is still the
   // verified one's where the reader's keys begin with every key of the verified query, as the server parsed both
@@ -921,16 +954,19 @@ async function sorts(text, columns) {
     return { sorted: null, why: 'orderWhyAborted' }; // an aborted transaction answers nothing until it ends
   }
   const names = Array.from({ length: columns }, (_, i) => 'c' + (i + 1)).join(', ');
+  let parameters = false;
   try {
     await db.query('CREATE TEMP VIEW kensho_order_probe (' + names + ') AS ' + query);
     tree = (await db.query("SELECT ev_action::text FROM pg_catalog.pg_rewrite WHERE ev_class = 'kensho_order_probe'::regclass",
       [], { rowMode: 'array' })).rows[0][0];
   } catch (error) {
     tree = null;
+    // "there is no parameter $1": the query names a parameter, which a view cannot hold (its rows are the bound values').
+    parameters = !!error && error.code === '42P02';
   } finally {
     await db.exec(inTransaction ? 'ROLLBACK TO SAVEPOINT kensho_order_probe' : 'ROLLBACK').catch(() => {});
   }
-  if (tree === null) return { sorted: null, why: 'orderWhyNotOneQuery' };
+  if (tree === null) return { sorted: null, why: parameters ? 'orderWhyParameters' : 'orderWhyNotOneQuery' };
   let parsed;
   try {
     parsed = readNodes(tree);

@@ -1091,6 +1091,13 @@ function judgeSnippet(plan, snippet, text, outcome) {
     const checks = planCheck(snippet.planChecks, last);
     return { kind: 'plan', text: words(plan, 'planChecked', checks.filter((c) => c.holds === true).length, checks.length), checks };
   }
+  // A snippet with parameters runs the reader's text as the build ran its own: one PREPARE with the build's parameter
+  // types, bound to its values. Where the server refused the PREPARE for that (several statements, or a statement such
+  // as SET that PREPARE does not take), the verdict says so plainly: the server's "syntax error at or near "SET""
+  // (shown under it) blames text that is no mistake anywhere else.
+  if (text !== snippet.sql && snippet.binding && outcome.boundRefused) {
+    return { kind: 'different', text: words(plan, outcome.boundRefused === 'several' ? 'boundSeveral' : 'boundNotQuery') };
+  }
   const judged = verdict(plan, snippet, outcome);
   // Rows that came in the verified order although nothing sorts them any more: right today, not guaranteed. Where the
   // server could not say whether the reader's text sorts them (several statements, say), the order was not checked:

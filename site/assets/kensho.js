@@ -368,15 +368,24 @@ document.querySelectorAll('[data-kensho-replay]').forEach((control) => {
       button.disabled = to < 0 || to >= rows.length;
     });
   };
+  // Focus on a control that still does something: the last step disables Next (the first, Previous), and a disabled
+  // button that held the focus drops it to <body>, so a keyboard reader pressing Enter on Next would be thrown back to
+  // the top of the page. The other direction's button takes it, else (a run of one step) the step's SQL.
+  const keepFocus = (preferred) => {
+    const target = [preferred, ...panel.querySelectorAll('[data-replay-step]')].find((b) => b && !b.disabled)
+      || panel.querySelector('.sequence-replay-sql');
+    if (document.activeElement !== target) target.focus();
+  };
   panel.querySelectorAll('[data-replay-step]').forEach((button) => button.addEventListener('click', () => {
     at = Math.min(rows.length - 1, Math.max(0, at + Number(button.dataset.replayStep)));
     show();
+    if (button.disabled && (document.activeElement === button || document.activeElement === document.body)) keepFocus(button);
   }));
   control.addEventListener('click', () => {
     control.closest('.run-bar').hidden = true;
     panel.hidden = false;
     at = 0;
     show();
-    panel.querySelector('[data-replay-step="1"]').focus();
+    keepFocus(panel.querySelector('[data-replay-step="1"]'));
   });
 });

@@ -1365,6 +1365,43 @@ class BrowserTest {
         assertEquals("different", verdict.getAttribute("data-kensho-verdict"), verdict.getText());
         assertTrue(bound.findElement(By.cssSelector("[data-kensho-run-output]")).getAttribute("textContent")
                 .endsWith("ERROR:  cannot insert multiple commands into a prepared statement\nSQLSTATE: 42601"));
+        // Said plainly: the PREPARE with the build's types takes one statement, not a syntax error of the reader's.
+        String oneStatement = "パラメーター（$1 など）のある例は、SQL をビルドと同じパラメーターの型で 1 つの文として PREPARE し、ビルドの値を結び付けて実行します。"
+                + "そのため、書ける文は 1 つだけです（SET などを前に置くことはできません）。この SQL の文はどれも実行していません。";
+        assertEquals(oneStatement, verdict.getText());
+        String firstPage = "SELECT order_id, created_at\nFROM orders\nWHERE account_id = '6f1c2a4e-0000-4000-8000-000000000001'\n";
+        // A SET before the query: the server's PREPARE fails at "SET" (shown), the verdict says why.
+        js("arguments[0].value = arguments[1]", editor, "SET TimeZone = 'Asia/Tokyo';\n" + firstPage + "ORDER BY created_at DESC, order_id DESC\nLIMIT 2;");
+        verdict = rerun(bound);
+        assertEquals("different", verdict.getAttribute("data-kensho-verdict"), verdict.getText());
+        assertEquals(oneStatement, verdict.getText());
+        assertTrue(bound.findElement(By.cssSelector("[data-kensho-run-output]")).getAttribute("textContent")
+                .endsWith("ERROR:  syntax error at or near \"SET\"\nSQLSTATE: 42601"));
+        // One statement PREPARE does not take.
+        js("arguments[0].value = arguments[1]", editor, "SET TimeZone = 'Asia/Tokyo';");
+        verdict = rerun(bound);
+        assertEquals("パラメーター（$1 など）のある例は、SQL をビルドと同じパラメーターの型で PREPARE し、ビルドの値を結び付けて実行します。"
+                + "PREPARE できるのは SELECT、INSERT、UPDATE、DELETE、MERGE の文だけなので、この文は実行していません。", verdict.getText());
+        // A typo stays the server's syntax error (no word about PREPARE).
+        js("arguments[0].value = arguments[1]", editor, "SELEC 1;");
+        verdict = rerun(bound);
+        assertEquals("検証済みの結果と違います。検証済みの実行はエラーなく終わりましたが、この実行はエラーになりました。", verdict.getText());
+        // The reader's SQL with literals for $1 and $2 has no parameters: its ORDER BY is read as any query's.
+        js("arguments[0].value = arguments[1]", editor, firstPage + "ORDER BY created_at DESC, order_id DESC\nLIMIT 2;");
+        verdict = rerun(bound);
+        assertEquals("same", verdict.getAttribute("data-kensho-verdict"), verdict.getText());
+        assertEquals("検証済みの結果と同じです。", verdict.getText());
+        // The same rows with no ORDER BY for the whole result: not guaranteed, as on a snippet without parameters.
+        js("arguments[0].value = arguments[1]", editor, "SELECT * FROM (" + firstPage + "ORDER BY created_at DESC, order_id DESC\nLIMIT 2) AS page;");
+        verdict = rerun(bound);
+        assertEquals("caution", verdict.getAttribute("data-kensho-verdict"), verdict.getText());
+        assertEquals("検証済みの結果と同じ行ですが、この SQL には結果全体の ORDER BY がないため、行の順序は保証されません。", verdict.getText());
+        // Text that does name a parameter: its order cannot be read, and the verdict says it is for the parameter.
+        js("arguments[0].value = arguments[1]", editor, "SELECT order_id, created_at\nFROM orders\nWHERE account_id = $1\n"
+                + "ORDER BY created_at DESC, order_id DESC\nLIMIT 2;");
+        verdict = rerun(bound);
+        assertEquals("検証済みの結果と同じ行ですが、行の順序が保証されているかを確かめられませんでした（パラメーター（$1 など）のある SQL の並び順は確かめられません。）。",
+                verdict.getText());
         // An EXPLAIN replaced by another query is not "the same".
         WebElement explain = figures.stream().filter(f -> f.getAttribute("textContent").contains("EXPLAIN (GENERIC_PLAN"))
                 .findFirst().orElseThrow();
@@ -1444,13 +1481,18 @@ class BrowserTest {
             assertEquals(result, panel.findElement(By.cssSelector(".sequence-replay-result")).getText());
             sawWait |= result.equals("再送 A の終了を待つ");
             if (i + 1 < rows.size()) {
-                next.click();
+                // By keyboard, as a reader without a mouse steps through it: Enter on Next, which keeps the focus.
+                assertEquals(true, js("return document.activeElement === arguments[0]", next), "step " + (i + 1) + ": focus on Next");
+                next.sendKeys(Keys.ENTER);
             } else {
                 assertFalse(next.isEnabled(), "the last step is the end");
             }
         }
         assertTrue(sawWait, "B's reservation waits for A, as the build saw it");
         assertTrue(previous.isEnabled());
+        // Next is disabled at the end: the focus went to Previous, not to the page's body.
+        assertEquals("◀ 前へ", js("return document.activeElement.textContent.trim()"));
+        assertEquals(true, js("return document.activeElement === arguments[0]", previous));
         assertClean();
     }
 
@@ -2371,12 +2413,31 @@ class BrowserTest {
             assertTrue(number("return document.querySelectorAll('.diagram-scroll').length") >= 2);
             assertEquals(List.of(), js("return [...document.querySelectorAll('.diagram-scroll')].filter(s => s.getBoundingClientRect().right > innerWidth + 1"
                     + " || s.scrollWidth > s.clientWidth + 1).map(s => s.closest('figure').textContent.slice(0, 40))"), "every diagram is whole at 360 px");
+            // Copy buttons are tapped too: 44 px at 360 px (28 px on a desktop, below).
+            @SuppressWarnings("unchecked")
+            List<Number> copies = (List<Number>) js("return [...document.querySelectorAll('.copy')].filter(b => b.checkVisibility())"
+                    + ".map(b => b.getBoundingClientRect().height)");
+            assertFalse(copies.isEmpty());
+            assertTrue(copies.stream().allMatch(h -> h.doubleValue() >= 44), "copy buttons at 360 px: " + copies);
             WebElement panel = driver.findElements(By.cssSelector("figure[data-kensho-snippet]")).get(2);
             runAndWait(panel);
+            // The panel that replaced the code starts below the copy button over it.
+            assertTrue(number("return arguments[0].querySelector('.run-panel .run-editor').getBoundingClientRect().top"
+                    + " - arguments[0].querySelector(':scope > .copy').getBoundingClientRect().bottom", panel) >= 0, "the editor starts below the copy button");
             driver.executeCdpCommand("Emulation.setEmulatedMedia", Map.of("media", "print"));
             assertEquals(List.of(), js("return [...document.querySelectorAll('button, .run-unavailable, .run-cost, textarea ~ .run-key-hint')]"
                     + ".filter(e => e.checkVisibility()).map(e => e.className + ': ' + e.textContent.slice(0, 30))"), "print shows no run control or note");
             assertTrue(number("return document.querySelectorAll('.run-unavailable').length") > 0, "the page has notes to hide");
+            // An opened run panel and its editor do not print; the verified SQL the panel replaced on screen does.
+            assertEquals(List.of("none", "none"), js("return [arguments[0].querySelector('.run-panel'), arguments[0].querySelector('.run-editor')]"
+                    + ".map(e => getComputedStyle(e).display)", panel));
+            assertEquals(List.of(), js("return [...document.querySelectorAll('.run-panel, .run-editor, .sequence-replay')]"
+                    + ".filter(e => e.checkVisibility()).map(e => e.className)"), "print shows no run panel or editor");
+            assertEquals(true, js("return arguments[0].querySelector(':scope > pre').checkVisibility()", panel), "the verified SQL prints");
+            driver.executeCdpCommand("Emulation.setEmulatedMedia", Map.of("media", ""));
+            resetViewport();
+            open("idempotency/keyset/", 1280, "light");
+            assertEquals("28px", js("return getComputedStyle(document.querySelector('.copy')).minHeight"), "a desktop's copy buttons are as they were");
         } finally {
             driver.executeCdpCommand("Emulation.setEmulatedMedia", Map.of("media", ""));
             js("localStorage.clear()");
