@@ -476,4 +476,49 @@ class ExerciseCasesTest {
         assertEquals(1, run.status(), run::toString);
         assertTrue(run.err().contains("a.mdx:32:1: error: case \"one row\": the model answer does not return its rows: "), run::toString);
     }
+
+    @Test
+    void aModelAnswerWithParametersTakesNoCases() throws Exception {
+        // Red team helper-96: the model answer ran bound on each case (its rows named kensho_case_p1), which no reader's
+        // answer, run as written, can give.
+        TestSite.Run run = new TestSite(temp).page("a.mdx", TestSite.source("A", """
+
+                ```sql
+                CREATE TABLE t (id int);
+                ```
+
+                <Exercise title="Count">
+                Count the rows.
+
+                <Fragment slot="answer">
+
+                ```sql $1:integer=1
+                SELECT count(*) AS n FROM t WHERE $1 = 1;
+                ```
+
+                ```rows
+                 n
+                ---
+                 0
+                (1 row)
+                ```
+
+                ```sql case="one row"
+                INSERT INTO t VALUES (1);
+                ```
+
+                ```rows
+                 n
+                ---
+                 1
+                (1 row)
+                ```
+
+                </Fragment>
+                </Exercise>
+                """)).check();
+        assertEquals(1, run.status(), run::toString);
+        assertTrue(run.err().contains("a.mdx:26:1: error: case \"one row\" is a data set for a model answer with $n parameters, "
+                + "and a reader's answer runs as written, without them: write the values into the model answer"), run::toString);
+    }
 }

@@ -81,13 +81,24 @@ final class PlanCatalog implements dev.kensho.sqlchecks.assertion.PlanCheck.Cata
         }
     }
 
-    /** Kensho's own connection when it sees {@code name}, else the page's (see the class comment). */
+    /**
+     * The (capture run's) page connection, where the name resolves as the page's statement resolved it: its search_path,
+     * set by the page with SET or set_config, is the session's own, and a connection of Kensho's, even as the page's role,
+     * starts with the role's (red team helper-96: {@code SET search_path = s, public} made {@code no-seq-scan=t} judge
+     * public.t while the plan scanned s.t). The capture run stops right after this snippet's question, so the read leaves
+     * nothing a later judged statement sees. Kensho's own connection only when the page's transaction has failed, where
+     * nothing can be read.
+     */
     private Connection seeing(String name) throws SQLException {
+        if (page.unwrap(org.postgresql.core.BaseConnection.class).getTransactionState() != org.postgresql.core.TransactionState.FAILED) {
+            return page;
+        }
         Connection own = connection();
         try (PreparedStatement statement = own.prepareStatement(SEES)) {
             statement.setString(1, name);
             try (ResultSet rs = statement.executeQuery()) {
-                return rs.next() && rs.getBoolean(1) ? own : page;
+                rs.next();
+                return own;
             }
         } catch (SQLException notAName) {
             return own; // RESOLVE says what is wrong with the name

@@ -630,6 +630,12 @@ final class ScriptRunner {
         if (dataSet.expectedRows() == null) {
             return caseFailure(dataSet, "needs the rows the model answer returns on its data: write a ```rows fence right after it");
         }
+        if (!answer.directives().parameters().isEmpty()) {
+            // The browser runs a reader's answer as written, on the page's data and on each case: bound here, the model answer
+            // would be checked as no reader's answer runs (red team helper-96: a case's rows named kensho_case_p1).
+            return caseFailure(dataSet, "is a data set for a model answer with $n parameters, and a reader's answer runs as "
+                    + "written, without them: write the values into the model answer");
+        }
         for (SqlStatement statement : SqlSplitter.split(dataSet.sql(), standardConformingStrings())) {
             String first = SqlLexer.firstWord(statement.text(), standardConformingStrings());
             if (TRANSACTION_CONTROL.contains(first)) {
@@ -834,6 +840,7 @@ final class ScriptRunner {
     private static final java.util.Set<String> NOT_PLANNER_INPUTS = java.util.Set.of("datestyle", "timezone", "intervalstyle",
             "extra_float_digits", "bytea_output", "client_min_messages", "client_encoding", "statement_timeout", "lock_timeout",
             "idle_in_transaction_session_timeout", "application_name", "transaction", "session", "role", "xmloption",
+            "authorization", "characteristics",
             "standard_conforming_strings", "timezone_abbreviations", "lc_messages", "lc_monetary", "lc_numeric", "lc_time");
 
     /**
@@ -852,6 +859,13 @@ final class ScriptRunner {
                 boolean literal = i + 2 < tokens.size() && tokens.get(i + 1).kind() == SqlLexer.Kind.OPEN_PAREN
                         && tokens.get(i + 2).kind() == SqlLexer.Kind.STRING;
                 if (!literal || plannerInput(SqlLexer.value(tokens, i + 2))) {
+                    return true;
+                }
+            } else if (word.equals("set") && i + 2 < tokens.size()
+                    && (tokens.get(i + 1).word().equals("local") || tokens.get(i + 1).word().equals("session"))) {
+                // SET LOCAL / SET SESSION wherever it stands: a PL/pgSQL body's BEGIN SET LOCAL …, THEN SET LOCAL …
+                // (red team helper-96); SET SESSION AUTHORIZATION and CHARACTERISTICS shape no plan.
+                if (plannerInput(SqlLexer.value(tokens, i + 2))) {
                     return true;
                 }
             } else if (statementStart && (word.equals("set") || word.equals("reset"))) {

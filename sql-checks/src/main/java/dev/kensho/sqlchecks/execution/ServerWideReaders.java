@@ -185,26 +185,77 @@ final class ServerWideReaders {
     private static final String BACKEND_PID = "pg_backend_pid";
 
     /**
-     * Whether the call at {@code i} ({@code pg_backend_pid()}) is only passed on or compared for (in)equality: an operator
-     * beside it, if any, is {@code =}, {@code <>} or {@code !=} (whether a list's pid is the session's or another's, as a
-     * scenario reads its other sessions' locks, holds in any run), and no cast follows it. Passed whole to a function or
-     * stored (PostgreSQL's isolation specs store a session's pid to cancel it from another) it stays the page's business.
+     * Whether the call at {@code i} ({@code pg_backend_pid()}) is one side of a plain {@code =}, {@code <>} or
+     * {@code !=} whose other side is a column ({@code pid}, {@code l.pid}) and nothing more: whether a list's pid is the
+     * session's or another's (a scenario reads its other sessions' locks so) holds in any run. Anything else reads the
+     * build's process ID as a number: compared by order or with BETWEEN or IN, computed with, cast, passed to a function,
+     * stored (red team helper-94 and helper-96: {@code > 1000}, {@code BETWEEN 1000 AND …}, {@code text(…)}, a table
+     * of it compared later all held at build and not in PGlite, whose process is another).
      */
     private static boolean comparedForEquality(List<Token> tokens, int i) {
         boolean call = i + 2 < tokens.size() && tokens.get(i + 1).kind() == Kind.OPEN_PAREN && tokens.get(i + 2).kind() == Kind.CLOSE_PAREN;
+        if (!call) {
+            return false;
+        }
         int start = i >= 2 && tokens.get(i - 1).text().equals(".") && nameAt(tokens, i - 2).equals("pg_catalog") ? i - 2 : i;
-        return call && equalityOrNoneAt(tokens, i + 3, 1) && equalityOrNoneAt(tokens, start - 1, -1)
-                && !(i + 3 < tokens.size() && tokens.get(i + 3).text().startsWith(":"));
+        int end = i + 2;
+        int afterLength = operatorLength(tokens, end + 1, 1);
+        int beforeLength = operatorLength(tokens, start - 1, -1);
+        if (afterLength > 0 && beforeLength == 0 && !extends_(tokens, start - 1, -1)) {
+            String operator = operator(tokens, end + 1, afterLength, 1);
+            int column = end + 1 + afterLength;
+            int columnEnd = column + 1 < tokens.size() && tokens.get(column + 1).text().equals(".") ? column + 2 : column;
+            return equality(operator) && isName(tokens, column) && isName(tokens, columnEnd) && !extends_(tokens, columnEnd + 1, 1);
+        }
+        if (beforeLength > 0 && afterLength == 0 && !extends_(tokens, end + 1, 1)) {
+            String operator = operator(tokens, start - 1, beforeLength, -1);
+            int column = start - 1 - beforeLength;
+            int columnStart = column >= 2 && tokens.get(column - 1).text().equals(".") ? column - 2 : column;
+            return equality(operator) && isName(tokens, column) && isName(tokens, columnStart) && !extends_(tokens, columnStart - 1, -1);
+        }
+        return false;
     }
 
-    /** Whether the operator starting at {@code at} and read in direction {@code step} is =, <> or !=, or there is none. */
-    private static boolean equalityOrNoneAt(List<Token> tokens, int at, int step) {
-        StringBuilder operator = new StringBuilder();
-        for (int j = at; j >= 0 && j < tokens.size() && isOperatorCharacter(tokens.get(j).text()); j += step) {
-            operator.append(tokens.get(j).text());
+    private static boolean equality(String operator) {
+        return operator.equals("=") || operator.equals("<>") || operator.equals("!=");
+    }
+
+    /** A column's name: a word or quoted identifier that is not a call, a constant or a keyword that makes a value. */
+    private static boolean isName(List<Token> tokens, int at) {
+        if (at < 0 || at >= tokens.size()) {
+            return false;
         }
-        String written = step > 0 ? operator.toString() : operator.reverse().toString();
-        return written.isEmpty() || written.equals("=") || written.equals("<>") || written.equals("!=");
+        Token token = tokens.get(at);
+        boolean word = token.kind() == Kind.QUOTED_IDENTIFIER || token.kind() == Kind.WORD && !token.text().matches("[0-9].*")
+                && !Set.of("null", "true", "false", "any", "all", "some", "select", "array", "row", "case", "not").contains(token.word());
+        return word && !(at + 1 < tokens.size() && tokens.get(at + 1).kind() == Kind.OPEN_PAREN);
+    }
+
+    /** Whether the token at {@code at} (read in direction {@code step}) carries the expression on: an operator, a cast, a call. */
+    private static boolean extends_(List<Token> tokens, int at, int step) {
+        if (at < 0 || at >= tokens.size()) {
+            return false;
+        }
+        String text = tokens.get(at).text();
+        return isOperatorCharacter(text) || text.startsWith(":") || text.equals("[") || text.equals(".")
+                || Set.of("between", "in", "is", "like", "ilike", "similar", "collate", "at").contains(tokens.get(at).word());
+    }
+
+    /** How many operator characters run from {@code at} in direction {@code step}. */
+    private static int operatorLength(List<Token> tokens, int at, int step) {
+        int length = 0;
+        for (int j = at; j >= 0 && j < tokens.size() && isOperatorCharacter(tokens.get(j).text()); j += step) {
+            length++;
+        }
+        return length;
+    }
+
+    private static String operator(List<Token> tokens, int at, int length, int step) {
+        StringBuilder operator = new StringBuilder();
+        for (int k = 0; k < length; k++) {
+            operator.append(tokens.get(at + k * step).text());
+        }
+        return step > 0 ? operator.toString() : operator.reverse().toString();
     }
 
     private static boolean isOperatorCharacter(String text) {
@@ -379,9 +430,8 @@ final class ServerWideReaders {
         }
         if (name.equals(BACKEND_PID) && tokens.size() > 1 && !comparedForEquality(tokens, i)) {
             // The session's process ID is the build's (a reader's PGlite runs as one process with its own), so only its
-            // (in)equality with a list's own column reads nothing of it (pg_locks WHERE pid = pg_backend_pid()); its value
-            // shown or compared otherwise is the run's (red team helper-94: pg_backend_pid() > 1000 held at build, not
-            // in PGlite). A tree names the function only, so the parse-tree backstop (tokens.size() == 1) does not judge it.
+            // (in)equality with a column reads nothing of it (pg_locks WHERE pid = pg_backend_pid()). A tree names the
+            // function only, so the parse-tree backstop (tokens.size() == 1) does not judge it; the text gate does.
             return Shared.ENVIRONMENT;
         }
         if (ENVIRONMENT_WORDS.contains(name) && (tokens.size() == 1 || i >= 1 && tokens.get(i - 1).word().equals("show"))

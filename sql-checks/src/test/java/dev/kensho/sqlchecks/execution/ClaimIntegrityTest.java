@@ -426,4 +426,19 @@ class ClaimIntegrityTest {
         assertEquals("max-buffers takes a whole number, such as max-buffers=10, not 'many'", e.getMessage());
         assertEquals(List.of(), parsed.parameters());
     }
+
+    @Test
+    void aPlanClaimsNameResolvesOnTheSearchPathThePageSet() throws Exception {
+        // Red team helper-96: the name was resolved on a connection of Kensho's with the role's search_path, so
+        // no-seq-scan=t judged public.t while the plan scanned s.t, and the claim passed.
+        Outcome outcome = page().add("setup", """
+                        CREATE SCHEMA s;
+                        CREATE TABLE public.t (id int, v int); CREATE TABLE s.t (id int, v int);
+                        INSERT INTO public.t SELECT g, g FROM generate_series(1, 20000) g;
+                        INSERT INTO s.t SELECT g, g FROM generate_series(1, 20000) g;
+                        CREATE INDEX i ON public.t (v); ANALYZE public.t; ANALYZE s.t;""")
+                .add("", "SET search_path = s, public;")
+                .add("no-seq-scan=t", "SELECT t.id FROM t JOIN public.t AS p USING (id) WHERE p.v = 5;").last();
+        assertEquals("plan assertion failed: no Seq Scan on t: the plan reads s.t with Seq Scan on t", outcome.failure().message());
+    }
 }

@@ -15,6 +15,7 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
 /**
  * Issue 31 §1: nothing runs in the reader's session that the reader's run would not. Checking a claim
@@ -561,5 +562,21 @@ class InvisibleCheckTest {
         // place on the page (BrowserRuns: kensho_p2), and a claim on pg_prepared_statements passed with the build's name.
         assertPassed(page().add("", "CREATE TABLE t (id int);").add("", "SELECT count(*) AS n FROM t;", " n\n---\n 0\n")
                 .add("$1:integer=1", "SELECT name FROM pg_prepared_statements WHERE $1 = 1;", "   name\n-----------\n kensho_p2\n").last());
+    }
+
+    @Test
+    void aSetLocalInsideAHiddenFunctionBodyCountsForCachedPlans() throws Exception {
+        // Red team helper-96: SET LOCAL in a DO body, then seven EXECUTEs (a generic plan) cached under it; the claim passed.
+        Outcome outcome = page().add("setup", "CREATE TABLE t (id int, val int);\nINSERT INTO t SELECT g, 1 FROM generate_series(1, 20000) g;\n"
+                        + "CREATE INDEX t_val ON t (val); ANALYZE t;")
+                .add("hidden", "BEGIN;\nDO $$ BEGIN SET LOCAL enable_seqscan = off; END $$;\nPREPARE q(int) AS SELECT count(id) FROM t WHERE val = $1;\n"
+                        + "EXECUTE q(1); EXECUTE q(1); EXECUTE q(1); EXECUTE q(1); EXECUTE q(1); EXECUTE q(1); EXECUTE q(1);\nCOMMIT;")
+                .add("uses-index=t_val", "EXECUTE q(1);").last();
+        assertEquals("plan claims cannot be checked: the hidden snippet at page.md:7:1 may change settings, and plans it cached "
+                + "under them (prepared statements, functions' queries) may serve this statement for a reason a reader cannot "
+                + "see. Make the snippet visible, or DISCARD PLANS in a visible snippet before the claim", outcome.failure().message());
+        assertTrue(ScriptRunner.changesSettings("CREATE FUNCTION f() RETURNS void LANGUAGE plpgsql AS $$ BEGIN IF true THEN "
+                + "SET LOCAL random_page_cost = 1; END IF; END $$;", 0));
+        assertFalse(ScriptRunner.changesSettings("SET SESSION AUTHORIZATION DEFAULT; SET LOCAL statement_timeout = '1s';", 0));
     }
 }

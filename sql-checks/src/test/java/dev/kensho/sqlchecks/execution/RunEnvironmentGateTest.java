@@ -108,16 +108,23 @@ class RunEnvironmentGateTest extends VerifierFixture {
         TestPage.assertRefused(refused("'MAX_PARALLEL_WORKERS_P%' (max_parallel_workers_per_gather)", "page.md:1:21", env), "page.md:1:21",
                 page().add("result", "SELECT setting FROM pg_settings WHERE name ILIKE 'MAX_PARALLEL_WORKERS_P%';").last());
         TestPage.assertRefused(refused("pg_backend_pid", "page.md:1:8", env), "page.md:1:8",
-                page().add("", "SELECT pg_backend_pid() > 1000 AS big;", " big\n-----\n t\n").last());
+                page().add("", "SELECT pg_backend_pid() > 0 AS positive;", " positive\n----------\n t\n").last());
         // A pattern that matches no setting of the build's, and the process ID compared with a list's own column, stay.
         assertPassed(page().add("", "SELECT count(*) > 0 AS some FROM pg_settings WHERE name LIKE 'enable%';", " some\n------\n t\n").last());
         assertPassed(page().add("", "SELECT count(*) AS n FROM pg_locks WHERE pid = pg_backend_pid() AND locktype = 'advisory';",
                 " n\n---\n 0\n").last());
         TestPage.assertRefused(refused("pg_backend_pid", "page.md:1:15", env), "page.md:1:15",
                 page().add("", "SELECT length(pg_backend_pid()::text) > 0 AS some;", " some\n------\n t\n").last());
-        // Stored, to be passed on whole (PostgreSQL's detach-partition-concurrently specs cancel a session so).
-        assertPassed(page().add("", "CREATE TABLE pids (pid int); INSERT INTO pids SELECT pg_backend_pid();")
-                .add("", "SELECT count(*) AS n FROM pids;", " n\n---\n 1\n").last());
+        // Red team helper-96: each held at build; compared with BETWEEN, passed to a function, stored.
+        TestPage.assertRefused(refused("pg_backend_pid", "page.md:1:8", env), "page.md:1:8",
+                page().add("", "SELECT pg_backend_pid() BETWEEN 1 AND 2147483647 AS b;", " b\n---\n t\n").last());
+        TestPage.assertRefused(refused("pg_backend_pid", "page.md:1:19", env), "page.md:1:19",
+                page().add("", "SELECT int4larger(pg_backend_pid(), 0) = pg_backend_pid() AS same;", " same\n------\n t\n").last());
+        TestPage.assertRefused(refused("pg_backend_pid", "page.md:1:27", env), "page.md:5:1",
+                page().add("", "CREATE TABLE me AS SELECT pg_backend_pid() AS pid;").add("", "SELECT count(*) AS n FROM me;", " n\n---\n 1\n").last());
+        // The other side a list's column, qualified or not.
+        assertPassed(page().add("", "SELECT count(*) AS n FROM pg_locks l WHERE pg_backend_pid() = l.pid AND l.locktype = 'advisory';",
+                " n\n---\n 0\n").last());
     }
 
     @Test
