@@ -216,6 +216,30 @@ final class ServerWideReaders {
         return false;
     }
 
+    /** Whether a {@code pid} column of the statement is read other than compared with {@code pg_backend_pid()} by =, <>, !=. */
+    private static boolean readsAPid(List<Token> tokens) {
+        for (int j = 0; j < tokens.size(); j++) {
+            if (!nameAt(tokens, j).equals("pid") || j + 1 < tokens.size() && tokens.get(j + 1).kind() == Kind.OPEN_PAREN) {
+                continue;
+            }
+            boolean compared = false;
+            for (int k = Math.max(0, j - 8); k < Math.min(tokens.size(), j + 9) && !compared; k++) {
+                if (nameAt(tokens, k).equals(BACKEND_PID) && comparedForEquality(tokens, k)) {
+                    int end = k + 2;
+                    int after = end + 1 + operatorLength(tokens, end + 1, 1);
+                    int afterColumn = after + 1 < tokens.size() && tokens.get(after + 1).text().equals(".") ? after + 2 : after;
+                    int start = k >= 2 && tokens.get(k - 1).text().equals(".") ? k - 2 : k;
+                    int before = start - 1 - operatorLength(tokens, start - 1, -1);
+                    compared = afterColumn == j || before == j;
+                }
+            }
+            if (!compared) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static boolean equality(String operator) {
         return operator.equals("=") || operator.equals("<>") || operator.equals("!=");
     }
@@ -452,7 +476,12 @@ final class ServerWideReaders {
             keys = Map.of("pid", Own.PID);
         }
         if (keys != null) {
-            return restricted(tokens, i, keys) ? null : Shared.DATABASES;
+            if (!restricted(tokens, i, keys)) {
+                return Shared.DATABASES;
+            }
+            // Restricted to the page's own sessions, the list's pid column still holds the build's process IDs: read for
+            // anything but the restriction (shown, max(pid) > 1000), it is the environment (red team helper-96).
+            return keys.containsKey("pid") && readsAPid(tokens) ? Shared.ENVIRONMENT : null;
         }
         return null;
     }

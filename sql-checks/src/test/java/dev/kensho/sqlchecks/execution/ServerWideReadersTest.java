@@ -61,4 +61,13 @@ class ServerWideReadersTest {
             assertEquals(c[1], read(c[0]), c[0]);
         }
     }
+
+    @Test
+    void aListsPidColumnReadOtherThanByItsRestrictionIsTheEnvironment() {
+        // Red team helper-96: restricted to the page's own session, the pid column still holds the build's process ID.
+        assertEquals("pg_locks@28:ENVIRONMENT", read("SELECT max(pid) > 1000 FROM pg_locks WHERE pid = pg_backend_pid();"));
+        assertEquals("pg_stat_ssl@18:ENVIRONMENT", read("SELECT s.pid FROM pg_stat_ssl s WHERE s.pid = pg_backend_pid();"));
+        assertNull(read("SELECT mode FROM pg_locks l WHERE pg_backend_pid() = l.pid AND l.locktype = 'relation';"));
+        assertNull(read("SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid();"));
+    }
 }
