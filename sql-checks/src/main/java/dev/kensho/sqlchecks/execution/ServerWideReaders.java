@@ -186,7 +186,8 @@ final class ServerWideReaders {
 
     /**
      * Whether the call at {@code i} ({@code pg_backend_pid()}) is one side of a plain {@code =}, {@code <>} or
-     * {@code !=} whose other side is a column ({@code pid}, {@code l.pid}) and nothing more: whether a list's pid is the
+     * {@code !=} whose other side is a column named pid ({@code pid}, {@code l.pid}) and nothing more (any other column
+     * makes a number of it: {@code n = pg_backend_pid()} over generate_series, red team helper-97): whether a list's pid is the
      * session's or another's (a scenario reads its other sessions' locks so) holds in any run. Anything else reads the
      * build's process ID as a number: compared by order or with BETWEEN or IN, computed with, cast, passed to a function,
      * stored (red team helper-94 and helper-96: {@code > 1000}, {@code BETWEEN 1000 AND …}, {@code text(…)}, a table
@@ -205,13 +206,14 @@ final class ServerWideReaders {
             String operator = operator(tokens, end + 1, afterLength, 1);
             int column = end + 1 + afterLength;
             int columnEnd = column + 1 < tokens.size() && tokens.get(column + 1).text().equals(".") ? column + 2 : column;
-            return equality(operator) && isName(tokens, column) && isName(tokens, columnEnd) && !extends_(tokens, columnEnd + 1, 1);
+            return equality(operator) && isName(tokens, column) && nameAt(tokens, columnEnd).equals("pid") && !extends_(tokens, columnEnd + 1, 1);
         }
         if (beforeLength > 0 && afterLength == 0 && !extends_(tokens, end + 1, 1)) {
             String operator = operator(tokens, start - 1, beforeLength, -1);
             int column = start - 1 - beforeLength;
             int columnStart = column >= 2 && tokens.get(column - 1).text().equals(".") ? column - 2 : column;
-            return equality(operator) && isName(tokens, column) && isName(tokens, columnStart) && !extends_(tokens, columnStart - 1, -1);
+            return equality(operator) && nameAt(tokens, column).equals("pid") && isName(tokens, columnStart)
+                    && !extends_(tokens, columnStart - 1, -1);
         }
         return false;
     }
@@ -219,6 +221,10 @@ final class ServerWideReaders {
     /** Whether a {@code pid} column of the statement is read other than compared with {@code pg_backend_pid()} by =, <>, !=. */
     private static boolean readsAPid(List<Token> tokens) {
         for (int j = 0; j < tokens.size(); j++) {
+            String previous = j > 0 ? tokens.get(j - 1).text() : "";
+            if (tokens.get(j).text().equals("*") && (previous.equals(",") || previous.equals(".") || previous.equalsIgnoreCase("select"))) {
+                return true; // every column, pid among them (renamed by an alias list after, red team helper-97)
+            }
             if (!nameAt(tokens, j).equals("pid") || j + 1 < tokens.size() && tokens.get(j + 1).kind() == Kind.OPEN_PAREN) {
                 continue;
             }

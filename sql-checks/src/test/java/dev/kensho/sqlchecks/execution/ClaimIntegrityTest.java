@@ -439,6 +439,22 @@ class ClaimIntegrityTest {
                         CREATE INDEX i ON public.t (v); ANALYZE public.t; ANALYZE s.t;""")
                 .add("", "SET search_path = s, public;")
                 .add("no-seq-scan=t", "SELECT t.id FROM t JOIN public.t AS p USING (id) WHERE p.v = 5;").last();
-        assertEquals("plan assertion failed: no Seq Scan on t: the plan reads s.t with Seq Scan on t", outcome.failure().message());
+        assertEquals("plan assertion failed: no Seq Scan on t: the claim names t, which the page's session resolves to s.t, and the "
+                + "plan reads public.t: the name meant another relation when the statement was planned; write it with its schema "
+                + "(public.t) to claim that one", outcome.failure().message());
+        // Red team helper-97: the claimed statement itself changed the search_path after it was planned; the name, looked up
+        // afterwards, meant public.t, while the plan scanned s.t.
+        Outcome changed = page().add("setup", """
+                        CREATE SCHEMA s;
+                        CREATE TABLE public.t (id int PRIMARY KEY, v int); CREATE TABLE s.t (id int, v int);
+                        INSERT INTO public.t SELECT g, g FROM generate_series(1, 20000) g;
+                        INSERT INTO s.t SELECT g, g FROM generate_series(1, 20000) g;
+                        ANALYZE public.t; ANALYZE s.t;""")
+                .add("", "SET search_path = s, public;")
+                .add("no-seq-scan=t", "SELECT t.id, set_config('search_path', 'public', false) FROM t JOIN public.t p ON p.id = t.id "
+                        + "WHERE t.v = 5;").last();
+        assertEquals("plan assertion failed: no Seq Scan on t: the claim names t, which the page's session resolves to public.t, and "
+                + "the plan reads s.t: the name meant another relation when the statement was planned; write it with its schema "
+                + "(s.t) to claim that one", changed.failure().message());
     }
 }

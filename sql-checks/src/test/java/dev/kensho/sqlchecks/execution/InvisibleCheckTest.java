@@ -578,5 +578,10 @@ class InvisibleCheckTest {
         assertTrue(ScriptRunner.changesSettings("CREATE FUNCTION f() RETURNS void LANGUAGE plpgsql AS $$ BEGIN IF true THEN "
                 + "SET LOCAL random_page_cost = 1; END IF; END $$;", 0));
         assertFalse(ScriptRunner.changesSettings("SET SESSION AUTHORIZATION DEFAULT; SET LOCAL statement_timeout = '1s';", 0));
+        // Red team helper-97: a hidden snippet's data and an UPDATE of a column called session changed no setting.
+        assertFalse(ScriptRunner.changesSettings("INSERT INTO tasks VALUES (0, 'Reset password'), (1, 'Set up CI');", 0));
+        assertFalse(ScriptRunner.changesSettings("UPDATE ONLY s.users AS u SET session = NULL; UPDATE users SET local = 1;", 0));
+        assertTrue(ScriptRunner.changesSettings("SELECT set_config('enable_' || 'seqscan', 'off', true);", 0));
+        assertTrue(ScriptRunner.changesSettings("RESET ALL;", 0));
     }
 }

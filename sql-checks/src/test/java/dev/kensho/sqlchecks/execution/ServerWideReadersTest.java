@@ -69,5 +69,11 @@ class ServerWideReadersTest {
         assertEquals("pg_stat_ssl@18:ENVIRONMENT", read("SELECT s.pid FROM pg_stat_ssl s WHERE s.pid = pg_backend_pid();"));
         assertNull(read("SELECT mode FROM pg_locks l WHERE pg_backend_pid() = l.pid AND l.locktype = 'relation';"));
         assertNull(read("SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid();"));
+        // Red team helper-97: every column (pid renamed by an alias list after), and the pid compared with any other column.
+        assertEquals("pg_locks@44:ENVIRONMENT", read("SELECT bool_and(p > 42) FROM (SELECT * FROM pg_locks WHERE pid = pg_backend_pid()) "
+                + "x(a, b, c, d, e, f, g, h, i, j, k, p);"));
+        assertEquals("pg_locks@14:ENVIRONMENT", read("SELECT * FROM pg_locks WHERE pid = pg_backend_pid();"));
+        assertEquals("pg_backend_pid@66:ENVIRONMENT", read("SELECT bool_or(n > 42) FROM generate_series(1, 10) g(n) WHERE n = "
+                + "pg_backend_pid();"));
     }
 }
