@@ -91,6 +91,8 @@ final class ScriptRunner {
     private final RunTrace trace = new RunTrace();
     /** Plan claims of this run that wait for the catalog (judged on a capture run), by snippet index. */
     private final Map<Integer, PlanVerdict.Pending> pendingPlans = new java.util.LinkedHashMap<>();
+    /** Each plan claim's snippet: when it ran and the tables its plans read ({@link AutovacuumActivity}). */
+    private final Map<Integer, AutovacuumActivity.PlanWindow> planWindows = new java.util.LinkedHashMap<>();
     /** Scenarios (indexes) of this run whose simultaneous releases asked whether the database holds a sequence: how often. */
     private final Map<Integer, Integer> sequenceQuestions = new java.util.LinkedHashMap<>();
     /** The scenarios (indexes) that passed and left the page's session outside a transaction: only their end state may be read. */
@@ -190,6 +192,11 @@ final class ScriptRunner {
     /** After {@link #run}: the plan claims that wait for the catalog, by snippet index (their outcome passed for now). */
     Map<Integer, PlanVerdict.Pending> pendingPlans() {
         return java.util.Collections.unmodifiableMap(pendingPlans);
+    }
+
+    /** After {@link #run}: each plan claim's snippet, when it ran and the tables its plans read. */
+    Map<Integer, AutovacuumActivity.PlanWindow> planWindows() {
+        return java.util.Collections.unmodifiableMap(planWindows);
     }
 
     /** After {@link #run}: the snippets (indexes) whose exercise cases wait for a replay of their own. */
@@ -925,6 +932,8 @@ final class ScriptRunner {
         private final List<ResultTable> results = new ArrayList<>();
         private final List<Assertion> assertions = new ArrayList<>();
         private final long started = System.nanoTime();
+        /** On the wall clock, which the server's statistics are compared with ({@link AutovacuumActivity}). */
+        private final java.time.Instant startedAt = java.time.Instant.now();
         private String plan;
         private Outcome finished;
         /** Every statement ran as written, without an error the author did not expect: later snippets may go on. */
@@ -1279,6 +1288,9 @@ final class ScriptRunner {
                 plan = PlanText.render(captured);
             }
             PlanCheck shape = PlanCheck.of(captured);
+            if (expected != null && index >= 0) {
+                planWindows.put(index, new AutovacuumActivity.PlanWindow(startedAt, java.time.Instant.now(), shape.relations()));
+            }
             if (expected != null) {
                 Outcome altered = checkPlannerInputs(shape); // the setting itself, where it still stands, said first
                 if (altered != null) {

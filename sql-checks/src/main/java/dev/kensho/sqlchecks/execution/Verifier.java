@@ -256,6 +256,8 @@ public final class Verifier implements AutoCloseable {
         RunTrace realTrace;
         java.util.Map<Integer, String> draws;
         boolean readsClock;
+        java.util.Map<Integer, AutovacuumActivity.PlanWindow> planWindows;
+        AutovacuumActivity autovacuum;
         try (PageDatabase database = PageDatabase.create(server, admin, dropper, name, pageTemplate, settings, ScriptRunner.claimsPlans(snippets), true)) {
             setup = Duration.ofNanos(System.nanoTime() - t0);
             // The real run: its database hands out no connection of Kensho's, so nothing but the reader's statements reaches
@@ -269,6 +271,9 @@ public final class Verifier implements AutoCloseable {
             realTrace = real.trace();
             draws = real.draws();
             readsClock = real.readsClock();
+            planWindows = real.planWindows();
+            // Read once the page's statements have all run, so nothing of the page sees it (AutovacuumActivity).
+            autovacuum = planWindows.isEmpty() ? AutovacuumActivity.NONE : AutovacuumActivity.read(database);
         } catch (SQLException e) {
             throw new IllegalStateException("could not prepare a database for " + page + ": " + e.getMessage(), e);
         } finally {
@@ -319,6 +324,7 @@ public final class Verifier implements AutoCloseable {
             secondDraws.incrementAndGet();
             outcomes = SecondDraw.judged(real, outcomes, onFreshDatabase(name, snippets, this::runner), draws, readsClock);
         }
+        outcomes = autovacuum.judged(outcomes, planWindows);
         if (browserStates && RestoreProof.applies(outcomes)) {
             outcomes = proveRestores(outcomes);
         }
