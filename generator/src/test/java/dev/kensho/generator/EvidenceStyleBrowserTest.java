@@ -92,7 +92,7 @@ class EvidenceStyleBrowserTest {
             assertTrue(Double.parseDouble(String.valueOf(seen.get("codeSize")).replace("px", "")) >= 12, seen::toString);
             assertEquals("rgb(255, 255, 255)", seen.get("figureBackground"), "the label sits on the evidence's own background: " + seen);
             assertEquals("rgb(89, 99, 110)", seen.get("labelColor"), seen::toString);
-            assertEquals("Not verified: shown as written (sql ignore); the build did not run it", seen.get("labelText"), seen::toString);
+            assertEquals("Not verified: shown as written; the build did not run it", seen.get("labelText"), seen::toString);
             assertEquals(Boolean.TRUE, seen.get("labelOnTop"), "no contributor element paints over the label: " + seen);
             // Squeezed by a wide neighbour in a flex row: the snippet keeps a width of its own and is not cut.
             for (String wrapper : new String[]{".row"}) {

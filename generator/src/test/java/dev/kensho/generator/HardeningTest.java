@@ -113,6 +113,25 @@ class HardeningTest {
         assertTrue(Files.readString(site.out.resolve("404.html")).matches("(?s).*src=\"/docs/assets/kensho\\.[0-9a-f]{10}\\.js\".*"));
     }
 
+    /**
+     * Red team helper-98: 80,000 unclosed image links in one paragraph (400 KB) kept flexmark's inline parser busy past
+     * five minutes, its time growing with the square of the paragraph. The parse now stops at its deadline, at the
+     * paragraph's line; the previous site is left as it was.
+     */
+    @Test
+    void aParagraphTheParserReadsInQuadraticTimeStopsAtItsLine() {
+        assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
+            TestSite site = site().page("p.md", "---\ntitle: p\n---\n\nAn introduction.\n\n" + "![a](".repeat(80_000) + "\n");
+            TestSite.Run run = site.build();
+            assertEquals(1, run.status(), run::toString);
+            assertTrue(run.err().contains(site.display("p.md") + ":7:1: error: the page's Markdown took more than 10 s to read: a "
+                    + "paragraph holds a construct the Markdown parser reads in time that grows with the square of its length (such "
+                    + "as thousands of unclosed '](' or '[' in one paragraph); split the paragraph or put the text in a code block"),
+                    run::toString);
+            assertFalse(Files.exists(site.out));
+        });
+    }
+
     @Test
     void yamlAliasesEntriesAndNestingAreBoundedAtTheirLine() {
         assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {

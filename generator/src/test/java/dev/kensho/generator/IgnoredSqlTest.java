@@ -40,13 +40,42 @@ class IgnoredSqlTest {
         Document html = Jsoup.parse(site.out.resolve("index.html").toFile());
         Element ignored = html.selectFirst("figure.not-verified");
         assertTrue(ignored.text().contains("DROP DATABASE production;"), ignored::toString);
-        assertEquals("Not verified: shown as written (sql ignore); the build did not run it", ignored.selectFirst(".not-verified-label").text());
+        assertEquals("Not verified: shown as written; the build did not run it", ignored.selectFirst(".not-verified-label").text());
         assertNull(ignored.selectFirst(".evidence"), "no mark over SQL the build did not run");
         assertEquals(1, html.select(".verified .evidence").size());
         JsonNode report = new ObjectMapper().readTree(site.report.toFile());
         assertEquals(1, report.get("totals").get("ignoredSqlFences").asInt());
         assertEquals(site.display("index.md") + ":5", report.get("ignoredSqlFences").get(0).asText());
         assertEquals(1, report.get("totals").get("snippets").asInt());
+    }
+
+    /** Red team helper-98: a ```postgresql fence was highlighted as SQL with no label, beside verified code that has a mark. */
+    @Test
+    void sqlInAnotherFenceLanguageIsLabelledNotVerified() throws Exception {
+        TestSite site = new TestSite(temp).page("site.yml", "title: T\nlang: en\n").page("index.md", TestSite.source("Other", """
+
+                ```postgresql
+                DELETE FROM accounts;
+                ```
+
+                ```psql
+                SELECT 2;
+                ```
+
+                ```sql
+                SELECT 1;
+                ```
+                """));
+        site.theme = null;
+        TestSite.Run run = site.build();
+        assertEquals(0, run.status(), run::toString);
+        Document html = Jsoup.parse(site.out.resolve("index.html").toFile());
+        assertEquals(2, html.select("figure.not-verified").size(), html::toString);
+        for (Element shown : html.select("figure.not-verified")) {
+            assertEquals("Not verified: shown as written; the build did not run it", shown.selectFirst(".not-verified-label").text());
+            assertNull(shown.selectFirst(".evidence"));
+        }
+        assertEquals(1, html.select(".verified .evidence").size());
     }
 
     @Test

@@ -512,6 +512,14 @@ class StarlightCompatTest {
         assertFailsAt(site, "guides/b.md", ":3:1: error: front matter: hero: action 'Go': the URL scheme 'javascript:'");
         site.page("guides/b.md", "---\ntitle: B\nhead:\n  - tag: link\n    attrs: {rel: stylesheet, href: 'https://evil.example/x.css'}\n---\n\nB.\n");
         assertFailsAt(site, "guides/b.md", ":3:1: error: front matter: head: <link rel=\"stylesheet\"> may not be added");
+        // A variant is written into a class name: one of Starlight's, not the theme's evidence classes (red team helper-98).
+        site.page("guides/b.md", "---\ntitle: B\nhero:\n  actions:\n    - {text: Go, link: /, variant: 'x verified'}\n---\n\nB.\n");
+        assertFailsAt(site, "guides/b.md", ":3:1: error: front matter: hero: action 'Go': variant is one of primary, secondary, minimal");
+        // Nor may a sidebar link of site.yml wear them.
+        site.page("guides/b.md", "---\ntitle: B\n---\n\nB.\n").page("site.yml", "title: T\nsidebar:\n  - label: Out\n    link: /\n"
+                + "    attrs: {class: 'plain verified'}\n");
+        assertFailsAt(site, "site.yml", ":5:1: error: site settings: sidebar link 'Out': the class verified is the theme's own (its evidence or the "
+                + "page's frame); a link of the site may not wear it");
     }
 
     @Test

@@ -82,8 +82,17 @@ class ThemeIsDataTest {
         // Red team: a template made at run time with ?interpret had no interruption checks; an endless loop in it kept a core.
         component(site, "<p>\n  <#assign loop = \"<#list 1..2147483647 as i><#list 1..2147483647 as j></#list></#list>\"? interpret>"
                 + "<@loop/></p>");
-        assertRefused(site.build(), aside + ":2:89: error: template: ?interpret is not allowed in a theme: a template made at run "
-                + "time could not be stopped; write the template as a file of the theme", site);
+        assertRefused(site.build(), aside + ":2:89: error: template: ?interpret and ?eval are not allowed in a theme: a template or "
+                + "expression made at run time could not be stopped; write the template as a file of the theme", site);
+
+        // Red team helper-98: ?interpret spelled at run time and evaluated with ?eval; under serve its loop kept a core.
+        component(site, "<#assign code = (\"'<#list 1.. as x></#list>'?inter\" + \"pret\")?eval>\n<@code/>");
+        assertRefused(site.build(), aside + ":1:62: error: template: ?interpret and ?eval are not allowed in a theme: a template or "
+                + "expression made at run time could not be stopped; write the template as a file of the theme", site);
+        // ?eval_json reads JSON only and stays.
+        component(site, "<#assign data = '{\"a\": 1}'?eval_json>${data.a}");
+        TestSite.Run json = site.build();
+        assertEquals(0, json.status(), json::err);
     }
 
     @Test

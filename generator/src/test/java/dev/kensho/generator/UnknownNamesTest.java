@@ -60,6 +60,26 @@ class UnknownNamesTest {
         assertTrue(run.err().contains(site.display("a.mdx") + ":7:1: error: <Aside type=\"tips\">: type is one of note, tip, caution, danger (did you mean 'tip'?)\n"), run::toString);
     }
 
+    /**
+     * Red team helper-98: Badge and LinkButton write their variant into a class name, and took any value, so that
+     * {@code variant="a verified evidence"} dressed contributor text in the theme's evidence classes.
+     */
+    @Test
+    void aVariantIsOneOfTheComponentsOwnWhateverItsType() throws Exception {
+        TestSite site = new TestSite(temp).page("a.mdx", TestSite.source("A", "\n<Badge text=\"x\" variant=\"a verified evidence\" />\n\n"
+                + "<LinkButton href=\"/\" variant={\"verified\"}>Go</LinkButton>\n\n<Badge text=\"y\" variant={1} />\n\n"
+                + "<Badge text=\"z\" variant=\"tip\" />\n"));
+        site.theme = null;
+        TestSite.Run run = site.check();
+        assertEquals(1, run.status(), run::toString);
+        assertTrue(run.err().contains(site.display("a.mdx") + ":5:1: error: <Badge variant=\"a verified evidence\">: variant is one of "
+                + "default, note, tip, caution, danger, success\n"), run::toString);
+        assertTrue(run.err().contains(site.display("a.mdx") + ":7:1: error: <LinkButton variant=\"verified\">: variant is one of "
+                + "primary, secondary, minimal\n"), run::toString);
+        assertTrue(run.err().contains(site.display("a.mdx") + ":9:1: error: <Badge variant=\"1\">: variant is one of "), run::toString);
+        assertTrue(!run.err().contains("a.mdx:11:"), run::toString);
+    }
+
     @Test
     void aBrokenLinkOrAnchorNamesTheNearestPageOrHeading() throws Exception {
         TestSite site = new TestSite(temp).page("index.md", TestSite.source("Home", "\nSee [retries](queue/retries.md) and [taking](queue/take.md#taking-the-job).\n"))

@@ -181,6 +181,18 @@ public final class KenshoCommand implements Runnable {
                                 + "another; write the site outside the content folder");
                     }
                 }
+                // Where the build writes: never through a link committed in the folder it builds (LinkFreePaths).
+                dev.kensho.generator.output.LinkFreePaths.refuseLinks("--report", report, content);
+                if (junit != null) {
+                    dev.kensho.generator.output.LinkFreePaths.refuseLinks("--junit-xml", junit.resolve(JUnitReport.FILE_NAME), content);
+                }
+                if (writesOut) {
+                    dev.kensho.generator.output.LinkFreePaths.refuseLinks("--out", out, content);
+                    Path lock = out.toAbsolutePath().normalize();
+                    if (lock.getParent() != null) {
+                        dev.kensho.generator.output.LinkFreePaths.refuseLinks("--out", lock.getParent().resolve("." + lock.getFileName() + ".lock"), content);
+                    }
+                }
                 Path verificationCache = noCache ? null : cache != null ? cache : CacheFolder.forProject(content, environment);
                 // CI (CI or GITHUB_ACTIONS set, as hosted CI systems do) runs clock- and chance-reading pages afresh: its build publishes.
                 boolean inCi = environment.get("CI") != null || "true".equals(environment.get("GITHUB_ACTIONS"));
@@ -405,11 +417,15 @@ public final class KenshoCommand implements Runnable {
             PrintWriter err = spec.commandLine().getErr();
             ReportMerge.Merged merged;
             try {
+                dev.kensho.generator.output.LinkFreePaths.refuseLinks("--report", this.out, Path.of("").toAbsolutePath().resolve("content"));
                 merged = ReportMerge.merge(ReportMerge.find(reports));
                 ReportMerge.write(this.out, merged);
             } catch (ReportMerge.Refused e) {
                 err.println(ConsoleGate.line("error: " + e.getMessage()));
                 return 1;
+            } catch (IllegalArgumentException e) {
+                err.println(ConsoleGate.line("error: " + e.getMessage()));
+                return 2;
             } catch (IOException e) {
                 err.println(ConsoleGate.line("error: cannot write " + this.out + ": " + e.getMessage()));
                 return 1;

@@ -65,6 +65,14 @@ final class SidebarSettings {
                 a.forEach((k, v) -> attrs.put(String.valueOf(k), String.valueOf(v)));
             }
             String link = String.valueOf(map.get("link"));
+            String worn = attrs.get("class") == null ? null : java.util.Arrays.stream(attrs.get("class").split("\\s+"))
+                    .filter(dev.kensho.generator.render.HtmlGate::isThemeStyleTarget).findFirst().orElse(null);
+            if (worn != null) {
+                // Red team helper-98: a link of the sidebar dressed as the build's evidence or the page's frame.
+                problem(attrs.get("class"), "sidebar link '" + label + "': the class " + worn + " is the theme's own (its evidence or "
+                        + "the page's frame); a link of the site may not wear it");
+                return null;
+            }
             if (UrlSchemes.problem(link) != null) {
                 problem(link, "sidebar link '" + label + "': " + UrlSchemes.problem(link));
                 return null;

@@ -381,7 +381,9 @@ public final class ComponentSyntax {
         }
         for (Map.Entry<String, List<String>> allowed : catalog.allowedValues(tag.name()).entrySet()) {
             Object value = tag.attributes().get(allowed.getKey());
-            if (value instanceof String text && !allowed.getValue().contains(text)) {
+            // Any value not in the list, whatever its type: a theme writes these into class names.
+            if (value != null && !(value instanceof String named && allowed.getValue().contains(named))) {
+                String text = String.valueOf(value);
                 throw new SyntaxProblem("<" + tag.name() + " " + allowed.getKey() + "=\"" + text + "\">: " + allowed.getKey() + " is one of "
                         + String.join(", ", allowed.getValue()) + dev.kensho.generator.Suggestion.didYouMean(text, allowed.getValue()), column);
             }

@@ -74,6 +74,8 @@ public final class MarkdownDocument {
     public static final String SCENARIO_LANGUAGE = "scenario";
 
     private static final Parser PARSER = Parser.builder(OPTIONS).build();
+    /** How long one page's Markdown may take to parse ({@link ParseDeadline}); the lesson pages take milliseconds. */
+    static final java.time.Duration PARSE_BUDGET = java.time.Duration.ofSeconds(10);
     /**
      * The same parser without GFM's bare-URL autolinks, for pages that hold nothing an autolink could
      * start with: the autolink pass runs a regular expression over every text node, a quarter of the
@@ -171,9 +173,20 @@ public final class MarkdownDocument {
             }
         }
         Document document;
+        ParseDeadline text = new ParseDeadline(components.body(), PARSE_BUDGET);
         try {
-            document = (mayHoldAutolinks(components.body()) ? PARSER : PARSER_WITHOUT_AUTOLINKS).parse(components.body());
+            document = (mayHoldAutolinks(components.body()) ? PARSER : PARSER_WITHOUT_AUTOLINKS)
+                    .parse(com.vladsch.flexmark.util.sequence.BasedSequence.of(text));
+            text.disarm();
             MarkupPolicy.check(document, page, components.body(), found);
+        } catch (ParseDeadline.Exceeded e) {
+            int at = Math.min(e.at, components.body().length());
+            int line = 1 + (int) components.body().substring(0, at).chars().filter(c -> c == '\n').count();
+            diagnostics.add(Diagnostic.at(page.displayPath(), line, 1, "the page's Markdown took more than " + PARSE_BUDGET.toSeconds()
+                    + " s to read: a paragraph holds a construct the Markdown parser reads in time that grows with the square of "
+                    + "its length (such as thousands of unclosed '](' or '[' in one paragraph); split the paragraph or put the "
+                    + "text in a code block", null));
+            return new MarkdownDocument(page, PARSER.parse(""), List.of(), List.of(), Map.of(), false);
         } catch (StackOverflowError e) {
             diagnostics.add(Diagnostic.at(page.displayPath(), 1, 1, "the page nests blockquotes, lists or other blocks too deeply to read", null));
             return new MarkdownDocument(page, PARSER.parse(""), List.of(), List.of(), Map.of(), false);

@@ -100,6 +100,9 @@ public final class PageFrontMatter {
         }
     }
 
+    /** Starlight's hero action variants. */
+    private static final List<String> HERO_VARIANTS = List.of("primary", "secondary", "minimal");
+
     private static String heroProblem(Object value) {
         if (!(value instanceof Map<?, ?> hero)) {
             return "must be a mapping with title, tagline, image and actions";
@@ -125,6 +128,10 @@ public final class PageFrontMatter {
                 String problem = HtmlGate.urlProblem(String.valueOf(map.get("link")));
                 if (problem != null) {
                     return "action '" + map.get("text") + "': " + problem;
+                }
+                // The theme writes it into a class name (link-button-VARIANT), as LinkButton's (red team helper-98).
+                if (map.get("variant") != null && !HERO_VARIANTS.contains(String.valueOf(map.get("variant")))) {
+                    return "action '" + map.get("text") + "': variant is one of " + String.join(", ", HERO_VARIANTS);
                 }
             }
         }

@@ -87,7 +87,8 @@ public final class SiteOutput implements AutoCloseable {
         local.lock();
         FileChannel lockFile = null;
         try {
-            lockFile = FileChannel.open(parent.resolve("." + target.getFileName() + ".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            lockFile = FileChannel.open(parent.resolve("." + target.getFileName() + ".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                    java.nio.file.LinkOption.NOFOLLOW_LINKS);
             FileLock lock = lockFile.lock();
             removeLeftovers(parent, target.getFileName().toString());
             Set<Path> recycledFolders = new HashSet<>();

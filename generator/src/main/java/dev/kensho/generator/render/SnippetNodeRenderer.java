@@ -126,7 +126,10 @@ final class SnippetNodeRenderer implements NodeRenderer {
         model.put("wrap", "true".equals(info.meta().get("wrap")));
         model.put("verified", outcome != null && outcome.passed());
         // Shown as SQL, never with a mark: the build did not run it.
-        model.put("notVerified", outcome == null && info.language().equals("sql") && info.meta().containsKey(dev.kensho.generator.markdown.MarkdownDocument.IGNORE));
+        // Also SQL in another fence language (```postgresql, ```psql, …): highlighted as SQL, it would look like checked code
+        // without a mark's absence saying so (red team helper-98).
+        model.put("notVerified", outcome == null && (info.language().equals("sql") && info.meta().containsKey(dev.kensho.generator.markdown.MarkdownDocument.IGNORE)
+                || dev.kensho.generator.markdown.MarkdownDocument.UNVERIFIED_SQL_LANGUAGES.contains(info.language())));
         Outcome compared = expectedRows.get(node);
         // Labelled as matching only when this build compared the table and the comparison held.
         model.put("expectedRowsVerified", compared != null && compared.passed()

@@ -94,12 +94,14 @@ final class UntrustedTemplates extends Configuration {
         return template;
     }
 
-    private static final java.util.regex.Pattern INTERPRET = java.util.regex.Pattern.compile("\\?\\s*interpret\\b");
+    private static final java.util.regex.Pattern INTERPRET = java.util.regex.Pattern.compile("\\?\\s*(interpret|eval)\\b");
 
     /**
      * {@code ?interpret} makes a template of a string at run time: it never passes through here, so its loops would
-     * have no interruption checks and a runaway one would keep a core busy under {@code serve}. A theme has no need of
-     * it; it is refused at its line. FreeMarker's canonical form decides whether the template uses it (no spelling
+     * have no interruption checks and a runaway one would keep a core busy under {@code serve}. {@code ?eval} evaluates a
+     * string as an expression, and that expression may be {@code "…"?interpret} spelled at run time (red team helper-98:
+     * {@code ("'<#list 1.. as x></#list>'?inter" + "pret")?eval}). A theme has no need of either ({@code ?eval_json},
+     * which reads JSON only, stays); they are refused at their line. FreeMarker's canonical form decides whether the template uses it (no spelling
      * escapes that); the source is searched only to say where.
      */
     private static void refuseInterpret(Template template) throws freemarker.core.ParseException {
@@ -122,8 +124,8 @@ final class UntrustedTemplates extends Configuration {
                 break;
             }
         }
-        throw new freemarker.core.ParseException("?interpret is not allowed in a theme: a template made at run time could "
-                + "not be stopped; write the template as a file of the theme", template, line, column, line, column);
+        throw new freemarker.core.ParseException("?interpret and ?eval are not allowed in a theme: a template or expression "
+                + "made at run time could not be stopped; write the template as a file of the theme", template, line, column, line, column);
     }
 
     /** A rendering stopped for taking too much: the message, and where the template was when it could be told. */

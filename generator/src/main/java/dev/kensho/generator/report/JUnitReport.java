@@ -42,7 +42,7 @@ public final class JUnitReport {
                         .map(o -> SqlVerification.diagnostic(p, o).location()))
                 .collect(Collectors.toSet());
         List<Diagnostic> sourceProblems = diagnostics.stream().filter(d -> !snippetProblems.contains(d.location())).toList();
-        try (OutputStream out = Files.newOutputStream(file)) {
+        try (OutputStream out = dev.kensho.generator.output.LinkFreePaths.create(file)) {
             XMLStreamWriter xml = XMLOutputFactory.newFactory().createXMLStreamWriter(out, "UTF-8");
             xml.writeStartDocument("UTF-8", "1.0");
             xml.writeCharacters("\n");

@@ -119,7 +119,9 @@ public final class JsonReport {
         report.put("totals", totals);
         Path parent = file.toAbsolutePath().getParent();
         Files.createDirectories(parent);
-        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(file.toFile(), report);
+        try (java.io.OutputStream out = dev.kensho.generator.output.LinkFreePaths.create(file)) {
+            new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(out, report);
+        }
     }
 
     private static Map<String, Object> snippet(Outcome outcome) {

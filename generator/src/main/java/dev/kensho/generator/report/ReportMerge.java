@@ -212,7 +212,9 @@ public final class ReportMerge {
     public static void write(Path file, Merged merged) throws IOException {
         Path parent = file.toAbsolutePath().getParent();
         Files.createDirectories(parent);
-        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(file.toFile(), merged.report());
+        try (java.io.OutputStream out = dev.kensho.generator.output.LinkFreePaths.create(file)) {
+            new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(out, merged.report());
+        }
     }
 
     /**
