@@ -445,10 +445,35 @@ public final class KenshoBuild {
                                             List<Diagnostic> diagnostics) throws IOException {
         Map<String, Path> copies = new LinkedHashMap<>();
         Map<String, String> hashed = theme.hashedAssetNames();
-        theme.assets().forEach((name, file) -> {
+        for (Map.Entry<String, Path> asset : theme.assets().entrySet()) {
+            String name = asset.getKey();
+            Path file = asset.getValue();
+            if (theme.fromSiteTheme(file)) {
+                // The site's theme comes with the pull request, as content/ does: a file that could run script on the
+                // site's origin is published only as Kensho's own (its scripts unchanged), an SVG only sanitised.
+                String shown = display(workingDir, file);
+                try {
+                    if (ContentFiles.isSvg(name)) {
+                        String sanitised = SvgDiagram.standalone(Files.readString(file), "assets/" + name);
+                        svgs.put("assets/" + name, sanitised);
+                        svgs.put("assets/" + hashed.get(name), sanitised);
+                        continue;
+                    }
+                } catch (SvgDiagram.Problem | java.nio.charset.CharacterCodingException problem) {
+                    diagnostics.add(Diagnostic.at(shown, 1, 1, "not published: " + problem.getMessage(), null));
+                    continue;
+                }
+                if (ContentFiles.publishProblem(name) != null && !sameBytes(file, theme.builtInOf(file))) {
+                    diagnostics.add(Diagnostic.at(shown, 1, 1, "not published: a theme's " + name + " would run script on every page "
+                            + "of the site, and the theme is read from the change being built; a site's theme may restyle and "
+                            + "reword Kensho's pages (templates, components, words, CSS, images, fonts), not add or change their "
+                            + "scripts", null));
+                    continue;
+                }
+            }
             copies.put("assets/" + name, file);
             copies.put("assets/" + hashed.get(name), file);
-        });
+        }
         for (Path asset : loader.assets()) {
             String relative = loader.root().relativize(asset).toString().replace('\\', '/');
             String shown = display(workingDir, asset);
@@ -485,6 +510,11 @@ public final class KenshoBuild {
             }
         }
         return copies;
+    }
+
+    private static boolean sameBytes(Path file, Path builtIn) throws IOException {
+        return builtIn != null && Files.exists(builtIn) && Files.size(file) == Files.size(builtIn)
+                && java.util.Arrays.equals(Files.readAllBytes(file), Files.readAllBytes(builtIn));
     }
 
     private static String display(Path workingDir, Path file) {

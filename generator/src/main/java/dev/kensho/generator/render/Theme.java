@@ -46,6 +46,11 @@ public final class Theme implements ComponentCatalog {
     private final Map<String, List<String>> components;
     private final Map<String, Map<String, List<String>>> allowedValues = new ConcurrentHashMap<>();
     private final java.util.Set<String> frontMatterKeys;
+    /**
+     * Whether the site's theme has templates or components of its own (not byte for byte the built-in's): then what
+     * they write passes {@link ThemeOutputGate}.
+     */
+    private final boolean ownTemplates;
 
     private Theme(List<ThemeLayer> layers, Configuration freemarker, Map<String, List<String>> components,
                   java.util.Set<String> frontMatterKeys) {
@@ -53,6 +58,7 @@ public final class Theme implements ComponentCatalog {
         this.freemarker = freemarker;
         this.components = components;
         this.frontMatterKeys = frontMatterKeys;
+        this.ownTemplates = ownTemplates(layers);
     }
 
     private static final Pattern META_KEY = Pattern.compile("\\bmeta\\.([A-Za-z_][A-Za-z0-9_]*)|\\bmeta\\[\"([^\"]+)\"\\]");
@@ -401,6 +407,51 @@ public final class Theme implements ComponentCatalog {
      * The theme's copied-as-is files by their path below {@code assets/} ("kensho.css"), each from the first layer
      * that has it.
      */
+    /**
+     * The built-in theme's file of an asset name whose site copy is published only when it is byte for byte the same: a
+     * script. A site's theme is read from the pull request being built, and a script of its would run on every page of
+     * the published site (red team helper-98: theme/assets/evil.html and a changed kensho.js were published); the
+     * site's theme may restyle and reword Kensho's pages, not add code to them. Null for a file of the built-in theme
+     * or of no site theme.
+     */
+    public Path builtInOf(Path asset) {
+        ThemeLayer builtIn = layers.get(layers.size() - 1);
+        if (layers.size() == 1 || asset.startsWith(builtIn.root)) {
+            return null;
+        }
+        ThemeLayer site = layers.get(0);
+        String relative = site.root.resolve("assets").relativize(asset).toString().replace('\\', '/');
+        return builtIn.files("assets").stream().filter(f -> builtIn.root.resolve("assets").relativize(f).toString().replace('\\', '/')
+                .equals(relative)).findFirst().orElse(builtIn.root.resolve("assets").resolve(relative));
+    }
+
+    private static boolean ownTemplates(List<ThemeLayer> layers) {
+        if (layers.size() == 1) {
+            return false;
+        }
+        ThemeLayer site = layers.get(0);
+        ThemeLayer builtIn = layers.get(layers.size() - 1);
+        for (String folder : List.of("templates", "components")) {
+            for (Path file : site.files(folder)) {
+                Path same = builtIn.root.resolve(site.root.relativize(file).toString().replace('\\', '/'));
+                try {
+                    if (!Files.exists(same) || Files.size(same) != Files.size(file)
+                            || !java.util.Arrays.equals(Files.readAllBytes(same), Files.readAllBytes(file))) {
+                        return true;
+                    }
+                } catch (IOException e) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Whether an asset is the site's theme's (not the built-in's): published under content's rules for its type. */
+    public boolean fromSiteTheme(Path asset) {
+        return layers.size() > 1 && asset.startsWith(layers.get(0).root);
+    }
+
     public Map<String, Path> assets() throws IOException {
         Map<String, Path> assets = new TreeMap<>();
         for (ThemeLayer layer : builtInFirst()) {
@@ -501,7 +552,16 @@ public final class Theme implements ComponentCatalog {
      */
     public String render(String template, Map<String, Object> model) throws ThemeException {
         try {
-            return UntrustedTemplates.process(freemarker.getTemplate(template), model);
+            String html = UntrustedTemplates.process(freemarker.getTemplate(template), model);
+            if (ownTemplates) {
+                String problem = ThemeOutputGate.problem(html);
+                if (problem != null) {
+                    throw new ThemeException(Diagnostic.at(located(template), 1, 1, "template: the page it wrote has " + problem
+                            + "; a site's theme is read from the change being built, so what it writes may not run script on the "
+                            + "published site (scripts load from the site's own assets, which are Kensho's)", null));
+                }
+            }
+            return html;
         } catch (TemplateException e) {
             throw located(template, e, "template: " + essentials(e.getMessageWithoutStackTop()));
         } catch (UntrustedTemplates.OverBudget e) {
