@@ -129,6 +129,12 @@ class HardeningTest {
                     + "as thousands of unclosed '](' or '[' in one paragraph); split the paragraph or put the text in a code block"),
                     run::toString);
             assertFalse(Files.exists(site.out));
+            // Red team helper-99: a one-line component's content is Markdown too, under the same budget of the page.
+            site.page("p.md", "---\ntitle: p\n---\n\n<Aside>" + "![a](".repeat(40_000) + "</Aside>\n");
+            run = site.build();
+            assertEquals(1, run.status(), run::toString);
+            assertTrue(run.err().contains(site.display("p.md") + ":5:1: error: <Aside> content: the Markdown took more than 10 s to "
+                    + "read"), run::toString);
         });
     }
 

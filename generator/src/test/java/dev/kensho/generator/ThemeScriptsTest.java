@@ -75,6 +75,12 @@ class ThemeScriptsTest {
                 {"<aside><a href=\"java&#9;script:alert(1)\">x</a></aside>", "<a href=\"javascript:…\">, a URL that runs script"},
                 {"<aside><svg><set attributeName=\"href\" to=\"javascript:alert(1)\"/></svg></aside>", "<set to=\"javascript:…\">, a URL that runs script"},
                 {"<aside><iframe srcdoc=\"&lt;script&gt;alert(1)&lt;/script&gt;\"></iframe></aside>", "<iframe>"},
+                // Red team helper-99: jsoup reads <noscript> as markup, a browser with scripting on as text to the first
+                // "</noscript", which here is inside an attribute.
+                {"<aside><noscript><p title=\"</noscript><img src=x onerror=alert(1)>\"></p></noscript>${content?no_esc}</aside>",
+                        "a <noscript> a browser would end elsewhere than the markup reads (\"</noscript\" inside an attribute, a comment or text)"},
+                {"<aside><noscript><style></noscript><img src=x onerror=alert(1)></style></noscript></aside>",
+                        "a <noscript> a browser would end elsewhere than the markup reads (\"</noscript\" inside an attribute, a comment or text)"},
         };
         for (String[] c : cases) {
             Files.writeString(aside, c[0]);

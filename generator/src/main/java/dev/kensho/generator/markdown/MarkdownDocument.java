@@ -133,6 +133,16 @@ public final class MarkdownDocument {
      * {@code diagnostics}.
      */
     public static MarkdownDocument parse(Page page, ComponentCatalog catalog, ContentFiles files, List<Diagnostic> diagnostics) {
+        // One budget for the page's Markdown and its components' (ParseDeadline).
+        ParseDeadline.startPage(PARSE_BUDGET);
+        try {
+            return parseUnderBudget(page, catalog, files, diagnostics);
+        } finally {
+            ParseDeadline.endPage();
+        }
+    }
+
+    private static MarkdownDocument parseUnderBudget(Page page, ComponentCatalog catalog, ContentFiles files, List<Diagnostic> diagnostics) {
         List<Diagnostic> found = new ArrayList<>();
         List<FileRead> reads = new ArrayList<>();
         ComponentSyntax.Result components = ComponentSyntax.extract(page.body(), page.displayPath(), catalog, path -> {
@@ -164,7 +174,12 @@ public final class MarkdownDocument {
                 problem = BidiControls.problem(code);
             }
             if (problem == null && tag.kind() == ComponentTag.Kind.ONE_LINE) {
-                String content = MarkupPolicy.inlineProblem(tag.inlineMarkdown());
+                String content;
+                try {
+                    content = MarkupPolicy.inlineProblem(tag.inlineMarkdown());
+                } catch (ParseDeadline.Exceeded e) {
+                    content = tooSlow();
+                }
                 problem = content == null ? null : "content: " + content;
             }
             if (problem != null) {
@@ -173,7 +188,7 @@ public final class MarkdownDocument {
             }
         }
         Document document;
-        ParseDeadline text = new ParseDeadline(components.body(), PARSE_BUDGET);
+        ParseDeadline text = ParseDeadline.fragment(components.body(), PARSE_BUDGET);
         try {
             document = (mayHoldAutolinks(components.body()) ? PARSER : PARSER_WITHOUT_AUTOLINKS)
                     .parse(com.vladsch.flexmark.util.sequence.BasedSequence.of(text));
@@ -182,10 +197,7 @@ public final class MarkdownDocument {
         } catch (ParseDeadline.Exceeded e) {
             int at = Math.min(e.at, components.body().length());
             int line = 1 + (int) components.body().substring(0, at).chars().filter(c -> c == '\n').count();
-            diagnostics.add(Diagnostic.at(page.displayPath(), line, 1, "the page's Markdown took more than " + PARSE_BUDGET.toSeconds()
-                    + " s to read: a paragraph holds a construct the Markdown parser reads in time that grows with the square of "
-                    + "its length (such as thousands of unclosed '](' or '[' in one paragraph); split the paragraph or put the "
-                    + "text in a code block", null));
+            diagnostics.add(Diagnostic.at(page.displayPath(), line, 1, "the page's " + tooSlow().substring(4), null));
             return new MarkdownDocument(page, PARSER.parse(""), List.of(), List.of(), Map.of(), false);
         } catch (StackOverflowError e) {
             diagnostics.add(Diagnostic.at(page.displayPath(), 1, 1, "the page nests blockquotes, lists or other blocks too deeply to read", null));
@@ -212,7 +224,19 @@ public final class MarkdownDocument {
 
     /** Parses a snippet of Markdown that holds no SQL, such as a one-line component's content. */
     public static Document parseFragment(String markdown) {
-        return PARSER.parse(markdown);
+        // A component's content is Markdown too: the same deadline as a page's (red team helper-99: 40,000 unclosed image
+        // links in one <Aside> ran past two minutes). Past it, ParseDeadline.Exceeded, which the check reports at the tag.
+        ParseDeadline text = ParseDeadline.fragment(markdown, PARSE_BUDGET);
+        Document document = PARSER.parse(com.vladsch.flexmark.util.sequence.BasedSequence.of(text));
+        text.disarmFragment();
+        return document;
+    }
+
+    /** Said of Markdown that ran past {@link #PARSE_BUDGET}, a page's or a component's. */
+    static String tooSlow() {
+        return "the Markdown took more than " + PARSE_BUDGET.toSeconds() + " s to read: a paragraph holds a construct the "
+                + "Markdown parser reads in time that grows with the square of its length (such as thousands of unclosed '](' "
+                + "or '[' in one paragraph); split the paragraph or put the text in a code block";
     }
 
     /** The component that inlines an SVG from content/. */

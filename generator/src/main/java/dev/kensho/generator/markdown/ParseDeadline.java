@@ -48,6 +48,36 @@ final class ParseDeadline implements CharSequence {
         this(text, 0, new Clock(System.nanoTime() + budget.toNanos()));
     }
 
+    /** The clock of the page being read on this thread: its components' Markdown shares the page's budget. */
+    private static final ThreadLocal<Clock> PAGE = new ThreadLocal<>();
+
+    /** Starts the page's budget on this thread; its components' fragments ({@link #fragment}) count against it. */
+    static void startPage(java.time.Duration budget) {
+        PAGE.set(new Clock(System.nanoTime() + budget.toNanos()));
+    }
+
+    /** Ends the page's budget: what was parsed under it is read freely from now on (the page is rendered later). */
+    static void endPage() {
+        Clock page = PAGE.get();
+        if (page != null) {
+            page.deadline = Long.MAX_VALUE;
+        }
+        PAGE.remove();
+    }
+
+    /** A fragment's text under the page's budget when a page is being read on this thread, else under one of its own. */
+    static ParseDeadline fragment(String text, java.time.Duration budget) {
+        Clock page = PAGE.get();
+        return page == null ? new ParseDeadline(text, budget) : new ParseDeadline(text, 0, page);
+    }
+
+    /** A disarmed fragment leaves the page's clock running: only the page's own parse ends its budget. */
+    void disarmFragment() {
+        if (PAGE.get() != clock) {
+            disarm();
+        }
+    }
+
     /** No deadline from now on (the parse is done). */
     void disarm() {
         clock.deadline = Long.MAX_VALUE;

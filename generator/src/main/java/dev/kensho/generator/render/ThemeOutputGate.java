@@ -27,9 +27,26 @@ final class ThemeOutputGate {
     private ThemeOutputGate() {
     }
 
+    private static int occurrences(String html, String what) {
+        String lower = html.toLowerCase(Locale.ROOT);
+        int count = 0;
+        for (int at = lower.indexOf(what); at >= 0; at = lower.indexOf(what, at + 1)) {
+            count++;
+        }
+        return count;
+    }
+
     /** Why the rendered HTML may not be published, naming the element; null when it may. */
     static String problem(String html) {
         Document document = Jsoup.parse(html);
+        // jsoup reads <noscript> as a browser with scripting off does, as markup; a browser with scripting on reads it
+        // as text up to the first "</noscript", wherever that is (an attribute, a comment, a <style> inside): a
+        // template could hide "</noscript><img onerror=…>" where jsoup sees none of it (red team helper-99). Each
+        // "<noscript" and "</noscript" of the text must be one jsoup read as such.
+        int elements = document.select("noscript").size();
+        if (occurrences(html, "<noscript") != elements || occurrences(html, "</noscript") > elements) {
+            return "a <noscript> a browser would end elsewhere than the markup reads (\"</noscript\" inside an attribute, a comment or text)";
+        }
         for (Element element : document.getAllElements()) {
             String tag = element.normalName();
             if (tag.equals("script")) {

@@ -27,72 +27,98 @@ import java.util.Set;
  *
  * <p>Read once the real run has ended, from the server's cumulative statistics of the page's database (a superuser
  * connection that counts nothing, {@link PageDatabase#openStateReader()}): no statement of the page runs after it, so
- * nothing the page does can see it. What the statistics keep is each table's counts and last times; a claim is clear of
- * autovacuum when no autovacuum ran on the tables its plan read, or when the page's own VACUUM (for autovacuum's
- * vacuums) and ANALYZE (for its analyzes) of the table came after the last of them and before the claim: what the page
- * ran itself then decides, as it does in the reader's run. Not seen: an autovacuum cancelled before its end (a lock the
- * page asked for stops it), which reports nothing; the page's own VACUUM after it redoes its work.
+ * nothing the page does can see it. A claim whose plan read a table autovacuum vacuumed or analyzed during the run fails,
+ * whenever that was: the statistics keep counts and last times only, so they cannot say what stood at the claim, and
+ * the page's own VACUUM or ANALYZE after autovacuum's need not have replaced its work (red team helper-99: {@code ANALYZE
+ * t (a)} left autoanalyze's statistics of {@code b}; {@code BEGIN; ANALYZE t; ROLLBACK} kept them too and still moved
+ * {@code last_analyze}). A page avoids it by running VACUUM ANALYZE on its data right after loading it: autovacuum then
+ * has nothing to do. A table the claim read that is gone by the end of the run (dropped, or dropped and made again under
+ * its name, told by its OID from the statement's parse tree; renamed, told by the plan's name) cannot be cleared, and
+ * fails the claim too. Not seen: an autovacuum cancelled before its end (a lock the page asked for stops it), which
+ * reports nothing.
  */
 final class AutovacuumActivity {
 
-    /** A plan claim's snippet on the client's clock, and the tables its plans read (schema-qualified). */
-    record PlanWindow(Instant started, Instant ended, Set<String> relations) {
-    }
-
-    /** One table's counts and last times since its database was made (all zero and null on a fresh database). */
-    record TableActivity(long autovacuums, long autoanalyzes, Instant lastAutovacuum, Instant lastAutoanalyze,
-                         Instant lastVacuum, Instant lastAnalyze) {
-    }
-
-    /** Nothing read: the page claims no plan. */
-    static final AutovacuumActivity NONE = new AutovacuumActivity(Map.of(), 0, 0, null);
-
-    private static final String QUERY = "SELECT pg_catalog.clock_timestamp(), schemaname, relname, autovacuum_count,"
-            + " autoanalyze_count, last_autovacuum, last_autoanalyze, last_vacuum, last_analyze"
-            + " FROM pg_catalog.pg_stat_all_tables"
-            + " WHERE autovacuum_count OPERATOR(pg_catalog.>) 0 OR autoanalyze_count OPERATOR(pg_catalog.>) 0";
-
-    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSS 'UTC'").withZone(ZoneOffset.UTC);
-
-    private final Map<String, TableActivity> tables;
-    /** The server's clock less the client's, in milliseconds, and how far that may be off either way. */
-    private final long offsetMillis;
-    private final long uncertaintyMillis;
-    /** Why the statistics could not be read (then every plan claim fails), or null. */
-    private final String unreadable;
-
-    private AutovacuumActivity(Map<String, TableActivity> tables, long offsetMillis, long uncertaintyMillis, String unreadable) {
-        this.tables = tables;
-        this.offsetMillis = offsetMillis;
-        this.uncertaintyMillis = uncertaintyMillis;
-        this.unreadable = unreadable;
-    }
-
-    /** Reads the page database's autovacuum activity; call only once the real run has ended. */
-    static AutovacuumActivity read(PageDatabase database) {
-        try (Connection reader = database.openStateReader(); Statement statement = reader.createStatement()) {
-            statement.execute("SET statement_timeout = 0");
-            long before = System.currentTimeMillis();
-            try (ResultSet rs = statement.executeQuery(QUERY)) {
-                long after = System.currentTimeMillis();
-                Map<String, TableActivity> tables = new HashMap<>();
-                Instant server = null;
-                while (rs.next()) {
-                    server = instant(rs, 1);
-                    tables.put(rs.getString(2) + "." + rs.getString(3), new TableActivity(rs.getLong(4), rs.getLong(5),
-                            instant(rs, 6), instant(rs, 7), instant(rs, 8), instant(rs, 9)));
-                }
-                // No row: no autovacuum ran, and no clock is needed.
-                long offset = server == null ? 0 : server.toEpochMilli() - (before + after) / 2;
-                return new AutovacuumActivity(tables, offset, (after - before) / 2 + 2, null);
-            }
-        } catch (SQLException e) {
-            return new AutovacuumActivity(Map.of(), 0, 0, e.getMessage());
+    /**
+     * A plan claim's snippet on the client's clock, the tables its plans read (schema-qualified names from the plan) and
+     * the OIDs of the relations its statement's trees name.
+     */
+    record PlanWindow(Instant started, Instant ended, Set<String> relations, Set<Long> oids, PlanVerdict.Pending pending) {
+        PlanWindow(Instant started, Instant ended, Set<String> relations, Set<Long> oids) {
+            this(started, ended, relations, oids, null);
         }
     }
 
-    static AutovacuumActivity of(Map<String, TableActivity> tables, long offsetMillis, long uncertaintyMillis) {
-        return new AutovacuumActivity(Map.copyOf(tables), offsetMillis, uncertaintyMillis, null);
+    /** One table's counts and last times since its database was made (all zero and null on a fresh database). */
+    record TableActivity(long autovacuums, long autoanalyzes, Instant lastAutovacuum, Instant lastAutoanalyze) {
+    }
+
+    /** Nothing read: the page claims no plan. */
+    static final AutovacuumActivity NONE = new AutovacuumActivity(Map.of(), Map.of(), Set.of(), 0, null);
+
+    private static final String TABLES = "SELECT pg_catalog.clock_timestamp(), s.relid::pg_catalog.int8, s.schemaname,"
+            + " s.relname, s.autovacuum_count, s.autoanalyze_count, s.last_autovacuum, s.last_autoanalyze"
+            + " FROM pg_catalog.pg_stat_all_tables s";
+    private static final String RELATIONS = "SELECT c.oid::pg_catalog.int8 FROM pg_catalog.pg_class c";
+
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSS 'UTC'").withZone(ZoneOffset.UTC);
+
+    /** Every table of the page's database by schema-qualified name, and by OID. */
+    private final Map<String, TableActivity> tables;
+    private final Map<Long, String> names;
+    /** Every relation's OID at the end of the run (views and sequences too). */
+    private final Set<Long> relations;
+    /** The server's clock less the client's, in milliseconds. */
+    private final long offsetMillis;
+    /** Why the statistics could not be read (then every plan claim fails), or null. */
+    private final String unreadable;
+
+    private AutovacuumActivity(Map<String, TableActivity> tables, Map<Long, String> names, Set<Long> relations, long offsetMillis,
+                               String unreadable) {
+        this.tables = tables;
+        this.names = names;
+        this.relations = relations;
+        this.offsetMillis = offsetMillis;
+        this.unreadable = unreadable;
+    }
+
+    /** Reads the page database's tables and autovacuum activity; call only once the real run has ended. */
+    static AutovacuumActivity read(PageDatabase database) {
+        try (Connection reader = database.openStateReader(); Statement statement = reader.createStatement()) {
+            statement.execute("SET statement_timeout = 0");
+            Map<String, TableActivity> tables = new HashMap<>();
+            Map<Long, String> names = new HashMap<>();
+            Set<Long> relations = new java.util.HashSet<>();
+            long offset = 0;
+            long before = System.currentTimeMillis();
+            try (ResultSet rs = statement.executeQuery(TABLES)) {
+                long after = System.currentTimeMillis();
+                while (rs.next()) {
+                    offset = instant(rs, 1).toEpochMilli() - (before + after) / 2;
+                    String name = rs.getString(3) + "." + rs.getString(4);
+                    names.put(rs.getLong(2), name);
+                    tables.put(name, new TableActivity(rs.getLong(5), rs.getLong(6), instant(rs, 7), instant(rs, 8)));
+                }
+            }
+            try (ResultSet rs = statement.executeQuery(RELATIONS)) {
+                while (rs.next()) {
+                    relations.add(rs.getLong(1));
+                }
+            }
+            return new AutovacuumActivity(tables, names, relations, offset, null);
+        } catch (SQLException e) {
+            return new AutovacuumActivity(Map.of(), Map.of(), Set.of(), 0, e.getMessage());
+        }
+    }
+
+    /** For tests: the tables by name (OIDs 1, 2, … in the map's order), every OID given existing. */
+    static AutovacuumActivity of(Map<String, TableActivity> tables, Set<Long> relations) {
+        Map<Long, String> names = new HashMap<>();
+        long oid = 1;
+        for (String name : new java.util.TreeSet<>(tables.keySet())) {
+            names.put(oid++, name);
+        }
+        return new AutovacuumActivity(Map.copyOf(tables), names, relations, 0, null);
     }
 
     private static Instant instant(ResultSet rs, int column) throws SQLException {
@@ -102,73 +128,93 @@ final class AutovacuumActivity {
 
     /** The outcomes, each passed plan claim whose plan read a table autovacuum worked on (see the class comment) failed. */
     List<Outcome> judged(List<Outcome> outcomes, Map<Integer, PlanWindow> windows) {
-        List<Outcome> judged = new ArrayList<>(outcomes);
+        return judged(outcomes, affected(outcomes, windows), Set.of());
+    }
+
+    /** The passed plan claims autovacuum may have made true on this run, each with why (see the class comment). */
+    Map<Integer, String> affected(List<Outcome> outcomes, Map<Integer, PlanWindow> windows) {
+        Map<Integer, String> affected = new java.util.TreeMap<>();
         for (Map.Entry<Integer, PlanWindow> entry : windows.entrySet()) {
-            Outcome o = judged.get(entry.getKey());
+            Outcome o = outcomes.get(entry.getKey());
             if (o == null || !o.passed()) {
                 continue;
             }
-            String why = unreadable != null
-                    ? "Kensho could not read whether autovacuum worked on the tables it read while the page ran: " + unreadable
-                    : reason(entry.getValue());
+            String why = reason(entry.getValue());
             if (why != null) {
-                judged.set(entry.getKey(), failed(o, "this plan claim cannot be checked: " + why));
+                affected.put(entry.getKey(), why);
+            }
+        }
+        return affected;
+    }
+
+    /**
+     * The outcomes with each affected claim failed, but those {@code cleared}: held on a replay of the page, up to the
+     * claim, on which autovacuum worked on none of the tables its plan read (Verifier asks it, as SecondDraw draws again).
+     */
+    static List<Outcome> judged(List<Outcome> outcomes, Map<Integer, String> affected, Set<Integer> cleared) {
+        List<Outcome> judged = new ArrayList<>(outcomes);
+        for (Map.Entry<Integer, String> entry : affected.entrySet()) {
+            if (!cleared.contains(entry.getKey())) {
+                judged.set(entry.getKey(), failed(judged.get(entry.getKey()), "this plan claim cannot be checked: " + entry.getValue()));
             }
         }
         return judged;
     }
 
-    private String reason(PlanWindow window) {
+    /** Why autovacuum may have made the claim true on this run, or null when it worked on none of the tables it read. */
+    String reason(PlanWindow window) {
+        if (unreadable != null) {
+            return "Kensho could not read whether autovacuum worked on the tables it read while the page ran: " + unreadable;
+        }
+        for (long oid : window.oids()) {
+            if (!relations.contains(oid)) {
+                return "a relation its statement read (OID " + oid + ") is gone by the end of the page, so Kensho cannot tell "
+                        + "whether autovacuum worked on it while the page ran (a reader's run in the browser has no autovacuum); "
+                        + "claim plans on tables the page keeps";
+            }
+        }
+        java.util.LinkedHashSet<String> read = new java.util.LinkedHashSet<>();
+        for (long oid : window.oids()) {
+            if (names.containsKey(oid)) {
+                read.add(names.get(oid));
+            }
+        }
         for (String planned : window.relations()) {
-            Map.Entry<String, TableActivity> found = activityOf(planned);
+            String found = nameOf(planned);
             if (found == null) {
+                return "the plan reads " + planned + ", which is not a table of the page's database by the end of the page "
+                        + "(renamed or dropped), so Kensho cannot tell whether autovacuum worked on it while the page ran (a "
+                        + "reader's run in the browser has no autovacuum); claim plans on tables the page keeps";
+            }
+            read.add(found);
+        }
+        for (String relation : read) {
+            TableActivity a = tables.get(relation);
+            if (a == null || a.autovacuums() == 0 && a.autoanalyzes() == 0) {
                 continue;
             }
-            String relation = found.getKey();
-            TableActivity a = found.getValue();
-            String vacuum = unsettled(a.autovacuums(), a.lastAutovacuum(), a.lastVacuum(), window) ? "vacuumed" : null;
-            String analyze = unsettled(a.autoanalyzes(), a.lastAutoanalyze(), a.lastAnalyze(), window) ? "analyzed" : null;
-            if (vacuum == null && analyze == null) {
-                continue;
-            }
-            String did = vacuum != null && analyze != null ? "vacuumed and analyzed" : vacuum != null ? vacuum : analyze;
-            Instant last = vacuum != null ? a.lastAutovacuum() : a.lastAutoanalyze();
-            return "autovacuum " + did + " " + relation + " while the page ran (last at " + TIME.format(last)
-                    + ", the claimed statement ran " + TIME.format(window.started().plusMillis(offsetMillis)) + " to "
-                    + TIME.format(window.ended().plusMillis(offsetMillis)) + "), which the page's own VACUUM and ANALYZE did "
-                    + "not redo before the claim. Its VACUUM sets the visibility map and the table's page and row counts, its "
-                    + "ANALYZE the statistics the planner estimates with; a reader's run in the browser has no autovacuum, and "
-                    + "another build gets it at another moment, so the plan may differ. Run VACUUM ANALYZE " + relation
-                    + " in a visible snippet after the data is in and before the claim";
+            String did = a.autovacuums() > 0 && a.autoanalyzes() > 0 ? "vacuumed and analyzed" : a.autovacuums() > 0 ? "vacuumed" : "analyzed";
+            Instant last = a.autovacuums() > 0 ? a.lastAutovacuum() : a.lastAutoanalyze();
+            return "autovacuum " + did + " " + relation + " while the page ran (last at " + (last == null ? "an unknown time" : TIME.format(last))
+                    + "; the claimed statement ran " + TIME.format(window.started().plusMillis(offsetMillis)) + " to "
+                    + TIME.format(window.ended().plusMillis(offsetMillis)) + "). Its VACUUM sets the visibility map and the "
+                    + "table's page and row counts, its ANALYZE the statistics the planner estimates with; a reader's run in "
+                    + "the browser has no autovacuum, and another build gets it at another moment, so the plan may differ. "
+                    + "Run VACUUM ANALYZE " + relation + " in a visible snippet right after its data is in: autovacuum then "
+                    + "has nothing left to do on it";
         }
         return null;
     }
 
-    /** A plan's relation (schema-qualified where the plan says the schema, as it does under VERBOSE) among the tables read. */
-    private Map.Entry<String, TableActivity> activityOf(String planned) {
-        TableActivity exact = tables.get(planned);
-        if (exact != null) {
-            return Map.entry(planned, exact);
+    /** A plan's relation (schema-qualified where the plan says the schema, as it does under VERBOSE) among the tables. */
+    private String nameOf(String planned) {
+        if (tables.containsKey(planned)) {
+            return planned;
         }
         if (planned.contains(".")) {
             return null;
         }
-        return tables.entrySet().stream().filter(e -> e.getKey().endsWith("." + planned)).findFirst().orElse(null);
-    }
-
-    /**
-     * Whether autovacuum's work of one kind may still stand when the claim ran: it ran at all, and the page's own run of
-     * that kind did not come after the last of it and before the claim (the statistics keep last times only).
-     */
-    private boolean unsettled(long autoCount, Instant lastAuto, Instant lastOwn, PlanWindow window) {
-        if (autoCount == 0) {
-            return false;
-        }
-        if (lastAuto == null || lastOwn == null || !lastAuto.isBefore(lastOwn)) {
-            return true;
-        }
-        Instant ownOnClientClock = lastOwn.minusMillis(offsetMillis);
-        return !ownOnClientClock.plusMillis(uncertaintyMillis).isBefore(window.started());
+        return tables.keySet().stream().filter(k -> k.endsWith("." + planned)).findFirst().orElse(null);
     }
 
     private static Outcome failed(Outcome o, String message) {

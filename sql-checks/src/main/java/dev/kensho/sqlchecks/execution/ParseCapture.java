@@ -433,6 +433,29 @@ final class ParseCapture {
         return node;
     }
 
+    private static final java.util.regex.Pattern RELID = java.util.regex.Pattern.compile(":relid\\s+(\\d+)");
+
+    /**
+     * The OIDs of the relations the reported trees name (the statement's and those of the code it ran), for {@link
+     * AutovacuumActivity}: a table dropped and made again under its name is another table. Empty when a tree was not kept.
+     */
+    synchronized java.util.Set<Long> relationOids() {
+        java.util.Set<Long> oids = new java.util.TreeSet<>();
+        for (String tree : trees) {
+            if (tree == null) {
+                return java.util.Set.of();
+            }
+            java.util.regex.Matcher m = RELID.matcher(tree);
+            while (m.find()) {
+                long oid = Long.parseLong(m.group(1));
+                if (oid != 0) {
+                    oids.add(oid);
+                }
+            }
+        }
+        return oids;
+    }
+
     /** The tree at {@code index} in its flat form, or null when there is none. */
     private String flatTree(int index) {
         if (index >= trees.size() || trees.get(index) == null) {

@@ -1288,9 +1288,6 @@ final class ScriptRunner {
                 plan = PlanText.render(captured);
             }
             PlanCheck shape = PlanCheck.of(captured);
-            if (expected != null && index >= 0) {
-                planWindows.put(index, new AutovacuumActivity.PlanWindow(startedAt, java.time.Instant.now(), shape.relations()));
-            }
             if (expected != null) {
                 Outcome altered = checkPlannerInputs(shape); // the setting itself, where it still stands, said first
                 if (altered != null) {
@@ -1307,6 +1304,10 @@ final class ScriptRunner {
                 return null;
             }
             PlanVerdict.Pending pending = new PlanVerdict.Pending(expected, shape, smallTableAdvice(shape, captured));
+            if (index >= 0) {
+                planWindows.put(index, new AutovacuumActivity.PlanWindow(startedAt, java.time.Instant.now(), shape.relations(),
+                        parsed == null ? java.util.Set.of() : parsed.relationOids(), pending));
+            }
             PlanVerdict verdict = pending.withoutCatalog();
             if (verdict == null) {
                 // Judged on the capture run (CaptureRun.answered): this run opens no connection of Kensho's for the catalog.

@@ -68,6 +68,7 @@ public final class Verifier implements AutoCloseable {
     /** pg_catalog's relations and functions by OID, for the backstop of the text gates ({@link TreeReads}). */
     private TreeReads.Catalog treeCatalog = TreeReads.Catalog.NONE;
     private final java.util.concurrent.atomic.AtomicInteger secondDraws = new java.util.concurrent.atomic.AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicInteger autovacuumReplays = new java.util.concurrent.atomic.AtomicInteger();
     /** Page databases in use, watched for size (the embedded cluster lives in memory on /dev/shm). */
     private final Set<String> activeDatabases = ConcurrentHashMap.newKeySet();
     private final ScheduledExecutorService diskWatch = Executors
@@ -324,12 +325,45 @@ public final class Verifier implements AutoCloseable {
             secondDraws.incrementAndGet();
             outcomes = SecondDraw.judged(real, outcomes, onFreshDatabase(name, snippets, this::runner), draws, readsClock);
         }
-        outcomes = autovacuum.judged(outcomes, planWindows);
+        outcomes = autovacuumJudged(name, snippets, outcomes, planWindows, autovacuum);
         if (browserStates && RestoreProof.applies(outcomes)) {
             outcomes = proveRestores(outcomes);
         }
         // Last: whether a reader's run in the browser treats the page's characters as this server did (CharacterTypeCheck).
         return new PageResult(page, characterTypeCheck().checked(outcomes), setup);
+    }
+
+    /**
+     * The plan claims autovacuum may have made true on the real run (AutovacuumActivity) asked again, each on a replay of
+     * the page up to it on a fresh database, read right after it: a claim that held there, with autovacuum on none of the
+     * tables its plan read, stands (autovacuum's moment is chance, as a draw is: SecondDraw); otherwise it fails.
+     */
+    private List<Outcome> autovacuumJudged(String name, List<Snippet> snippets, List<Outcome> outcomes,
+                                           java.util.Map<Integer, AutovacuumActivity.PlanWindow> windows, AutovacuumActivity real) {
+        java.util.Map<Integer, String> affected = real.affected(outcomes, windows);
+        java.util.Set<Integer> cleared = new java.util.HashSet<>();
+        for (int index : affected.keySet()) {
+            AutovacuumActivity.PlanWindow window = windows.get(index);
+            if (window.pending() == null) {
+                continue;
+            }
+            autovacuumReplays.incrementAndGet();
+            ScriptRunner[] asking = new ScriptRunner[1];
+            AutovacuumActivity[] seen = new AutovacuumActivity[1];
+            List<Outcome> replay = onFreshDatabase(name, snippets, database -> asking[0] = new ScriptRunner(database.connection(),
+                            database::openSession, guard, settings.pageTimeout(), scenarioSlots, treeCatalog)
+                            .asking(new CaptureRun.Question(index, window.pending(), 0), database.kenshoConnections()),
+                    database -> seen[0] = AutovacuumActivity.read(database));
+            if (replay == null || replay.size() <= index || replay.get(index) == null || !replay.get(index).passed() || seen[0] == null) {
+                continue;
+            }
+            PlanVerdict own = asking[0].ownVerdict();
+            AutovacuumActivity.PlanWindow again = asking[0].planWindows().get(index);
+            if ((own == null || own.problem() == null) && again != null && seen[0].reason(again) == null) {
+                cleared.add(index);
+            }
+        }
+        return AutovacuumActivity.judged(outcomes, affected, cleared);
     }
 
     private CharacterTypeCheck characterTypeCheck() {
@@ -344,6 +378,11 @@ public final class Verifier implements AutoCloseable {
     /** How many pages this verifier ran a second time because they drew from chance ({@link SecondDraw}): for tests. */
     int secondDraws() {
         return secondDraws.get();
+    }
+
+    /** How many plan claims this verifier asked again because autovacuum may have made them true: for tests. */
+    int autovacuumReplays() {
+        return autovacuumReplays.get();
     }
 
     private ScriptRunner runner(PageDatabase database) {
@@ -368,11 +407,19 @@ public final class Verifier implements AutoCloseable {
      * current_database(), current_user, pg_database and pg_roles show a replay's snippets what they showed the real run's.
      */
     private List<Outcome> onFreshDatabase(String name, List<Snippet> snippets, java.util.function.Function<PageDatabase, ScriptRunner> runner) {
+        return onFreshDatabase(name, snippets, runner, database -> { });
+    }
+
+    /** The same, {@code afterRun} reading the database once the run has ended, before it is dropped. */
+    private List<Outcome> onFreshDatabase(String name, List<Snippet> snippets, java.util.function.Function<PageDatabase, ScriptRunner> runner,
+                                          java.util.function.Consumer<PageDatabase> afterRun) {
         dropper.awaitDropped(name);
         activeDatabases.add(name);
         // Not the page's evidence: this database hands out connections of Kensho's (a capture run uses them).
         try (PageDatabase database = PageDatabase.create(server, admin, dropper, name, pageTemplate, settings, ScriptRunner.claimsPlans(snippets), false)) {
-            return runner.apply(database).run(snippets);
+            List<Outcome> outcomes = runner.apply(database).run(snippets);
+            afterRun.accept(database);
+            return outcomes;
         } catch (SQLException e) {
             return null;
         } finally {
