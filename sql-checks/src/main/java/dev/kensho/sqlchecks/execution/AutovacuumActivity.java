@@ -43,6 +43,7 @@ final class AutovacuumActivity {
      * A plan claim's snippet on the client's clock, the tables its plans read (schema-qualified names from the plan) and
      * the OIDs of the relations its statement's trees name.
      */
+    /** {@code oids} is null when the statement's trees were not all kept (then which relations it read is not known). */
     record PlanWindow(Instant started, Instant ended, Set<String> relations, Set<Long> oids, PlanVerdict.Pending pending) {
         PlanWindow(Instant started, Instant ended, Set<String> relations, Set<Long> oids) {
             this(started, ended, relations, oids, null);
@@ -50,15 +51,31 @@ final class AutovacuumActivity {
     }
 
     /** One table's counts and last times since its database was made (all zero and null on a fresh database). */
-    record TableActivity(long autovacuums, long autoanalyzes, Instant lastAutovacuum, Instant lastAutoanalyze) {
+    record TableActivity(long autovacuums, long autoanalyzes, Instant lastAutovacuum, Instant lastAutoanalyze, String unreported) {
+        TableActivity(long autovacuums, long autoanalyzes, Instant lastAutovacuum, Instant lastAutoanalyze) {
+            this(autovacuums, autoanalyzes, lastAutovacuum, lastAutoanalyze, null);
+        }
     }
 
     /** Nothing read: the page claims no plan. */
     static final AutovacuumActivity NONE = new AutovacuumActivity(Map.of(), Map.of(), Set.of(), 0, null);
 
+    /**
+     * Every table with its counts; besides the runs that reported, autovacuum's work not reported yet (a run in progress,
+     * told by the progress views) or never (a run cancelled before its end leaves all-visible pages no VACUUM reported,
+     * which a later ANALYZE or CREATE INDEX copies into relallvisible).
+     */
     private static final String TABLES = "SELECT pg_catalog.clock_timestamp(), s.relid::pg_catalog.int8, s.schemaname,"
-            + " s.relname, s.autovacuum_count, s.autoanalyze_count, s.last_autovacuum, s.last_autoanalyze"
-            + " FROM pg_catalog.pg_stat_all_tables s";
+            + " s.relname, s.autovacuum_count, s.autoanalyze_count, s.last_autovacuum, s.last_autoanalyze,"
+            + " CASE WHEN s.relid IN (SELECT p.relid FROM pg_catalog.pg_stat_progress_vacuum p WHERE p.datid OPERATOR(pg_catalog.=)"
+            + " (SELECT d.oid FROM pg_catalog.pg_database d WHERE d.datname OPERATOR(pg_catalog.=) pg_catalog.current_database())"
+            + " UNION ALL SELECT a.relid FROM pg_catalog.pg_stat_progress_analyze a WHERE a.datid OPERATOR(pg_catalog.=)"
+            + " (SELECT d.oid FROM pg_catalog.pg_database d WHERE d.datname OPERATOR(pg_catalog.=) pg_catalog.current_database()))"
+            + " THEN 'was working on it when Kensho looked'"
+            + " WHEN c.relallvisible OPERATOR(pg_catalog.>) 0 AND s.vacuum_count OPERATOR(pg_catalog.=) 0"
+            + " AND s.autovacuum_count OPERATOR(pg_catalog.=) 0"
+            + " THEN 'left all-visible pages that no VACUUM reported (an autovacuum stopped before its end)' END"
+            + " FROM pg_catalog.pg_stat_all_tables s JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) s.relid";
     private static final String RELATIONS = "SELECT c.oid::pg_catalog.int8 FROM pg_catalog.pg_class c";
 
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSS 'UTC'").withZone(ZoneOffset.UTC);
@@ -84,8 +101,23 @@ final class AutovacuumActivity {
 
     /** Reads the page database's tables and autovacuum activity; call only once the real run has ended. */
     static AutovacuumActivity read(PageDatabase database) {
+        return read(database, false);
+    }
+
+    /**
+     * @param collector whether the server is PostgreSQL 14, whose statistics collector takes reports asynchronously and
+     *                  hands out a stats file up to half a second old: the read then waits that long first
+     */
+    static AutovacuumActivity read(PageDatabase database, boolean collector) {
+        if (collector) {
+            try {
+                Thread.sleep(600);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return new AutovacuumActivity(Map.of(), Map.of(), Set.of(), 0, "interrupted");
+            }
+        }
         try (Connection reader = database.openStateReader(); Statement statement = reader.createStatement()) {
-            statement.execute("SET statement_timeout = 0");
             Map<String, TableActivity> tables = new HashMap<>();
             Map<Long, String> names = new HashMap<>();
             Set<Long> relations = new java.util.HashSet<>();
@@ -97,7 +129,7 @@ final class AutovacuumActivity {
                     offset = instant(rs, 1).toEpochMilli() - (before + after) / 2;
                     String name = rs.getString(3) + "." + rs.getString(4);
                     names.put(rs.getLong(2), name);
-                    tables.put(name, new TableActivity(rs.getLong(5), rs.getLong(6), instant(rs, 7), instant(rs, 8)));
+                    tables.put(name, new TableActivity(rs.getLong(5), rs.getLong(6), instant(rs, 7), instant(rs, 8), rs.getString(9)));
                 }
             }
             try (ResultSet rs = statement.executeQuery(RELATIONS)) {
@@ -139,7 +171,7 @@ final class AutovacuumActivity {
             if (o == null || !o.passed()) {
                 continue;
             }
-            String why = reason(entry.getValue());
+            String why = reason(entry.getValue(), false);
             if (why != null) {
                 affected.put(entry.getKey(), why);
             }
@@ -150,58 +182,85 @@ final class AutovacuumActivity {
     /**
      * The outcomes with each affected claim failed, but those {@code cleared}: held on a replay of the page, up to the
      * claim, on which autovacuum worked on none of the tables its plan read (Verifier asks it, as SecondDraw draws again).
+     * {@code notAsked} says, per claim, why its replay could not tell (it is added to the claim's failure).
      */
-    static List<Outcome> judged(List<Outcome> outcomes, Map<Integer, String> affected, Set<Integer> cleared) {
+    static List<Outcome> judged(List<Outcome> outcomes, Map<Integer, String> affected, Set<Integer> cleared, Map<Integer, String> notAsked) {
         List<Outcome> judged = new ArrayList<>(outcomes);
         for (Map.Entry<Integer, String> entry : affected.entrySet()) {
             if (!cleared.contains(entry.getKey())) {
-                judged.set(entry.getKey(), failed(judged.get(entry.getKey()), "this plan claim cannot be checked: " + entry.getValue()));
+                String replay = notAsked.get(entry.getKey());
+                judged.set(entry.getKey(), failed(judged.get(entry.getKey()), "this plan claim cannot be checked: " + entry.getValue()
+                        + (replay == null ? "" : " (" + replay + ")")));
             }
         }
         return judged;
     }
 
-    /** Why autovacuum may have made the claim true on this run, or null when it worked on none of the tables it read. */
-    String reason(PlanWindow window) {
+    static List<Outcome> judged(List<Outcome> outcomes, Map<Integer, String> affected, Set<Integer> cleared) {
+        return judged(outcomes, affected, cleared, Map.of());
+    }
+
+    /**
+     * Why autovacuum may have made the claim true on this run, or null when it worked on none of the tables it read.
+     *
+     * @param atClaim whether this was read right after the claim (a replay's): the names are then the tables the claim
+     *                read, and a table not there (made in the claim's transaction, not committed) is none autovacuum saw
+     */
+    String reason(PlanWindow window, boolean atClaim) {
         if (unreadable != null) {
             return "Kensho could not read whether autovacuum worked on the tables it read while the page ran: " + unreadable;
         }
-        for (long oid : window.oids()) {
-            if (!relations.contains(oid)) {
-                return "a relation its statement read (OID " + oid + ") is gone by the end of the page, so Kensho cannot tell "
-                        + "whether autovacuum worked on it while the page ran (a reader's run in the browser has no autovacuum); "
-                        + "claim plans on tables the page keeps";
-            }
+        if (window.oids() == null) {
+            return "Kensho could not read which relations the claimed statement read (its parse tree was not kept), so it "
+                    + "cannot tell whether autovacuum worked on them while the page ran";
         }
         java.util.LinkedHashSet<String> read = new java.util.LinkedHashSet<>();
         for (long oid : window.oids()) {
             if (names.containsKey(oid)) {
                 read.add(names.get(oid));
+            } else if (!relations.contains(oid) && !atClaim) {
+                return "a relation its statement read (OID " + oid + ") is gone by the end of the page, so Kensho cannot tell "
+                        + "whether autovacuum worked on it while the page ran (a reader's run in the browser has no autovacuum)";
             }
         }
         for (String planned : window.relations()) {
+            if (planned.startsWith("pg_temp.") || planned.startsWith("pg_temp_")) {
+                continue; // autovacuum never works on a session's temporary tables
+            }
             String found = nameOf(planned);
             if (found == null) {
+                if (atClaim) {
+                    continue;
+                }
                 return "the plan reads " + planned + ", which is not a table of the page's database by the end of the page "
                         + "(renamed or dropped), so Kensho cannot tell whether autovacuum worked on it while the page ran (a "
-                        + "reader's run in the browser has no autovacuum); claim plans on tables the page keeps";
+                        + "reader's run in the browser has no autovacuum)";
+            }
+            if (!atClaim && !names.entrySet().stream().anyMatch(e -> e.getValue().equals(found) && window.oids().contains(e.getKey()))) {
+                // Read through a view or a function: by the end of the page the name may be another table's (renamed, or
+                // dropped and made again); only a read right after the claim tells.
+                return "the plan reads " + found + " through a view or a function, and by the end of the page the name may stand "
+                        + "for another table, so Kensho cannot tell from it whether autovacuum worked on the table the claim read";
             }
             read.add(found);
         }
         for (String relation : read) {
             TableActivity a = tables.get(relation);
-            if (a == null || a.autovacuums() == 0 && a.autoanalyzes() == 0) {
+            if (a == null || a.autovacuums() == 0 && a.autoanalyzes() == 0 && a.unreported() == null) {
                 continue;
+            }
+            if (a.autovacuums() == 0 && a.autoanalyzes() == 0) {
+                return "autovacuum " + a.unreported() + " (" + relation + "); a reader's run in the browser has no autovacuum, so "
+                        + "the plan may differ";
             }
             String did = a.autovacuums() > 0 && a.autoanalyzes() > 0 ? "vacuumed and analyzed" : a.autovacuums() > 0 ? "vacuumed" : "analyzed";
             Instant last = a.autovacuums() > 0 ? a.lastAutovacuum() : a.lastAutoanalyze();
             return "autovacuum " + did + " " + relation + " while the page ran (last at " + (last == null ? "an unknown time" : TIME.format(last))
                     + "; the claimed statement ran " + TIME.format(window.started().plusMillis(offsetMillis)) + " to "
-                    + TIME.format(window.ended().plusMillis(offsetMillis)) + "). Its VACUUM sets the visibility map and the "
-                    + "table's page and row counts, its ANALYZE the statistics the planner estimates with; a reader's run in "
-                    + "the browser has no autovacuum, and another build gets it at another moment, so the plan may differ. "
-                    + "Run VACUUM ANALYZE " + relation + " in a visible snippet right after its data is in: autovacuum then "
-                    + "has nothing left to do on it";
+                    + TIME.format(window.ended().plusMillis(offsetMillis)) + "). Its VACUUM sets the visibility map and the table's page and row counts, its ANALYZE the statistics the "
+                    + "planner estimates with; a reader's run in the browser has no autovacuum, and another build gets it at "
+                    + "another moment, so the plan may differ. Run VACUUM ANALYZE " + relation + " in a visible snippet right "
+                    + "after its data is in, and keep the page's run short before the claim";
         }
         return null;
     }

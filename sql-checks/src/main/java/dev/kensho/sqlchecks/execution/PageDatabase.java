@@ -181,7 +181,11 @@ final class PageDatabase implements AutoCloseable {
         Properties reader = new Properties();
         reader.putAll(credentials);
         reader.putAll(server.adminCredentials());
-        reader.setProperty("options", "-c track_counts=off -c search_path=pg_catalog");
+        // Settings the page may have given its database (ALTER DATABASE … SET) are outranked here too: a SERIALIZABLE READ ONLY
+        // DEFERRABLE default would make this read wait for the page's open transaction for ever (red team helper-100).
+        reader.setProperty("options", "-c track_counts=off -c search_path=pg_catalog -c default_transaction_isolation=read\\ committed"
+                + " -c default_transaction_read_only=off -c default_transaction_deferrable=off -c statement_timeout=60s -c lock_timeout=60s");
+        reader.setProperty("socketTimeout", "120");
         Connection session = DriverManager.getConnection(server.urlFor(name), reader);
         SessionSettings.apply(session);
         return session;

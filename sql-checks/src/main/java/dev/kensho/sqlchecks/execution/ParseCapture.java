@@ -436,14 +436,19 @@ final class ParseCapture {
     private static final java.util.regex.Pattern RELID = java.util.regex.Pattern.compile(":relid\\s+(\\d+)");
 
     /**
-     * The OIDs of the relations the reported trees name (the statement's and those of the code it ran), for {@link
-     * AutovacuumActivity}: a table dropped and made again under its name is another table. Empty when a tree was not kept.
+     * The OIDs of the relations the statement's reported trees name (not those of code it ran: a view's tables, a function's
+     * are matched by name), for {@link
+     * AutovacuumActivity}: a table dropped and made again under its name is another table. Null when a tree was not kept
+     * (or none was reported): then which relations it read is not known.
      */
     synchronized java.util.Set<Long> relationOids() {
         java.util.Set<Long> oids = new java.util.TreeSet<>();
+        if (trees.isEmpty()) {
+            return null;
+        }
         for (String tree : trees) {
             if (tree == null) {
-                return java.util.Set.of();
+                return null;
             }
             java.util.regex.Matcher m = RELID.matcher(tree);
             while (m.find()) {

@@ -174,6 +174,12 @@ final class ScriptRunner {
         return this;
     }
 
+    /** A replay of the page that stops right after snippet {@code index}, asking nothing (AutovacuumActivity's). */
+    ScriptRunner stoppingAfter(int index) {
+        this.stopAfter = java.util.Set.of(index);
+        return this;
+    }
+
     /**
      * Makes this the restore's proof ({@link RestoreProof}): it runs every exercise's cases where they stand, as a reader's
      * browser does from a restored scenario state, so that their outcomes are compared with their replays' too.
@@ -1239,6 +1245,11 @@ final class ScriptRunner {
             if (explained != null) {
                 return explained;
             }
+            if (index >= 0 && SqlLexer.firstWord(last.text(), standardConformingStrings()).equals("explain")) {
+                // An EXPLAIN written as rows is a plan claim too: autovacuum may have made it (AutovacuumActivity).
+                planWindows.put(index, new AutovacuumActivity.PlanWindow(startedAt, java.time.Instant.now(), java.util.Set.of(),
+                        parsed == null ? null : parsed.relationOids(), null));
+            }
             RowOrder order = orders.of(parsed, actual.columns().size());
             String difference = RowComparison.compare(expected, actual, order);
             String ties = !order.ordered() ? "" : order.tiesKnown() ? " (rows that tie on every ORDER BY key in any order)"
@@ -1306,7 +1317,7 @@ final class ScriptRunner {
             PlanVerdict.Pending pending = new PlanVerdict.Pending(expected, shape, smallTableAdvice(shape, captured));
             if (index >= 0) {
                 planWindows.put(index, new AutovacuumActivity.PlanWindow(startedAt, java.time.Instant.now(), shape.relations(),
-                        parsed == null ? java.util.Set.of() : parsed.relationOids(), pending));
+                        parsed == null ? null : parsed.relationOids(), pending));
             }
             PlanVerdict verdict = pending.withoutCatalog();
             if (verdict == null) {

@@ -274,7 +274,7 @@ public final class Verifier implements AutoCloseable {
             readsClock = real.readsClock();
             planWindows = real.planWindows();
             // Read once the page's statements have all run, so nothing of the page sees it (AutovacuumActivity).
-            autovacuum = planWindows.isEmpty() ? AutovacuumActivity.NONE : AutovacuumActivity.read(database);
+            autovacuum = planWindows.isEmpty() ? AutovacuumActivity.NONE : AutovacuumActivity.read(database, serverVersion.startsWith("14."));
         } catch (SQLException e) {
             throw new IllegalStateException("could not prepare a database for " + page + ": " + e.getMessage(), e);
         } finally {
@@ -342,28 +342,45 @@ public final class Verifier implements AutoCloseable {
                                            java.util.Map<Integer, AutovacuumActivity.PlanWindow> windows, AutovacuumActivity real) {
         java.util.Map<Integer, String> affected = real.affected(outcomes, windows);
         java.util.Set<Integer> cleared = new java.util.HashSet<>();
+        java.util.Map<Integer, String> notCleared = new java.util.HashMap<>();
+        // The replays together get the page's limit, as the capture runs do (CaptureRun.unasked says why).
+        long replaysEnd = System.nanoTime() + settings.pageTimeout().toNanos();
+        boolean collector = serverVersion.startsWith("14.");
         for (int index : affected.keySet()) {
             AutovacuumActivity.PlanWindow window = windows.get(index);
-            if (window.pending() == null) {
+            Duration left = Duration.ofNanos(replaysEnd - System.nanoTime());
+            if (left.isNegative() || left.isZero()) {
+                notCleared.put(index, "no time of the page's limit was left to ask it again on a replay of the page");
                 continue;
             }
             autovacuumReplays.incrementAndGet();
             ScriptRunner[] asking = new ScriptRunner[1];
             AutovacuumActivity[] seen = new AutovacuumActivity[1];
-            List<Outcome> replay = onFreshDatabase(name, snippets, database -> asking[0] = new ScriptRunner(database.connection(),
-                            database::openSession, guard, settings.pageTimeout(), scenarioSlots, treeCatalog)
-                            .asking(new CaptureRun.Question(index, window.pending(), 0), database.kenshoConnections()),
-                    database -> seen[0] = AutovacuumActivity.read(database));
-            if (replay == null || replay.size() <= index || replay.get(index) == null || !replay.get(index).passed() || seen[0] == null) {
+            List<Outcome> replay = onFreshDatabase(name, snippets, database -> {
+                ScriptRunner runner = new ScriptRunner(database.connection(), database::openSession, guard, left, scenarioSlots, treeCatalog);
+                asking[0] = window.pending() != null
+                        ? runner.asking(new CaptureRun.Question(index, window.pending(), 0), database.kenshoConnections())
+                        : runner.stoppingAfter(index);
+                return asking[0];
+            }, database -> seen[0] = AutovacuumActivity.read(database, collector));
+            if (replay == null || replay.size() <= index || replay.get(index) == null || seen[0] == null) {
+                notCleared.put(index, "a replay of the page up to the claim, which would ask it again, could not run");
                 continue;
             }
             PlanVerdict own = asking[0].ownVerdict();
             AutovacuumActivity.PlanWindow again = asking[0].planWindows().get(index);
-            if ((own == null || own.problem() == null) && again != null && seen[0].reason(again) == null) {
+            if (!replay.get(index).passed() || own != null && own.problem() != null || again == null) {
+                notCleared.put(index, "on a replay of the page up to the claim it did not hold");
+                continue;
+            }
+            String there = seen[0].reason(again, true);
+            if (there == null) {
                 cleared.add(index);
+            } else {
+                notCleared.put(index, "a replay of the page up to the claim, read right after it, could not clear it either: " + there);
             }
         }
-        return AutovacuumActivity.judged(outcomes, affected, cleared);
+        return AutovacuumActivity.judged(outcomes, affected, cleared, notCleared);
     }
 
     private CharacterTypeCheck characterTypeCheck() {

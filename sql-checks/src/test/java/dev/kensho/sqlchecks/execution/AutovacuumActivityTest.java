@@ -61,18 +61,27 @@ class AutovacuumActivityTest extends VerifierFixture {
                 + "the claimed statement ran 02:00:10.000 UTC to 02:00:11.000 UTC). Its VACUUM sets the visibility map and the "
                 + "table's page and row counts, its ANALYZE the statistics the planner estimates with; a reader's run in the "
                 + "browser has no autovacuum, and another build gets it at another moment, so the plan may differ. Run VACUUM "
-                + "ANALYZE public.t in a visible snippet right after its data is in: autovacuum then has nothing left to do on it",
+                + "ANALYZE public.t in a visible snippet right after its data is in, and keep the page's run short before the claim",
                 refusal(new AutovacuumActivity.TableActivity(1, 0, at(5), null), Set.of(2L)));
         // After the claim, as far as the last time says: an earlier one may have come before it, and a running vacuum's
         // work shows before it reports.
-        assertTrue(refusal(new AutovacuumActivity.TableActivity(2, 1, at(20), at(20)), Set.of()).contains("autovacuum vacuumed and "
+        assertTrue(refusal(new AutovacuumActivity.TableActivity(2, 1, at(20), at(20)), Set.of(2L)).contains("autovacuum vacuumed and "
                 + "analyzed public.t"));
         assertTrue(refusal(new AutovacuumActivity.TableActivity(0, 1, null, at(3)), Set.of(2L)).contains("autovacuum analyzed public.t "));
         // The table of the claimed statement is gone (dropped, or dropped and made again: another OID).
         assertEquals("this plan claim cannot be checked: a relation its statement read (OID 7) is gone by the end of the page, so "
                 + "Kensho cannot tell whether autovacuum worked on it while the page ran (a reader's run in the browser has no "
-                + "autovacuum); claim plans on tables the page keeps",
-                refusal(new AutovacuumActivity.TableActivity(0, 0, null, null), Set.of(7L)));
+                + "autovacuum)", refusal(new AutovacuumActivity.TableActivity(0, 0, null, null), Set.of(7L)));
+        // Read through a view or a function (its OID not in the statement's tree): the name may be another table's by now.
+        assertTrue(refusal(new AutovacuumActivity.TableActivity(0, 0, null, null), Set.of(1L)).contains("the plan reads public.t "
+                + "through a view or a function"));
+        // Trees not kept: which relations it read is not known.
+        assertTrue(refusal(new AutovacuumActivity.TableActivity(0, 0, null, null), null).startsWith("this plan claim cannot be "
+                + "checked: Kensho could not read which relations the claimed statement read"));
+        // Autovacuum's work not reported: a run in progress, or one cancelled that left all-visible pages.
+        assertEquals("this plan claim cannot be checked: autovacuum was working on it when Kensho looked (public.t); a reader's run "
+                + "in the browser has no autovacuum, so the plan may differ", refusal(new AutovacuumActivity.TableActivity(0, 0, null,
+                null, "was working on it when Kensho looked"), Set.of(2L)));
     }
 
     @Test
@@ -86,7 +95,7 @@ class AutovacuumActivityTest extends VerifierFixture {
                 T.plusSeconds(11), Set.of("public.gone"), Set.of()))).get(0);
         assertEquals("this plan claim cannot be checked: the plan reads public.gone, which is not a table of the page's database by "
                 + "the end of the page (renamed or dropped), so Kensho cannot tell whether autovacuum worked on it while the page "
-                + "ran (a reader's run in the browser has no autovacuum); claim plans on tables the page keeps",
+                + "ran (a reader's run in the browser has no autovacuum)",
                 renamed.failure().message());
     }
 
@@ -103,6 +112,17 @@ class AutovacuumActivityTest extends VerifierFixture {
                 .add("", "DROP TABLE t; CREATE TABLE t (id int PRIMARY KEY, note text);").run().outcomes().get(1);
         assertNull(outcome.failure(), () -> outcome.failure().message());
         assertEquals(before + 1, verifier.autovacuumReplays(), "asked again");
+        // An EXPLAIN written as rows is a plan claim too: asked again alike.
+        Outcome explained = page().add("", load).add("", "EXPLAIN (COSTS OFF) SELECT id FROM t WHERE id = 5;", """
+                                 QUERY PLAN
+                        ----------------------------
+                         Index Only Scan using t_pkey on t
+                           Index Cond: (id = 5)
+                        (2 rows)
+                        """).add("", "DROP TABLE t; CREATE TABLE t (id int PRIMARY KEY, note text);").run().outcomes().get(1);
+        assertNull(explained.failure(), () -> explained.failure().message());
+        assertEquals(before + 2, verifier.autovacuumReplays(), "asked again");
+        before += 1;
         // Kept, the same claim passes without a replay.
         assertNull(page().add("", load).add("uses-index=t_pkey", CLAIMED_AT).last().failure());
         assertEquals(before + 1, verifier.autovacuumReplays());
