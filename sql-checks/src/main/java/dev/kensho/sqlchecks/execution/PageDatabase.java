@@ -174,8 +174,7 @@ final class PageDatabase implements AutoCloseable {
      * relation is counted from the first catalog read on. search_path is set there too: it outranks a search_path the page
      * (which owns its database) set with ALTER DATABASE, so no name of the page's resolves in this session. Nothing of the
      * page's runs while it reads: row security does not apply to a superuser, and a type's output function is C, which only
-     * a superuser may create. Opened through {@link #kenshoConnections()}, and on the real run's database once its run has
-     * ended, for what autovacuum did meanwhile ({@link AutovacuumActivity}): no statement of the page runs after that.
+     * a superuser may create. Opened through {@link #kenshoConnections()} only.
      */
     Connection openStateReader() throws SQLException {
         Properties reader = new Properties();

@@ -433,34 +433,6 @@ final class ParseCapture {
         return node;
     }
 
-    private static final java.util.regex.Pattern RELID = java.util.regex.Pattern.compile(":relid\\s+(\\d+)");
-
-    /**
-     * The OIDs of the relations the statement's reported trees name (not those of code it ran: a view's tables, a function's
-     * are matched by name), for {@link
-     * AutovacuumActivity}: a table dropped and made again under its name is another table. Null when a tree was not kept
-     * (or none was reported): then which relations it read is not known.
-     */
-    synchronized java.util.Set<Long> relationOids() {
-        java.util.Set<Long> oids = new java.util.TreeSet<>();
-        if (trees.isEmpty()) {
-            return null;
-        }
-        for (String tree : trees) {
-            if (tree == null) {
-                return null;
-            }
-            java.util.regex.Matcher m = RELID.matcher(tree);
-            while (m.find()) {
-                long oid = Long.parseLong(m.group(1));
-                if (oid != 0) {
-                    oids.add(oid);
-                }
-            }
-        }
-        return oids;
-    }
-
     /** The tree at {@code index} in its flat form, or null when there is none. */
     private String flatTree(int index) {
         if (index >= trees.size() || trees.get(index) == null) {

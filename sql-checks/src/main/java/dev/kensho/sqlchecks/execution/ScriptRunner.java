@@ -91,8 +91,6 @@ final class ScriptRunner {
     private final RunTrace trace = new RunTrace();
     /** Plan claims of this run that wait for the catalog (judged on a capture run), by snippet index. */
     private final Map<Integer, PlanVerdict.Pending> pendingPlans = new java.util.LinkedHashMap<>();
-    /** Each plan claim's snippet: when it ran and the tables its plans read ({@link AutovacuumActivity}). */
-    private final Map<Integer, AutovacuumActivity.PlanWindow> planWindows = new java.util.LinkedHashMap<>();
     /** Scenarios (indexes) of this run whose simultaneous releases asked whether the database holds a sequence: how often. */
     private final Map<Integer, Integer> sequenceQuestions = new java.util.LinkedHashMap<>();
     /** The scenarios (indexes) that passed and left the page's session outside a transaction: only their end state may be read. */
@@ -174,12 +172,6 @@ final class ScriptRunner {
         return this;
     }
 
-    /** A replay of the page that stops right after snippet {@code index}, asking nothing (AutovacuumActivity's). */
-    ScriptRunner stoppingAfter(int index) {
-        this.stopAfter = java.util.Set.of(index);
-        return this;
-    }
-
     /**
      * Makes this the restore's proof ({@link RestoreProof}): it runs every exercise's cases where they stand, as a reader's
      * browser does from a restored scenario state, so that their outcomes are compared with their replays' too.
@@ -198,11 +190,6 @@ final class ScriptRunner {
     /** After {@link #run}: the plan claims that wait for the catalog, by snippet index (their outcome passed for now). */
     Map<Integer, PlanVerdict.Pending> pendingPlans() {
         return java.util.Collections.unmodifiableMap(pendingPlans);
-    }
-
-    /** After {@link #run}: each plan claim's snippet, when it ran and the tables its plans read. */
-    Map<Integer, AutovacuumActivity.PlanWindow> planWindows() {
-        return java.util.Collections.unmodifiableMap(planWindows);
     }
 
     /** After {@link #run}: the snippets (indexes) whose exercise cases wait for a replay of their own. */
@@ -938,8 +925,6 @@ final class ScriptRunner {
         private final List<ResultTable> results = new ArrayList<>();
         private final List<Assertion> assertions = new ArrayList<>();
         private final long started = System.nanoTime();
-        /** On the wall clock, which the server's statistics are compared with ({@link AutovacuumActivity}). */
-        private final java.time.Instant startedAt = java.time.Instant.now();
         private String plan;
         private Outcome finished;
         /** Every statement ran as written, without an error the author did not expect: later snippets may go on. */
@@ -1245,11 +1230,6 @@ final class ScriptRunner {
             if (explained != null) {
                 return explained;
             }
-            if (index >= 0 && SqlLexer.firstWord(last.text(), standardConformingStrings()).equals("explain")) {
-                // An EXPLAIN written as rows is a plan claim too: autovacuum may have made it (AutovacuumActivity).
-                planWindows.put(index, new AutovacuumActivity.PlanWindow(startedAt, java.time.Instant.now(), java.util.Set.of(),
-                        parsed == null ? null : parsed.relationOids(), null));
-            }
             RowOrder order = orders.of(parsed, actual.columns().size());
             String difference = RowComparison.compare(expected, actual, order);
             String ties = !order.ordered() ? "" : order.tiesKnown() ? " (rows that tie on every ORDER BY key in any order)"
@@ -1315,10 +1295,6 @@ final class ScriptRunner {
                 return null;
             }
             PlanVerdict.Pending pending = new PlanVerdict.Pending(expected, shape, smallTableAdvice(shape, captured));
-            if (index >= 0) {
-                planWindows.put(index, new AutovacuumActivity.PlanWindow(startedAt, java.time.Instant.now(), shape.relations(),
-                        parsed == null ? null : parsed.relationOids(), pending));
-            }
             PlanVerdict verdict = pending.withoutCatalog();
             if (verdict == null) {
                 // Judged on the capture run (CaptureRun.answered): this run opens no connection of Kensho's for the catalog.

@@ -68,7 +68,6 @@ public final class Verifier implements AutoCloseable {
     /** pg_catalog's relations and functions by OID, for the backstop of the text gates ({@link TreeReads}). */
     private TreeReads.Catalog treeCatalog = TreeReads.Catalog.NONE;
     private final java.util.concurrent.atomic.AtomicInteger secondDraws = new java.util.concurrent.atomic.AtomicInteger();
-    private final java.util.concurrent.atomic.AtomicInteger autovacuumReplays = new java.util.concurrent.atomic.AtomicInteger();
     /** Page databases in use, watched for size (the embedded cluster lives in memory on /dev/shm). */
     private final Set<String> activeDatabases = ConcurrentHashMap.newKeySet();
     private final ScheduledExecutorService diskWatch = Executors
@@ -257,8 +256,6 @@ public final class Verifier implements AutoCloseable {
         RunTrace realTrace;
         java.util.Map<Integer, String> draws;
         boolean readsClock;
-        java.util.Map<Integer, AutovacuumActivity.PlanWindow> planWindows;
-        AutovacuumActivity autovacuum;
         try (PageDatabase database = PageDatabase.create(server, admin, dropper, name, pageTemplate, settings, ScriptRunner.claimsPlans(snippets), true)) {
             setup = Duration.ofNanos(System.nanoTime() - t0);
             // The real run: its database hands out no connection of Kensho's, so nothing but the reader's statements reaches
@@ -272,9 +269,6 @@ public final class Verifier implements AutoCloseable {
             realTrace = real.trace();
             draws = real.draws();
             readsClock = real.readsClock();
-            planWindows = real.planWindows();
-            // Read once the page's statements have all run, so nothing of the page sees it (AutovacuumActivity).
-            autovacuum = planWindows.isEmpty() ? AutovacuumActivity.NONE : AutovacuumActivity.read(database, serverVersion.startsWith("14."));
         } catch (SQLException e) {
             throw new IllegalStateException("could not prepare a database for " + page + ": " + e.getMessage(), e);
         } finally {
@@ -325,62 +319,11 @@ public final class Verifier implements AutoCloseable {
             secondDraws.incrementAndGet();
             outcomes = SecondDraw.judged(real, outcomes, onFreshDatabase(name, snippets, this::runner), draws, readsClock);
         }
-        outcomes = autovacuumJudged(name, snippets, outcomes, planWindows, autovacuum);
         if (browserStates && RestoreProof.applies(outcomes)) {
             outcomes = proveRestores(outcomes);
         }
         // Last: whether a reader's run in the browser treats the page's characters as this server did (CharacterTypeCheck).
         return new PageResult(page, characterTypeCheck().checked(outcomes), setup);
-    }
-
-    /**
-     * The plan claims autovacuum may have made true on the real run (AutovacuumActivity) asked again, each on a replay of
-     * the page up to it on a fresh database, read right after it: a claim that held there, with autovacuum on none of the
-     * tables its plan read, stands (autovacuum's moment is chance, as a draw is: SecondDraw); otherwise it fails.
-     */
-    private List<Outcome> autovacuumJudged(String name, List<Snippet> snippets, List<Outcome> outcomes,
-                                           java.util.Map<Integer, AutovacuumActivity.PlanWindow> windows, AutovacuumActivity real) {
-        java.util.Map<Integer, String> affected = real.affected(outcomes, windows);
-        java.util.Set<Integer> cleared = new java.util.HashSet<>();
-        java.util.Map<Integer, String> notCleared = new java.util.HashMap<>();
-        // The replays together get the page's limit, as the capture runs do (CaptureRun.unasked says why).
-        long replaysEnd = System.nanoTime() + settings.pageTimeout().toNanos();
-        boolean collector = serverVersion.startsWith("14.");
-        for (int index : affected.keySet()) {
-            AutovacuumActivity.PlanWindow window = windows.get(index);
-            Duration left = Duration.ofNanos(replaysEnd - System.nanoTime());
-            if (left.isNegative() || left.isZero()) {
-                notCleared.put(index, "no time of the page's limit was left to ask it again on a replay of the page");
-                continue;
-            }
-            autovacuumReplays.incrementAndGet();
-            ScriptRunner[] asking = new ScriptRunner[1];
-            AutovacuumActivity[] seen = new AutovacuumActivity[1];
-            List<Outcome> replay = onFreshDatabase(name, snippets, database -> {
-                ScriptRunner runner = new ScriptRunner(database.connection(), database::openSession, guard, left, scenarioSlots, treeCatalog);
-                asking[0] = window.pending() != null
-                        ? runner.asking(new CaptureRun.Question(index, window.pending(), 0), database.kenshoConnections())
-                        : runner.stoppingAfter(index);
-                return asking[0];
-            }, database -> seen[0] = AutovacuumActivity.read(database, collector));
-            if (replay == null || replay.size() <= index || replay.get(index) == null || seen[0] == null) {
-                notCleared.put(index, "a replay of the page up to the claim, which would ask it again, could not run");
-                continue;
-            }
-            PlanVerdict own = asking[0].ownVerdict();
-            AutovacuumActivity.PlanWindow again = asking[0].planWindows().get(index);
-            if (!replay.get(index).passed() || own != null && own.problem() != null || again == null) {
-                notCleared.put(index, "on a replay of the page up to the claim it did not hold");
-                continue;
-            }
-            String there = seen[0].reason(again, true);
-            if (there == null) {
-                cleared.add(index);
-            } else {
-                notCleared.put(index, "a replay of the page up to the claim, read right after it, could not clear it either: " + there);
-            }
-        }
-        return AutovacuumActivity.judged(outcomes, affected, cleared, notCleared);
     }
 
     private CharacterTypeCheck characterTypeCheck() {
@@ -395,11 +338,6 @@ public final class Verifier implements AutoCloseable {
     /** How many pages this verifier ran a second time because they drew from chance ({@link SecondDraw}): for tests. */
     int secondDraws() {
         return secondDraws.get();
-    }
-
-    /** How many plan claims this verifier asked again because autovacuum may have made them true: for tests. */
-    int autovacuumReplays() {
-        return autovacuumReplays.get();
     }
 
     private ScriptRunner runner(PageDatabase database) {
@@ -424,19 +362,11 @@ public final class Verifier implements AutoCloseable {
      * current_database(), current_user, pg_database and pg_roles show a replay's snippets what they showed the real run's.
      */
     private List<Outcome> onFreshDatabase(String name, List<Snippet> snippets, java.util.function.Function<PageDatabase, ScriptRunner> runner) {
-        return onFreshDatabase(name, snippets, runner, database -> { });
-    }
-
-    /** The same, {@code afterRun} reading the database once the run has ended, before it is dropped. */
-    private List<Outcome> onFreshDatabase(String name, List<Snippet> snippets, java.util.function.Function<PageDatabase, ScriptRunner> runner,
-                                          java.util.function.Consumer<PageDatabase> afterRun) {
         dropper.awaitDropped(name);
         activeDatabases.add(name);
         // Not the page's evidence: this database hands out connections of Kensho's (a capture run uses them).
         try (PageDatabase database = PageDatabase.create(server, admin, dropper, name, pageTemplate, settings, ScriptRunner.claimsPlans(snippets), false)) {
-            List<Outcome> outcomes = runner.apply(database).run(snippets);
-            afterRun.accept(database);
-            return outcomes;
+            return runner.apply(database).run(snippets);
         } catch (SQLException e) {
             return null;
         } finally {
