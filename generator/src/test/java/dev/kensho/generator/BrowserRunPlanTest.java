@@ -1,7 +1,7 @@
 package dev.kensho.generator;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.kensho.generator.render.BrowserRuns;
+import dev.kensho.generator.render.playground.BrowserRuns;
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Document;
 import org.junit.jupiter.api.Test;

@@ -2328,7 +2328,7 @@ class BrowserTest {
         List<String> statuses = ((List<?>) js("return window.kenshoStatuses")).stream().map(String::valueOf).toList();
         String first = statuses.stream().filter(t -> t.startsWith("PostgreSQL")).findFirst().orElseThrow();
         assertTrue(first.matches("PostgreSQL を読み込んでいます…（\\d+ 秒）"), statuses.toString());
-        Path engine = site.resolve("sample/site/assets/pglite/" + dev.kensho.generator.render.BrowserEngine.version());
+        Path engine = site.resolve("sample/site/assets/pglite/" + dev.kensho.generator.render.playground.BrowserEngine.version());
         long engineBytes = Files.size(engine.resolve("pglite.wasm")) + Files.size(engine.resolve("initdb.wasm")) + Files.size(engine.resolve("pglite.data"));
         String total = String.format(java.util.Locale.ROOT, "%.1f", engineBytes / 1_000_000.0);
         java.util.regex.Pattern bytesSaid = java.util.regex.Pattern.compile("PostgreSQL を読み込んでいます… (\\d+\\.\\d) / " + java.util.regex.Pattern.quote(total) + " MB（\\d+ 秒）");

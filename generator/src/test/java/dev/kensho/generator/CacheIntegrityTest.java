@@ -6,7 +6,7 @@ import dev.kensho.generator.content.ContentLoader;
 import dev.kensho.generator.content.Page;
 import dev.kensho.generator.content.SiteConfig;
 import dev.kensho.generator.markdown.MarkdownDocument;
-import dev.kensho.generator.render.Theme;
+import dev.kensho.generator.render.theme.Theme;
 import dev.kensho.generator.verify.ProviderChoice;
 import dev.kensho.generator.verify.VerificationCache;
 import dev.kensho.sqlchecks.execution.VerifierSettings;

@@ -5,7 +5,7 @@ import dev.kensho.generator.content.ContentLoader;
 import dev.kensho.generator.content.Page;
 import dev.kensho.generator.content.SiteConfig;
 import dev.kensho.generator.markdown.MarkdownDocument;
-import dev.kensho.generator.render.Theme;
+import dev.kensho.generator.render.theme.Theme;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,6 +1,6 @@
 package dev.kensho.generator;
 
-import dev.kensho.generator.render.SearchIndex;
+import dev.kensho.generator.render.search.SearchIndex;
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Document;
 import org.junit.jupiter.api.Test;

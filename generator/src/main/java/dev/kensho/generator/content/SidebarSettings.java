@@ -66,7 +66,7 @@ final class SidebarSettings {
             }
             String link = String.valueOf(map.get("link"));
             String worn = attrs.get("class") == null ? null : java.util.Arrays.stream(attrs.get("class").split("\\s+"))
-                    .filter(dev.kensho.generator.render.HtmlGate::isThemeStyleTarget).findFirst().orElse(null);
+                    .filter(dev.kensho.generator.render.gate.HtmlGate::isThemeStyleTarget).findFirst().orElse(null);
             if (worn != null) {
                 // Red team helper-98: a link of the sidebar dressed as the build's evidence or the page's frame.
                 problem(attrs.get("class"), "sidebar link '" + label + "': the class " + worn + " is the theme's own (its evidence or "

@@ -2,7 +2,7 @@ package dev.kensho.generator.links;
 
 import dev.kensho.generator.Diagnostic;
 import dev.kensho.generator.content.Page;
-import dev.kensho.generator.render.PageOutline;
+import dev.kensho.generator.render.page.PageOutline;
 import dev.kensho.generator.render.SiteLinks;
 import org.jsoup.Jsoup;
 

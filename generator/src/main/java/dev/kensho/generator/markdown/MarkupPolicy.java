@@ -22,7 +22,7 @@ import com.vladsch.flexmark.util.ast.Node;
 import dev.kensho.generator.Diagnostic;
 import dev.kensho.generator.content.Page;
 import dev.kensho.generator.content.UrlSchemes;
-import dev.kensho.generator.render.HtmlGate;
+import dev.kensho.generator.render.gate.HtmlGate;
 
 import java.util.HashSet;
 import java.util.List;

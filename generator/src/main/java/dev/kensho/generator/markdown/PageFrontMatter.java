@@ -3,7 +3,7 @@ package dev.kensho.generator.markdown;
 import dev.kensho.generator.Diagnostic;
 import dev.kensho.generator.content.FrontMatter;
 import dev.kensho.generator.content.Page;
-import dev.kensho.generator.render.HtmlGate;
+import dev.kensho.generator.render.gate.HtmlGate;
 
 import java.util.List;
 import java.util.Locale;

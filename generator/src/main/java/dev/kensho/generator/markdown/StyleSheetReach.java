@@ -1,6 +1,6 @@
 package dev.kensho.generator.markdown;
 
-import dev.kensho.generator.render.HtmlGate;
+import dev.kensho.generator.render.gate.HtmlGate;
 import org.htmlunit.cssparser.dom.AbstractCSSRuleImpl;
 import org.htmlunit.cssparser.dom.CSSCharsetRuleImpl;
 import org.htmlunit.cssparser.dom.CSSFontFaceRuleImpl;

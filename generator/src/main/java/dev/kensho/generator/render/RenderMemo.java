@@ -1,5 +1,8 @@
 package dev.kensho.generator.render;
 
+import dev.kensho.generator.render.playground.BrowserRuns;
+import dev.kensho.generator.render.page.PageOutline;
+import dev.kensho.generator.render.search.SearchIndex;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -88,8 +91,20 @@ public final class RenderMemo {
     }
 
     /** The browser run plans of the last build, by page ({@link BrowserRuns#ofPages(Map, dev.kensho.generator.content.SiteConfig, dev.kensho.generator.verify.VersionCoverage, RenderMemo)}). */
-    final Map<String, BrowserRuns> runPlans = new ConcurrentHashMap<>();
-    volatile int runPlansMade;
+    private final Map<String, BrowserRuns> runPlans = new ConcurrentHashMap<>();
+    private volatile int runPlansMade;
+
+    /** The run plan the last build made for the page at {@code pagePath}, or null. */
+    public BrowserRuns lastRunPlan(String pagePath) {
+        return runPlans.get(pagePath);
+    }
+
+    /** Keeps this build's run plans for the next build, {@code made} of them made anew. */
+    public void keepRunPlans(Map<String, BrowserRuns> plans, int made) {
+        runPlans.clear();
+        runPlans.putAll(plans);
+        runPlansMade = made;
+    }
 
     /** How many pages' browser run plans the last build made (the rest were reused). */
     public int lastRunPlansMade() {
@@ -148,7 +163,7 @@ public final class RenderMemo {
         return lastRendered;
     }
 
-    static String key(String... parts) {
+    public static String key(String... parts) {
         try {
             MessageDigest digest = MessageDigest.getInstance("SHA-256");
             for (String part : parts) {

@@ -1,5 +1,7 @@
 package dev.kensho.generator.render;
 
+import dev.kensho.generator.render.page.PageOutline;
+import dev.kensho.generator.render.search.SearchIndex;
 import java.util.Map;
 
 /**

@@ -1,5 +1,6 @@
 package dev.kensho.generator.render;
 
+import dev.kensho.generator.render.page.PageOutline;
 import java.util.Map;
 import java.util.Set;
 

@@ -1,5 +1,7 @@
 package dev.kensho.generator.render;
 
+import dev.kensho.generator.render.theme.Theme;
+import dev.kensho.generator.render.theme.UiStrings;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.kensho.generator.content.Page;

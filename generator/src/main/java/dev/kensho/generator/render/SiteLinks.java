@@ -26,9 +26,9 @@ import java.util.Set;
 public final class SiteLinks {
 
     /** The attribute that carries a rewritten link's written form until the renderer has read it. */
-    static final String WRITTEN = "data-written-href";
+    public static final String WRITTEN = "data-written-href";
     /** Elements carrying {@link #WRITTEN}; selectors are parsed once, not once per page. */
-    static final Evaluator WRITTEN_LINKS = QueryParser.parse("[" + WRITTEN + "]");
+    public static final Evaluator WRITTEN_LINKS = QueryParser.parse("[" + WRITTEN + "]");
     private static final Evaluator LINKS_AND_IMAGES = QueryParser.parse("a[href], img[src]");
 
     /** Output path of every page → its source below content/ ("a/b/index.html" → "a/b.md"). */
@@ -69,7 +69,7 @@ public final class SiteLinks {
     }
 
     /** Points every internal link and image below {@code root} at what it means; true when any changed. */
-    boolean rewrite(Element root, String fromOutputPath) {
+    public boolean rewrite(Element root, String fromOutputPath) {
         boolean changed = false;
         for (Element link : root.select(LINKS_AND_IMAGES)) {
             String attribute = link.hasAttr("href") ? "href" : "src";
@@ -86,7 +86,7 @@ public final class SiteLinks {
     }
 
     /** The relative URL (from {@code fromOutputPath}) a written link means, or null to leave it as written. */
-    String resolve(String fromOutputPath, String written) {
+    public String resolve(String fromOutputPath, String written) {
         String href = aliases.expand(written);
         if (href.isEmpty() || href.startsWith("#") || href.startsWith("//") || href.matches("^[A-Za-z][A-Za-z0-9+.-]*:.*")) {
             return null;

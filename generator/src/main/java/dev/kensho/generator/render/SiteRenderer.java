@@ -1,5 +1,18 @@
 package dev.kensho.generator.render;
 
+import dev.kensho.generator.render.gate.ContentSecurityPolicy;
+import dev.kensho.generator.render.playground.BrowserEngine;
+import dev.kensho.generator.render.playground.BrowserRuns;
+import dev.kensho.generator.render.page.ComponentAssembler;
+import dev.kensho.generator.render.page.HighlightCache;
+import dev.kensho.generator.render.gate.HtmlGate;
+import dev.kensho.generator.render.page.PageFurniture;
+import dev.kensho.generator.render.page.PageOutline;
+import dev.kensho.generator.render.search.SearchIndex;
+import dev.kensho.generator.render.page.SnippetNodeRenderer;
+import dev.kensho.generator.render.page.SyntaxHighlighter;
+import dev.kensho.generator.render.theme.Theme;
+import dev.kensho.generator.render.theme.UiStrings;
 import com.vladsch.flexmark.ast.FencedCodeBlock;
 import com.vladsch.flexmark.html.HtmlRenderer;
 import dev.kensho.generator.Diagnostic;

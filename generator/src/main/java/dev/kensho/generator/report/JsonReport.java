@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.kensho.generator.Diagnostic;
 import dev.kensho.generator.links.LinkChecker;
 import dev.kensho.generator.verify.VerificationRun;
-import dev.kensho.generator.render.BrowserRuns;
+import dev.kensho.generator.render.playground.BrowserRuns;
 import dev.kensho.sqlchecks.model.Failure;
 import dev.kensho.sqlchecks.model.Outcome;
 import dev.kensho.sqlchecks.model.PageResult;

@@ -3,7 +3,7 @@ package dev.kensho.generator.content;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.kensho.generator.Diagnostic;
 import dev.kensho.generator.markdown.MarkdownDocument;
-import dev.kensho.generator.render.Theme;
+import dev.kensho.generator.render.theme.Theme;
 import dev.kensho.sqlchecks.fuzz.FuzzInput;
 
 import java.io.IOException;

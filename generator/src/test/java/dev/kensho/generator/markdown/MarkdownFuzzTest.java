@@ -5,7 +5,7 @@ import dev.kensho.generator.Diagnostic;
 import dev.kensho.generator.content.ContentFiles;
 import dev.kensho.generator.content.FrontMatter;
 import dev.kensho.generator.content.Page;
-import dev.kensho.generator.render.Theme;
+import dev.kensho.generator.render.theme.Theme;
 import dev.kensho.sqlchecks.fuzz.FuzzInput;
 
 import java.io.IOException;

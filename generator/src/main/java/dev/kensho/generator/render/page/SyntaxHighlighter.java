@@ -1,4 +1,4 @@
-package dev.kensho.generator.render;
+package dev.kensho.generator.render.page;
 
 import org.mozilla.javascript.Context;
 import org.mozilla.javascript.ContextFactory;
@@ -31,7 +31,7 @@ import java.util.function.Consumer;
  * (Rhino counts the instructions it interprets, regular expressions included, and asks {@link Deadlines} every few thousand).
  * Such a block is shown as plain escaped text, in the markup an unknown language gets, and the build says which and why.
  */
-final class SyntaxHighlighter {
+public final class SyntaxHighlighter {
 
     /** Where Prism's files are; the path names its version (a highlight cache entry is keyed by it). */
     static final String PRISM = "META-INF/resources/webjars/prismjs/1.30.0/components/";
@@ -120,7 +120,7 @@ final class SyntaxHighlighter {
      * One page's share of highlighting: the characters and Prism time its blocks took so far, and where to say that a
      * block was shown without highlighting. Used by one page's rendering (one thread at a time).
      */
-    static final class PageBudget {
+    public static final class PageBudget {
         private final String file;
         private final Consumer<String> warnings;
         private final BuildBudget build;
@@ -132,7 +132,7 @@ final class SyntaxHighlighter {
          * @param warnings where the warning for a block shown without highlighting goes
          * @param build    the build's share, which all its pages take from
          */
-        PageBudget(String file, Consumer<String> warnings, BuildBudget build) {
+        public PageBudget(String file, Consumer<String> warnings, BuildBudget build) {
             this.file = file;
             this.warnings = warnings;
             this.build = build;
@@ -150,7 +150,7 @@ final class SyntaxHighlighter {
     }
 
     /** The Prism time a build's pages took so far (render threads take turns at the highlighter). */
-    static final class BuildBudget {
+    public static final class BuildBudget {
         private final java.util.concurrent.atomic.AtomicLong nanos = new java.util.concurrent.atomic.AtomicLong();
     }
 
@@ -211,7 +211,7 @@ final class SyntaxHighlighter {
     /** Prism is compiled once per build; threads take turns (identical blocks are memoised, so turns are short). */
     private static volatile SyntaxHighlighter shared;
 
-    static SyntaxHighlighter get() {
+    public static SyntaxHighlighter get() {
         SyntaxHighlighter highlighter = shared;
         if (highlighter == null) {
             synchronized (SyntaxHighlighter.class) {

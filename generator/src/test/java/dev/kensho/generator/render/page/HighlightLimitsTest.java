@@ -1,4 +1,4 @@
-package dev.kensho.generator.render;
+package dev.kensho.generator.render.page;
 
 import dev.kensho.generator.verify.CacheSecret;
 import dev.kensho.generator.verify.SignedStore;

@@ -1,5 +1,6 @@
-package dev.kensho.generator.render;
+package dev.kensho.generator.render.page;
 
+import dev.kensho.generator.render.theme.UiStrings;
 import dev.kensho.sqlchecks.model.ResultTable;
 import dev.kensho.sqlchecks.script.PsqlFormat;
 import dev.kensho.sqlchecks.model.Scenario;

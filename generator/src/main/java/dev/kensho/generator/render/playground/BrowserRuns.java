@@ -1,9 +1,9 @@
-package dev.kensho.generator.render;
+package dev.kensho.generator.render.playground;
 
+import dev.kensho.generator.render.RenderMemo;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.kensho.generator.content.SiteConfig;
-import dev.kensho.generator.render.playground.TieRules;
 import dev.kensho.generator.verify.VersionCoverage;
 import dev.kensho.sqlchecks.assertion.RowComparison;
 import dev.kensho.sqlchecks.model.Assertion;
@@ -252,7 +252,7 @@ public final class BrowserRuns {
         Map<String, BrowserRuns> runs = new LinkedHashMap<>();
         int made = 0;
         for (Map.Entry<String, PageResult> page : pages.entrySet()) {
-            BrowserRuns kept = memo == null ? null : memo.runPlans.get(page.getKey());
+            BrowserRuns kept = memo == null ? null : memo.lastRunPlan(page.getKey());
             if (kept != null && kept.madeFrom(page.getValue(), site, coverage)) {
                 runs.put(page.getKey(), kept);
             } else {
@@ -261,9 +261,7 @@ public final class BrowserRuns {
             }
         }
         if (memo != null) {
-            memo.runPlans.clear();
-            memo.runPlans.putAll(runs);
-            memo.runPlansMade = made;
+            memo.keepRunPlans(runs, made);
         }
         return runs;
     }

@@ -1,4 +1,4 @@
-package dev.kensho.generator.render;
+package dev.kensho.generator.render.gate;
 
 /**
  * The Content-Security-Policy of every published page: a second fence behind {@link HtmlGate}. Scripts

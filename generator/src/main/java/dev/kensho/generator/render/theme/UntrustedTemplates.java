@@ -1,4 +1,4 @@
-package dev.kensho.generator.render;
+package dev.kensho.generator.render.theme;
 
 import freemarker.core.Environment;
 import freemarker.core.TemplateClassResolver;

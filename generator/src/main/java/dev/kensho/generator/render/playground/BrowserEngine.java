@@ -1,5 +1,6 @@
-package dev.kensho.generator.render;
+package dev.kensho.generator.render.playground;
 
+import dev.kensho.generator.render.theme.BundledFolder;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

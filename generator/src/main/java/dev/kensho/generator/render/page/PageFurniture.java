@@ -1,5 +1,7 @@
-package dev.kensho.generator.render;
+package dev.kensho.generator.render.page;
 
+import dev.kensho.generator.render.gate.HtmlGate;
+import dev.kensho.generator.render.SiteLinks;
 import dev.kensho.generator.content.FrontMatter;
 import dev.kensho.generator.content.Page;
 import dev.kensho.generator.content.SiteConfig;
@@ -24,7 +26,7 @@ import java.util.Map;
  * checked against the markup policy when the page was read), with links pointed through the site's
  * URL model.
  */
-final class PageFurniture {
+public final class PageFurniture {
 
     private static final Evaluator HEADINGS_WITH_IDS = QueryParser.parse("h2[id], h3[id], h4[id], h5[id], h6[id]");
 
@@ -33,14 +35,14 @@ final class PageFurniture {
     private final Map<String, String> lastUpdated;
 
     /** @param lastUpdated date of the last commit that touched each page (path below content/ → yyyy-mm-dd) */
-    PageFurniture(SiteConfig config, SiteLinks links, Map<String, String> lastUpdated) {
+    public PageFurniture(SiteConfig config, SiteLinks links, Map<String, String> lastUpdated) {
         this.config = config;
         this.links = links;
         this.lastUpdated = lastUpdated;
     }
 
     /** Where the page's source can be edited: its own editUrl, else editLink.baseUrl of site.yml and its path; "" for none. */
-    String editUrl(Page page) {
+    public String editUrl(Page page) {
         Object own = page.frontMatter().extra().get("editUrl");
         if (own instanceof String url) {
             return url;
@@ -49,7 +51,7 @@ final class PageFurniture {
     }
 
     /** Starlight's hero of a splash page: title, tagline, a picture from content/ and action links, as the theme shows them. */
-    Map<String, Object> hero(Page page) {
+    public Map<String, Object> hero(Page page) {
         if (!(page.frontMatter().extra().get("hero") instanceof Map<?, ?> hero)) {
             return null;
         }
@@ -77,7 +79,7 @@ final class PageFurniture {
     }
 
     /** Starlight's banner: its HTML (checked when the page was read), with links pointed like the body's. */
-    String banner(Page page) {
+    public String banner(Page page) {
         if (!(page.frontMatter().extra().get("banner") instanceof Map<?, ?> banner)) {
             return "";
         }
@@ -89,7 +91,7 @@ final class PageFurniture {
     }
 
     /** Starlight's head: extra meta, link and title elements (checked when the page was read). */
-    static List<Map<String, Object>> head(Page page) {
+    public static List<Map<String, Object>> head(Page page) {
         List<Map<String, Object>> entries = new ArrayList<>();
         if (page.frontMatter().extra().get("head") instanceof List<?> list) {
             for (Object item : list) {
@@ -106,7 +108,7 @@ final class PageFurniture {
     }
 
     /** The date shown as last updated: from git, or Starlight's {@code lastUpdated} (a date, or false for none). */
-    String lastUpdated(Page page) {
+    public String lastUpdated(Page page) {
         Object updated = page.frontMatter().extra().get("lastUpdated");
         if (page.frontMatter().isOff("lastUpdated")) {
             return "";
@@ -119,7 +121,7 @@ final class PageFurniture {
     }
 
     /** Headings h2–h3, or the levels Starlight's {@code tableOfContents} asks for; none when it is false. */
-    static List<Map<String, Object>> tableOfContents(Document fragment, FrontMatter frontMatter) {
+    public static List<Map<String, Object>> tableOfContents(Document fragment, FrontMatter frontMatter) {
         Object setting = frontMatter.extra().get("tableOfContents");
         if (Boolean.FALSE.equals(setting) || "splash".equals(frontMatter.extra().get("template")) && setting == null) {
             return List.of();

@@ -1,5 +1,7 @@
-package dev.kensho.generator.render;
+package dev.kensho.generator.render.page;
 
+import dev.kensho.generator.render.theme.Theme;
+import dev.kensho.generator.render.theme.UiStrings;
 import dev.kensho.generator.Diagnostic;
 import dev.kensho.generator.markdown.ComponentTag;
 import dev.kensho.generator.markdown.MarkdownDocument;
@@ -20,7 +22,7 @@ import java.util.regex.Pattern;
  * attribute (Astro's named slots, as in {@code <Fragment slot="icon">}) goes to its parent's {@code slots.NAME}
  * instead of its content, when the parent's template reads {@code slots}; otherwise it stays where it is written.
  */
-final class ComponentAssembler {
+public final class ComponentAssembler {
 
     /** A marker alone in its paragraph takes the paragraph with it; one inside a line of text leaves the text's paragraph whole. */
     private static final Pattern MARKER = Pattern.compile(
@@ -46,7 +48,7 @@ final class ComponentAssembler {
      * @param highlights     the highlight cache between builds, or null
      * @param highlighting   the page's share of highlighting (shared with its fences)
      */
-    ComponentAssembler(Theme theme, Function<String, String> inlineMarkdown, HighlightCache highlights,
+    public ComponentAssembler(Theme theme, Function<String, String> inlineMarkdown, HighlightCache highlights,
                        SyntaxHighlighter.PageBudget highlighting) {
         this.theme = theme;
         this.inlineMarkdown = inlineMarkdown;
@@ -65,7 +67,7 @@ final class ComponentAssembler {
         }
     }
 
-    String assemble(String html, MarkdownDocument document, String root, UiStrings ui) throws Theme.ThemeException {
+    public String assemble(String html, MarkdownDocument document, String root, UiStrings ui) throws Theme.ThemeException {
         List<ComponentTag> tags = document.components();
         if (tags.isEmpty()) {
             return html;

@@ -1,5 +1,6 @@
-package dev.kensho.generator.render;
+package dev.kensho.generator.render.page;
 
+import dev.kensho.generator.render.RenderMemo;
 import dev.kensho.generator.verify.CacheSecret;
 import dev.kensho.generator.verify.SignedStore;
 

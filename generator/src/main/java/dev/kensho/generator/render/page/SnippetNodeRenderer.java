@@ -1,5 +1,8 @@
-package dev.kensho.generator.render;
+package dev.kensho.generator.render.page;
 
+import dev.kensho.generator.render.playground.BrowserRuns;
+import dev.kensho.generator.render.theme.Theme;
+import dev.kensho.generator.render.theme.UiStrings;
 import com.vladsch.flexmark.ast.FencedCodeBlock;
 import com.vladsch.flexmark.html.HtmlWriter;
 import com.vladsch.flexmark.html.renderer.NodeRenderer;
@@ -27,7 +30,7 @@ import java.util.Locale;
  * gets its evidence (which server, how long, the rows when the author asked for them) from what the
  * verify stage recorded, never from anything else.
  */
-final class SnippetNodeRenderer implements NodeRenderer {
+public final class SnippetNodeRenderer implements NodeRenderer {
 
     private final Theme theme;
     private final HighlightCache highlights;
@@ -56,7 +59,7 @@ final class SnippetNodeRenderer implements NodeRenderer {
      * @param outcomes     each ```sql fence's outcome
      * @param expectedRows each ```rows fence's snippet outcome (the rows were compared in that run)
      */
-    SnippetNodeRenderer(Theme theme, Map<FencedCodeBlock, Outcome> outcomes, Map<FencedCodeBlock, Outcome> expectedRows,
+    public SnippetNodeRenderer(Theme theme, Map<FencedCodeBlock, Outcome> outcomes, Map<FencedCodeBlock, Outcome> expectedRows,
                         String serverVersion, UiStrings ui,
                         Map<FencedCodeBlock, String[]> textMarks, Map<FencedCodeBlock, BrowserRuns.Entry> runnable, String planUrl) {
         this(theme, outcomes, expectedRows, serverVersion, ui, textMarks, runnable, planUrl, Map.of(), null, null,
@@ -70,7 +73,7 @@ final class SnippetNodeRenderer implements NodeRenderer {
      * @param highlights   the highlight cache between builds, or null
      * @param highlighting the page's share of highlighting, and where a block shown without it is said
      */
-    SnippetNodeRenderer(Theme theme, Map<FencedCodeBlock, Outcome> outcomes, Map<FencedCodeBlock, Outcome> expectedRows,
+    public SnippetNodeRenderer(Theme theme, Map<FencedCodeBlock, Outcome> outcomes, Map<FencedCodeBlock, Outcome> expectedRows,
                         String serverVersion, UiStrings ui,
                         Map<FencedCodeBlock, String[]> textMarks, Map<FencedCodeBlock, BrowserRuns.Entry> runnable, String planUrl,
                         Map<FencedCodeBlock, VersionCoverage.Mark> marks, Map<FencedCodeBlock, VersionCoverage.Evidence> evidenceFrom,
@@ -248,8 +251,8 @@ final class SnippetNodeRenderer implements NodeRenderer {
     }
 
     /** Carries a theme error out of flexmark's rendering callbacks, which cannot throw checked ones. */
-    static final class RenderFailure extends RuntimeException {
-        final Theme.ThemeException cause;
+    public static final class RenderFailure extends RuntimeException {
+        public final Theme.ThemeException cause;
 
         RenderFailure(Theme.ThemeException cause) {
             super(cause);

@@ -1,4 +1,4 @@
-package dev.kensho.generator.render;
+package dev.kensho.generator.render.page;
 
 import dev.kensho.generator.cli.KenshoCommand;
 import dev.kensho.generator.verify.CacheSecret;

@@ -1,4 +1,4 @@
-package dev.kensho.generator.render;
+package dev.kensho.generator.render.page;
 
 import dev.kensho.sqlchecks.model.ResultTable;
 import dev.kensho.sqlchecks.script.PsqlFormat;

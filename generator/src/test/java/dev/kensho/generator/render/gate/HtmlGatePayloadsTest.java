@@ -1,4 +1,4 @@
-package dev.kensho.generator.render;
+package dev.kensho.generator.render.gate;
 
 import org.junit.jupiter.api.Test;
 

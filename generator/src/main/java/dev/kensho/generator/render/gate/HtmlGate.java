@@ -1,4 +1,4 @@
-package dev.kensho.generator.render;
+package dev.kensho.generator.render.gate;
 
 import dev.kensho.generator.content.UrlSchemes;
 import org.jsoup.Jsoup;
@@ -114,7 +114,7 @@ public final class HtmlGate {
     }
 
     /** Removes every comment below {@code root}. */
-    static void dropComments(Node root) {
+    public static void dropComments(Node root) {
         List<Node> comments = new ArrayList<>();
         NodeTraversor.traverse((node, depth) -> {
             if (node instanceof Comment) {

@@ -1,4 +1,4 @@
-package dev.kensho.generator.render;
+package dev.kensho.generator.render.page;
 
 import java.util.ArrayList;
 import java.util.Deque;

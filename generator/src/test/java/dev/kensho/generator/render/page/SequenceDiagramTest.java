@@ -1,5 +1,7 @@
-package dev.kensho.generator.render;
+package dev.kensho.generator.render.page;
 
+import dev.kensho.generator.render.theme.Theme;
+import dev.kensho.generator.render.theme.UiStrings;
 import dev.kensho.sqlchecks.model.Scenario;
 import dev.kensho.sqlchecks.model.ScenarioTranscript.Event;
 import dev.kensho.sqlchecks.model.ScenarioTranscript.Kind;

@@ -1,4 +1,4 @@
-package dev.kensho.generator.render;
+package dev.kensho.generator.render.theme;
 
 import dev.kensho.generator.Diagnostic;
 import dev.kensho.generator.markdown.ComponentCatalog;
@@ -91,7 +91,7 @@ public final class Theme implements ComponentCatalog {
     private final Map<String, Boolean> readsSlots = new ConcurrentHashMap<>();
 
     /** Whether a component's template places named slots ({@code slots.icon}); if not, slotted children stay in place. */
-    boolean readsSlots(String component) {
+    public boolean readsSlots(String component) {
         return readsSlots.computeIfAbsent(component, name -> {
             Path source = source("components/" + name + ".ftlh");
             try {
@@ -614,7 +614,7 @@ public final class Theme implements ComponentCatalog {
     public static final class ThemeException extends Exception {
         private final Diagnostic diagnostic;
 
-        ThemeException(Diagnostic diagnostic) {
+        public ThemeException(Diagnostic diagnostic) {
             super(diagnostic.message());
             this.diagnostic = diagnostic;
         }

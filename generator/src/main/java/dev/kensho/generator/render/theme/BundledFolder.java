@@ -1,4 +1,4 @@
-package dev.kensho.generator.render;
+package dev.kensho.generator.render.theme;
 
 import java.io.IOException;
 import java.net.URI;
@@ -11,7 +11,7 @@ import java.nio.file.Path;
 import java.util.Map;
 
 /** A folder Kensho carries in its jar (read through a zip file system) or, in a development build, under target/classes. */
-final class BundledFolder {
+public final class BundledFolder {
 
     private BundledFolder() {
     }
@@ -22,7 +22,7 @@ final class BundledFolder {
      *
      * @param missing what to say when the resource is not there
      */
-    static Path of(String marker, int levels, String missing) throws IOException {
+    public static Path of(String marker, int levels, String missing) throws IOException {
         URL url = BundledFolder.class.getResource(marker);
         if (url == null) {
             throw new IOException(missing);
