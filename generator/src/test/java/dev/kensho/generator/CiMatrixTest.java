@@ -50,7 +50,7 @@ class CiMatrixTest {
         // On 17 the job whose shard has a.md fails; the other holds.
         assertEquals(List.of("17 failed", "17 held", "18 held", "18 held"), jobs.stream().sorted().toList());
         Path merged = temp.resolve("merged.json");
-        Merge merge = merge("--report", merged.toString(), reports.toString());
+        Merge merge = merge("--content", site.content.toString(), "--report", merged.toString(), reports.toString());
         assertEquals(1, merge.status(), merge::toString);
         assertEquals(site.display("a.md") + ":11:34: error: holds on 18; on 17: missing FROM-clause entry for table \"old\" [42P01]\n", merge.err());
         assertEquals("Kensho: merged 4 report(s): PostgreSQL 17, 18 × 2 shard(s) into " + merged + "\n3 passed, 1 failed\n", merge.out());
@@ -66,7 +66,7 @@ class CiMatrixTest {
 
         // A job that never reported (left out of the matrix, or dead before --report): the merge refuses to pass.
         Files.delete(reports.resolve("kensho-report-17-2/kensho-report.json"));
-        Merge incomplete = merge("--report", merged.toString(), reports.toString());
+        Merge incomplete = merge("--content", site.content.toString(), "--report", merged.toString(), reports.toString());
         assertEquals(1, incomplete.status(), incomplete::toString);
         assertEquals("error: no report for PostgreSQL 17 shard 2/2 (the site names PostgreSQL 17, 18): every version × shard job of "
                 + "the matrix must upload its report; a missing one did not run, or failed before writing it\n", incomplete.err());
@@ -106,7 +106,7 @@ class CiMatrixTest {
         Files.writeString(reports.resolve("r.json"), "{\"kensho\":\"t\",\"postgresVersions\":[18],\"postgresNamed\":[18],"
                 + "\"shard\":\"1/1\",\"snippets\":" + snippets + ",\"problems\":[]}");
         Path merged = temp.resolve("merged.json");
-        Merge merge = merge("--report", merged.toString(), reports.toString());
+        Merge merge = merge("--content", Files.createDirectories(temp.resolve("content")).toString(), "--report", merged.toString(), reports.toString());
         assertEquals(1, merge.status(), merge::toString);
         assertEquals("a:1.md:3:1: error: boom\n", merge.err());
         List<String> order = new ArrayList<>();
@@ -136,10 +136,82 @@ class CiMatrixTest {
         Path reports = Files.createDirectories(temp.resolve("reports"));
         Path report = reports.resolve("r.json");
         Files.writeString(report, "{\"postgresVersions\":[18],\"postgresNamed\":[18],\"shard\":\"1/1\",\"snippets\":[],\"problems\":[1]}");
-        Merge merge = merge("--report", temp.resolve("merged.json").toString(), reports.toString());
+        Merge merge = merge("--content", Files.createDirectories(temp.resolve("content")).toString(),
+                "--report", temp.resolve("merged.json").toString(), reports.toString());
         assertEquals(1, merge.status(), merge::toString);
         assertEquals("error: " + report + ": not a report of kensho check (it names no postgresVersions, postgresNamed or shard, or its snippets and problems are not lists of objects);"
                 + " each job of the matrix writes one with --report\n", merge.err());
+    }
+
+    @Test
+    void whichVersionsMustHaveReportedComesFromSiteYmlNeverFromTheReports() throws Exception {
+        // Red team helper-101: a forged report naming no version (postgresVersions and postgresNamed empty) and a
+        // snippet "passed" on no version merged into "1 passed, 0 failed", exit 0.
+        Path content = Files.createDirectories(temp.resolve("content"));
+        Files.writeString(content.resolve("site.yml"), "postgres:\n  versions: [17, 18]\n");
+        Path reports = Files.createDirectories(temp.resolve("reports"));
+        String forged = "{\"kensho\":\"0.1.0-SNAPSHOT\",\"postgresVersions\":[],\"postgresNamed\":[],\"shard\":\"%d/2\","
+                + "\"snippets\":[{\"file\":\"content/index.md\",\"line\":6,\"column\":1,\"status\":\"passed\",\"versions\":[]}],\"problems\":[]}";
+        Files.writeString(reports.resolve("1.json"), String.format(forged, 1));
+        Files.writeString(reports.resolve("2.json"), String.format(forged, 2));
+        Merge empty = merge("--content", content.toString(), "--report", temp.resolve("m.json").toString(), reports.toString());
+        assertEquals(1, empty.status(), empty::toString);
+        assertEquals("error: " + reports.resolve("1.json") + ": it reports PostgreSQL [] checked, while site.yml names [17, 18];"
+                + " a job of the matrix checks one or more of the site's versions\n", empty.err());
+
+        // A report that names fewer versions than site.yml does: of another site or commit.
+        String one = "{\"postgresVersions\":[18],\"postgresNamed\":[18],\"shard\":\"1/1\",\"snippets\":[],\"problems\":[]}";
+        Files.writeString(reports.resolve("1.json"), one);
+        Files.delete(reports.resolve("2.json"));
+        Merge fewer = merge("--content", content.toString(), "--report", temp.resolve("m.json").toString(), reports.toString());
+        assertEquals("error: " + reports.resolve("1.json") + ": its site names PostgreSQL [18], while site.yml here names [17, 18];"
+                + " the report is of another site or commit\n", fewer.err());
+
+        // A snippet said to have run on a version its job did not check.
+        Files.writeString(content.resolve("site.yml"), "postgres:\n  versions: [18]\n");
+        Files.writeString(reports.resolve("1.json"), "{\"postgresVersions\":[18],\"postgresNamed\":[18],\"shard\":\"1/1\","
+                + "\"snippets\":[{\"file\":\"a.md\",\"line\":6,\"column\":1,\"status\":\"passed\",\"versions\":[17]}],\"problems\":[]}");
+        Merge elsewhere = merge("--content", content.toString(), "--report", temp.resolve("m.json").toString(), reports.toString());
+        assertEquals("error: " + reports.resolve("1.json") + ": a.md:6 ran on PostgreSQL [17], which its job did not check ([18])\n",
+                elsewhere.err());
+
+        // A snippet "passed" on no version is skipped, whatever its report said.
+        Files.writeString(reports.resolve("1.json"), "{\"postgresVersions\":[18],\"postgresNamed\":[18],\"shard\":\"1/1\","
+                + "\"snippets\":[{\"file\":\"a.md\",\"line\":6,\"column\":1,\"status\":\"passed\",\"versions\":[]}],\"problems\":[]}");
+        Merge nowhere = merge("--content", content.toString(), "--report", temp.resolve("m.json").toString(), reports.toString());
+        assertEquals(0, nowhere.status(), nowhere::toString);
+        assertTrue(nowhere.out().endsWith("0 passed, 0 failed, 1 skipped\n"), nowhere::toString);
+
+        // Without the site's content folder there is nothing to tell the required versions by.
+        Merge noContent = merge("--content", temp.resolve("missing").toString(), "--report", temp.resolve("m.json").toString(), reports.toString());
+        assertEquals(2, noContent.status(), noContent::toString);
+        assertEquals("error: content folder " + temp.resolve("missing") + " does not exist: merge-reports reads its site.yml to know which"
+                + " PostgreSQL versions must have reported (--content)\n", noContent.err());
+    }
+
+    @Test
+    void theActionWritesItsReportOutsideTheCheckout() throws Exception {
+        // Red team helper-101: a report committed at target/kensho-report.json stayed in place when the job stopped at a
+        // refused option, and the workflow uploaded it as the job's. Under GitHub Actions the report goes to RUNNER_TEMP,
+        // and an old one there is removed before Kensho starts.
+        Path runnerTemp = Files.createDirectories(temp.resolve("runner-temp"));
+        Path stale = Files.createDirectories(runnerTemp.resolve("kensho")).resolve("kensho-report.json");
+        Files.writeString(stale, "{}");
+        Path output = temp.resolve("github-output");
+        Files.writeString(output, "");
+        ProcessBuilder builder = new ProcessBuilder("bash", Path.of("../bin/kensho-action").toAbsolutePath().toString())
+                .directory(temp.toFile()).redirectErrorStream(true);
+        builder.environment().put("RUNNER_TEMP", runnerTemp.toString());
+        builder.environment().put("GITHUB_OUTPUT", output.toString());
+        builder.environment().put("INPUT_VERSION", "9.9.9");
+        builder.environment().put("KENSHO_HOME", Files.createDirectories(temp.resolve("releases")).toString());
+        builder.environment().put("KENSHO_RELEASES_URL", "http://127.0.0.1:9/none");
+        Process process = builder.start();
+        String log = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(process.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(1, process.exitValue(), log); // no such release: it stops before running Kensho
+        assertTrue(Files.notExists(stale), log);
+        assertEquals("report=" + runnerTemp.resolve("kensho/kensho-report.json") + "\n", Files.readString(output));
     }
 
     private String action(String... environment) throws Exception {

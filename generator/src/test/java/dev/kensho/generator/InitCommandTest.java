@@ -66,11 +66,12 @@ class InitCommandTest {
                     "          content: content",
                     "          postgres-version: ${{ matrix.postgres }}",
                     "          shard: ${{ matrix.shard }}/2",
+                    "      # The action writes its report outside the checkout (runner.temp): no file of a pull request can stand in for it.",
                     "      - if: always()",
                     "        uses: actions/upload-artifact@v4",
                     "        with:",
                     "          name: kensho-report-${{ matrix.postgres }}-${{ matrix.shard }}",
-                    "          path: target/kensho-report.json",
+                    "          path: ${{ runner.temp }}/kensho/kensho-report.json",
                     "",
                     "  report:",
                     "    if: always() && github.event_name == 'pull_request'",
@@ -81,12 +82,13 @@ class InitCommandTest {
                     "      - uses: actions/download-artifact@v4",
                     "        with:",
                     "          pattern: kensho-report-*",
-                    "          path: target/kensho-reports",
+                    "          path: ${{ runner.temp }}/kensho-reports",
                     "      - uses: " + action,
                     "        with:",
                     "          command: merge-reports",
-                    "          reports: target/kensho-reports"),
-                    workflow.subList(workflow.indexOf("  check:"), workflow.indexOf("          reports: target/kensho-reports") + 1));
+                    "          content: content",
+                    "          reports: ${{ runner.temp }}/kensho-reports"),
+                    workflow.subList(workflow.indexOf("  check:"), workflow.indexOf("          reports: ${{ runner.temp }}/kensho-reports") + 1));
             assertEquals(List.of("postgres:", "  versions: [18]"), Files.readAllLines(site.resolve("content/site.yml")).stream()
                     .filter(l -> l.startsWith("postgres:") || l.startsWith("  versions:")).toList());
         }

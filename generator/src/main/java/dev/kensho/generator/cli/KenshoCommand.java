@@ -408,6 +408,10 @@ public final class KenshoCommand implements Runnable {
         @Option(names = "--report", defaultValue = "target/kensho-report.json", description = "The merged report (default: ${DEFAULT-VALUE}).")
         Path out;
 
+        @Option(names = "--content", defaultValue = "content",
+                description = "The content folder whose site.yml names the PostgreSQL versions every report must cover (default: ${DEFAULT-VALUE}).")
+        Path content;
+
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
 
@@ -417,8 +421,12 @@ public final class KenshoCommand implements Runnable {
             PrintWriter err = spec.commandLine().getErr();
             ReportMerge.Merged merged;
             try {
-                dev.kensho.generator.output.LinkFreePaths.refuseLinks("--report", this.out, Path.of("").toAbsolutePath().resolve("content"));
-                merged = ReportMerge.merge(ReportMerge.find(reports));
+                dev.kensho.generator.output.LinkFreePaths.refuseLinks("--report", this.out, content.toAbsolutePath());
+                List<Integer> required = siteVersions(err);
+                if (required == null) {
+                    return 2;
+                }
+                merged = ReportMerge.merge(ReportMerge.find(reports), required);
                 ReportMerge.write(this.out, merged);
             } catch (ReportMerge.Refused e) {
                 err.println(ConsoleGate.line("error: " + e.getMessage()));
@@ -438,6 +446,23 @@ public final class KenshoCommand implements Runnable {
             out.println(merged.passed() + " passed, " + merged.failed() + " failed"
                     + (merged.skipped() > 0 ? ", " + merged.skipped() + " skipped" : ""));
             return merged.failures().isEmpty() ? 0 : 1;
+        }
+
+        /** The versions site.yml names (what a build would check), or null once its problems are printed. */
+        private List<Integer> siteVersions(PrintWriter err) throws IOException {
+            if (!java.nio.file.Files.isDirectory(content)) {
+                throw new IllegalArgumentException("content folder " + content + " does not exist: merge-reports reads its site.yml"
+                        + " to know which PostgreSQL versions must have reported (--content)");
+            }
+            dev.kensho.generator.content.ContentFiles files = new dev.kensho.generator.content.ContentFiles(content.toAbsolutePath().normalize());
+            List<dev.kensho.generator.Diagnostic> diagnostics = new java.util.ArrayList<>();
+            dev.kensho.generator.content.SiteConfig site = dev.kensho.generator.content.SiteConfig.load(files,
+                    content.resolve(dev.kensho.generator.content.SiteConfig.FILE_NAME).toString(), diagnostics);
+            if (!diagnostics.isEmpty()) {
+                diagnostics.forEach(d -> d.lines().forEach(line -> err.println(ConsoleGate.line(line))));
+                return null;
+            }
+            return site.postgresVersions();
         }
     }
 

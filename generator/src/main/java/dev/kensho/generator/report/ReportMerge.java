@@ -75,8 +75,14 @@ public final class ReportMerge {
         return files;
     }
 
-    public static Merged merge(List<Path> files) throws Refused {
+    /**
+     * @param required the PostgreSQL versions the site's own site.yml names: every one must have reported every shard,
+     *                 and no report may speak for another list (a report is a file like any other, and the reports' own
+     *                 word on what the site names would let a forged one name none)
+     */
+    public static Merged merge(List<Path> files, List<Integer> required) throws Refused {
         ObjectMapper json = new ObjectMapper();
+        List<Integer> requiredSorted = required.stream().sorted().distinct().toList();
         List<Integer> named = null;
         Integer shards = null;
         String namedFrom = null;
@@ -112,6 +118,14 @@ public final class ReportMerge {
                 throw new Refused(file + ": not a report of kensho check (it names no postgresVersions, postgresNamed or shard, or its snippets and problems are not lists of objects);"
                         + " each job of the matrix writes one with --report");
             }
+            if (checked.isEmpty() || !requiredSorted.containsAll(checked)) {
+                throw new Refused(file + ": it reports PostgreSQL " + checked + " checked, while site.yml names "
+                        + requiredSorted + "; a job of the matrix checks one or more of the site's versions");
+            }
+            if (!names.stream().sorted().distinct().toList().equals(requiredSorted)) {
+                throw new Refused(file + ": its site names PostgreSQL " + names + ", while site.yml here names " + requiredSorted
+                        + "; the report is of another site or commit");
+            }
             if (named == null) {
                 named = names;
                 namedFrom = file.toString();
@@ -137,6 +151,11 @@ public final class ReportMerge {
             }
             Set<String> snippetErrors = new java.util.HashSet<>();
             for (JsonNode snippet : report.get("snippets")) {
+                List<Integer> ranOn = versions(snippet.get("versions"));
+                if (ranOn != null && !checked.containsAll(ranOn)) {
+                    throw new Refused(file + ": " + snippet.path("file").asText() + ":" + snippet.path("line").asInt()
+                            + " ran on PostgreSQL " + ranOn + ", which its job did not check (" + checked + ")");
+                }
                 Where where = new Where(snippet.path("file").asText(), snippet.path("line").asInt(), snippet.path("column").asInt());
                 snippets.computeIfAbsent(where, w -> new ArrayList<>()).add(new Entry(snippet, versions(snippet.get("versions"))));
                 if (snippet.has("errorLine")) {
@@ -157,7 +176,7 @@ public final class ReportMerge {
             }
         }
         List<String> missing = new ArrayList<>();
-        for (int version : named) {
+        for (int version : requiredSorted) {
             for (int index = 1; index <= shards; index++) {
                 if (!seen.containsKey(key(version, index, shards))) {
                     missing.add("PostgreSQL " + version + " shard " + index + "/" + shards);
@@ -166,7 +185,7 @@ public final class ReportMerge {
         }
         if (!missing.isEmpty()) {
             throw new Refused("no report for " + String.join(", ", missing) + " (the site names PostgreSQL "
-                    + String.join(", ", named.stream().map(String::valueOf).toList()) + "): every version × shard job of the matrix"
+                    + String.join(", ", requiredSorted.stream().map(String::valueOf).toList()) + "): every version × shard job of the matrix"
                     + " must upload its report; a missing one did not run, or failed before writing it");
         }
         List<Map<String, Object>> merged = new ArrayList<>();
@@ -245,7 +264,9 @@ public final class ReportMerge {
         Entry newestHeld = null;
         entries.sort(Comparator.comparingInt(e -> e.versions() == null || e.versions().isEmpty() ? 0 : e.versions().get(0)));
         for (Entry entry : entries) {
-            if (entry.versions() == null) {
+            // An entry that ran on no version (its versions= left the job's version out) says nothing of the snippet,
+            // whatever status it carries.
+            if (entry.versions() == null || entry.versions().isEmpty()) {
                 continue;
             }
             ran.addAll(entry.versions());
@@ -282,6 +303,9 @@ public final class ReportMerge {
             entry.put("status", "skipped");
         } else if (newestHeld != null) {
             entry.put("status", "passed");
+        } else {
+            entry.put("status", "skipped"); // it ran on no version in any job
+            entry.remove("message");
         }
         return entry;
     }
