@@ -10,6 +10,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 
+import java.util.List;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -76,6 +78,62 @@ class IgnoredSqlTest {
             assertNull(shown.selectFirst(".evidence"));
         }
         assertEquals(1, html.select(".verified .evidence").size());
+    }
+
+    /**
+     * Red team helper-101: a ```diff lang="sql" fence and a {@code <Code lang="sql">} were highlighted as SQL, never run,
+     * with no label, under a footer saying every claim held.
+     */
+    @Test
+    void sqlShownThroughADiffOrTheCodeComponentIsLabelledNotVerified() throws Exception {
+        TestSite site = new TestSite(temp).page("site.yml", "title: T\nlang: en\n").page("index.mdx", TestSite.source("Shown", """
+
+                ```diff lang="sql"
+                 SELECT 1/0 AS forged;
+                ```
+
+                <Code code="SELECT 1/0 AS i;" lang="SQL" />
+
+                <Code code="echo hi" lang="sh" />
+
+                ```sql
+                SELECT 1;
+                ```
+                """));
+        site.theme = null;
+        TestSite.Run run = site.build();
+        assertEquals(0, run.status(), run::toString);
+        assertEquals("[\"" + site.display("index.mdx") + ":5\"]",
+                new ObjectMapper().readTree(site.report.toFile()).get("unverifiedSqlFences").toString());
+        Document html = Jsoup.parse(site.out.resolve("index.html").toFile());
+        assertEquals(List.of("sql", "SQL"), html.select("figure.not-verified").eachAttr("data-language"), html::toString);
+        for (Element shown : html.select("figure.not-verified")) {
+            assertEquals("Not verified: shown as written; the build did not run it", shown.selectFirst(".not-verified-label").text());
+            assertNull(shown.selectFirst(".evidence"));
+        }
+        assertEquals(4, html.select("figure.code-block").size());
+        assertEquals(1, html.select(".verified .evidence").size());
+    }
+
+    /** Red team helper-101: lang="text evidence run-verdict" put the theme's evidence classes on a page's code. */
+    @Test
+    void aLanguageThatIsNotANameIsRefusedAtItsLine() throws Exception {
+        TestSite site = new TestSite(temp).page("index.mdx", TestSite.source("Lang", """
+
+                <Code code="✓ Verified on PostgreSQL 18.6" lang="text exercise-label evidence run-verdict" />
+                """));
+        site.theme = null;
+        TestSite.Run run = site.check();
+        assertEquals(1, run.status(), run::toString);
+        assertTrue(run.err().contains(site.display("index.mdx") + ":5:1: error: <Code lang=\"text exercise-label evidence run-verdict\">:"
+                + " lang is a language name (letters, digits and _ + # . -, at most 32), such as lang=\"sql\""), run::toString);
+
+        TestSite diff = new TestSite(temp.resolve("diff")).page("index.md", TestSite.source("Diff", "\n```diff lang=\"text evidence\"\n+ x\n```\n"));
+        diff.theme = null;
+        TestSite.Run refused = diff.check();
+        assertEquals(1, refused.status(), refused::toString);
+        assertTrue(refused.err().contains(diff.display("index.md") + ":5:1: error: lang=\"text evidence\" is not a language name (letters,"
+                + " digits and _ + # . -, at most 32); write the one language the diff's lines are highlighted as, such as lang=\"sql\""), refused::toString);
     }
 
     @Test

@@ -26,6 +26,27 @@ public record CodeDisplay(String text, String language, String title, Map<Intege
     private static final Pattern RANGE = Pattern.compile("(\\d+)(?:-(\\d+))?");
     /** Languages whose code Kensho runs: a leading comment there is part of the SQL, not a title. */
     private static final Set<String> RUN = Set.of("sql", "scenario");
+    /**
+     * A language name as a fence's first word can hold one: a page's {@code diff lang="…"} or {@code <Code lang="…">} goes
+     * into the block's class and data-language, where a space would add classes of the theme's own (its evidence's).
+     */
+    private static final Pattern LANGUAGE = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_+#.-]{0,31}");
+
+    /** Whether {@code name} can be a code block's language (see {@link #LANGUAGE}). */
+    public static boolean isLanguageName(String name) {
+        return LANGUAGE.matcher(name).matches();
+    }
+
+    /**
+     * Whether code shown as {@code language} reads as SQL to a reader: ```sql and its other names (```postgresql,
+     * ```psql, …), whether a fence, a {@code diff lang="sql"} or a {@code <Code lang="sql">} shows it. Such code that the
+     * build did not run is labelled as not verified, wherever it is shown: highlighted as SQL without a mark, it would
+     * look like checked code (red team helper-98, helper-101).
+     */
+    public static boolean readsAsSql(String language) {
+        String name = language.toLowerCase(Locale.ROOT);
+        return name.equals("sql") || MarkdownDocument.UNVERIFIED_SQL_LANGUAGES.contains(name);
+    }
 
     public CodeDisplay {
         lineClasses = Map.copyOf(lineClasses);

@@ -379,6 +379,12 @@ public final class ComponentSyntax {
                 throw new SyntaxProblem("<" + tag.name() + "> needs the attribute " + attribute + "=\"…\"", column);
             }
         }
+        Object lang = tag.attributes().get("lang");
+        if (lang != null && !(lang instanceof String name && CodeDisplay.isLanguageName(name))) {
+            // A theme writes it into the code block's class: a space would add classes of the theme's own.
+            throw new SyntaxProblem("<" + tag.name() + " lang=\"" + lang + "\">: lang is a language name (letters, digits and"
+                    + " _ + # . -, at most 32), such as lang=\"sql\"", column);
+        }
         for (Map.Entry<String, List<String>> allowed : catalog.allowedValues(tag.name()).entrySet()) {
             Object value = tag.attributes().get(allowed.getKey());
             // Any value not in the list, whatever its type: a theme writes these into class names.

@@ -394,7 +394,13 @@ public final class MarkdownDocument {
                 }
             }
             boolean scenario = info.language().equals(SCENARIO_LANGUAGE);
-            if (UNVERIFIED_SQL_LANGUAGES.contains(info.language())) {
+            String shownAs = info.language().equals("diff") && info.meta().containsKey("lang") ? info.meta().get("lang") : null;
+            if (shownAs != null && !CodeDisplay.isLanguageName(shownAs)) {
+                diagnostics.add(fenceDiagnostic(page, body, fence, "lang=\"" + shownAs + "\" is not a language name (letters, digits"
+                        + " and _ + # . -, at most 32); write the one language the diff's lines are highlighted as, such as lang=\"sql\""));
+                continue;
+            }
+            if (UNVERIFIED_SQL_LANGUAGES.contains(info.language()) || shownAs != null && CodeDisplay.readsAsSql(shownAs)) {
                 scan.unverified.add(fence.getStartLineNumber() + 1);
             }
             if (!info.language().equals("sql") && !scenario) {

@@ -3,6 +3,7 @@ package dev.kensho.generator.render.page;
 import dev.kensho.generator.render.theme.Theme;
 import dev.kensho.generator.render.theme.UiStrings;
 import dev.kensho.generator.Diagnostic;
+import dev.kensho.generator.markdown.CodeDisplay;
 import dev.kensho.generator.markdown.ComponentTag;
 import dev.kensho.generator.markdown.MarkdownDocument;
 import freemarker.template.TemplateMethodModelEx;
@@ -133,6 +134,9 @@ public final class ComponentAssembler {
         model.put("id", "k" + tag.id());
         model.put("root", root);
         model.put("ui", ui.strings());
+        // Code shown as SQL that no fence ran (<Code code="…" lang="sql">) is labelled as not verified, as a fence is.
+        model.put("readsAsSql", (TemplateMethodModelEx) arguments -> arguments.size() == 1
+                && CodeDisplay.readsAsSql(String.valueOf(arguments.get(0))));
         // Components that show code (Starlight's <Code code=… lang=…>) colour it as fences are: highlight(code, lang).
         model.put("highlight", (TemplateMethodModelEx) arguments -> SyntaxHighlighter.highlight(
                 String.valueOf(arguments.get(0)), arguments.size() > 1 ? String.valueOf(arguments.get(1)) : "text", highlights, highlighting, 0));

@@ -128,11 +128,8 @@ public final class SnippetNodeRenderer implements NodeRenderer {
         model.put("lineNumbers", "true".equals(info.meta().get("showLineNumbers")));
         model.put("wrap", "true".equals(info.meta().get("wrap")));
         model.put("verified", outcome != null && outcome.passed());
-        // Shown as SQL, never with a mark: the build did not run it.
-        // Also SQL in another fence language (```postgresql, ```psql, …): highlighted as SQL, it would look like checked code
-        // without a mark's absence saying so (red team helper-98).
-        model.put("notVerified", outcome == null && (info.language().equals("sql") && info.meta().containsKey(dev.kensho.generator.markdown.MarkdownDocument.IGNORE)
-                || dev.kensho.generator.markdown.MarkdownDocument.UNVERIFIED_SQL_LANGUAGES.contains(info.language())));
+        // Shown as SQL (```sql ignore, ```postgresql, diff lang="sql", …) and not run by the build: labelled so.
+        model.put("notVerified", outcome == null && CodeDisplay.readsAsSql(language));
         Outcome compared = expectedRows.get(node);
         // Labelled as matching only when this build compared the table and the comparison held.
         model.put("expectedRowsVerified", compared != null && compared.passed()
