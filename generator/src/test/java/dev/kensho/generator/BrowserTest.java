@@ -912,6 +912,35 @@ class BrowserTest {
     private static final List<String> SCHEMES = List.of("light", "dark");
     private static final int[] WIDTHS = {1280, 360};
 
+    /**
+     * Newcomer trial helper-102: a site titled "Newcomer B's SQL Lessons" with a logo pushed search and the scheme menu off a
+     * 360 px screen (the page scrolled sideways by 90 px), and a block's copy button covered its first line of code.
+     */
+    @Test
+    void onAPhoneALongSiteTitleGivesWayAndNoCopyButtonCoversCode() {
+        try {
+            for (String theme : SCHEMES) {
+                open("idempotency/keyset/", 360, theme);
+                js("const t = document.querySelector('.site-title'); t.lastChild.textContent = \"Newcomer B's SQL Lessons and Notes\";"
+                        + " const img = document.createElement('img'); img.className = 'site-logo'; img.style.width = '28px';"
+                        + " img.src = 'data:image/gif;base64,R0lGODlhAQABAAAAACw='; t.prepend(img);");
+                sleep(100);
+                assertEquals(0, number("return document.documentElement.scrollWidth - document.documentElement.clientWidth"), theme + ": no sideways scroll");
+                assertTrue(number("return document.querySelector('.theme-select').getBoundingClientRect().right") <= 360, theme + ": scheme menu on screen");
+                assertTrue(number("return document.getElementById('search-input').getBoundingClientRect().width") >= 70, theme + ": search box usable");
+                assertEquals("ellipsis", js("return getComputedStyle(document.querySelector('.site-title')).textOverflow"));
+                Object covered = js("return [...document.querySelectorAll('.copy + pre')].filter(pre => pre.offsetParent)"
+                        + ".filter(pre => { const b = pre.previousElementSibling.getBoundingClientRect();"
+                        + " const line = pre.querySelector('.line') || pre; const r = line.getBoundingClientRect();"
+                        + " return r.top < b.bottom - 0.5; }).map(pre => pre.textContent.slice(0, 30))");
+                assertEquals(List.of(), covered, theme + ": code under a copy button");
+                assertTrue(number("return document.querySelectorAll('.copy + pre').length") > 5, "blocks without a title bar were measured");
+            }
+        } finally {
+            resetViewport();
+        }
+    }
+
     @Test
     void theHeaderWithSearchStaysOnScreenAndOnPhonesABarNamesTheSectionBeingRead() {
         try {

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -185,6 +186,29 @@ class StarlightCompatTest {
         assertTrue(java.nio.file.Files.readString(site.out.resolve("404.html")).contains("Our own 404 text."), "the site's own 404 page");
         String index = java.nio.file.Files.readString(site.out.resolve("assets/search/index.js"));
         assertTrue(index.contains("\"pages\":2"), "a and b are indexed; c (pagefind: false) and 404 are not: " + index);
+    }
+
+    /**
+     * Red team helper-101: draft: "yes" published the page, sidebar.hidden: "true" left it in the sidebar, a mapping as a
+     * label showed as "{a=b}", a list as the description as "[one, two]", and slug was read and ignored, all in silence.
+     */
+    @Test
+    void frontMatterValuesOfTheWrongTypeFailAtTheirLine() throws Exception {
+        Map<String, String> cases = new java.util.LinkedHashMap<>();
+        cases.put("---\ntitle: P\ndraft: \"yes\"\n---\n", ":3:1: error: front matter: draft must be true or false, not 'yes'");
+        cases.put("---\ntitle: P\npagefind: 0\n---\n", ":3:1: error: front matter: pagefind must be true or false, not '0'");
+        cases.put("---\ntitle: P\nslug: guides/intro\n---\n", ":3:1: error: front matter: slug is not supported: a page's address follows its file's"
+                + " path (content/guides/intro.md is guides/intro/); move or rename the file instead");
+        cases.put("---\ntitle: P\nsidebar:\n  hidden: \"true\"\n---\n", ":4:1: error: front matter: sidebar.hidden must be true or false, not 'true'");
+        cases.put("---\ntitle: P\nsidebar: {label: {a: b}}\n---\n", ":3:1: error: front matter: sidebar.label must be text, not '{a=b}'");
+        cases.put("---\ntitle: P\nsidebar:\n  badge: {text: [x]}\n---\n", ":4:1: error: front matter: sidebar.badge must be text, or a mapping"
+                + " with text: \"…\", not '{text=[x]}'");
+        cases.put("---\ntitle: P\ndescription: [one, two]\n---\n", ":3:1: error: front matter: description must be text, not '[one, two]'");
+        int n = 0;
+        for (Map.Entry<String, String> c : cases.entrySet()) {
+            TestSite site = new TestSite(temp.resolve("case" + n++)).page("a.md", c.getKey() + "\nText.\n");
+            assertFailsAt(site, "a.md", c.getValue());
+        }
     }
 
     @Test

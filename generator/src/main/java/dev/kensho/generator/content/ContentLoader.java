@@ -272,6 +272,11 @@ public final class ContentLoader {
             return null;
         }
         Object description = fields.remove("description");
+        if (description != null && !(description instanceof String)) {
+            int line = lineOf(lines, "description:");
+            diagnostics.add(Diagnostic.at(file, line, 1, "front matter: description must be text, not '" + description + "'", lines[line - 1]));
+            return null;
+        }
         Integer order = null;
         String label = null;
         String badge = null;
@@ -286,11 +291,24 @@ public final class ContentLoader {
                 return null;
             }
             order = orderValue == null ? null : ((Number) orderValue).intValue();
-            label = sidebarMap.get("label") == null ? null : String.valueOf(sidebarMap.get("label"));
+            // Each value of the type Starlight's schema gives it: a string "true" is not hidden, a mapping is not a label,
+            // and read any other way it would be dropped or shown as Java prints it ({a=b}) without a word.
+            Object labelValue = sidebarMap.get("label");
+            Object hiddenValue = sidebarMap.get("hidden");
             Object badgeValue = sidebarMap.get("badge");
-            badge = badgeValue instanceof Map<?, ?> badgeMap ? String.valueOf(badgeMap.get("text"))
-                    : badgeValue == null ? null : String.valueOf(badgeValue);
-            hidden = Boolean.TRUE.equals(sidebarMap.get("hidden"));
+            boolean badgeText = badgeValue == null || badgeValue instanceof String
+                    || badgeValue instanceof Map<?, ?> badgeMap && badgeMap.get("text") instanceof String;
+            String wrong = labelValue != null && !(labelValue instanceof String) ? "label:|sidebar.label must be text, not '" + labelValue + "'"
+                    : hiddenValue != null && !(hiddenValue instanceof Boolean) ? "hidden:|sidebar.hidden must be true or false, not '" + hiddenValue + "'"
+                    : !badgeText ? "badge:|sidebar.badge must be text, or a mapping with text: \"…\", not '" + badgeValue + "'" : null;
+            if (wrong != null) {
+                int line = lineOf(lines, wrong.substring(0, wrong.indexOf('|')));
+                diagnostics.add(Diagnostic.at(file, line, 1, "front matter: " + wrong.substring(wrong.indexOf('|') + 1), lines[line - 1]));
+                return null;
+            }
+            label = (String) labelValue;
+            badge = badgeValue instanceof Map<?, ?> badgeMap ? (String) badgeMap.get("text") : (String) badgeValue;
+            hidden = Boolean.TRUE.equals(hiddenValue);
             sidebarMap.keySet().forEach(key -> sidebarKeys.add(String.valueOf(key)));
         } else if (sidebar != null) {
             int line = lineOf(lines, "sidebar:");

@@ -59,6 +59,17 @@ public final class PageFrontMatter {
                 }
             }
         }
+        // Switches read as true only when they are the boolean true: draft: "yes" published the page without a word.
+        for (String key : List.of("draft", "pagefind")) {
+            if (extra.get(key) != null && !(extra.get(key) instanceof Boolean)) {
+                report(page, key, key + " must be true or false, not '" + extra.get(key) + "'", diagnostics);
+            }
+        }
+        if (extra.containsKey("slug")) {
+            // Read and ignored, the page would be published at another address than its author gave.
+            report(page, "slug", "slug is not supported: a page's address follows its file's path (content/guides/intro.md is "
+                    + "guides/intro/); move or rename the file instead", diagnostics);
+        }
         Object template = extra.get("template");
         if (template != null && !template.equals("doc") && !template.equals("splash")) {
             report(page, "template", "template must be 'doc' or 'splash', not '" + template + "'", diagnostics);
