@@ -107,6 +107,19 @@ class CiOutputTest {
         }
     }
 
+    /** Red team helper-101: annotations carried raw U+2028, U+0085 and U+202E from a file name the console showed escaped. */
+    @Test
+    void anAnnotationEscapesWhatTheConsoleEscapes() throws Exception {
+        TestSite site = new TestSite(temp).page("a\u2028b\u0085c\u202ed.md", TestSite.source("A", "\nText.\n"));
+        TestSite.Run run = check(site, Map.of("GITHUB_ACTIONS", "true"));
+        assertEquals(1, run.status(), run::toString);
+        List<String> annotations = runnerLines(run.out()).stream().filter(line -> line.startsWith("::error ")).toList();
+        assertEquals(1, annotations.size(), run::toString);
+        String annotation = annotations.get(0);
+        assertTrue(annotation.contains("a\\u2028b\\u0085c\\u202ed.md,line=1,col=1,title=Kensho::not read: its name holds U+2028"), annotation);
+        assertFalse(annotation.chars().anyMatch(c -> c == 0x2028 || c == 0x85 || c == 0x202e), annotation);
+    }
+
     @Test
     void outsideGitHubActionsNoCommandIsPrintedButTextIsStillOneLine() throws Exception {
         TestSite site = new TestSite(temp).page("raise.md", TestSite.source("Raise", """

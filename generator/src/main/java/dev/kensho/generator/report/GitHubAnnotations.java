@@ -41,9 +41,19 @@ public final class GitHubAnnotations {
         return (normal.startsWith(base) ? base.relativize(normal) : normal).toString().replace('\\', '/');
     }
 
-    /** Escapes of a command's message, as GitHub's toolkit writes them. */
-    private static String data(String text) {
-        return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A");
+    /**
+     * Escapes of a command's message, as GitHub's toolkit writes them (line breaks as %0A, which the annotation shows as
+     * breaks), and inside each line what the console gate escapes too ({@link Diagnostic#printable}): other line
+     * separators (U+2028, U+0085), control characters and bidirectional controls, which would reorder the annotation's
+     * text (red team helper-101). One rule for every line Kensho prints, annotation or not.
+     */
+    static String data(String text) {
+        String[] lines = text.replace("%", "%25").replace("\r\n", "\n").split("\n", -1);
+        StringBuilder out = new StringBuilder(text.length());
+        for (int i = 0; i < lines.length; i++) {
+            out.append(i == 0 ? "" : "%0A").append(Diagnostic.printable(lines[i]));
+        }
+        return out.toString();
     }
 
     /** Escapes of a property value (file, title), as GitHub's toolkit writes them. */
