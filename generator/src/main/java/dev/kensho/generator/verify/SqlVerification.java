@@ -207,8 +207,11 @@ public final class SqlVerification {
         }
         // A skipped snippet was either not run (it builds on a failed one) or ran and is not marked (CharacterTypeCheck: the
         // page holds a character a reader's run could treat otherwise); its reason says which.
-        long unmarked = page.outcomes().stream().filter(o -> o.status() == Outcome.Status.SKIPPED && notMarked(o)).count();
-        long skipped = page.outcomes().stream().filter(o -> o.status() == Outcome.Status.SKIPPED).count() - unmarked;
+        // Only those between this failure and the page's next one: a failure that did not stop the run (rows that differ)
+        // stopped nothing, and the snippets a later error stopped are that error's (newcomer trial helper-102).
+        List<Outcome> after = following(page.outcomes(), outcome);
+        long unmarked = after.stream().filter(o -> o.status() == Outcome.Status.SKIPPED && notMarked(o)).count();
+        long skipped = after.stream().filter(o -> o.status() == Outcome.Status.SKIPPED).count() - unmarked;
         if (skipped > 0) {
             notes.add("note: " + skipped + " later snippet(s) on this page were not run; they build on this one");
         }
@@ -217,6 +220,22 @@ public final class SqlVerification {
         }
         return new Diagnostic(failure.location().file(), failure.location().line(), failure.location().column(),
                 failure.message(), failure.sqlState(), failure.sourceLine(), notes);
+    }
+
+    /** The outcomes after {@code failed} up to the page's next failed one. */
+    private static List<Outcome> following(List<Outcome> outcomes, Outcome failed) {
+        int at = -1;
+        for (int i = 0; i < outcomes.size(); i++) {
+            if (outcomes.get(i) == failed) {
+                at = i;
+                break;
+            }
+        }
+        List<Outcome> after = new ArrayList<>();
+        for (int i = at + 1; at >= 0 && i < outcomes.size() && outcomes.get(i).status() != Outcome.Status.FAILED; i++) {
+            after.add(outcomes.get(i));
+        }
+        return after;
     }
 
     /** Whether a skipped snippet ran and is only not marked, rather than not run. */

@@ -41,4 +41,20 @@ class SkippedNotesTest {
         assertEquals(List.of("note: 1 later snippet(s) on this page were not run; they build on this one"),
                 SqlVerification.diagnostic(page, failed).notes());
     }
+
+    /**
+     * Newcomer trial helper-102: rows that differ at 37 stop nothing (53 ran and failed on its own), yet both errors said
+     * "1 later snippet(s) on this page were not run". Each failure counts only the snippets between it and the next one.
+     */
+    @Test
+    void onlyTheFailureThatStoppedASnippetSaysItWasNotRun() {
+        Outcome rows = outcome(37, Outcome.Status.FAILED, "rows differ (in order, because the query has ORDER BY)");
+        Outcome error = outcome(53, Outcome.Status.FAILED, "relation \"acounts\" does not exist");
+        PageResult page = new PageResult("content/p.md", List.of(outcome(20, Outcome.Status.PASSED, null), rows,
+                outcome(45, Outcome.Status.PASSED, null), error,
+                outcome(60, Outcome.Status.SKIPPED, "not run: the snippet at content/p.md:53:21 failed and this one builds on it")), Duration.ZERO);
+        assertEquals(List.of(), SqlVerification.diagnostic(page, rows).notes());
+        assertEquals(List.of("note: 1 later snippet(s) on this page were not run; they build on this one"),
+                SqlVerification.diagnostic(page, error).notes());
+    }
 }
