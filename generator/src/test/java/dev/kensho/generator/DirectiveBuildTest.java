@@ -27,8 +27,16 @@ class DirectiveBuildTest {
         TestSite site = new TestSite(temp).page("a.md", TestSite.source("A", "\n```sql expect=23505\nSELECT 1;\n```\n"));
         TestSite.Run run = site.check();
         assertEquals(1, run.status(), run::toString);
-        assertTrue(run.err().startsWith(site.display("a.md") + ":5:1: error: unknown directive 'expect'; known: "), run::toString);
+        // At the directive, with the nearest known name (newcomer trial helper-102: column 1 and no suggestion).
+        assertTrue(run.err().startsWith(site.display("a.md") + ":5:8: error: unknown directive 'expect'; known: "),
+                run::toString);
+        assertTrue(run.err().contains(" 5 | ```sql expect=23505\n   |        ^"), run::toString);
         assertTrue(run.out().startsWith("Kensho: no SQL on any page"), "a page with unreadable directives must not run: " + run);
+
+        TestSite underscore = new TestSite(temp.resolve("u")).page("a.md", TestSite.source("A", "\n```sql title=\"x\" expect_error=23505\nSELECT 1;\n```\n"));
+        TestSite.Run typo = underscore.check();
+        assertTrue(typo.err().startsWith(underscore.display("a.md") + ":5:18: error: unknown directive 'expect_error' (did you mean 'expect-error'?); known: "),
+                typo::toString);
     }
 
     @Test

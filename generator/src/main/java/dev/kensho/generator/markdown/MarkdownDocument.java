@@ -454,7 +454,7 @@ public final class MarkdownDocument {
             try {
                 directives = scenario ? Directives.NONE : Directives.parse(claimMeta);
             } catch (InvalidDirectiveException e) {
-                diagnostics.add(fenceDiagnostic(page, body, fence, e.getMessage()));
+                diagnostics.add(directiveDiagnostic(page, body, fence, e));
             }
             FencedCodeBlock rowsNode = null;
             ExpectedRows expectedRows = null;
@@ -475,6 +475,26 @@ public final class MarkdownDocument {
             }
             scan.fences.add(new SqlFence(fence, info, snippet.with(directives, expectedRows), rowsNode, versions));
         }
+    }
+
+    /** At the directive on the fence's line when the problem names one, with the nearest known name for an unknown one. */
+    private static Diagnostic directiveDiagnostic(Page page, String body, FencedCodeBlock fence, InvalidDirectiveException e) {
+        Diagnostic at = fenceDiagnostic(page, body, fence, e.getMessage());
+        String directive = e.directive();
+        if (directive == null || at.sourceLine() == null) {
+            return at;
+        }
+        String message = e.getMessage();
+        String quoted = "'" + directive + "'";
+        if (!Directives.NAMES.contains(directive) && message.contains(quoted)) {
+            message = message.replaceFirst(java.util.regex.Pattern.quote(quoted),
+                    java.util.regex.Matcher.quoteReplacement(quoted + dev.kensho.generator.Suggestion.didYouMean(directive, Directives.NAMES)));
+        }
+        // The directive's first place after the fence's language word (a bare word, or a key before '=').
+        java.util.regex.Matcher word = java.util.regex.Pattern.compile("(?<=\\s)" + java.util.regex.Pattern.quote(directive) + "(?=[=\\s]|$)")
+                .matcher(at.sourceLine());
+        int column = word.find() ? word.start() + 1 : at.column();
+        return Diagnostic.at(at.file(), at.line(), column, message, at.sourceLine());
     }
 
     private static Diagnostic fenceDiagnostic(Page page, String body, FencedCodeBlock fence, String message) {

@@ -36,6 +36,10 @@ public record Directives(boolean setup, boolean hidden, String expectError, Patt
     /** Meta keys that belong to presentation (Expressive Code) rather than to verification. */
     private static final Set<String> PRESENTATION = Set.of("title", "frame", "wrap", "mark", "ins", "del", "collapse",
             "showLineNumbers", "startLineNumber", "lang");
+    /** The directives a fence may carry, by name (what an unknown one is matched against for a suggestion). */
+    public static final List<String> NAMES = List.of("setup", "hidden", "result", "explain", "no-sort", "expect-error", "error-matches",
+            "case", "uses-index", "scan-in", "no-seq-scan", "index-cond-contains", "max-buffers", "max-rows-removed", "title",
+            "frame", "wrap", "mark", "ins", "del", "collapse", "showLineNumbers", "startLineNumber", "lang");
     private static final Pattern PARAMETER = Pattern.compile("\\$(\\d+):([A-Za-z_][A-Za-z0-9_ \\[\\]]*)");
     private static final Pattern SQLSTATE = Pattern.compile("[0-9A-Z]{5}");
 
@@ -126,7 +130,7 @@ public record Directives(boolean setup, boolean hidden, String expectError, Patt
                     if (!PRESENTATION.contains(key) && !key.startsWith("{")) {
                         throw new InvalidDirectiveException("unknown directive '" + key + "'; known: setup, hidden, result, explain, case=NAME, "
                                 + "expect-error=SQLSTATE, error-matches=REGEX, $N:TYPE=VALUE, uses-index=NAME, scan-in=NODES, "
-                                + "no-sort, no-seq-scan=TABLE, index-cond-contains=TEXT, max-buffers=N, max-rows-removed=N, title=TEXT");
+                                + "no-sort, no-seq-scan=TABLE, index-cond-contains=TEXT, max-buffers=N, max-rows-removed=N, title=TEXT", key);
                     }
                 }
             }
