@@ -269,7 +269,7 @@ class BuildTest {
         TestSite site = new TestSite(temp).page("plain.md", TestSite.source("Plain", "no SQL here\n"));
         TestSite.Run run = site.build();
         assertEquals(0, run.status(), run::toString);
-        assertTrue(run.out().startsWith("Kensho: no SQL on any page; no PostgreSQL server started"), run::toString);
+        assertTrue(run.out().startsWith("Kensho: no SQL on any page checked here; no PostgreSQL server started"), run::toString);
     }
 
     @Test

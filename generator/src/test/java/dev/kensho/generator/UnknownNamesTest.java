@@ -60,6 +60,29 @@ class UnknownNamesTest {
         assertTrue(run.err().contains(site.display("a.mdx") + ":7:1: error: <Aside type=\"tips\">: type is one of note, tip, caution, danger (did you mean 'tip'?)\n"), run::toString);
     }
 
+    /** Newcomer trial helper-102: {@code <Aside typ="tip">} rendered a note Aside, the misspelt attribute dropped in silence. */
+    @Test
+    void anAttributeNoTemplateReadsFailsAtItsColumnWithTheNearestOne() throws Exception {
+        TestSite site = new TestSite(temp).page("a.mdx", TestSite.source("A", """
+
+                <Aside typ="tip">Hi</Aside>
+
+                <Tabs>
+                  <TabItem label="One" slot="x">A</TabItem>
+                </Tabs>
+
+                <Badge text="New" colour="red" />
+                """));
+        site.theme = null;
+        TestSite.Run run = site.check();
+        assertEquals(1, run.status(), run::toString);
+        assertTrue(run.err().contains(site.display("a.mdx") + ":5:8: error: <Aside> takes no attribute typ (did you mean 'type'?);"
+                + " it reads icon, title, type (anything else would be dropped in silence)\n"), run::toString);
+        assertTrue(run.err().contains(site.display("a.mdx") + ":11:19: error: <Badge> takes no attribute colour; it reads text, variant"
+                + " (anything else would be dropped in silence)\n"), run::toString);
+        assertEquals(2, run.err().lines().filter(l -> l.contains(": error: ")).count(), "TabItem's label (read by Tabs) and slot are taken: " + run);
+    }
+
     /**
      * Red team helper-98: Badge and LinkButton write their variant into a class name, and took any value, so that
      * {@code variant="a verified evidence"} dressed contributor text in the theme's evidence classes.

@@ -106,7 +106,7 @@ public final class KenshoCommand implements Runnable {
         Path out;
 
         @Option(names = "--postgres", defaultValue = "auto", paramLabel = "auto|embedded|container|JDBC_URL",
-                description = "Where snippets run: auto (container when a Docker engine answers, else embedded), "
+                description = "Where snippets run: auto (container when a Docker engine answers and already holds the image, else embedded), "
                         + "embedded PostgreSQL 18.6 binaries, a Testcontainers container, or an existing server (default: ${DEFAULT-VALUE}).")
         String postgres;
 
@@ -468,7 +468,7 @@ public final class KenshoCommand implements Runnable {
 
     @Command(name = "init", mixinStandardHelpOptions = true,
             description = "Start a site in DIR (default: the current folder): content/index.md with a verified query and a scenario, "
-                    + "content/site.yml, a GitHub workflow using Kensho's action, and .gitignore. Writes nothing over an existing file.")
+                    + "content/site.yml, content/logo.svg and content/custom.css (the branding to change), a GitHub workflow using Kensho's action, and .gitignore. Writes nothing over an existing file.")
     static final class Init implements Callable<Integer> {
         @CommandLine.Parameters(arity = "0..1", paramLabel = "DIR", defaultValue = ".")
         Path folder;

@@ -17,6 +17,20 @@ public interface ComponentCatalog {
         return java.util.Map.of();
     }
 
+    /**
+     * The attributes the component takes (what its template, and a parent's template through {@code child.attrs}, reads),
+     * or empty when that cannot be told (a template that reads its attributes other than by name): an attribute nothing
+     * reads would be dropped in silence ({@code <Aside typ="tip">}).
+     */
+    default Optional<java.util.Set<String>> attributesTaken(String component) {
+        return Optional.empty();
+    }
+
+    /** Attributes any component may carry for another's sake: {@code slot}, and what a parent reads of its children. */
+    default java.util.Set<String> attributesReadElsewhere() {
+        return java.util.Set.of("slot");
+    }
+
     /** Front-matter keys the theme's templates read ({@code page.meta.reviewed}), beyond Starlight's own. */
     default java.util.Set<String> frontMatterKeys() {
         return java.util.Set.of();

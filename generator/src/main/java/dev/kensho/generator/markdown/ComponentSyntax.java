@@ -379,6 +379,20 @@ public final class ComponentSyntax {
                 throw new SyntaxProblem("<" + tag.name() + "> needs the attribute " + attribute + "=\"…\"", column);
             }
         }
+        var taken = catalog.attributesTaken(tag.name());
+        if (taken.isPresent()) {
+            for (String attribute : tag.attributes().keySet()) {
+                if (!taken.get().contains(attribute) && !catalog.attributesReadElsewhere().contains(attribute)) {
+                    java.util.regex.Matcher written = java.util.regex.Pattern.compile("\\s" + java.util.regex.Pattern.quote(attribute) + "(?=[\\s=/>]|$)")
+                            .matcher(line);
+                    int at = written.find(column) ? written.start() + 1 : column;
+                    List<String> known = taken.get().stream().sorted().toList();
+                    throw new SyntaxProblem("<" + tag.name() + "> takes no attribute " + attribute
+                            + dev.kensho.generator.Suggestion.didYouMean(attribute, known) + "; it reads "
+                            + (known.isEmpty() ? "none" : String.join(", ", known)) + " (anything else would be dropped in silence)", at);
+                }
+            }
+        }
         Object lang = tag.attributes().get("lang");
         if (lang != null && !(lang instanceof String name && CodeDisplay.isLanguageName(name))) {
             // A theme writes it into the code block's class: a space would add classes of the theme's own.

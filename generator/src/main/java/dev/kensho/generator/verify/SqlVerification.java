@@ -63,7 +63,7 @@ public final class SqlVerification {
                                       Consumer<String> log) throws PostgresUnavailableException {
         List<MarkdownDocument> withSql = documents.stream().filter(d -> d.verifiable() && !snippetsOf.apply(d).isEmpty()).toList();
         if (withSql.isEmpty()) {
-            log.accept("Kensho: no SQL on any page; no PostgreSQL server started");
+            log.accept("Kensho: no SQL on any page checked here" + (documents.isEmpty() ? " (none of the pages is in this share)" : "") + "; no PostgreSQL server started");
             return VerificationRun.none();
         }
         Map<String, PageResult> results = new LinkedHashMap<>();

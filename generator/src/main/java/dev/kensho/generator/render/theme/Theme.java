@@ -20,6 +20,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
@@ -100,6 +101,58 @@ public final class Theme implements ComponentCatalog {
                 return false;
             }
         });
+    }
+
+    /** An attribute a template reads by name: {@code attrs.type}, {@code child.attrs.label}. */
+    private static final Pattern ATTRIBUTE_READ = Pattern.compile("(?<![\\w.])attrs\\.([A-Za-z_][A-Za-z0-9_]*)");
+    private static final Pattern CHILD_ATTRIBUTE_READ = Pattern.compile("[\\w)\\]]\\.attrs\\.([A-Za-z_][A-Za-z0-9_]*)");
+    /** Any other use of a component's attributes ({@code attrs["x"]}, {@code <#list attrs as k, v>}): then all may be read. */
+    private static final Pattern ATTRIBUTES_OTHERWISE = Pattern.compile("(?<![\\w.])attrs(?![.\\w])");
+    private final Map<String, Optional<Set<String>>> attributesTaken = new ConcurrentHashMap<>();
+    private volatile Set<String> childAttributes;
+
+    @Override
+    public Optional<Set<String>> attributesTaken(String component) {
+        return attributesTaken.computeIfAbsent(component, name -> {
+            Path path = source("components/" + name + ".ftlh");
+            if (path == null) {
+                return Optional.empty();
+            }
+            try {
+                String text = Files.readString(path);
+                if (ATTRIBUTES_OTHERWISE.matcher(text).find()) {
+                    return Optional.empty();
+                }
+                Set<String> taken = new java.util.TreeSet<>();
+                ATTRIBUTE_READ.matcher(text).results().forEach(m -> taken.add(m.group(1)));
+                taken.addAll(requiredAttributes(name).orElse(List.of()));
+                taken.addAll(allowedValues(name).keySet());
+                return Optional.of(Set.copyOf(taken));
+            } catch (IOException | java.io.UncheckedIOException e) {
+                return Optional.empty();
+            }
+        });
+    }
+
+    /** {@code slot}, and what any component's template reads of its children's attributes ({@code child.attrs.label} in Tabs). */
+    @Override
+    public Set<String> attributesReadElsewhere() {
+        Set<String> read = childAttributes;
+        if (read == null) {
+            Set<String> all = new java.util.TreeSet<>(Set.of("slot"));
+            for (String component : names()) {
+                Path path = source("components/" + component + ".ftlh");
+                try {
+                    if (path != null) {
+                        CHILD_ATTRIBUTE_READ.matcher(Files.readString(path)).results().forEach(m -> all.add(m.group(1)));
+                    }
+                } catch (IOException | java.io.UncheckedIOException e) {
+                    // unreadable templates are reported where they are rendered
+                }
+            }
+            read = childAttributes = Set.copyOf(all);
+        }
+        return read;
     }
 
     @Override
