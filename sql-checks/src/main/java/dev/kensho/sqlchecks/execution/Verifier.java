@@ -68,6 +68,7 @@ public final class Verifier implements AutoCloseable {
     /** pg_catalog's relations and functions by OID, for the backstop of the text gates ({@link TreeReads}). */
     private TreeReads.Catalog treeCatalog = TreeReads.Catalog.NONE;
     private final java.util.concurrent.atomic.AtomicInteger secondDraws = new java.util.concurrent.atomic.AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicInteger autovacuumReruns = new java.util.concurrent.atomic.AtomicInteger();
     /** Page databases in use, watched for size (the embedded cluster lives in memory on /dev/shm). */
     private final Set<String> activeDatabases = ConcurrentHashMap.newKeySet();
     private final ScheduledExecutorService diskWatch = Executors
@@ -246,6 +247,40 @@ public final class Verifier implements AutoCloseable {
     public PageResult verifyPage(String page, List<Snippet> snippets, boolean browserStates) {
         String name = namePrefix + "_" + pageCounter.incrementAndGet();
         long t0 = System.nanoTime();
+        Run run = verifyPageAs(page, name, snippets, browserStates, false);
+        List<Outcome> outcomes = run.outcomes();
+        if (run.autovacuum() != null) {
+            // Autovacuum worked on the page's tables while it ran: the page once more, with autovacuum off for them, as a
+            // reader's browser runs it (AutovacuumActivity).
+            autovacuumReruns.incrementAndGet();
+            Run without = verifyPageAs(page, name, snippets, false, true);
+            outcomes = AutovacuumActivity.judged(outcomes, without.outcomes(), run.autovacuum(),
+                    without.outcomes() == null ? "(" + without.autovacuum() + ")" : without.autovacuum());
+        }
+        // Last: whether a reader's run in the browser treats the page's characters as this server did (CharacterTypeCheck).
+        return new PageResult(page, characterTypeCheck().checked(outcomes), run.setup() == null ? Duration.ofNanos(System.nanoTime() - t0) : run.setup());
+    }
+
+    /**
+     * A page's runs and what they decided, before the character check.
+     *
+     * @param autovacuum what autovacuum did to the page's tables during the real run ({@link AutovacuumActivity#read}), or
+     *                   null; with no outcomes, why the run could not be made
+     */
+    private record Run(List<Outcome> outcomes, Duration setup, String autovacuum) {
+    }
+
+    /**
+     * The real run and every replay it needs, on databases named {@code name}.
+     *
+     * @param autovacuumOff a run with autovacuum off for the page's tables ({@link AutovacuumActivity#turnOff}), made after a
+     *                      real run that autovacuum reached: its databases replace the real run's, under the same name
+     */
+    private Run verifyPageAs(String page, String name, List<Snippet> snippets, boolean browserStates, boolean autovacuumOff) {
+        long t0 = System.nanoTime();
+        if (autovacuumOff) {
+            dropper.awaitDropped(name);
+        }
         activeDatabases.add(name);
         Duration setup;
         List<Outcome> outcomes;
@@ -256,7 +291,11 @@ public final class Verifier implements AutoCloseable {
         RunTrace realTrace;
         java.util.Map<Integer, String> draws;
         boolean readsClock;
+        String autovacuum = null;
         try (PageDatabase database = PageDatabase.create(server, admin, dropper, name, pageTemplate, settings, ScriptRunner.claimsPlans(snippets), true)) {
+            if (autovacuumOff) {
+                AutovacuumActivity.turnOff(database);
+            }
             setup = Duration.ofNanos(System.nanoTime() - t0);
             // The real run: its database hands out no connection of Kensho's, so nothing but the reader's statements reaches
             // it (KenshoConnections); what Kensho needs to ask its catalog is asked on the capture run below.
@@ -269,7 +308,14 @@ public final class Verifier implements AutoCloseable {
             realTrace = real.trace();
             draws = real.draws();
             readsClock = real.readsClock();
+            if (AutovacuumActivity.couldShow(snippets) && outcomes.stream().anyMatch(o -> o != null && o.passed())) {
+                // Read once the page's statements have all run, so that nothing of the page sees it.
+                autovacuum = AutovacuumActivity.read(database, serverVersion.startsWith("14."));
+            }
         } catch (SQLException e) {
+            if (autovacuumOff) {
+                return new Run(null, null, "a database with autovacuum off could not be made: " + e.getMessage());
+            }
             throw new IllegalStateException("could not prepare a database for " + page + ": " + e.getMessage(), e);
         } finally {
             activeDatabases.remove(name);
@@ -277,7 +323,7 @@ public final class Verifier implements AutoCloseable {
         Set<Integer> wanted = browserStates ? CaptureRun.wanted(outcomes, endedOutsideTransaction) : Set.of();
         List<Outcome> real = outcomes;
         if (!wanted.isEmpty()) {
-            outcomes = CaptureRun.recorded(real, wanted, onFreshDatabase(name, snippets,
+            outcomes = CaptureRun.recorded(real, wanted, onFreshDatabase(name, snippets, autovacuumOff,
                     database -> runner(database).readingStates(wanted, database.kenshoConnections())));
         }
         List<CaptureRun.Question> questions = CaptureRun.questions(real, pendingPlans, sequenceQuestions, caseAnswers);
@@ -298,7 +344,7 @@ public final class Verifier implements AutoCloseable {
                     continue;
                 }
                 ScriptRunner[] asking = new ScriptRunner[1];
-                List<Outcome> replay = onFreshDatabase(name, snippets, database -> asking[0] = new ScriptRunner(database.connection(),
+                List<Outcome> replay = onFreshDatabase(name, snippets, autovacuumOff, database -> asking[0] = new ScriptRunner(database.connection(),
                         database::openSession, guard, left, scenarioSlots, treeCatalog).asking(question, database.kenshoConnections()));
                 boolean reached = replay != null && (question.cases() ? replay.get(question.snippet()) != null
                         : asking[0].verdict() != null || asking[0].foundSequence());
@@ -317,13 +363,12 @@ public final class Verifier implements AutoCloseable {
         if (!draws.isEmpty() && real.stream().anyMatch(Outcome::passed)) {
             // The page drew from chance: a second draw, to its end, on a database of its own (SecondDraw says why).
             secondDraws.incrementAndGet();
-            outcomes = SecondDraw.judged(real, outcomes, onFreshDatabase(name, snippets, this::runner), draws, readsClock);
+            outcomes = SecondDraw.judged(real, outcomes, onFreshDatabase(name, snippets, autovacuumOff, this::runner), draws, readsClock);
         }
         if (browserStates && RestoreProof.applies(outcomes)) {
             outcomes = proveRestores(outcomes);
         }
-        // Last: whether a reader's run in the browser treats the page's characters as this server did (CharacterTypeCheck).
-        return new PageResult(page, characterTypeCheck().checked(outcomes), setup);
+        return new Run(outcomes, setup, autovacuum);
     }
 
     private CharacterTypeCheck characterTypeCheck() {
@@ -340,6 +385,16 @@ public final class Verifier implements AutoCloseable {
         return secondDraws.get();
     }
 
+    /** For tests: the page's outcomes on a run with autovacuum off for its tables, as a rerun makes it. */
+    List<Outcome> autovacuumOffRun(List<Snippet> snippets) {
+        return verifyPageAs("page.md", namePrefix + "_" + pageCounter.incrementAndGet(), snippets, false, true).outcomes();
+    }
+
+    /** How many pages this verifier ran again with autovacuum off because it had worked on their tables: for tests. */
+    int autovacuumReruns() {
+        return autovacuumReruns.get();
+    }
+
     private ScriptRunner runner(PageDatabase database) {
         return new ScriptRunner(database.connection(), database::openSession, guard, settings.pageTimeout(), scenarioSlots, treeCatalog);
     }
@@ -351,7 +406,7 @@ public final class Verifier implements AutoCloseable {
     private List<Outcome> proveRestores(List<Outcome> outcomes) {
         // Null when it could not run: unproven, nothing after a scenario runs in the browser.
         String name = namePrefix + "_" + pageCounter.incrementAndGet();
-        return RestoreProof.judged(outcomes, onFreshDatabase(name, RestoreProof.restoredPage(outcomes),
+        return RestoreProof.judged(outcomes, onFreshDatabase(name, RestoreProof.restoredPage(outcomes), false,
                 database -> runner(database).runningEveryCase()));
     }
 
@@ -361,11 +416,15 @@ public final class Verifier implements AutoCloseable {
      * real run's {@code name} (its database's and its role's): the real run's database is dropped first, so that
      * current_database(), current_user, pg_database and pg_roles show a replay's snippets what they showed the real run's.
      */
-    private List<Outcome> onFreshDatabase(String name, List<Snippet> snippets, java.util.function.Function<PageDatabase, ScriptRunner> runner) {
+    private List<Outcome> onFreshDatabase(String name, List<Snippet> snippets, boolean autovacuumOff,
+                                          java.util.function.Function<PageDatabase, ScriptRunner> runner) {
         dropper.awaitDropped(name);
         activeDatabases.add(name);
         // Not the page's evidence: this database hands out connections of Kensho's (a capture run uses them).
         try (PageDatabase database = PageDatabase.create(server, admin, dropper, name, pageTemplate, settings, ScriptRunner.claimsPlans(snippets), false)) {
+            if (autovacuumOff) {
+                AutovacuumActivity.turnOff(database);
+            }
             return runner.apply(database).run(snippets);
         } catch (SQLException e) {
             return null;

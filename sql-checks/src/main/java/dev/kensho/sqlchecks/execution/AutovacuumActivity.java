@@ -1,0 +1,171 @@
+package dev.kensho.sqlchecks.execution;
+
+import dev.kensho.sqlchecks.model.Failure;
+import dev.kensho.sqlchecks.model.Outcome;
+import dev.kensho.sqlchecks.model.Snippet;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * Autovacuum and what a page's run showed. A reader's run in the browser (PGlite) has no autovacuum, and a build's run on
+ * another day gets it at another moment; on the build's stock server it may vacuum or analyze a page's table while the
+ * page runs (a table that took a thousand inserts is vacuumed within a minute, since PostgreSQL 13). Its VACUUM sets the
+ * visibility map and the table's page and row counts, its ANALYZE the statistics every estimate rests on: a plan claim,
+ * or an EXPLAIN compared as rows, may then hold because of autovacuum, not the reader's SQL.
+ *
+ * <p>Telling, from the server's statistics, what autovacuum changed did not work (a VACUUM that changed nothing counts as
+ * one that did; session 2026-12-05). So where autovacuum worked on the page's tables during the real run, the page is run
+ * once more, whole, on a database where the server's autovacuum cannot touch the tables the page makes ({@link #turnOff}:
+ * each gets {@code autovacuum_enabled = false} as it is made, by an event trigger of Kensho's on that database only), as a
+ * reader's browser runs it. A snippet that held on the real run and does not hold there fails, saying so. The real run
+ * stays the page's evidence; nothing is added to it.
+ *
+ * <p>Read on a superuser connection of Kensho's ({@link PageDatabase#openStateReader()}) once the real run has ended: no
+ * statement of the page runs after it. Tables of the system catalogs are not counted (the event trigger cannot reach them,
+ * and a page's plan claims are about its own tables).
+ */
+final class AutovacuumActivity {
+
+    /**
+     * Each table the page made, with whether autovacuum worked on it: counted runs (a VACUUM that changed nothing counts
+     * too), a run in progress, or all-visible pages that no VACUUM reported (an autovacuum cancelled before its end, by a
+     * lock the page asked for, reports nothing; a later ANALYZE or CREATE INDEX copies its work into relallvisible).
+     */
+    private static final String TABLES = "SELECT s.schemaname OPERATOR(pg_catalog.||) '.' OPERATOR(pg_catalog.||) s.relname,"
+            + " s.autovacuum_count, s.autoanalyze_count,"
+            + " s.relid IN (SELECT p.relid FROM pg_catalog.pg_stat_progress_vacuum p UNION ALL"
+            + " SELECT a.relid FROM pg_catalog.pg_stat_progress_analyze a),"
+            + " c.relallvisible OPERATOR(pg_catalog.>) 0 AND s.vacuum_count OPERATOR(pg_catalog.=) 0"
+            + " AND s.autovacuum_count OPERATOR(pg_catalog.=) 0"
+            + " FROM pg_catalog.pg_stat_all_tables s JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) s.relid"
+            + " WHERE s.schemaname NOT IN ('pg_catalog', 'information_schema', 'pg_toast')"
+            + " AND s.schemaname NOT LIKE 'pg\\_temp\\_%' AND s.schemaname NOT LIKE 'pg\\_toast\\_temp\\_%'"
+            + " AND s.schemaname OPERATOR(pg_catalog.<>) '" + AutovacuumActivity.SCHEMA + "'"
+            + " ORDER BY 1";
+
+    /** Kensho's schema on a run with autovacuum off: its event trigger's function. */
+    static final String SCHEMA = "kensho_autovacuum_off";
+
+    /**
+     * Every table or materialized view the page makes (or alters: a page's own {@code autovacuum_enabled = true} is set
+     * back) gets autovacuum off. The function runs as its owner, a superuser, and only touches relations whose option is
+     * not already off, so its own ALTER, which fires the trigger again, ends there.
+     */
+    private static final List<String> TURN_OFF = List.of(
+            "CREATE SCHEMA " + SCHEMA,
+            "CREATE FUNCTION " + SCHEMA + ".made() RETURNS event_trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog"
+                    + " AS $kensho$ DECLARE made record; BEGIN"
+                    + " FOR made IN SELECT DISTINCT c.oid::pg_catalog.regclass AS relation, c.relkind"
+                    + " FROM pg_catalog.pg_event_trigger_ddl_commands() d JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) d.objid"
+                    + " WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass"
+                    + " AND c.relkind IN ('r', 'm') AND c.relpersistence OPERATOR(pg_catalog.<>) 't'"
+                    + " AND NOT COALESCE('autovacuum_enabled=false' OPERATOR(pg_catalog.=) ANY (c.reloptions), false) LOOP"
+                    + " EXECUTE pg_catalog.format(CASE made.relkind WHEN 'm' THEN 'ALTER MATERIALIZED VIEW %s SET (%s)'"
+                    + " ELSE 'ALTER TABLE %s SET (%s)' END, made.relation,"
+                    + " 'autovacuum_enabled = false, toast.autovacuum_enabled = false');"
+                    + " END LOOP; END $kensho$",
+            "CREATE EVENT TRIGGER " + SCHEMA + " ON ddl_command_end EXECUTE FUNCTION " + SCHEMA + ".made()");
+
+    /** Words a statement reads autovacuum's work with: a plan, or the counts and statistics it writes. */
+    private static final Pattern READS_ITS_WORK = Pattern.compile(
+            "\\b(explain|reltuples|relpages|relallvisible|pg_stats|pg_statistic|pg_stat_\\w*|n_live_tup|n_dead_tup)\\b",
+            Pattern.CASE_INSENSITIVE);
+
+    private AutovacuumActivity() {
+    }
+
+    /** Whether any of the page's results could show autovacuum's work: a plan claim, a plan, or the counts it writes. */
+    static boolean couldShow(List<Snippet> snippets) {
+        return ScriptRunner.claimsPlans(snippets) || snippets.stream().anyMatch(s -> READS_ITS_WORK.matcher(s.sql()).find());
+    }
+
+    /**
+     * Which of the page's tables autovacuum worked on during the run just ended, described ("vacuumed and analyzed
+     * public.t"), or null when it worked on none.
+     *
+     * @param collector whether the server is PostgreSQL 14, whose statistics collector takes reports asynchronously and
+     *                  hands out a stats file up to half a second old: the read then waits that long first
+     */
+    static String read(PageDatabase database, boolean collector) {
+        if (collector) {
+            try {
+                Thread.sleep(600);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return "(Kensho was interrupted before it could read whether autovacuum worked on the page's tables)";
+            }
+        }
+        List<String> worked = new ArrayList<>();
+        try (Connection reader = database.openStateReader(); Statement statement = reader.createStatement();
+             ResultSet rs = statement.executeQuery(TABLES)) {
+            while (rs.next()) {
+                String table = rs.getString(1);
+                boolean vacuumed = rs.getLong(2) > 0;
+                boolean analyzed = rs.getLong(3) > 0;
+                if (vacuumed || analyzed) {
+                    worked.add((vacuumed && analyzed ? "vacuumed and analyzed " : vacuumed ? "vacuumed " : "analyzed ") + table);
+                } else if (rs.getBoolean(4)) {
+                    worked.add("was working on " + table + " when Kensho looked");
+                } else if (rs.getBoolean(5)) {
+                    worked.add("left all-visible pages of " + table + " that no VACUUM reported");
+                }
+            }
+        } catch (SQLException e) {
+            return "(Kensho could not read whether autovacuum worked on the page's tables: " + e.getMessage() + ")";
+        }
+        return worked.isEmpty() ? null : String.join(", ", worked);
+    }
+
+    /** Turns the server's autovacuum off for every table the page makes on {@code database} (a run that is not the evidence). */
+    static void turnOff(PageDatabase database) throws SQLException {
+        try (Connection superuser = database.openStateReader(); Statement statement = superuser.createStatement()) {
+            for (String sql : TURN_OFF) {
+                statement.execute(sql);
+            }
+        }
+    }
+
+    /**
+     * The real run's outcomes, each that held there and not on the run without autovacuum failed.
+     *
+     * @param touched      what autovacuum did on the real run ({@link #read})
+     * @param without      the outcomes of the run without autovacuum, or null when it could not run
+     * @param stillTouched what autovacuum did on that run all the same, or null; when {@code without} is null, why it could
+     *                     not run
+     */
+    static List<Outcome> judged(List<Outcome> real, List<Outcome> without, String touched, String stillTouched) {
+        List<Outcome> judged = new ArrayList<>(real);
+        for (int i = 0; i < judged.size(); i++) {
+            Outcome o = judged.get(i);
+            if (o == null || !o.passed()) {
+                continue;
+            }
+            Outcome w = without == null || i >= without.size() ? null : without.get(i);
+            String why = without == null ? "Kensho's run of the page without autovacuum could not run " + stillTouched
+                    : stillTouched != null ? "on Kensho's run of the page with autovacuum off for its tables, autovacuum "
+                    + stillTouched + " all the same, so Kensho cannot tell what the page's SQL alone shows"
+                    : w == null ? "Kensho's run of the page without autovacuum did not reach it"
+                    : w.status() == Outcome.Status.SKIPPED ? "on a run of the page without autovacuum it was not reached (an earlier snippet failed there)"
+                    : !w.passed() ? "on a run of the page without autovacuum it fails: " + w.failure().message()
+                    : null;
+            if (why != null) {
+                judged.set(i, failed(o, "this snippet held on the build's run only after autovacuum " + touched + " while the page ran;"
+                        + " a reader's run in the browser has no autovacuum, and " + why + ". Run VACUUM ANALYZE on the table in a"
+                        + " visible snippet right after its data is in"));
+            }
+        }
+        return judged;
+    }
+
+    private static Outcome failed(Outcome o, String message) {
+        Failure failure = new Failure(message, null, o.snippet().location(), o.snippet().lineAt(0), null, null);
+        return new Outcome(o.snippet(), Outcome.Status.FAILED, failure, o.results(), o.assertions(), null, o.transcript(),
+                o.duration());
+    }
+}

@@ -1,0 +1,95 @@
+package dev.kensho.sqlchecks.execution;
+
+import dev.kensho.sqlchecks.model.Outcome;
+import dev.kensho.sqlchecks.postgres.EmbeddedPostgres;
+import dev.kensho.sqlchecks.postgres.ExistingServer;
+import dev.kensho.sqlchecks.postgres.RunningPostgres;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.Properties;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A snippet that held only because autovacuum worked on the page's tables is not passed: a reader's run in the browser has
+ * no autovacuum. Where autovacuum worked on them during the real run, the page runs once more with autovacuum off for its
+ * tables, and what held on the real run must hold there too (AutovacuumActivity).
+ */
+class AutovacuumActivityTest extends VerifierFixture {
+
+    /** 4,990 of 5,000 rows have kind 1: with statistics the planner reads the whole table; without, it guesses 25 rows. */
+    private static final String LOAD = "CREATE TABLE t (id int PRIMARY KEY, kind int);"
+            + " INSERT INTO t SELECT g, CASE WHEN g <= 4990 THEN 1 ELSE g END FROM generate_series(1, 5000) AS g;"
+            + " CREATE INDEX t_kind ON t (kind);";
+    private static final String CLAIM = "scan-in=\"Seq Scan\"";
+    private static final String CLAIMED = "SELECT id FROM t WHERE kind = 1;";
+
+    /**
+     * End to end, on a server whose autovacuum wakes every second (a test server: Kensho's own keep the stock minute): the
+     * page loads a table, waits while autovacuum analyzes it, and claims the sequential scan the statistics bring.
+     */
+    @Test
+    void aClaimThatHeldOnlyAfterAutovacuumFailsAndOneThePageMadeTrueStands() throws Exception {
+        RunningPostgres embedded = new EmbeddedPostgres().start();
+        try {
+            Properties admin = embedded.adminCredentials();
+            try (Connection c = DriverManager.getConnection(embedded.jdbcUrl(), admin); Statement s = c.createStatement()) {
+                s.execute("ALTER SYSTEM SET autovacuum_naptime = 1");
+                s.execute("SELECT pg_reload_conf()");
+            }
+            String url = embedded.jdbcUrl() + (embedded.jdbcUrl().contains("?") ? "&" : "?") + "user=" + admin.getProperty("user")
+                    + (admin.getProperty("password") == null ? "" : "&password=" + admin.getProperty("password"));
+            try (Verifier existing = Verifier.start(new ExistingServer(url), new VerifierSettings(Duration.ofSeconds(60)))) {
+                // Without statistics the claim does not hold: what a reader's browser, which has no autovacuum, shows.
+                Outcome quick = TestPage.on(existing).add("", LOAD).add(CLAIM, CLAIMED).last();
+                assertEquals(Outcome.Status.FAILED, quick.status());
+                assertEquals(0, existing.autovacuumReruns());
+
+                // The first sleep lets the session's statistics of the INSERT reach the server (a busy backend flushes them
+                // at most once a second, when it goes idle), the second lets autovacuum work.
+                Outcome refused = TestPage.on(existing).add("", LOAD).add("", "SELECT pg_sleep(1.5);").add("", "SELECT pg_sleep(6);")
+                        .add(CLAIM, CLAIMED).last();
+                assertEquals(Outcome.Status.FAILED, refused.status(), () -> "passed (検証済み) after autovacuum analyzed t");
+                assertTrue(refused.failure().message().startsWith("this snippet held on the build's run only after autovacuum vacuumed"
+                        + " and analyzed public.t while the page ran; a reader's run in the browser has no autovacuum, and on a run of"
+                        + " the page without autovacuum it fails: "), refused.failure().message());
+                assertTrue(refused.failure().message().endsWith(". Run VACUUM ANALYZE on the table in a visible snippet right after"
+                        + " its data is in"), refused.failure().message());
+                assertEquals("page.md:13:1", refused.failure().location().toString());
+                assertEquals(1, existing.autovacuumReruns());
+
+                // The page's own ANALYZE after the wait: the claim holds without autovacuum too, and passes.
+                List<Outcome> analyzed = TestPage.on(existing).add("", LOAD).add("", "SELECT pg_sleep(1.5);").add("", "SELECT pg_sleep(6);")
+                        .add("", "ANALYZE t;").add(CLAIM, CLAIMED).run().outcomes();
+                assertNull(analyzed.get(4).failure(), () -> analyzed.get(4).failure().message());
+                assertEquals(2, existing.autovacuumReruns());
+            }
+        } finally {
+            embedded.close();
+        }
+    }
+
+    /** On a run with autovacuum off, every table the page makes, or sets back, has it off; temporary tables are left alone. */
+    @Test
+    void onARunWithAutovacuumOffThePagesTablesHaveItOff() throws Exception {
+        String make = "CREATE TABLE a (x int); CREATE TABLE b AS SELECT 1 AS y; CREATE MATERIALIZED VIEW m AS SELECT 1 AS z;"
+                + " CREATE TABLE p (k int) PARTITION BY RANGE (k); CREATE TABLE p1 PARTITION OF p FOR VALUES FROM (0) TO (10);"
+                + " CREATE TEMP TABLE tmp (q int); ALTER TABLE a SET (autovacuum_enabled = true);";
+        String read = "SELECT relname, reloptions FROM pg_class WHERE relname IN ('a', 'b', 'm', 'p', 'p1', 'tmp') ORDER BY relname;";
+        List<Outcome> off = verifier.autovacuumOffRun(page().add("", make).add("", read).snippets);
+        assertNull(off.get(0).failure(), () -> off.get(0).failure().message());
+        assertEquals("[[a, {autovacuum_enabled=false}], [b, {autovacuum_enabled=false}], [m, {autovacuum_enabled=false}], [p, null],"
+                + " [p1, {autovacuum_enabled=false}], [tmp, null]]", off.get(1).results().get(0).rows().toString());
+        // The real run's database has no such trigger: the page's tables are as it made them.
+        List<Outcome> real = page().add("", make).add("", read).run().outcomes();
+        assertEquals("[[a, {autovacuum_enabled=true}], [b, null], [m, null], [p, null], [p1, null], [tmp, null]]",
+                real.get(1).results().get(0).rows().toString());
+    }
+}
