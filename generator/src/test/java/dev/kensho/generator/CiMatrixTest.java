@@ -182,6 +182,17 @@ class CiMatrixTest {
         assertEquals(0, nowhere.status(), nowhere::toString);
         assertTrue(nowhere.out().endsWith("0 passed, 0 failed, 1 skipped\n"), nowhere::toString);
 
+        // A failure counts whatever its versions: versions="17" on a site that checks 18 fails before it runs anywhere
+        // (red team helper-103: the merge called it skipped and passed).
+        Files.writeString(reports.resolve("1.json"), "{\"postgresVersions\":[18],\"postgresNamed\":[18],\"shard\":\"1/1\","
+                + "\"snippets\":[{\"file\":\"a.md\",\"line\":6,\"column\":1,\"status\":\"failed\",\"versions\":[],\"errorLine\":5,"
+                + "\"errorColumn\":1,\"message\":\"versions=\\\"17\\\" names none of the versions this site checks\"}],"
+                + "\"problems\":[{\"file\":\"a.md\",\"line\":5,\"column\":1,\"message\":\"versions=\\\"17\\\" names none of the versions this site checks\"}]}");
+        Merge failedNowhere = merge("--content", content.toString(), "--report", temp.resolve("m.json").toString(), reports.toString());
+        assertEquals(1, failedNowhere.status(), failedNowhere::toString);
+        assertEquals("a.md:5:1: error: versions=\"17\" names none of the versions this site checks\n", failedNowhere.err());
+        assertTrue(failedNowhere.out().endsWith("0 passed, 1 failed\n"), failedNowhere::toString);
+
         // Without the site's content folder there is nothing to tell the required versions by.
         Merge noContent = merge("--content", temp.resolve("missing").toString(), "--report", temp.resolve("m.json").toString(), reports.toString());
         assertEquals(2, noContent.status(), noContent::toString);

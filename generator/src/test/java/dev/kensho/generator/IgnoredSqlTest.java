@@ -96,6 +96,10 @@ class IgnoredSqlTest {
 
                 <Code code="echo hi" lang="sh" />
 
+                ```diff lang="scenario"
+                 SELECT 1/0 AS boom;
+                ```
+
                 ```sql
                 SELECT 1;
                 ```
@@ -103,15 +107,16 @@ class IgnoredSqlTest {
         site.theme = null;
         TestSite.Run run = site.build();
         assertEquals(0, run.status(), run::toString);
-        assertEquals("[\"" + site.display("index.mdx") + ":5\"]",
+        assertEquals("[\"" + site.display("index.mdx") + ":5\",\"" + site.display("index.mdx") + ":13\"]",
                 new ObjectMapper().readTree(site.report.toFile()).get("unverifiedSqlFences").toString());
         Document html = Jsoup.parse(site.out.resolve("index.html").toFile());
-        assertEquals(List.of("sql", "SQL"), html.select("figure.not-verified").eachAttr("data-language"), html::toString);
+        // lang="scenario" is highlighted with SQL's grammar too (red team helper-103).
+        assertEquals(List.of("sql", "SQL", "scenario"), html.select("figure.not-verified").eachAttr("data-language"), html::toString);
         for (Element shown : html.select("figure.not-verified")) {
             assertEquals("Not verified: shown as written; the build did not run it", shown.selectFirst(".not-verified-label").text());
             assertNull(shown.selectFirst(".evidence"));
         }
-        assertEquals(4, html.select("figure.code-block").size());
+        assertEquals(5, html.select("figure.code-block").size());
         assertEquals(1, html.select(".verified .evidence").size());
     }
 
@@ -127,6 +132,14 @@ class IgnoredSqlTest {
         assertEquals(1, run.status(), run::toString);
         assertTrue(run.err().contains(site.display("index.mdx") + ":5:1: error: <Code lang=\"text exercise-label evidence run-verdict\">:"
                 + " lang is a language name (letters, digits and _ + # . -, at most 32), such as lang=\"sql\""), run::toString);
+
+        // frame= goes into the block's class: one of Expressive Code's frames only (red team helper-103).
+        TestSite framed = new TestSite(temp.resolve("frame")).page("index.md", TestSite.source("Frame", "\n```sql ignore frame=\"code myx\"\nSELECT 1;\n```\n"));
+        framed.theme = null;
+        TestSite.Run frame = framed.check();
+        assertEquals(1, frame.status(), frame::toString);
+        assertTrue(frame.err().contains(framed.display("index.md") + ":5:1: error: frame=\"code myx\" is not a frame; frame is one of auto, code,"
+                + " none, terminal"), frame::toString);
 
         TestSite diff = new TestSite(temp.resolve("diff")).page("index.md", TestSite.source("Diff", "\n```diff lang=\"text evidence\"\n+ x\n```\n"));
         diff.theme = null;

@@ -204,6 +204,15 @@ class StarlightCompatTest {
         cases.put("---\ntitle: P\nsidebar:\n  badge: {text: [x]}\n---\n", ":4:1: error: front matter: sidebar.badge must be text, or a mapping"
                 + " with text: \"…\", not '{text=[x]}'");
         cases.put("---\ntitle: P\ndescription: [one, two]\n---\n", ":3:1: error: front matter: description must be text, not '[one, two]'");
+        // Red team helper-103: a string "false", string levels, a word as the date, a number as the pager were misread.
+        cases.put("---\ntitle: P\ntableOfContents: \"false\"\n---\n", ":3:1: error: front matter: tableOfContents must be true, false or"
+                + " {minHeadingLevel: 2, maxHeadingLevel: 3} (numbers 1 to 6), not 'false'");
+        cases.put("---\ntitle: P\ntableOfContents: {minHeadingLevel: \"2\"}\n---\n", ":3:1: error: front matter: tableOfContents must be"
+                + " true, false or {minHeadingLevel: 2, maxHeadingLevel: 3} (numbers 1 to 6), not '{minHeadingLevel=2}'");
+        cases.put("---\ntitle: P\nlastUpdated: yes-please\n---\n", ":3:1: error: front matter: lastUpdated must be false or a date such as"
+                + " 2026-12-05, not 'yes-please'");
+        cases.put("---\ntitle: P\nprev: 5\n---\n", ":3:1: error: front matter: prev must be false, a label, or {link: …, label: …} with"
+                + " text values, not '5'");
         int n = 0;
         for (Map.Entry<String, String> c : cases.entrySet()) {
             TestSite site = new TestSite(temp.resolve("case" + n++)).page("a.md", c.getKey() + "\nText.\n");

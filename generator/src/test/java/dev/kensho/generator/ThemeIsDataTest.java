@@ -46,6 +46,19 @@ class ThemeIsDataTest {
         assertFalse(Files.exists(site.out), "nothing is written");
     }
 
+    /** Red team helper-103: a byte that is not UTF-8 in a component ended the build with "error: Input length = 1". */
+    @Test
+    void aComponentThatIsNotUtf8IsRefusedAtItsLine() throws Exception {
+        TestSite site = siteWithAside();
+        Path aside = site.root.resolve("theme/components/Aside.ftlh");
+        Files.write(aside, new byte[] {'<', '#', '-', '-', ' ', 'x', ' ', '-', '-', '>', '\n', 'a', (byte) 0xff, '\n'});
+        TestSite.Run run = site.build();
+        assertEquals(1, run.status(), run::toString);
+        assertTrue(run.err().contains(aside + ":2: not UTF-8 text (byte 0xff); theme files are read as UTF-8"), run::toString);
+        assertFalse(run.err().contains("Input length"), run::toString);
+        assertFalse(Files.exists(site.out), "nothing is written");
+    }
+
     @Test
     void theExecutePayloadOfTheIssueRunsNothingAndFailsAtItsLineAndColumn() throws Exception {
         TestSite site = siteWithAside();

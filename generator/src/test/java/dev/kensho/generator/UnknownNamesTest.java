@@ -78,9 +78,30 @@ class UnknownNamesTest {
         assertEquals(1, run.status(), run::toString);
         assertTrue(run.err().contains(site.display("a.mdx") + ":5:8: error: <Aside> takes no attribute typ (did you mean 'type'?);"
                 + " it reads icon, title, type (anything else would be dropped in silence)\n"), run::toString);
-        assertTrue(run.err().contains(site.display("a.mdx") + ":11:19: error: <Badge> takes no attribute colour; it reads text, variant"
-                + " (anything else would be dropped in silence)\n"), run::toString);
+        assertTrue(run.err().contains(site.display("a.mdx") + ":11:19: error: <Badge> takes no attribute colour; it reads class, size,"
+                + " text, variant (anything else would be dropped in silence)\n"), run::toString);
         assertEquals(2, run.err().lines().filter(l -> l.contains(": error: ")).count(), "TabItem's label (read by Tabs) and slot are taken: " + run);
+
+        // Starlight's documented attributes build, drawn or not (red team helper-103 found them refused).
+        TestSite starlight = new TestSite(temp.resolve("starlight")).page("a.mdx", TestSite.source("S", """
+
+                <Tabs syncKey="pkg">
+                  <TabItem label="npm" icon="seti:npm">A</TabItem>
+                </Tabs>
+
+                <CardGrid stagger>
+                  <Card title="C" icon="star">x</Card>
+                </CardGrid>
+
+                <LinkButton href="/" icon="right-arrow" iconPlacement="start" variant="secondary">Go</LinkButton>
+
+                <Badge text="New" size="small" />
+
+                <Code code="ls" lang="sh" frame="terminal" mark="1" />
+                """));
+        starlight.theme = null;
+        TestSite.Run built = starlight.check();
+        assertEquals(0, built.status(), built::toString);
     }
 
     /**

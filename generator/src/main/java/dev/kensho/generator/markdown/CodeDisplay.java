@@ -38,15 +38,18 @@ public record CodeDisplay(String text, String language, String title, Map<Intege
     }
 
     /**
-     * Whether code shown as {@code language} reads as SQL to a reader: ```sql and its other names (```postgresql,
-     * ```psql, …), whether a fence, a {@code diff lang="sql"} or a {@code <Code lang="sql">} shows it. Such code that the
+     * Whether code shown as {@code language} reads as SQL to a reader: ```sql, ```scenario and SQL's other names
+     * (```postgresql, ```psql, …), all highlighted with SQL's grammar, whether a fence, a {@code diff lang="sql"} or a {@code <Code lang="sql">} shows it. Such code that the
      * build did not run is labelled as not verified, wherever it is shown: highlighted as SQL without a mark, it would
      * look like checked code (red team helper-98, helper-101).
      */
     public static boolean readsAsSql(String language) {
         String name = language.toLowerCase(Locale.ROOT);
-        return name.equals("sql") || MarkdownDocument.UNVERIFIED_SQL_LANGUAGES.contains(name);
+        return name.equals("sql") || name.equals("scenario") || MarkdownDocument.UNVERIFIED_SQL_LANGUAGES.contains(name);
     }
+
+    /** The values {@code frame=} takes, as Expressive Code's: the theme writes the value into the block's class. */
+    public static final Set<String> FRAMES = Set.of("code", "terminal", "none", "auto");
 
     public CodeDisplay {
         lineClasses = Map.copyOf(lineClasses);

@@ -400,6 +400,14 @@ public final class MarkdownDocument {
                         + " and _ + # . -, at most 32); write the one language the diff's lines are highlighted as, such as lang=\"sql\""));
                 continue;
             }
+            String frame = info.meta().get("frame");
+            if (frame != null && !CodeDisplay.FRAMES.contains(frame)) {
+                // The theme writes it into the block's class (red team helper-103: frame="code myx" let the site's CSS
+                // hide the not-verified label; frame="code verified evidence" wore the theme's evidence classes).
+                diagnostics.add(fenceDiagnostic(page, body, fence, "frame=\"" + frame + "\" is not a frame; frame is one of "
+                        + String.join(", ", new java.util.TreeSet<>(CodeDisplay.FRAMES))));
+                continue;
+            }
             if (UNVERIFIED_SQL_LANGUAGES.contains(info.language()) || shownAs != null && CodeDisplay.readsAsSql(shownAs)) {
                 scan.unverified.add(fence.getStartLineNumber() + 1);
             }

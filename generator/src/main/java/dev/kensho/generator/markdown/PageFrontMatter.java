@@ -31,6 +31,18 @@ public final class PageFrontMatter {
     private PageFrontMatter() {
     }
 
+    /** Why a tableOfContents value is not Starlight's (false, or {minHeadingLevel, maxHeadingLevel} as numbers 2–6), or null. */
+    private static String tableOfContentsProblem(Object value) {
+        if (value == null || value instanceof Boolean) {
+            return null;
+        }
+        if (value instanceof Map<?, ?> levels && levels.keySet().stream().allMatch(k -> k.equals("minHeadingLevel") || k.equals("maxHeadingLevel"))
+                && levels.values().stream().allMatch(v -> v instanceof Integer n && n >= 1 && n <= 6)) {
+            return null;
+        }
+        return "tableOfContents must be true, false or {minHeadingLevel: 2, maxHeadingLevel: 3} (numbers 1 to 6), not '" + value + "'";
+    }
+
     /** Starlight's front-matter keys that Kensho reads (title, description and sidebar are read by the loader). */
     static final List<String> KEYS = List.of("title", "description", "sidebar", "slug", "editUrl", "head", "tableOfContents",
             "template", "hero", "banner", "lastUpdated", "prev", "next", "pagefind", "draft");
@@ -63,6 +75,24 @@ public final class PageFrontMatter {
         for (String key : List.of("draft", "pagefind")) {
             if (extra.get(key) != null && !(extra.get(key) instanceof Boolean)) {
                 report(page, key, key + " must be true or false, not '" + extra.get(key) + "'", diagnostics);
+            }
+        }
+        String toc = tableOfContentsProblem(extra.get("tableOfContents"));
+        if (toc != null) {
+            report(page, "tableOfContents", toc, diagnostics);
+        }
+        Object updated = extra.get("lastUpdated");
+        if (updated != null && !(updated instanceof Boolean || updated instanceof java.util.Date
+                || updated instanceof java.time.temporal.TemporalAccessor
+                || updated instanceof String text && text.matches("\\d{4}-\\d{2}-\\d{2}([T ].*)?"))) {
+            report(page, "lastUpdated", "lastUpdated must be false or a date such as 2026-12-05, not '" + updated + "'", diagnostics);
+        }
+        for (String key : List.of("prev", "next")) {
+            Object value = extra.get(key);
+            boolean linkShape = value instanceof Map<?, ?> link && link.keySet().stream().allMatch(k -> k.equals("link") || k.equals("label"))
+                    && link.values().stream().allMatch(v -> v instanceof String);
+            if (value != null && !(value instanceof Boolean || value instanceof String || linkShape)) {
+                report(page, key, key + " must be false, a label, or {link: …, label: …} with text values, not '" + value + "'", diagnostics);
             }
         }
         if (extra.containsKey("slug")) {

@@ -264,9 +264,14 @@ public final class ReportMerge {
         Entry newestHeld = null;
         entries.sort(Comparator.comparingInt(e -> e.versions() == null || e.versions().isEmpty() ? 0 : e.versions().get(0)));
         for (Entry entry : entries) {
-            // An entry that ran on no version (its versions= left the job's version out) says nothing of the snippet,
-            // whatever status it carries.
+            // An entry that ran on no version (its versions= left the job's version out) says nothing of the snippet's
+            // passing; a failure says something whatever its versions (a versions= naming none of the site's fails
+            // before it runs anywhere: red team helper-103).
+            if ((entry.versions() == null || entry.versions().isEmpty()) && !entry.status().equals("failed")) {
+                continue;
+            }
             if (entry.versions() == null || entry.versions().isEmpty()) {
+                firstFailure = firstFailure == null ? entry : firstFailure;
                 continue;
             }
             ran.addAll(entry.versions());

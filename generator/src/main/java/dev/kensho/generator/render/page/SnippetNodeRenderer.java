@@ -124,7 +124,9 @@ public final class SnippetNodeRenderer implements NodeRenderer {
         Set<Integer> collapsed = info.meta().containsKey("collapse") ? CodeDisplay.ranges(info.meta().get("collapse")) : Set.of();
         model.put("highlighted", CodeLines.split(highlighted, lineClasses, collapsed, count -> ui.format("code.collapsed", count)));
         model.put("title", title);
-        model.put("frame", info.meta().getOrDefault("frame", language.matches("bash|sh|shell|console|zsh|powershell") ? "terminal" : "code"));
+        String frame = info.meta().get("frame"); // one of CodeDisplay.FRAMES (checked when the page was read)
+        model.put("frame", frame != null && !frame.equals("auto") ? frame
+                : language.matches("bash|sh|shell|console|zsh|powershell") ? "terminal" : "code");
         model.put("lineNumbers", "true".equals(info.meta().get("showLineNumbers")));
         model.put("wrap", "true".equals(info.meta().get("wrap")));
         model.put("verified", outcome != null && outcome.passed());

@@ -64,8 +64,7 @@ public final class SyntaxHighlighter {
             Map.entry("csharp", List.of("clike", "csharp")), Map.entry("kotlin", List.of("clike", "kotlin")), Map.entry("swift", List.of("swift")));
     /** The names technical lessons (and Starlight's Expressive Code) use for Prism's languages. */
     private static final Map<String, String> ALIASES = Map.ofEntries(Map.entry("sh", "bash"), Map.entry("shell", "bash"),
-            Map.entry("console", "bash"), Map.entry("zsh", "bash"), Map.entry("shellscript", "bash"), Map.entry("scenario", "sql"),
-            Map.entry("psql", "sql"), Map.entry("postgresql", "sql"), Map.entry("pgsql", "sql"), Map.entry("html", "markup"),
+            Map.entry("console", "bash"), Map.entry("zsh", "bash"), Map.entry("shellscript", "bash"), Map.entry("html", "markup"),
             Map.entry("xml", "markup"), Map.entry("svg", "markup"), Map.entry("vue", "markup"), Map.entry("svelte", "markup"),
             Map.entry("astro", "tsx"), Map.entry("js", "javascript"), Map.entry("mjs", "javascript"), Map.entry("cjs", "javascript"),
             Map.entry("ts", "typescript"), Map.entry("mts", "typescript"), Map.entry("md", "markdown"), Map.entry("mdx", "markdown"),
@@ -253,7 +252,9 @@ public final class SyntaxHighlighter {
 
     /** The language Prism knows the fence's language as, or null for plain text. */
     static String prismLanguage(String language) {
-        String name = ALIASES.getOrDefault(language, language);
+        // Every name that reads as SQL gets SQL's grammar, and only those: the same rule labels such code not verified
+        // when the build did not run it (CodeDisplay.readsAsSql).
+        String name = dev.kensho.generator.markdown.CodeDisplay.readsAsSql(language) ? "sql" : ALIASES.getOrDefault(language, language);
         return COMPONENTS.containsKey(name) ? name : null;
     }
 

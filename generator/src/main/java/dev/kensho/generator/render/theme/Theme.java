@@ -105,6 +105,7 @@ public final class Theme implements ComponentCatalog {
 
     /** An attribute a template reads by name: {@code attrs.type}, {@code child.attrs.label}. */
     private static final Pattern ATTRIBUTE_READ = Pattern.compile("(?<![\\w.])attrs\\.([A-Za-z_][A-Za-z0-9_]*)");
+    private static final Pattern ACCEPTS = Pattern.compile("<#--\\s*accepts:\\s*([A-Za-z0-9_\\s]*?)\\s*(?:\\(.*)?-->");
     private static final Pattern CHILD_ATTRIBUTE_READ = Pattern.compile("[\\w)\\]]\\.attrs\\.([A-Za-z_][A-Za-z0-9_]*)");
     /** Any other use of a component's attributes ({@code attrs["x"]}, {@code <#list attrs as k, v>}): then all may be read. */
     private static final Pattern ATTRIBUTES_OTHERWISE = Pattern.compile("(?<![\\w.])attrs(?![.\\w])");
@@ -125,6 +126,10 @@ public final class Theme implements ComponentCatalog {
                 }
                 Set<String> taken = new java.util.TreeSet<>();
                 ATTRIBUTE_READ.matcher(text).results().forEach(m -> taken.add(m.group(1)));
+                // Attributes a template takes without reading them (Starlight's that this theme does not draw): named on
+                // an accepts line at its top, so that a page written for Starlight builds.
+                text.lines().limit(5).map(ACCEPTS::matcher).filter(Matcher::find)
+                        .forEach(m -> taken.addAll(List.of(m.group(1).strip().split("\\s+"))));
                 taken.addAll(requiredAttributes(name).orElse(List.of()));
                 taken.addAll(allowedValues(name).keySet());
                 return Optional.of(Set.copyOf(taken));
@@ -370,13 +375,33 @@ public final class Theme implements ComponentCatalog {
             if (!Character.isUpperCase(name.charAt(0))) {
                 continue; // a helper the components import (icons.ftlh), not a component
             }
-            String first = Files.readAllLines(file).stream().findFirst().orElse("");
+            String first = utf8(file).lines().findFirst().orElse("");
             Matcher matcher = REQUIRES.matcher(first);
             List<String> required = matcher.find() && !matcher.group(1).isBlank()
                     ? Arrays.stream(matcher.group(1).split(",")).map(String::strip).toList() : List.of();
             components.put(name, required);
         }
         return components;
+    }
+
+    /** A theme file's text; one that is not UTF-8 is refused at the line of its first bad byte (not "Input length = 1"). */
+    private static String utf8(Path file) throws IOException {
+        byte[] bytes = Files.readAllBytes(file);
+        java.nio.charset.CharsetDecoder decoder = java.nio.charset.StandardCharsets.UTF_8.newDecoder();
+        java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(bytes);
+        java.nio.CharBuffer out = java.nio.CharBuffer.allocate(bytes.length);
+        java.nio.charset.CoderResult result = decoder.decode(in, out, true);
+        if (result.isError()) {
+            int line = 1;
+            for (int i = 0; i < in.position(); i++) {
+                line += bytes[i] == '\n' ? 1 : 0;
+            }
+            Path workingDir = Path.of("").toAbsolutePath();
+            String shown = file.startsWith(workingDir) ? workingDir.relativize(file).toString() : file.toString();
+            throw new IOException(shown + ":" + line + ": not UTF-8 text (byte 0x"
+                    + String.format("%02x", bytes[in.position()] & 0xff) + "); theme files are read as UTF-8");
+        }
+        return out.flip().toString();
     }
 
     private String fingerprint;
