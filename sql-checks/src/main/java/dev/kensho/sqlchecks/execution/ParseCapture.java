@@ -375,6 +375,26 @@ final class ParseCapture {
      * its text where the tree leaves it out ({@link #utility}); null for a query, INSERT, UPDATE, DELETE or MERGE, or
      * when there is no tree to read.
      */
+    /**
+     * Whether the statement, or a statement it ran (dynamic SQL in a function, each a tree of its own), is a utility
+     * statement of one of {@code types} ({@code DROPSTMT}, …). Nested ones are told by their trees' nodes, which 14 and 15
+     * leave out ({@code :utilityStmt ?}) for most utility statements: there only the statement's own text tells.
+     */
+    synchronized boolean runsUtilityOf(java.util.Set<String> types) {
+        String own = utilityType();
+        if (own != null && types.contains(own)) {
+            return true;
+        }
+        for (String tree : trees) {
+            for (String type : types) {
+                if (tree.contains("{" + type + " ")) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     synchronized String utilityType() {
         NodeTree.Head head = head();
         if (head == null) {

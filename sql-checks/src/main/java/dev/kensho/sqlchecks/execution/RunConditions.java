@@ -89,9 +89,16 @@ final class RunConditions {
                     + " pg_catalog.array_to_string(a.attoptions, ', '), '' FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_class c ON c.oid" + EQ
                     + "a.attrelid JOIN pg_catalog.pg_namespace n ON n.oid" + EQ + "c.relnamespace WHERE a.attoptions IS NOT NULL AND "
                     + USER_SCHEMA,
-            "SELECT 'storage options', c.oid::pg_catalog.regclass::pg_catalog.text, pg_catalog.array_to_string(c.reloptions, ', '), ''"
+            // Options of vacuuming (autovacuum_…, vacuum_…, log_autovacuum_min_duration) are not read by the planner: a page
+            // that turns autovacuum off for its table, or Kensho's run without autovacuum (AutovacuumActivity), plans alike.
+            "SELECT * FROM (SELECT 'storage options', c.oid::pg_catalog.regclass::pg_catalog.text,"
+                    + " pg_catalog.array_to_string(ARRAY(SELECT o FROM pg_catalog.unnest(c.reloptions) AS o WHERE NOT ("
+                    + "pg_catalog.starts_with(o, 'autovacuum_') OR pg_catalog.starts_with(o, 'toast.autovacuum_')"
+                    + " OR pg_catalog.starts_with(o, 'vacuum_') OR pg_catalog.starts_with(o, 'toast.vacuum_')"
+                    + " OR pg_catalog.starts_with(o, 'log_autovacuum_min_duration='))), ', '), ''"
                     + " FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid" + EQ + "c.relnamespace"
-                    + " WHERE c.reloptions IS NOT NULL AND " + USER_SCHEMA,
+                    + " WHERE c.reloptions IS NOT NULL AND " + USER_SCHEMA + ") AS options (kind, name, value, planner)"
+                    + " WHERE options.value" + NE + "''",
             // Statistics ANALYZE at the built-in default target (100) cannot have made: a column of an analyzed table
             // with none (its target was 0 when ANALYZE ran), more common values or histogram bounds than that target
             // keeps (a higher one). How they look afterwards shows these; statistics written by pg_restore_*_stats

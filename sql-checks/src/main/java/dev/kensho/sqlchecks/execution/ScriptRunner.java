@@ -83,6 +83,7 @@ final class ScriptRunner {
     private PlanVerdict verdict;
     private PlanVerdict ownVerdict;
     private boolean foundSequence;
+    private boolean hidesTables;
     /** Each snippet's (index, in run order) first draw from chance, and where ({@link SecondDraw#drawnIn}). */
     private final Map<Integer, String> draws = new java.util.LinkedHashMap<>();
     /** Whether a snippet of this run read the clock ({@link SecondDraw#readsClock}). */
@@ -190,6 +191,14 @@ final class ScriptRunner {
     /** After {@link #run}: the plan claims that wait for the catalog, by snippet index (their outcome passed for now). */
     Map<Integer, PlanVerdict.Pending> pendingPlans() {
         return java.util.Collections.unmodifiableMap(pendingPlans);
+    }
+
+    /**
+     * After {@link #run}: whether a statement of the page dropped, renamed or moved a relation (or dropped what a role
+     * owned), so that the statistics read at the end no longer show what autovacuum did to it ({@link AutovacuumActivity}).
+     */
+    boolean hidesTables() {
+        return hidesTables;
     }
 
     /** After {@link #run}: the snippets (indexes) whose exercise cases wait for a replay of their own. */
@@ -423,6 +432,10 @@ final class ScriptRunner {
                 draws.put(index, drawnHere);
             }
             KenshoSettingsReaders.Scan scanned = KenshoSettingsReaders.scan(snippet.sql(), claimsPlans);
+            if (parsedHere.stream().anyMatch(p -> p.runsUtilityOf(AutovacuumActivity.HIDES_TABLES))) {
+                // Dropped, renamed or moved: the statistics no longer show what autovacuum did to it (AutovacuumActivity).
+                hidesTables = true;
+            }
             List<TreeReads.Seen> seen = parsedHere.stream().map(ParseCapture::seen).toList();
             // What a snippet of plain SELECTs only showed: this snippet's claim cannot rest on it, and no later one reads it.
             // Only outside a transaction block: inside one, a statement that fails for a reader (a division by what the

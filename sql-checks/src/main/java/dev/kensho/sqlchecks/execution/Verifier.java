@@ -311,6 +311,9 @@ public final class Verifier implements AutoCloseable {
             if (AutovacuumActivity.couldShow(snippets) && outcomes.stream().anyMatch(o -> o != null && o.passed())) {
                 // Read once the page's statements have all run, so that nothing of the page sees it.
                 autovacuum = AutovacuumActivity.read(database, serverVersion.startsWith("14."));
+                if (autovacuum == null && real.hidesTables() && !autovacuumOff) {
+                    autovacuum = AutovacuumActivity.HIDDEN;
+                }
             }
         } catch (SQLException e) {
             if (autovacuumOff) {

@@ -57,23 +57,52 @@ class AutovacuumActivityTest extends VerifierFixture {
                 Outcome refused = TestPage.on(existing).add("", LOAD).add("", "SELECT pg_sleep(1.5);").add("", "SELECT pg_sleep(6);")
                         .add(CLAIM, CLAIMED).last();
                 assertEquals(Outcome.Status.FAILED, refused.status(), () -> "passed (検証済み) after autovacuum analyzed t");
-                assertTrue(refused.failure().message().startsWith("this snippet held on the build's run only after autovacuum vacuumed"
+                assertTrue(refused.failure().message().startsWith("this snippet held on the build's run, where autovacuum vacuumed"
                         + " and analyzed public.t while the page ran; a reader's run in the browser has no autovacuum, and on a run of"
-                        + " the page without autovacuum it fails: "), refused.failure().message());
-                assertTrue(refused.failure().message().endsWith(". Run VACUUM ANALYZE on the table in a visible snippet right after"
-                        + " its data is in"), refused.failure().message());
+                        + " the page without autovacuum it fails: plan assertion failed: scans only with Seq Scan: the plan scans with Bitmap Index Scan"
+                        + " using t_kind"), refused.failure().message());
+                assertTrue(refused.failure().message().endsWith(" (on that run each table the page makes has autovacuum_enabled = false)."
+                        + " Run VACUUM ANALYZE on the table in a visible snippet right after its data is in"), refused.failure().message());
                 assertEquals("page.md:13:1", refused.failure().location().toString());
                 assertEquals(1, existing.autovacuumReruns());
 
-                // The page's own ANALYZE after the wait: the claim holds without autovacuum too, and passes.
-                List<Outcome> analyzed = TestPage.on(existing).add("", LOAD).add("", "SELECT pg_sleep(1.5);").add("", "SELECT pg_sleep(6);")
-                        .add("", "ANALYZE t;").add(CLAIM, CLAIMED).run().outcomes();
-                assertNull(analyzed.get(4).failure(), () -> analyzed.get(4).failure().message());
+                // A table dropped at the end hides what autovacuum did from the statistics (red team helper-104): the page
+                // is run again all the same, and refused.
+                Outcome dropped = TestPage.on(existing).add("", LOAD).add("", "SELECT pg_sleep(1.5);").add("", "SELECT pg_sleep(6);")
+                        .add(CLAIM, CLAIMED).add("", "DROP TABLE t;").run().outcomes().get(3);
+                assertEquals(Outcome.Status.FAILED, dropped.status(), () -> "passed (検証済み) after autovacuum, the table dropped at the end");
+                assertTrue(dropped.failure().message().startsWith("this snippet held on the build's run, where autovacuum may have worked"
+                        + " on a table the page then dropped, renamed or moved (the statistics no longer show it) while the page ran;"),
+                        dropped.failure().message());
                 assertEquals(2, existing.autovacuumReruns());
+
+                // The page's own ANALYZE after the wait, its data made in a hidden snippet: the claim holds without
+                // autovacuum too (the run's autovacuum_enabled = false is no planner input), and passes.
+                List<Outcome> analyzed = TestPage.on(existing).add("hidden", LOAD).add("hidden", "SELECT pg_sleep(1.5);")
+                        .add("hidden", "SELECT pg_sleep(6);").add("", "ANALYZE t;").add(CLAIM, CLAIMED).run().outcomes();
+                assertNull(analyzed.get(4).failure(), () -> analyzed.get(4).failure().message());
+                assertEquals(3, existing.autovacuumReruns());
             }
         } finally {
             embedded.close();
         }
+    }
+
+    /**
+     * Options of vacuuming are no planner input (red team helper-104: the run without autovacuum had every plan claim on a
+     * table made in a hidden snippet refused for "storage options … made by the hidden snippet"); fillfactor still is.
+     */
+    @Test
+    void vacuumOptionsSetOutOfSightAreNoPlannerInputButFillfactorIs() throws Exception {
+        String make = "CREATE TABLE v (id int PRIMARY KEY, note text); INSERT INTO v SELECT g, 'n' FROM generate_series(1, 2000) AS g;";
+        Outcome vacuumOff = page().add("hidden", make + " ALTER TABLE v SET (autovacuum_enabled = false, toast.autovacuum_enabled = false,"
+                + " vacuum_truncate = false); ANALYZE v;").add("uses-index=v_pkey", "SELECT note FROM v WHERE id = 7;").last();
+        assertNull(vacuumOff.failure(), () -> vacuumOff.failure().message());
+        Outcome fillfactor = page().add("hidden", make + " ALTER TABLE v SET (fillfactor = 50, autovacuum_enabled = false); ANALYZE v;")
+                .add("uses-index=v_pkey", "SELECT note FROM v WHERE id = 7;").last();
+        assertEquals(Outcome.Status.FAILED, fillfactor.status());
+        assertTrue(fillfactor.failure().message().contains("storage options of v: fillfactor=50, made by the hidden snippet at page.md:1:1"),
+                fillfactor.failure().message());
     }
 
     /** On a run with autovacuum off, every table the page makes, or sets back, has it off; temporary tables are left alone. */
@@ -82,14 +111,18 @@ class AutovacuumActivityTest extends VerifierFixture {
         String make = "CREATE TABLE a (x int); CREATE TABLE b AS SELECT 1 AS y; CREATE MATERIALIZED VIEW m AS SELECT 1 AS z;"
                 + " CREATE TABLE p (k int) PARTITION BY RANGE (k); CREATE TABLE p1 PARTITION OF p FOR VALUES FROM (0) TO (10);"
                 + " CREATE TEMP TABLE tmp (q int); ALTER TABLE a SET (autovacuum_enabled = true);";
-        String read = "SELECT relname, reloptions FROM pg_class WHERE relname IN ('a', 'b', 'm', 'p', 'p1', 'tmp') ORDER BY relname;";
+        String read = "SELECT relname, reloptions FROM pg_class WHERE relname IN ('a', 'b', 'm', 'p', 'p1', 'tmp', 'pg_class', 'pg_database')"
+                + " ORDER BY relname;";
         List<Outcome> off = verifier.autovacuumOffRun(page().add("", make).add("", read).snippets);
         assertNull(off.get(0).failure(), () -> off.get(0).failure().message());
+        // The database's own catalogs too (pg_class), not the shared ones (pg_database).
         assertEquals("[[a, {autovacuum_enabled=false}], [b, {autovacuum_enabled=false}], [m, {autovacuum_enabled=false}], [p, null],"
-                + " [p1, {autovacuum_enabled=false}], [tmp, null]]", off.get(1).results().get(0).rows().toString());
+                + " [p1, {autovacuum_enabled=false}], [pg_class, {autovacuum_enabled=false}], [pg_database, null], [tmp, null]]",
+                off.get(1).results().get(0).rows().toString());
         // The real run's database has no such trigger: the page's tables are as it made them.
         List<Outcome> real = page().add("", make).add("", read).run().outcomes();
-        assertEquals("[[a, {autovacuum_enabled=true}], [b, null], [m, null], [p, null], [p1, null], [tmp, null]]",
+        assertEquals("[[a, {autovacuum_enabled=true}], [b, null], [m, null], [p, null], [p1, null], [pg_class, null], [pg_database, null],"
+                + " [tmp, null]]",
                 real.get(1).results().get(0).rows().toString());
     }
 }
