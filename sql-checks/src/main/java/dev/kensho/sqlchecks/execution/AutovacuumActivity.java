@@ -28,7 +28,7 @@ import java.util.regex.Pattern;
  *
  * <p>Read on a superuser connection of Kensho's ({@link PageDatabase#openStateReader()}) once the real run has ended: no
  * statement of the page runs after it. The database's system catalogs count too (a claim may be about pg_class); a page
- * that dropped, renamed or moved a table ({@link #HIDES_TABLES}) is run again whatever the statistics say, since a table
+ * that dropped a table ({@link #HIDES_TABLES}) is run again whatever the statistics say, since a table
  * gone from them hides what autovacuum did to it.
  */
 final class AutovacuumActivity {
@@ -54,14 +54,16 @@ final class AutovacuumActivity {
 
     /**
      * Statements after which the statistics read at the end no longer show what autovacuum did to a table: it is gone
-     * (dropped, or dropped with what its role owned) or under another name or schema. A page that runs one is run again
+     * (dropped, or dropped with what its role owned). A page that runs one is run again
      * without autovacuum whenever it could show autovacuum's work (red team helper-104: a closing DROP TABLE hid it).
      */
-    static final java.util.Set<String> HIDES_TABLES = java.util.Set.of("DROPSTMT", "RENAMESTMT", "ALTEROBJECTSCHEMASTMT",
-            "DROPOWNEDSTMT", "REASSIGNOWNEDSTMT");
+    static final java.util.Set<String> HIDES_TABLES = java.util.Set.of("DROPSTMT", "DROPOWNEDSTMT");
+    /** A snippet's own statement that drops tables (a renamed or moved table keeps its statistics: they follow its OID). */
+    static final Pattern DROPS_TABLES = Pattern.compile("\\bdrop\\s+(table|materialized\\s+view|schema|owned|foreign\\s+table)\\b",
+            Pattern.CASE_INSENSITIVE);
 
-    /** What {@link #read} stands for when the page dropped, renamed or moved a table: whatever autovacuum did is not known. */
-    static final String HIDDEN = "may have worked on a table the page then dropped, renamed or moved (the statistics no longer show it)";
+    /** What {@link #read} stands for when the page dropped a table: whatever autovacuum did to it is not known. */
+    static final String HIDDEN = "may have worked on a table the page then dropped (the statistics no longer show it)";
 
     /** Kensho's schema on a run with autovacuum off: its event trigger's function. */
     static final String SCHEMA = "kensho_autovacuum_off";

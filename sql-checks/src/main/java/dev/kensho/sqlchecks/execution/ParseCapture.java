@@ -179,6 +179,10 @@ final class ParseCapture {
         }
         digests.add(RunTrace.parsedOnce(server.getWhere()) + (server.getDetail().length() > MAX_TREE_CHARS
                 ? "larger than read: " + server.getDetail().length() : RunTrace.digest(server.getDetail())));
+        if (server.getWhere() != null && NESTED_DROP.matcher(server.getDetail()).find()) {
+            // 14 and 15 write most utility statements as "?": any of them may have been a DROP (AutovacuumActivity).
+            nestedMayDrop = true;
+        }
         if (server.getWhere() != null) {
             // A tree of code the statement ran (a function's body, dynamic SQL) is never the statement's own: kept, it would
             // stand for the statement or count as surplus, and a statement run unreported would not be seen as blind.
@@ -376,24 +380,20 @@ final class ParseCapture {
      * when there is no tree to read.
      */
     /**
-     * Whether the statement, or a statement it ran (dynamic SQL in a function, each a tree of its own), is a utility
-     * statement of one of {@code types} ({@code DROPSTMT}, …). Nested ones are told by their trees' nodes, which 14 and 15
-     * leave out ({@code :utilityStmt ?}) for most utility statements: there only the statement's own text tells.
+     * Whether the statement is a utility statement of one of {@code types} ({@code DROPSTMT}, …) that {@code ownCounts}
+     * counts (the caller reads its text), or a statement it ran (dynamic SQL, a function's body) was a DROP: told by its
+     * tree's node, which 14 and 15 leave out ({@code :utilityStmt ?}) for most utility statements, so any of those counts.
      */
-    synchronized boolean runsUtilityOf(java.util.Set<String> types) {
+    synchronized boolean mayDrop(java.util.Set<String> types, java.util.function.Predicate<String> ownCounts) {
         String own = utilityType();
-        if (own != null && types.contains(own)) {
-            return true;
-        }
-        for (String tree : trees) {
-            for (String type : types) {
-                if (tree.contains("{" + type + " ")) {
-                    return true;
-                }
-            }
-        }
-        return false;
+        return own != null && types.contains(own) && ownCounts.test(own) || nestedMayDrop;
     }
+
+    /** A tree's DROP (or DROP OWNED), or a utility statement 14 and 15 leave unnamed (the server may break its lines). */
+    private static final java.util.regex.Pattern NESTED_DROP = java.util.regex.Pattern.compile("\\{DROP(?:OWNED)?STMT\\s|:utilityStmt\\s+\\?");
+
+    /** A statement the statement ran (dynamic SQL, a function's body) was a DROP, or a utility statement 14/15 leave unnamed. */
+    private boolean nestedMayDrop;
 
     synchronized String utilityType() {
         NodeTree.Head head = head();

@@ -194,7 +194,7 @@ final class ScriptRunner {
     }
 
     /**
-     * After {@link #run}: whether a statement of the page dropped, renamed or moved a relation (or dropped what a role
+     * After {@link #run}: whether a statement of the page dropped a table (or what a role
      * owned), so that the statistics read at the end no longer show what autovacuum did to it ({@link AutovacuumActivity}).
      */
     boolean hidesTables() {
@@ -432,8 +432,11 @@ final class ScriptRunner {
                 draws.put(index, drawnHere);
             }
             KenshoSettingsReaders.Scan scanned = KenshoSettingsReaders.scan(snippet.sql(), claimsPlans);
-            if (parsedHere.stream().anyMatch(p -> p.runsUtilityOf(AutovacuumActivity.HIDES_TABLES))) {
-                // Dropped, renamed or moved: the statistics no longer show what autovacuum did to it (AutovacuumActivity).
+            // A statement of the snippet's own that drops an index, view or function hides no table; dynamic SQL is
+            // counted whatever it drops (its text is not at hand).
+            boolean dropsTables = AutovacuumActivity.DROPS_TABLES.matcher(snippet.sql()).find();
+            if (parsedHere.stream().anyMatch(p -> p.mayDrop(AutovacuumActivity.HIDES_TABLES, own -> dropsTables))) {
+                // Dropped: the statistics no longer show what autovacuum did to it (AutovacuumActivity).
                 hidesTables = true;
             }
             List<TreeReads.Seen> seen = parsedHere.stream().map(ParseCapture::seen).toList();
