@@ -21,8 +21,8 @@ import java.util.regex.Pattern;
  *
  * <p>Telling, from the server's statistics, what autovacuum changed did not work (a VACUUM that changed nothing counts as
  * one that did; session 2026-12-05). So where autovacuum worked on the page's tables during the real run, the page is run
- * once more, whole, on a database where the server's autovacuum cannot touch the tables the page makes ({@link #turnOff}:
- * each gets {@code autovacuum_enabled = false} as it is made, by an event trigger of Kensho's on that database only), as a
+ * once more, whole, on a database where the server's autovacuum does not reach the tables the page makes ({@link #turnOff}:
+ * each gets thresholds no page reaches as it is made, by an event trigger of Kensho's on that database only), as a
  * reader's browser runs it. A snippet that held on the real run and does not hold there fails, saying so. The real run
  * stays the page's evidence; nothing is added to it.
  *
@@ -69,9 +69,22 @@ final class AutovacuumActivity {
     static final String SCHEMA = "kensho_autovacuum_off";
 
     /**
-     * Every table or materialized view the page makes (or alters: a page's own {@code autovacuum_enabled = true} is set
-     * back) gets autovacuum off. The function runs as its owner, a superuser, and only touches relations whose option is
-     * not already off, so its own ALTER, which fires the trigger again, ends there.
+     * Autovacuum's thresholds out of reach: no count of dead, inserted or changed rows a page makes reaches them. Not
+     * {@code autovacuum_enabled = false}, nor {@code track_counts = off}: on PostgreSQL 18 either one also stops CREATE INDEX
+     * from writing the table's page and row counts (index.c, "if autovacuum is off, user may not be expecting table relstats
+     * to change"), and plans differed (the isolation suite's drop-index-concurrently-1). PGlite keeps both on.
+     */
+    static final String OUT_OF_REACH = "autovacuum_vacuum_threshold = 2147483647, autovacuum_vacuum_insert_threshold = -1,"
+            + " autovacuum_analyze_threshold = 2147483647";
+    private static final String OUT_OF_REACH_TOAST = "toast.autovacuum_vacuum_threshold = 2147483647,"
+            + " toast.autovacuum_vacuum_insert_threshold = -1";
+    private static final String ALREADY = "c.reloptions OPERATOR(pg_catalog.@>) '{autovacuum_vacuum_threshold=2147483647,"
+            + "autovacuum_vacuum_insert_threshold=-1,autovacuum_analyze_threshold=2147483647}'::pg_catalog.text[]";
+
+    /**
+     * Every table or materialized view the page makes (or alters: a page's own lower threshold is set back) gets
+     * autovacuum's thresholds out of reach ({@link #OUT_OF_REACH}). The function runs as its owner, a superuser, and only
+     * touches relations not already so, so its own ALTER, which fires the trigger again, ends there.
      */
     private static final List<String> TURN_OFF = List.of(
             "CREATE SCHEMA " + SCHEMA,
@@ -81,10 +94,10 @@ final class AutovacuumActivity {
                     + " FROM pg_catalog.pg_event_trigger_ddl_commands() d JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) d.objid"
                     + " WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass"
                     + " AND c.relkind IN ('r', 'm') AND c.relpersistence OPERATOR(pg_catalog.<>) 't'"
-                    + " AND NOT COALESCE('autovacuum_enabled=false' OPERATOR(pg_catalog.=) ANY (c.reloptions), false) LOOP"
+                    + " AND NOT COALESCE(" + ALREADY + ", false) LOOP"
                     + " EXECUTE pg_catalog.format(CASE made.relkind WHEN 'm' THEN 'ALTER MATERIALIZED VIEW %s SET (%s)'"
                     + " ELSE 'ALTER TABLE %s SET (%s)' END, made.relation,"
-                    + " 'autovacuum_enabled = false, toast.autovacuum_enabled = false');"
+                    + " '" + OUT_OF_REACH + ", " + OUT_OF_REACH_TOAST + "');"
                     + " END LOOP; END $kensho$",
             "CREATE EVENT TRIGGER " + SCHEMA + " ON ddl_command_end EXECUTE FUNCTION " + SCHEMA + ".made()",
             // The database's own system catalogs too (a plan claim on pg_class: red team helper-104); shared ones belong to
@@ -95,7 +108,7 @@ final class AutovacuumActivity {
                     + " SELECT pg_catalog.array_agg(c.oid) INTO catalogs FROM pg_catalog.pg_class c"
                     + " WHERE c.relnamespace OPERATOR(pg_catalog.=) 'pg_catalog'::pg_catalog.regnamespace AND c.relkind OPERATOR(pg_catalog.=) 'r'"
                     + " AND NOT c.relisshared; FOREACH catalog IN ARRAY catalogs LOOP"
-                    + " EXECUTE pg_catalog.format('ALTER TABLE %s SET (autovacuum_enabled = false)', catalog); END LOOP; END $kensho$");
+                    + " EXECUTE pg_catalog.format('ALTER TABLE %s SET (" + OUT_OF_REACH + ")', catalog); END LOOP; END $kensho$");
 
     /** Words a statement reads autovacuum's work with: a plan, or the counts and statistics it writes. */
     private static final Pattern READS_ITS_WORK = Pattern.compile(
@@ -175,7 +188,7 @@ final class AutovacuumActivity {
             }
             Outcome w = without == null || i >= without.size() ? null : without.get(i);
             String why = without == null ? "Kensho's run of the page without autovacuum could not run " + stillTouched
-                    : stillTouched != null ? "on Kensho's run of the page with autovacuum off for its tables, autovacuum "
+                    : stillTouched != null ? "on Kensho's run of the page without autovacuum, autovacuum "
                     + stillTouched + " all the same, so Kensho cannot tell what the page's SQL alone shows"
                     : w == null ? "Kensho's run of the page without autovacuum did not reach it"
                     : w.status() == Outcome.Status.SKIPPED ? "on a run of the page without autovacuum it was not reached (an earlier snippet failed there)"
@@ -183,9 +196,9 @@ final class AutovacuumActivity {
                     : null;
             if (why != null) {
                 judged.set(i, failed(o, "this snippet held on the build's run, where autovacuum " + touched + " while the page ran;"
-                        + " a reader's run in the browser has no autovacuum, and " + why + " (on that run each table the page makes"
-                        + " has autovacuum_enabled = false). Run VACUUM ANALYZE on the table in a visible snippet right after its"
-                        + " data is in"));
+                        + " a reader's run in the browser has no autovacuum, and " + why + " (on that run autovacuum's thresholds on"
+                        + " the page's tables and catalogs are out of reach). Run VACUUM ANALYZE on the table in a visible snippet"
+                        + " right after its data is in"));
             }
         }
         return judged;

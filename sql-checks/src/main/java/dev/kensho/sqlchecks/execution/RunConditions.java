@@ -89,11 +89,13 @@ final class RunConditions {
                     + " pg_catalog.array_to_string(a.attoptions, ', '), '' FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_class c ON c.oid" + EQ
                     + "a.attrelid JOIN pg_catalog.pg_namespace n ON n.oid" + EQ + "c.relnamespace WHERE a.attoptions IS NOT NULL AND "
                     + USER_SCHEMA,
-            // Options of vacuuming (autovacuum_…, vacuum_…, log_autovacuum_min_duration) are not read by the planner: a page
-            // that turns autovacuum off for its table, or Kensho's run without autovacuum (AutovacuumActivity), plans alike.
+            // Options of vacuuming (autovacuum's thresholds and scale factors, vacuum_…, log_autovacuum_min_duration) are not
+            // read by the planner: Kensho's run without autovacuum (AutovacuumActivity) plans alike. autovacuum_enabled is
+            // kept: on PostgreSQL 18 a table with it off does not get CREATE INDEX's page and row counts.
             "SELECT * FROM (SELECT 'storage options', c.oid::pg_catalog.regclass::pg_catalog.text,"
                     + " pg_catalog.array_to_string(ARRAY(SELECT o FROM pg_catalog.unnest(c.reloptions) AS o WHERE NOT ("
-                    + "pg_catalog.starts_with(o, 'autovacuum_') OR pg_catalog.starts_with(o, 'toast.autovacuum_')"
+                    + "(pg_catalog.starts_with(o, 'autovacuum_') AND NOT pg_catalog.starts_with(o, 'autovacuum_enabled='))"
+                    + " OR pg_catalog.starts_with(o, 'toast.autovacuum_')"
                     + " OR pg_catalog.starts_with(o, 'vacuum_') OR pg_catalog.starts_with(o, 'toast.vacuum_')"
                     + " OR pg_catalog.starts_with(o, 'log_autovacuum_min_duration='))), ', '), ''"
                     + " FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid" + EQ + "c.relnamespace"

@@ -61,8 +61,9 @@ class AutovacuumActivityTest extends VerifierFixture {
                         + " and analyzed public.t while the page ran; a reader's run in the browser has no autovacuum, and on a run of"
                         + " the page without autovacuum it fails: plan assertion failed: scans only with Seq Scan: the plan scans with Bitmap Index Scan"
                         + " using t_kind"), refused.failure().message());
-                assertTrue(refused.failure().message().endsWith(" (on that run each table the page makes has autovacuum_enabled = false)."
-                        + " Run VACUUM ANALYZE on the table in a visible snippet right after its data is in"), refused.failure().message());
+                assertTrue(refused.failure().message().endsWith(" (on that run autovacuum's thresholds on the page's tables and catalogs are"
+                        + " out of reach). Run VACUUM ANALYZE on the table in a visible snippet right after its data is in"),
+                        refused.failure().message());
                 assertEquals("page.md:13:1", refused.failure().location().toString());
                 assertEquals(1, existing.autovacuumReruns());
 
@@ -77,7 +78,7 @@ class AutovacuumActivityTest extends VerifierFixture {
                 assertEquals(2, existing.autovacuumReruns());
 
                 // The page's own ANALYZE after the wait, its data made in a hidden snippet: the claim holds without
-                // autovacuum too (the run's autovacuum_enabled = false is no planner input), and passes.
+                // autovacuum too (the run's threshold options are no planner input), and passes.
                 List<Outcome> analyzed = TestPage.on(existing).add("hidden", LOAD).add("hidden", "SELECT pg_sleep(1.5);")
                         .add("hidden", "SELECT pg_sleep(6);").add("", "ANALYZE t;").add(CLAIM, CLAIMED).run().outcomes();
                 assertNull(analyzed.get(4).failure(), () -> analyzed.get(4).failure().message());
@@ -90,19 +91,26 @@ class AutovacuumActivityTest extends VerifierFixture {
 
     /**
      * Options of vacuuming are no planner input (red team helper-104: the run without autovacuum had every plan claim on a
-     * table made in a hidden snippet refused for "storage options … made by the hidden snippet"); fillfactor still is.
+     * table made in a hidden snippet refused for "storage options … made by the hidden snippet"); fillfactor and
+     * autovacuum_enabled still are.
      */
     @Test
     void vacuumOptionsSetOutOfSightAreNoPlannerInputButFillfactorIs() throws Exception {
         String make = "CREATE TABLE v (id int PRIMARY KEY, note text); INSERT INTO v SELECT g, 'n' FROM generate_series(1, 2000) AS g;";
-        Outcome vacuumOff = page().add("hidden", make + " ALTER TABLE v SET (autovacuum_enabled = false, toast.autovacuum_enabled = false,"
-                + " vacuum_truncate = false); ANALYZE v;").add("uses-index=v_pkey", "SELECT note FROM v WHERE id = 7;").last();
+        Outcome vacuumOff = page().add("hidden", make + " ALTER TABLE v SET (" + AutovacuumActivity.OUT_OF_REACH + ","
+                + " toast.autovacuum_enabled = false, vacuum_truncate = false); ANALYZE v;")
+                .add("uses-index=v_pkey", "SELECT note FROM v WHERE id = 7;").last();
         assertNull(vacuumOff.failure(), () -> vacuumOff.failure().message());
-        Outcome fillfactor = page().add("hidden", make + " ALTER TABLE v SET (fillfactor = 50, autovacuum_enabled = false); ANALYZE v;")
+        Outcome fillfactor = page().add("hidden", make + " ALTER TABLE v SET (fillfactor = 50, autovacuum_analyze_threshold = 7); ANALYZE v;")
                 .add("uses-index=v_pkey", "SELECT note FROM v WHERE id = 7;").last();
         assertEquals(Outcome.Status.FAILED, fillfactor.status());
         assertTrue(fillfactor.failure().message().contains("storage options of v: fillfactor=50, made by the hidden snippet at page.md:1:1"),
                 fillfactor.failure().message());
+        // autovacuum_enabled = false stays a planner input: on 18 CREATE INDEX then leaves the table's counts unwritten.
+        Outcome enabled = page().add("hidden", make + " ALTER TABLE v SET (autovacuum_enabled = false); ANALYZE v;")
+                .add("uses-index=v_pkey", "SELECT note FROM v WHERE id = 7;").last();
+        assertTrue(enabled.failure() != null && enabled.failure().message().contains("storage options of v: autovacuum_enabled=false"),
+                () -> String.valueOf(enabled.failure()));
     }
 
     /** Only a dropped table hides what autovacuum did: dropping an index does not make the page run again, dropping a table does. */
@@ -126,24 +134,33 @@ class AutovacuumActivityTest extends VerifierFixture {
         assertEquals(before + 2, verifier.autovacuumReruns(), "a DROP in dynamic SQL is seen in its tree");
     }
 
-    /** On a run with autovacuum off, every table the page makes, or sets back, has it off; temporary tables are left alone. */
+    /**
+     * On a run without autovacuum every table the page makes, or sets back, and the database's own catalogs get thresholds
+     * no page reaches; temporary and partitioned tables are left alone. Not autovacuum_enabled = false: on 18 that also
+     * stops CREATE INDEX from writing the table's page and row counts (the isolation suite's drop-index-concurrently-1
+     * planned otherwise on the rerun), which they keep here as on the real run.
+     */
     @Test
-    void onARunWithAutovacuumOffThePagesTablesHaveItOff() throws Exception {
+    void onARunWithoutAutovacuumThePagesTablesAreOutOfItsReachAndKeepTheirCounts() throws Exception {
         String make = "CREATE TABLE a (x int); CREATE TABLE b AS SELECT 1 AS y; CREATE MATERIALIZED VIEW m AS SELECT 1 AS z;"
                 + " CREATE TABLE p (k int) PARTITION BY RANGE (k); CREATE TABLE p1 PARTITION OF p FOR VALUES FROM (0) TO (10);"
-                + " CREATE TEMP TABLE tmp (q int); ALTER TABLE a SET (autovacuum_enabled = true);";
-        String read = "SELECT relname, reloptions FROM pg_class WHERE relname IN ('a', 'b', 'm', 'p', 'p1', 'tmp', 'pg_class', 'pg_database')"
-                + " ORDER BY relname;";
+                + " CREATE TEMP TABLE tmp (q int); ALTER TABLE a SET (autovacuum_vacuum_threshold = 5);"
+                + " CREATE TABLE test_dc (id serial PRIMARY KEY, data int); INSERT INTO test_dc (data) SELECT * FROM generate_series(1, 100);"
+                + " CREATE INDEX test_dc_data ON test_dc (data);";
+        String read = "SELECT relname, reloptions, relpages, reltuples FROM pg_class WHERE relname IN ('a', 'b', 'm', 'p', 'p1', 'tmp',"
+                + " 'pg_class', 'pg_database', 'test_dc') ORDER BY relname;";
         List<Outcome> off = verifier.autovacuumOffRun(page().add("", make).add("", read).snippets);
         assertNull(off.get(0).failure(), () -> off.get(0).failure().message());
-        // The database's own catalogs too (pg_class), not the shared ones (pg_database).
-        assertEquals("[[a, {autovacuum_enabled=false}], [b, {autovacuum_enabled=false}], [m, {autovacuum_enabled=false}], [p, null],"
-                + " [p1, {autovacuum_enabled=false}], [pg_class, {autovacuum_enabled=false}], [pg_database, null], [tmp, null]]",
-                off.get(1).results().get(0).rows().toString());
-        // The real run's database has no such trigger: the page's tables are as it made them.
+        String reach = "{autovacuum_vacuum_threshold=2147483647,autovacuum_vacuum_insert_threshold=-1,autovacuum_analyze_threshold=2147483647}";
+        List<String> rows = off.get(1).results().get(0).rows().stream().map(r -> r.get(0) + " " + r.get(1)
+                + (r.get(0).equals("test_dc") ? " " + r.get(2) + " " + r.get(3) : "")).toList();
+        assertEquals(List.of("a " + reach, "b " + reach, "m " + reach, "p null", "p1 " + reach, "pg_class " + reach, "pg_database null",
+                "test_dc " + reach + " 1 100", "tmp null"), rows);
+        // The real run's database has no trigger: the page's tables are as it made them, with the same counts.
         List<Outcome> real = page().add("", make).add("", read).run().outcomes();
-        assertEquals("[[a, {autovacuum_enabled=true}], [b, null], [m, null], [p, null], [p1, null], [pg_class, null], [pg_database, null],"
-                + " [tmp, null]]",
-                real.get(1).results().get(0).rows().toString());
+        List<String> realRows = real.get(1).results().get(0).rows().stream().map(r -> r.get(0) + " " + r.get(1)
+                + (r.get(0).equals("test_dc") ? " " + r.get(2) + " " + r.get(3) : "")).toList();
+        assertEquals(List.of("a {autovacuum_vacuum_threshold=5}", "b null", "m null", "p null", "p1 null", "pg_class null", "pg_database null",
+                "test_dc null 1 100", "tmp null"), realRows);
     }
 }
