@@ -49,7 +49,7 @@ class LessonContentTest {
         // Every plan the lessons show was the same on 14-18 but for timings and buffer counts (which autovacuum can move by one): each is shown once, naming them.
         assertTrue(keyset.select("details.evidence-plan-version").isEmpty(), keyset.select("details.evidence-plan-version")::toString);
         assertTrue(!keyset.select(".evidence-plan-same").isEmpty());
-        assertEquals(java.util.Set.of("PostgreSQL 14–18 で同じプランでした。時間とバッファ数は 18.6 の実行のものです。"),
+        assertEquals(java.util.Set.of("PostgreSQL 14–18 で同じプランでした。時間・バッファ数・ヒープ読み取り数は 18.6 の実行のものです。"),
                 new java.util.HashSet<>(keyset.select(".evidence-plan-same").eachText()));
         java.util.Set<String> lessonPages = new java.util.TreeSet<>();
         for (JsonNode snippet : json.get("snippets")) {

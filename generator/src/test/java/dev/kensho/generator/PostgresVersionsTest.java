@@ -202,7 +202,7 @@ class PostgresVersionsTest {
         org.jsoup.nodes.Element differs = figures.get(1);
         assertEquals("主張は検証したすべての版で成り立ちました。下の行は PostgreSQL 18.6 の実行のものです。プランは版によって異なったため、版ごとに示します。",
                 differs.select(".evidence-version").text());
-        assertEquals(List.of("PostgreSQL 16（時間とバッファ数は 16.10 の実行のもの）", "PostgreSQL 17, 18（時間とバッファ数は 18.6 の実行のもの）"),
+        assertEquals(List.of("PostgreSQL 16（時間・バッファ数・ヒープ読み取り数は 16.10 の実行のもの）", "PostgreSQL 17, 18（時間・バッファ数・ヒープ読み取り数は 18.6 の実行のもの）"),
                 differs.select("details.evidence-plan-version > summary").eachText());
         assertEquals(List.of("Seq Scan on public.t  (actual time=T rows=2.00 loops=1)\n  Filter: (t.id IS NOT NULL)\n  Buffers: shared hit=1",
                         "Seq Scan on public.t  (actual time=T rows=2.00 loops=1)\n  Buffers: shared hit=1"),
@@ -210,7 +210,7 @@ class PostgresVersionsTest {
         assertTrue(differs.select(".evidence-plan-same").isEmpty(), differs::toString);
         org.jsoup.nodes.Element same = figures.get(2);
         assertEquals("主張は検証したすべての版で成り立ちました。下の行とプランは PostgreSQL 18.6 の実行のものです。", same.select(".evidence-version").text());
-        assertEquals("PostgreSQL 16–18 で同じプランでした。時間とバッファ数は 18.6 の実行のものです。", same.select(".evidence-plan-same").text());
+        assertEquals("PostgreSQL 16–18 で同じプランでした。時間・バッファ数・ヒープ読み取り数は 18.6 の実行のものです。", same.select(".evidence-plan-same").text());
         assertEquals(List.of("Seq Scan on public.t  (actual time=T rows=1.00 loops=1)\n  Filter: (t.v > 10)\n  Rows Removed by Filter: 1\n  Buffers: shared hit=1"),
                 same.select("pre.plan").stream().map(p -> untimed(p.wholeText())).toList());
         assertTrue(same.select("details.evidence-plan-version").isEmpty(), same::toString);
