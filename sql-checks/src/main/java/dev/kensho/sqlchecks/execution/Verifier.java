@@ -246,7 +246,6 @@ public final class Verifier implements AutoCloseable {
      */
     public PageResult verifyPage(String page, List<Snippet> snippets, boolean browserStates) {
         String name = namePrefix + "_" + pageCounter.incrementAndGet();
-        long t0 = System.nanoTime();
         Run run = verifyPageAs(page, name, snippets, browserStates, false);
         List<Outcome> outcomes = run.outcomes();
         if (run.autovacuum() != null) {
@@ -258,7 +257,7 @@ public final class Verifier implements AutoCloseable {
                     without.outcomes() == null ? "(" + without.autovacuum() + ")" : without.autovacuum());
         }
         // Last: whether a reader's run in the browser treats the page's characters as this server did (CharacterTypeCheck).
-        return new PageResult(page, characterTypeCheck().checked(outcomes), run.setup() == null ? Duration.ofNanos(System.nanoTime() - t0) : run.setup());
+        return new PageResult(page, characterTypeCheck().checked(outcomes), run.setup());
     }
 
     /**
