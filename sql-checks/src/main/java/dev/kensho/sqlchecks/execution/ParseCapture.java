@@ -380,13 +380,13 @@ final class ParseCapture {
      * when there is no tree to read.
      */
     /**
-     * Whether the statement is a utility statement of one of {@code types} ({@code DROPSTMT}, …) that {@code ownCounts}
-     * counts (the caller reads its text), or a statement it ran (dynamic SQL, a function's body) was a DROP: told by its
-     * tree's node, which 14 and 15 leave out ({@code :utilityStmt ?}) for most utility statements, so any of those counts.
+     * Whether the statement is a utility statement of one of {@code types} ({@code DROPSTMT}, …), or a statement it ran
+     * (dynamic SQL, a function's body) was a DROP: told by its tree's node, which 14 and 15 leave out
+     * ({@code :utilityStmt ?}) for most utility statements, so any of those counts.
      */
-    synchronized boolean mayDrop(java.util.Set<String> types, java.util.function.Predicate<String> ownCounts) {
+    synchronized boolean mayDrop(java.util.Set<String> types) {
         String own = utilityType();
-        return own != null && types.contains(own) && ownCounts.test(own) || nestedMayDrop;
+        return own != null && types.contains(own) || nestedMayDrop;
     }
 
     /** A tree's DROP (or DROP OWNED), or a utility statement 14 and 15 leave unnamed (the server may break its lines). */

@@ -432,10 +432,8 @@ final class ScriptRunner {
                 draws.put(index, drawnHere);
             }
             KenshoSettingsReaders.Scan scanned = KenshoSettingsReaders.scan(snippet.sql(), claimsPlans);
-            // A statement of the snippet's own that drops an index, view or function hides no table; dynamic SQL is
-            // counted whatever it drops (its text is not at hand).
-            boolean dropsTables = AutovacuumActivity.DROPS_TABLES.matcher(snippet.sql()).find();
-            if (parsedHere.stream().anyMatch(p -> p.mayDrop(AutovacuumActivity.HIDES_TABLES, own -> dropsTables))) {
+            // Any DROP may take a table along (CASCADE through a type, a function, a collation), so every one counts.
+            if (parsedHere.stream().anyMatch(p -> p.mayDrop(AutovacuumActivity.HIDES_TABLES))) {
                 // Dropped: the statistics no longer show what autovacuum did to it (AutovacuumActivity).
                 hidesTables = true;
             }

@@ -215,6 +215,11 @@ public final class Verifier implements AutoCloseable {
     }
 
     /** The exact server version, such as "18.6". */
+    /** The server's major version (14 for "14.19"). */
+    private int major() {
+        return Integer.parseInt(serverVersion.replaceFirst("^(\\d+).*$", "$1"));
+    }
+
     public String serverVersion() {
         return serverVersion;
     }
@@ -291,9 +296,12 @@ public final class Verifier implements AutoCloseable {
         java.util.Map<Integer, String> draws;
         boolean readsClock;
         String autovacuum = null;
+        int major = major();
+        // Before the page's database exists: no worker can have visited it yet.
+        AutovacuumActivity.Workers workersBefore = AutovacuumActivity.workers(admin, major);
         try (PageDatabase database = PageDatabase.create(server, admin, dropper, name, pageTemplate, settings, ScriptRunner.claimsPlans(snippets), true)) {
             if (autovacuumOff) {
-                AutovacuumActivity.turnOff(database);
+                AutovacuumActivity.turnOff(database, major);
             }
             setup = Duration.ofNanos(System.nanoTime() - t0);
             // The real run: its database hands out no connection of Kensho's, so nothing but the reader's statements reaches
@@ -307,7 +315,11 @@ public final class Verifier implements AutoCloseable {
             realTrace = real.trace();
             draws = real.draws();
             readsClock = real.readsClock();
-            if (AutovacuumActivity.couldShow(snippets) && outcomes.stream().anyMatch(o -> o != null && o.passed())) {
+            // From 16 on, every page whose workers-were-about test says so is read, whatever it shows or drops (a word list
+            // missed extended statistics: red team helper-105); before 16, which cannot tell, pages whose words could show it.
+            boolean readAll = major >= 16;
+            if (outcomes.stream().anyMatch(o -> o != null && o.passed()) && (readAll || AutovacuumActivity.couldShow(snippets))
+                    && AutovacuumActivity.workersSince(admin, major, workersBefore)) {
                 // Read once the page's statements have all run, so that nothing of the page sees it.
                 autovacuum = AutovacuumActivity.read(database, serverVersion.startsWith("14."));
                 if (autovacuum == null && real.hidesTables() && !autovacuumOff) {
@@ -425,7 +437,7 @@ public final class Verifier implements AutoCloseable {
         // Not the page's evidence: this database hands out connections of Kensho's (a capture run uses them).
         try (PageDatabase database = PageDatabase.create(server, admin, dropper, name, pageTemplate, settings, ScriptRunner.claimsPlans(snippets), false)) {
             if (autovacuumOff) {
-                AutovacuumActivity.turnOff(database);
+                AutovacuumActivity.turnOff(database, major());
             }
             return runner.apply(database).run(snippets);
         } catch (SQLException e) {

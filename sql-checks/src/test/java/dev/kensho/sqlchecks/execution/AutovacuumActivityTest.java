@@ -113,25 +113,124 @@ class AutovacuumActivityTest extends VerifierFixture {
                 () -> String.valueOf(enabled.failure()));
     }
 
-    /** Only a dropped table hides what autovacuum did: dropping an index does not make the page run again, dropping a table does. */
+    /**
+     * A page's DROP hides what autovacuum did to what it dropped, so a page that drops anything runs again without
+     * autovacuum, but only when a worker was at work on the server while it ran (pg_stat_io, from 16 on): on a server
+     * whose autovacuum is off nothing runs again; with workers about, a DROP TABLE, a DROP in dynamic SQL, a DROP TYPE …
+     * CASCADE that takes a typed table along (red team helper-105) and a DROP INDEX each run the page again.
+     */
     @Test
-    void aPageThatDropsATableRunsAgainWithoutAutovacuumOneThatDropsAnIndexDoesNot() throws Exception {
+    void aPageThatDropsRunsAgainOnlyWhileAutovacuumWorkersWorked() throws Exception {
         String make = "CREATE TABLE w (id int PRIMARY KEY, k int); INSERT INTO w SELECT g, g FROM generate_series(1, 5000) AS g;"
-                + " CREATE INDEX w_k ON w (k); ANALYZE w;";
-        int before = verifier.autovacuumReruns();
-        Outcome index = page().add("", make).add("uses-index=w_pkey", "SELECT k FROM w WHERE id = 7;").add("", "DROP INDEX w_k;").run()
-                .outcomes().get(1);
-        assertNull(index.failure(), () -> index.failure().message());
-        assertEquals(before, verifier.autovacuumReruns());
-        Outcome table = page().add("", make + " CREATE TABLE gone (x int);").add("uses-index=w_pkey", "SELECT k FROM w WHERE id = 7;")
-                .add("", "DROP TABLE gone;").run().outcomes().get(1);
-        assertNull(table.failure(), () -> table.failure().message());
-        assertEquals(before + 1, verifier.autovacuumReruns(), "run again: the dropped table's statistics are gone");
-        List<Outcome> dynamic = page().add("", make + " CREATE TABLE gone (x int);").add("uses-index=w_pkey", "SELECT k FROM w WHERE id = 7;")
-                .add("", "DO $$ BEGIN EXECUTE 'DR' || 'OP TABLE gone'; END $$;").run().outcomes();
-        assertNull(dynamic.get(1).failure(), () -> dynamic.get(1).failure().message());
-        assertNull(dynamic.get(2).failure(), () -> dynamic.get(2).failure().message());
-        assertEquals(before + 2, verifier.autovacuumReruns(), "a DROP in dynamic SQL is seen in its tree");
+                + " CREATE INDEX w_k ON w (k); ANALYZE w; CREATE TYPE reading AS (id int, v text); CREATE TABLE readings OF reading;";
+        String claim = "uses-index=w_pkey";
+        String query = "SELECT k FROM w WHERE id = 7;";
+        withAutovacuumEverySecond(false, verifier -> {
+            Outcome quiet = TestPage.on(verifier).add("", make).add(claim, query).add("", "SELECT pg_sleep(2.5);").add("", "DROP TABLE readings;")
+                    .run().outcomes().get(1);
+            assertNull(quiet.failure(), () -> quiet.failure().message());
+            assertEquals(0, verifier.autovacuumReruns(), "no worker ran: the dropped table hid nothing");
+        });
+        withAutovacuumEverySecond(true, verifier -> {
+            int runs = 0;
+            for (String drop : List.of("DROP TABLE readings;", "DO $$ BEGIN EXECUTE 'DR' || 'OP TABLE readings'; END $$;",
+                    "DROP TYPE reading CASCADE;", "DROP INDEX w_k;")) {
+                List<Outcome> outcomes = TestPage.on(verifier).add("", make).add(claim, query).add("", "SELECT pg_sleep(2.5);").add("", drop)
+                        .run().outcomes();
+                assertNull(outcomes.get(1).failure(), () -> drop + ": " + outcomes.get(1).failure().message());
+                assertNull(outcomes.get(3).failure(), () -> drop + ": " + outcomes.get(3).failure().message());
+                assertEquals(++runs, verifier.autovacuumReruns(), drop);
+            }
+        });
+    }
+
+    /**
+     * Red team helper-105's false marks, end to end with autovacuum waking every second: extended statistics (pg_stats_ext,
+     * which no word of the old list named), a TOAST table vacuumed alone, a page's own autovacuum_vacuum_max_threshold (18
+     * caps the threshold with it) on a page that drops its table at the end, and a typed table dropped with its type. Each
+     * held on the build's run only because autovacuum worked, and is refused; on the run without autovacuum a listing of
+     * the database's schemas shows none of Kensho's, and passes.
+     */
+    @Test
+    void whatOnlyAutovacuumMadeTrueIsRefusedHoweverThePageReadsOrDropsIt() throws Exception {
+        String wait = "SELECT pg_sleep(1.5);";
+        String work = "SELECT pg_sleep(6);";
+        withAutovacuumEverySecond(true, verifier -> {
+            List<Outcome> stats = TestPage.on(verifier)
+                    .add("", "CREATE TABLE addresses (city text, zip text); CREATE STATISTICS addr_deps (dependencies) ON city, zip FROM addresses;"
+                            + " INSERT INTO addresses SELECT 'c' || (g % 100), 'z' || (g % 100) FROM generate_series(1, 5000) AS g;")
+                    .add("", wait).add("", work)
+                    .add("", "SELECT count(*) AS built FROM pg_stats_ext WHERE statistics_name = 'addr_deps' AND dependencies IS NOT NULL;",
+                            " built\n-------\n     1\n(1 row)")
+                    .add("", "SELECT nspname FROM pg_namespace WHERE nspname NOT LIKE 'pg\\_%' ORDER BY nspname;",
+                            "      nspname\n--------------------\n information_schema\n public\n(2 rows)")
+                    .run().outcomes();
+            assertRefused(stats.get(3), "public.addresses", "rows differ");
+            assertNull(stats.get(4).failure(), () -> stats.get(4).failure().message());
+
+            List<Outcome> toast = TestPage.on(verifier)
+                    .add("", "CREATE TABLE docs (id int PRIMARY KEY, body text) WITH (autovacuum_vacuum_threshold = 1000000,"
+                            + " autovacuum_vacuum_insert_threshold = -1, autovacuum_analyze_threshold = 1000000,"
+                            // A TOAST table without options of its own takes its table's: these are its own, the stock ones.
+                            + " toast.autovacuum_vacuum_threshold = 50);"
+                            + " INSERT INTO docs SELECT g, (SELECT string_agg(md5(g::text || i::text), '') FROM generate_series(1, 300) AS i)"
+                            + " FROM generate_series(1, 100) AS g; DELETE FROM docs;")
+                    .add("", wait).add("", work)
+                    .add("", "SELECT pg_relation_size(reltoastrelid) AS toast_bytes FROM pg_class WHERE relname = 'docs';",
+                            " toast_bytes\n-------------\n           0\n(1 row)")
+                    .run().outcomes();
+            assertRefused(toast.get(3), "vacuumed the TOAST table of public.docs", "rows differ");
+
+            String counts = "SELECT relpages, reltuples FROM pg_class WHERE relname = '%s';";
+            String counted = " relpages | reltuples\n----------+-----------\n        7 |      1500\n(1 row)";
+            List<Outcome> capped = TestPage.on(verifier)
+                    .add("", "CREATE TABLE t (id int, v text); ALTER TABLE t SET (autovacuum_vacuum_max_threshold = 50);"
+                            + " INSERT INTO t SELECT g, 'v' FROM generate_series(1, 3000) AS g; DELETE FROM t WHERE id > 1500;")
+                    .add("", wait).add("", work).add("", counts.formatted("t"), counted).add("", "DROP TABLE t;")
+                    .run().outcomes();
+            // Dropped at the end: whatever the statistics said is gone, and the run without autovacuum decides; there the
+            // page's own cap is set back, and the counts are not written.
+            assertRefused(capped.get(3), "may have worked on a table the page then dropped", "rows differ");
+
+            List<Outcome> typed = TestPage.on(verifier)
+                    .add("", "CREATE TYPE reading AS (id int, v text); CREATE TABLE readings OF reading;"
+                            + " INSERT INTO readings SELECT g, 'v' FROM generate_series(1, 3000) AS g; DELETE FROM readings WHERE id > 1500;")
+                    .add("", wait).add("", work).add("", counts.formatted("readings"), counted).add("", "DROP TYPE reading CASCADE;")
+                    .run().outcomes();
+            assertRefused(typed.get(3), "may have worked on a table the page then dropped", "rows differ");
+        });
+    }
+
+    private static void assertRefused(Outcome outcome, String worked, String failsWith) {
+        assertEquals(Outcome.Status.FAILED, outcome.status(), () -> "passed (検証済み) though only autovacuum made it true");
+        String message = outcome.failure().message();
+        assertTrue(message.startsWith("this snippet held on the build's run, where autovacuum ") && message.contains(worked)
+                && message.contains("a reader's run in the browser has no autovacuum, and on a run of the page without autovacuum it fails: "
+                + failsWith), message);
+    }
+
+    private interface WithVerifier {
+        void run(Verifier verifier) throws Exception;
+    }
+
+    /** A private server (Kensho's own keep the stock minute) whose autovacuum wakes every second, or is off, and a verifier on it. */
+    private static void withAutovacuumEverySecond(boolean on, WithVerifier test) throws Exception {
+        RunningPostgres embedded = new EmbeddedPostgres().start();
+        try {
+            Properties admin = embedded.adminCredentials();
+            try (Connection c = DriverManager.getConnection(embedded.jdbcUrl(), admin); Statement s = c.createStatement()) {
+                s.execute("ALTER SYSTEM SET autovacuum_naptime = 1");
+                s.execute("ALTER SYSTEM SET autovacuum = " + (on ? "on" : "off"));
+                s.execute("SELECT pg_reload_conf()");
+            }
+            String url = embedded.jdbcUrl() + (embedded.jdbcUrl().contains("?") ? "&" : "?") + "user=" + admin.getProperty("user")
+                    + (admin.getProperty("password") == null ? "" : "&password=" + admin.getProperty("password"));
+            try (Verifier verifier = Verifier.start(new ExistingServer(url), new VerifierSettings(Duration.ofSeconds(60)))) {
+                test.run(verifier);
+            }
+        } finally {
+            embedded.close();
+        }
     }
 
     /**
@@ -151,7 +250,8 @@ class AutovacuumActivityTest extends VerifierFixture {
                 + " 'pg_class', 'pg_database', 'test_dc') ORDER BY relname;";
         List<Outcome> off = verifier.autovacuumOffRun(page().add("", make).add("", read).snippets);
         assertNull(off.get(0).failure(), () -> off.get(0).failure().message());
-        String reach = "{autovacuum_vacuum_threshold=2147483647,autovacuum_vacuum_insert_threshold=-1,autovacuum_analyze_threshold=2147483647}";
+        String reach = "{autovacuum_vacuum_threshold=2147483647,autovacuum_vacuum_insert_threshold=-1,autovacuum_analyze_threshold=2147483647,"
+                + "autovacuum_vacuum_max_threshold=-1,autovacuum_freeze_max_age=2000000000,autovacuum_multixact_freeze_max_age=2000000000}";
         List<String> rows = off.get(1).results().get(0).rows().stream().map(r -> r.get(0) + " " + r.get(1)
                 + (r.get(0).equals("test_dc") ? " " + r.get(2) + " " + r.get(3) : "")).toList();
         assertEquals(List.of("a " + reach, "b " + reach, "m " + reach, "p null", "p1 " + reach, "pg_class " + reach, "pg_database null",
