@@ -207,10 +207,16 @@ final class AutovacuumActivity {
     record Workers(String done, long atWork) {
     }
 
-    private static final String WORKERS = "SELECT (SELECT pg_catalog.sum(COALESCE(i.reads, 0) OPERATOR(pg_catalog.+) COALESCE(i.hits, 0)"
+    /**
+     * The workers at work first, then what they have done: a worker leaves pg_stat_activity a moment before its counts
+     * reach pg_stat_io (its exit runs the one before the other), so in this order both reads would have to fall inside
+     * that moment for a worker to be missed; in the other, only one.
+     */
+    private static final String WORKERS = "SELECT (SELECT pg_catalog.count(*) FROM pg_catalog.pg_stat_activity a"
+            + " WHERE a.backend_type OPERATOR(pg_catalog.=) 'autovacuum worker'),"
+            + " (SELECT pg_catalog.sum(COALESCE(i.reads, 0) OPERATOR(pg_catalog.+) COALESCE(i.hits, 0)"
             + " OPERATOR(pg_catalog.+) COALESCE(i.writes, 0) OPERATOR(pg_catalog.+) COALESCE(i.extends, 0))::pg_catalog.text"
-            + " FROM pg_catalog.pg_stat_io i WHERE i.backend_type OPERATOR(pg_catalog.=) 'autovacuum worker'),"
-            + " (SELECT pg_catalog.count(*) FROM pg_catalog.pg_stat_activity a WHERE a.backend_type OPERATOR(pg_catalog.=) 'autovacuum worker')";
+            + " FROM pg_catalog.pg_stat_io i WHERE i.backend_type OPERATOR(pg_catalog.=) 'autovacuum worker')";
 
     /** Reads {@link Workers} on Kensho's own connection to the server (not the page's database); null before 16 or when it cannot. */
     static Workers workers(Connection admin, int major) {
@@ -220,7 +226,7 @@ final class AutovacuumActivity {
         synchronized (admin) {
             try (Statement statement = admin.createStatement(); ResultSet rs = statement.executeQuery(WORKERS)) {
                 rs.next();
-                return new Workers(String.valueOf(rs.getString(1)), rs.getLong(2));
+                return new Workers(String.valueOf(rs.getString(2)), rs.getLong(1));
             } catch (SQLException e) {
                 return null;
             }

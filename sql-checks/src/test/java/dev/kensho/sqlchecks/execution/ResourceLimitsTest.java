@@ -100,10 +100,15 @@ class ResourceLimitsTest {
         assertTrue(outcomes.get(0).passed(), String.valueOf(outcomes.get(0).failure()));
         Outcome outcome = outcomes.get(1);
         assertFalse(outcome.passed());
-        assertTrue(java.util.regex.Pattern.compile("Kensho stopped the page: its database \\((1[5-9]|2[0-9]) MiB\\) and the server's "
-                + "queue of NOTIFY messages \\((1[5-9]|2[0-9]) MiB\\) together grew past 32 MiB \\(its limit on disk per page\\); a "
-                + "session that LISTENs with a transaction open reads none").matcher(outcome.failure().message()).find(),
-                outcome.failure().message());
+        // Where the watch stops the page depends on when it looked (CI of 070fbe2: 21 MiB and 12 MiB): each under the limit,
+        // together over it.
+        java.util.regex.Matcher stopped = java.util.regex.Pattern.compile("Kensho stopped the page: its database \\((\\d+) MiB\\) and the server's "
+                + "queue of NOTIFY messages \\((\\d+) MiB\\) together grew past 32 MiB \\(its limit on disk per page\\); a "
+                + "session that LISTENs with a transaction open reads none").matcher(outcome.failure().message());
+        assertTrue(stopped.find(), outcome.failure().message());
+        int database = Integer.parseInt(stopped.group(1));
+        int queue = Integer.parseInt(stopped.group(2));
+        assertTrue(database < 32 && queue > 0 && queue < 32 && database + queue >= 32, outcome.failure().message());
         assertTrue(System.nanoTime() - t0 < Duration.ofSeconds(8).toNanos());
     }
 
