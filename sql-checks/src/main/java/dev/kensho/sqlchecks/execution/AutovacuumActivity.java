@@ -27,7 +27,7 @@ import java.util.regex.Pattern;
  * stays the page's evidence; nothing is added to it.
  *
  * <p>Whether any worker was at work on the server while the page ran is read first, on Kensho's own connection to the
- * server ({@link #workersSince}, from 16 on): when none was, nothing a worker did can show, and nothing else is read. Else
+ * server ({@link #workedBetween}, from 16 on): when none was, nothing a worker did can show, and nothing else is read. Else
  * the page's database is read on a superuser connection of Kensho's ({@link PageDatabase#openStateReader()}) once the real
  * run has ended: no statement of the page runs after it. The database's system catalogs and every TOAST table count too
  * (a claim may be about pg_class, or a TOAST table's size); a page that ran a DROP ({@link #HIDES_TABLES}) is run again
@@ -145,7 +145,7 @@ final class AutovacuumActivity {
      * pg_statistic… view, extended statistics among them: red team helper-105), pg_class itself, sizes, page inspection,
      * and what a table's physical order decides (LIMIT, aggregates and windows in the order rows are read). Only pages on
      * PostgreSQL 14 and 15 are read by these words, and only for a dropped table: from 16 on every page is read
-     * ({@link #workersSince}).
+     * ({@link #workedBetween}).
      */
     private static final Pattern READS_ITS_WORK = Pattern.compile(
             "\\b(explain|reltuples|relpages|relallvisible|relfrozenxid|relminmxid|pg_class|pg_stat\\w*|n_live_tup|n_dead_tup"
@@ -234,17 +234,13 @@ final class AutovacuumActivity {
     }
 
     /**
-     * Whether an autovacuum worker may have worked anywhere on the server since {@code before} (read before the page's
-     * database was made): one was at work then or is now, or what they have done changed. True when it cannot be told
-     * (before 16): the page's own tables are then read ({@link #read}). When false, no worker visited the page's database
-     * while it ran, so nothing a worker did can show, whatever the page reads or drops.
+     * Whether an autovacuum worker may have worked anywhere on the server between {@code before} (read before the page's
+     * database was made) and {@code now} (read after its run): one was at work at either time, or what they have done
+     * changed. True when it cannot be told (before 16): the page's own tables are then read ({@link #read}). When false,
+     * no worker visited the page's database while it ran, so nothing a worker did can show, whatever the page reads or drops.
      */
-    static boolean workersSince(Connection admin, int major, Workers before) {
-        if (before == null) {
-            return true;
-        }
-        Workers now = workers(admin, major);
-        return now == null || before.atWork() > 0 || now.atWork() > 0 || !now.done().equals(before.done());
+    static boolean workedBetween(Workers before, Workers now) {
+        return before == null || now == null || before.atWork() > 0 || now.atWork() > 0 || !now.done().equals(before.done());
     }
 
     /** Turns the server's autovacuum off for every table the page makes on {@code database} (a run that is not the evidence). */

@@ -69,6 +69,9 @@ public final class Verifier implements AutoCloseable {
     private TreeReads.Catalog treeCatalog = TreeReads.Catalog.NONE;
     private final java.util.concurrent.atomic.AtomicInteger secondDraws = new java.util.concurrent.atomic.AtomicInteger();
     private final java.util.concurrent.atomic.AtomicInteger autovacuumReruns = new java.util.concurrent.atomic.AtomicInteger();
+    /** The last read of the server's autovacuum workers ({@link AutovacuumActivity#workers}), or null before the first. */
+    private final java.util.concurrent.atomic.AtomicReference<AutovacuumActivity.Workers> lastWorkers =
+            new java.util.concurrent.atomic.AtomicReference<>();
     /** Page databases in use, watched for size (the embedded cluster lives in memory on /dev/shm). */
     private final Set<String> activeDatabases = ConcurrentHashMap.newKeySet();
     private final ScheduledExecutorService diskWatch = Executors
@@ -297,8 +300,12 @@ public final class Verifier implements AutoCloseable {
         boolean readsClock;
         String autovacuum = null;
         int major = major();
-        // Before the page's database exists: no worker can have visited it yet.
-        AutovacuumActivity.Workers workersBefore = AutovacuumActivity.workers(admin, major);
+        // Read before the page's database exists, when no worker can have visited it yet: the last read of any page serves
+        // (an earlier one only makes a worker's visit elsewhere count too), so that a page costs one read, after its run.
+        AutovacuumActivity.Workers workersBefore = lastWorkers.get();
+        if (workersBefore == null) {
+            workersBefore = AutovacuumActivity.workers(admin, major);
+        }
         try (PageDatabase database = PageDatabase.create(server, admin, dropper, name, pageTemplate, settings, ScriptRunner.claimsPlans(snippets), true)) {
             if (autovacuumOff) {
                 AutovacuumActivity.turnOff(database, major);
@@ -318,8 +325,12 @@ public final class Verifier implements AutoCloseable {
             // From 16 on, every page whose workers-were-about test says so is read, whatever it shows or drops (a word list
             // missed extended statistics: red team helper-105); before 16, which cannot tell, pages whose words could show it.
             boolean readAll = major >= 16;
+            AutovacuumActivity.Workers workersAfter = AutovacuumActivity.workers(admin, major);
+            if (workersAfter != null) {
+                lastWorkers.set(workersAfter);
+            }
             if (outcomes.stream().anyMatch(o -> o != null && o.passed()) && (readAll || AutovacuumActivity.couldShow(snippets))
-                    && AutovacuumActivity.workersSince(admin, major, workersBefore)) {
+                    && AutovacuumActivity.workedBetween(workersBefore, workersAfter)) {
                 // Read once the page's statements have all run, so that nothing of the page sees it.
                 autovacuum = AutovacuumActivity.read(database, serverVersion.startsWith("14."));
                 if (autovacuum == null && real.hidesTables() && !autovacuumOff) {
