@@ -69,6 +69,14 @@ final class AutovacuumActivity {
      */
     static final java.util.Set<String> HIDES_TABLES = java.util.Set.of("DROPSTMT", "DROPOWNEDSTMT");
 
+    /**
+     * What {@link #read} stands for when no table shows autovacuum's work but a worker was at work on the server while the
+     * page or a replay of it ran (16 on): a VACUUM cancelled by the page's lock leaves the visibility map set and reports
+     * nothing, a BRIN range summarized is no table's count (red team helper-106).
+     */
+    static final String WORKERS_ABOUT = "had a worker at work on the server, which may have worked on the page's tables in ways no"
+            + " statistic shows,";
+
     /** What {@link #read} stands for when the page dropped a table: whatever autovacuum did to it is not known. */
     static final String HIDDEN = "may have worked on a table the page then dropped (the statistics no longer show it)";
 
@@ -126,6 +134,15 @@ final class AutovacuumActivity {
                         + " EXECUTE pg_catalog.format(CASE made.relkind WHEN 'm' THEN 'ALTER MATERIALIZED VIEW %s SET (%s)'"
                         + " ELSE 'ALTER TABLE %s SET (%s)' END, made.relation,"
                         + " '" + outOfReach(major, false) + ", " + outOfReach(major, true) + "');"
+                        + " END LOOP;"
+                        // A BRIN index asks autovacuum to summarize each range it fills (autosummarize): not on this run.
+                        + " FOR made IN SELECT DISTINCT c.oid::pg_catalog.regclass AS relation"
+                        + " FROM pg_catalog.pg_event_trigger_ddl_commands() d JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) d.objid"
+                        + " JOIN pg_catalog.pg_am a ON a.oid OPERATOR(pg_catalog.=) c.relam"
+                        + " WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass"
+                        + " AND c.relkind OPERATOR(pg_catalog.=) 'i' AND a.amname OPERATOR(pg_catalog.=) 'brin'"
+                        + " AND NOT COALESCE(c.reloptions OPERATOR(pg_catalog.@>) '{autosummarize=off}'::pg_catalog.text[], false) LOOP"
+                        + " EXECUTE pg_catalog.format('ALTER INDEX %s SET (autosummarize = off)', made.relation);"
                         + " END LOOP; END $kensho$",
                 "CREATE EVENT TRIGGER " + TRIGGER + " ON ddl_command_end EXECUTE FUNCTION pg_catalog." + TRIGGER + "()",
                 // The database's own system catalogs too (a plan claim on pg_class: red team helper-104); shared ones belong to

@@ -302,6 +302,7 @@ public final class Verifier implements AutoCloseable {
         int major = major();
         // Read before the page's database exists, when no worker can have visited it yet: the last read of any page serves
         // (an earlier one only makes a worker's visit elsewhere count too), so that a page costs one read, after its run.
+        AutovacuumActivity.Workers afterRealRun = null;
         AutovacuumActivity.Workers workersBefore = lastWorkers.get();
         if (workersBefore == null) {
             workersBefore = AutovacuumActivity.workers(admin, major);
@@ -326,6 +327,7 @@ public final class Verifier implements AutoCloseable {
             // missed extended statistics: red team helper-105); before 16, which cannot tell, pages whose words could show it.
             boolean readAll = major >= 16;
             AutovacuumActivity.Workers workersAfter = AutovacuumActivity.workers(admin, major);
+            afterRealRun = workersAfter;
             if (workersAfter != null) {
                 lastWorkers.set(workersAfter);
             }
@@ -347,11 +349,13 @@ public final class Verifier implements AutoCloseable {
         }
         Set<Integer> wanted = browserStates ? CaptureRun.wanted(outcomes, endedOutsideTransaction) : Set.of();
         List<Outcome> real = outcomes;
+        boolean replayed = !wanted.isEmpty();
         if (!wanted.isEmpty()) {
             outcomes = CaptureRun.recorded(real, wanted, onFreshDatabase(name, snippets, autovacuumOff,
                     database -> runner(database).readingStates(wanted, database.kenshoConnections())));
         }
         List<CaptureRun.Question> questions = CaptureRun.questions(real, pendingPlans, sequenceQuestions, caseAnswers);
+        replayed |= !questions.isEmpty();
         if (!questions.isEmpty()) {
             // One replay per question, stopping right after it (CaptureRun.questions says why not one for all).
             // The replays together get the page's limit (CaptureRun.unasked says why): each runs under what is left of it.
@@ -388,10 +392,24 @@ public final class Verifier implements AutoCloseable {
         if (!draws.isEmpty() && real.stream().anyMatch(Outcome::passed)) {
             // The page drew from chance: a second draw, to its end, on a database of its own (SecondDraw says why).
             secondDraws.incrementAndGet();
+            replayed = true;
             outcomes = SecondDraw.judged(real, outcomes, onFreshDatabase(name, snippets, autovacuumOff, this::runner), draws, readsClock);
         }
         if (browserStates && RestoreProof.applies(outcomes)) {
+            replayed = true;
             outcomes = proveRestores(outcomes);
+        }
+        if (autovacuum == null && !autovacuumOff && major >= 16 && real.stream().anyMatch(o -> o != null && o.passed())) {
+            // Whatever the page's tables show: a worker at work on the server while the page or any of its replays ran (a
+            // replay decides exercise cases and plans, red team helper-106) may have done what no statistic tells (a
+            // cancelled VACUUM's visibility map, a BRIN range summarized), so the page runs once more without autovacuum.
+            AutovacuumActivity.Workers spanEnd = replayed ? AutovacuumActivity.workers(admin, major) : afterRealRun;
+            if (replayed && spanEnd != null) {
+                lastWorkers.set(spanEnd);
+            }
+            if (AutovacuumActivity.workedBetween(workersBefore, spanEnd)) {
+                autovacuum = AutovacuumActivity.WORKERS_ABOUT;
+            }
         }
         return new Run(outcomes, setup, autovacuum);
     }
