@@ -217,12 +217,12 @@ public final class Verifier implements AutoCloseable {
         }
     }
 
-    /** The exact server version, such as "18.6". */
     /** The server's major version (14 for "14.19"). */
     private int major() {
         return Integer.parseInt(serverVersion.replaceFirst("^(\\d+).*$", "$1"));
     }
 
+    /** The exact server version, such as "18.6". */
     public String serverVersion() {
         return serverVersion;
     }
@@ -326,15 +326,14 @@ public final class Verifier implements AutoCloseable {
             // From 16 on, every page whose workers-were-about test says so is read, whatever it shows or drops (a word list
             // missed extended statistics: red team helper-105); before 16, which cannot tell, pages whose words could show it.
             boolean readAll = major >= 16;
-            AutovacuumActivity.Workers workersAfter = AutovacuumActivity.workers(admin, major);
-            afterRealRun = workersAfter;
-            if (workersAfter != null) {
-                lastWorkers.set(workersAfter);
+            afterRealRun = AutovacuumActivity.workers(admin, major);
+            if (afterRealRun != null) {
+                lastWorkers.set(afterRealRun);
             }
             if (outcomes.stream().anyMatch(o -> o != null && o.passed()) && (readAll || AutovacuumActivity.couldShow(snippets))
-                    && AutovacuumActivity.workedBetween(workersBefore, workersAfter)) {
+                    && AutovacuumActivity.workedBetween(workersBefore, afterRealRun)) {
                 // Read once the page's statements have all run, so that nothing of the page sees it.
-                autovacuum = AutovacuumActivity.read(database, serverVersion.startsWith("14."));
+                autovacuum = AutovacuumActivity.read(database, major == 14);
                 if (autovacuum == null && real.hidesTables() && !autovacuumOff) {
                     autovacuum = AutovacuumActivity.HIDDEN;
                 }
